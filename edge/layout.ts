@@ -1,0 +1,31 @@
+/**
+ * Where each response lives under `dist/`. The build writes these files and the request logic
+ * (preview and CDN edge) reads them, so both import the paths from here.
+ */
+export const API_PREFIX = 'v2';
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 100_000;
+
+/** An item, by id or by name (names are hard links to the id file). */
+export const itemFile = (kind: string, key: string | number) => `${API_PREFIX}/${kind}/${key}.json`;
+/** A document below an item, e.g. `creature/1/encounters` (by name: a hard link). */
+export const subresourceFile = (kind: string, key: string | number, sub: string) => `${API_PREFIX}/${kind}/${key}/${sub}.json`;
+/** A collection's whole list (`count` and every result), the source of every computed page. */
+export const listFile = (kind: string) => `${API_PREFIX}/_lists/${kind}.json`;
+/** A precomputed page of the default size. */
+export const pageFile = (kind: string, offset: number) => `${API_PREFIX}/_pages/${kind}/${offset}.json`;
+/** The root index: each collection's name and URL. */
+export const rootFile = `${API_PREFIX}/index.json`;
+/** What the request logic needs to route: kinds and their subresources. */
+export const routesFile = `${API_PREFIX}/_routes.json`;
+export const notFoundFile = `${API_PREFIX}/404.json`;
+/** What a build was made from; decides whether `npm start` must build again. */
+export const buildStampFile = 'build-stamp.json';
+
+export interface Routes {
+  kinds: string[];
+  /** subresource names by kind, e.g. `{ creature: ['encounters'] }` */
+  subresources: Record<string, string[]>;
+  /** kinds addressed by id only */
+  idOnly: string[];
+}

@@ -1,0 +1,46 @@
+/** The pagination rules of the service, in one place (the build's precomputed pages use them too). */
+import { DEFAULT_LIMIT, MAX_LIMIT } from './layout.ts';
+
+export interface ListEntry {
+  name?: string;
+  url: string;
+}
+
+export interface FullList {
+  count: number;
+  results: ListEntry[];
+}
+
+export interface Page {
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: ListEntry[];
+}
+
+/** Reads a query parameter as a whole decimal number, or null when it is not one. */
+function integerParam(value: string | null): number | null {
+  if (value === null || !/^[+-]?\d{1,15}$/.test(value.trim())) return null;
+  return Number(value.trim());
+}
+
+/** `limit`: 1..100000; missing, invalid or ≤ 0 → 20; above the maximum → 100000. */
+export function parseLimit(value: string | null): number {
+  const n = integerParam(value);
+  if (n === null || n <= 0) return DEFAULT_LIMIT;
+  return Math.min(n, MAX_LIMIT);
+}
+
+/** `offset`: ≥ 0; missing, invalid or negative → 0. */
+export function parseOffset(value: string | null): number {
+  const n = integerParam(value);
+  return n === null || n < 0 ? 0 : n;
+}
+
+/** One page of a collection; `collectionUrl` is `{base}/{kind}/`. */
+export function paginate(list: FullList, collectionUrl: string, offset: number, limit: number): Page {
+  const results = list.results.slice(offset, offset + limit);
+  const next = offset + limit < list.count ? `${collectionUrl}?offset=${offset + limit}&limit=${limit}` : null;
+  const previous = offset > 0 ? `${collectionUrl}?offset=${Math.max(0, offset - limit)}&limit=${limit}` : null;
+  return { count: list.count, next, previous, results };
+}

@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+/** The command line: `import`, `build` and `serve` (what `npm run import|build` and `npm start` call). */
+import { Command } from 'commander';
+import { resolveConfig, type ConfigOptions } from './config.ts';
+import { BuildError } from './emit/build.ts';
+import { DataError } from './import/tables.ts';
+import { buildStep, consoleLog, ensureBuilt, importStep, inputHashes } from './pipeline.ts';
+import { startPreview } from './preview.ts';
+
+const program = new Command('creature-api')
+  .description('Builds the creature reference API as static files and serves them.')
+  .option('--data <dir>', 'the upstream data set (csv/ and media/); env DATA_DIR', undefined)
+  .option('--base-url <url>', 'the base URL links carry, ending in /v2; env BASE_URL (default http://localhost:8080/v2)')
+  .option('--out <dir>', 'the output folder; env OUT_DIR (default dist)');
+
+const config = () => resolveConfig(program.opts<ConfigOptions>());
+
+program
+  .command('import')
+  .description('read and check the upstream tables, write canonical records to data/records/')
+  .option('--force', 'import even when the records are up to date')
+  .action((opts: { force?: boolean }) => {
+    const c = config();
+    importStep(c, inputHashes(c).records, consoleLog, opts.force ?? true);
+  });
+
+program
+  .command('build')
+  .description('import if needed, then write every response under dist/v2/')
+  .option('--force', 'build even when dist/ is up to date')
+  .action((opts: { force?: boolean }) => {
+    const c = config();
+    const hashes = inputHashes(c);
+    importStep(c, hashes.records, consoleLog);
+    buildStep(c, hashes.build, consoleLog, opts.force ?? false);
+  });
+
+program
+  .command('serve', { isDefault: false })
+  .description('build if needed, then serve dist/ at http://localhost:PORT')
+  .option('--port <port>', 'the port; env PORT (default 8080)')
+  .action(async (opts: { port?: string }) => {
+    const c = resolveConfig({ ...program.opts<ConfigOptions>(), ...(opts.port ? { port: opts.port } : {}) });
+    ensureBuilt(c);
+    const preview = await startPreview({ root: c.outDir, baseUrl: c.baseUrl, port: c.port, host: '0.0.0.0' });
+    console.log(`serving ${c.outDir} at ${preview.url.replace('0.0.0.0', 'localhost')}/v2/`);
+  });
+
+try {
+  await program.parseAsync();
+} catch (e) {
+  if (e instanceof DataError) {
+    console.error(`The data set has problems; nothing was written.\n${e.message}`);
+  } else if (e instanceof BuildError) {
+    console.error(`The build failed; dist/ was left as it was.\n${e.message}`);
+  } else {
+    console.error(e instanceof Error ? e.message : String(e));
+  }
+  process.exitCode = 1;
+}

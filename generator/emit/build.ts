@@ -1,0 +1,177 @@
+/**
+ * `build`: canonical records → every response as a file under dist/v2/. Each document is made
+ * by its resource's emitter, checked against its output schema, and written to a temporary
+ * folder; `dist/` is replaced only when every document of every kind was good.
+ */
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createAjv, validatorFor } from '../../schemas/ajv.ts';
+import {
+  buildStampFile, DEFAULT_LIMIT, itemFile, listFile, notFoundFile, pageFile, rootFile, routesFile, subresourceFile, type Routes,
+} from '../../edge/layout.ts';
+import { paginate, type FullList, type ListEntry } from '../../edge/pagination.ts';
+import { allKinds, type KindName } from '../model/kinds.ts';
+import { readRecords, swapIn } from '../import/records.ts';
+import { allResources } from '../resources/index.ts';
+import type { AnyResource } from '../resources/define.ts';
+import { createContext, type BuildContext, type Media } from './context.ts';
+
+export interface BuildStamp {
+  inputHash: string;
+  baseUrl: string;
+}
+
+export interface BuildOptions {
+  recordsDir: string;
+  mediaDir: string;
+  outDir: string;
+  baseUrl: string;
+  inputHash: string;
+  /** only these kinds (for tests and quick iterations); default: all */
+  only?: ReadonlySet<string>;
+  progress?: (done: number, total: number, label: string) => void;
+}
+
+export interface BuildSummary {
+  files: number;
+  bytes: number;
+  kinds: number;
+}
+
+export class BuildError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`the build found ${problems.length} bad document(s):\n${problems.slice(0, 30).join('\n')}`);
+    this.name = 'BuildError';
+  }
+}
+
+export function readMedia(mediaDir: string): Media {
+  const lines = (file: string) => new Set(readFileSync(join(mediaDir, file), 'utf8').split('\n').map((l) => l.trim()).filter(Boolean));
+  return { sprites: lines('sprites.txt'), cries: lines('cries.txt') };
+}
+
+/** Writes documents under one root folder, creating folders once, counting files and bytes. */
+class Output {
+  files = 0;
+  bytes = 0;
+  private readonly dirs = new Set<string>();
+  constructor(readonly root: string) {}
+  private ensureDir(path: string) {
+    const dir = dirname(path);
+    if (!this.dirs.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      this.dirs.add(dir);
+    }
+  }
+  write(rel: string, body: string) {
+    const path = join(this.root, rel);
+    this.ensureDir(path);
+    writeFileSync(path, body);
+    this.files++;
+    this.bytes += Buffer.byteLength(body);
+  }
+  /** The same document under a second path; a hard link costs no space and no second write. */
+  alias(rel: string, existing: string) {
+    const path = join(this.root, rel);
+    this.ensureDir(path);
+    linkSync(join(this.root, existing), path);
+    this.files++;
+  }
+}
+
+/** The list entry of a record: name and URL, or URL alone for kinds without names. */
+function listEntry(ctx: BuildContext, kind: KindName, record: { id: number; name: string | null }): ListEntry {
+  const url = ctx.url(kind, record.id);
+  return record.name === null ? { url } : { name: record.name, url };
+}
+
+export function runBuild(options: BuildOptions): BuildSummary {
+  const tmp = `${options.outDir}.tmp-${process.pid}`;
+  try {
+    return buildInto(tmp, options);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+function buildInto(tmp: string, options: BuildOptions): BuildSummary {
+  const records = readRecords(options.recordsDir);
+  const ctx = createContext(options.baseUrl, records, readMedia(options.mediaDir));
+  const ajv = createAjv();
+  const out = new Output(tmp);
+  const problems: string[] = [];
+  const resources = allResources.filter((r) => !options.only || options.only.has(r.kind));
+  const specs = new Map(allKinds.map((k) => [k.kind as KindName, k]));
+  const routes: Routes = { kinds: [], subresources: {}, idOnly: [] };
+  const total = resources.reduce((n, r) => n + ctx.records(r.kind).length, 0);
+  let done = 0;
+
+  for (const resource of resources as AnyResource[]) {
+    const kind = resource.kind;
+    const spec = specs.get(kind);
+    const check = validatorFor(ajv, resource.schema);
+    const subs = Object.entries(resource.subresources ?? {}).map(([sub, def]) => ({ sub, def, check: validatorFor(ajv, def.schema) }));
+    const nameOwners = new Map<string, number>();
+    const list: ListEntry[] = [];
+    for (const record of ctx.records(kind) as ReadonlyArray<{ id: number; name: string | null }>) {
+      done++;
+      try {
+        const doc = (resource.emit as (r: unknown, c: BuildContext) => unknown)(record, ctx);
+        const error = check(doc);
+        if (error) {
+          problems.push(`${kind} ${record.id}: ${error}`);
+          continue;
+        }
+        out.write(itemFile(kind, record.id), JSON.stringify(doc));
+        const ownsName = record.name !== null && !nameOwners.has(record.name);
+        if (ownsName && record.name !== null) {
+          nameOwners.set(record.name, record.id);
+          out.alias(itemFile(kind, record.name), itemFile(kind, record.id));
+        }
+        for (const { sub, def, check: checkSub } of subs) {
+          const subDoc = (def.emit as (r: unknown, c: BuildContext) => unknown)(record, ctx);
+          const subError = checkSub(subDoc);
+          if (subError) {
+            problems.push(`${kind} ${record.id} ${sub}: ${subError}`);
+            continue;
+          }
+          out.write(subresourceFile(kind, record.id, sub), JSON.stringify(subDoc));
+          if (ownsName && record.name !== null) out.alias(subresourceFile(kind, record.name, sub), subresourceFile(kind, record.id, sub));
+        }
+      } catch (e) {
+        problems.push(`${kind} ${record.id}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      if (spec?.listed === undefined || (spec.listed as (r: unknown) => boolean)(record)) list.push(listEntry(ctx, kind, record));
+      if (problems.length > 50) throw new BuildError(problems);
+      if (done % 500 === 0) options.progress?.(done, total, kind);
+    }
+    const full: FullList = { count: list.length, results: list };
+    out.write(listFile(kind), JSON.stringify(full));
+    const collectionUrl = `${options.baseUrl}/${kind}/`;
+    for (let offset = 0; offset === 0 || offset < full.count; offset += DEFAULT_LIMIT) {
+      out.write(pageFile(kind, offset), JSON.stringify(paginate(full, collectionUrl, offset, DEFAULT_LIMIT)));
+    }
+    routes.kinds.push(kind);
+    if (subs.length) routes.subresources[kind] = subs.map((s) => s.sub);
+    if (spec?.name === null) routes.idOnly.push(kind);
+  }
+  options.progress?.(done, total, 'done');
+  if (problems.length) throw new BuildError(problems);
+
+  routes.kinds.sort();
+  out.write(rootFile, JSON.stringify(Object.fromEntries(routes.kinds.map((k) => [k, `${options.baseUrl}/${k}/`]))));
+  out.write(routesFile, JSON.stringify(routes));
+  out.write(notFoundFile, JSON.stringify('Not Found'));
+  const stamp: BuildStamp = { inputHash: options.inputHash, baseUrl: options.baseUrl };
+  out.write(buildStampFile, JSON.stringify(stamp));
+  swapIn(tmp, options.outDir);
+  return { files: out.files, bytes: out.bytes, kinds: routes.kinds.length };
+}
+
+export function readBuildStamp(outDir: string): BuildStamp | null {
+  try {
+    return JSON.parse(readFileSync(join(outDir, buildStampFile), 'utf8')) as BuildStamp;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * What an emitter may ask while it turns a record into a response: links to other resources,
+ * other records, and reverse indexes ("which creatures have this type"), computed once per
+ * build and shared. Pure: it only reads the records and media lists it was given.
+ */
+import type { ApiResource, NamedResource } from '../../schemas/output/common.ts';
+import type { KindName, RecordOf } from '../model/kinds.ts';
+
+export interface Media {
+  /** paths that exist in the sprite repository */
+  sprites: ReadonlySet<string>;
+  /** paths that exist in the cry repository */
+  cries: ReadonlySet<string>;
+}
+
+export const SPRITE_BASE = 'https://raw.githubusercontent.com/PokeAPI/sprites/master/';
+export const CRY_BASE = 'https://raw.githubusercontent.com/PokeAPI/cries/main/';
+
+type ChildField<K extends KindName> = { [F in keyof RecordOf<K>]: RecordOf<K>[F] extends ReadonlyArray<object> ? F : never }[keyof RecordOf<K>];
+type ChildRow<K extends KindName, C extends ChildField<K>> = RecordOf<K>[C] extends ReadonlyArray<infer R> ? R : never;
+
+export interface Owned<K extends KindName, C extends ChildField<K>> {
+  owner: RecordOf<K>;
+  row: ChildRow<K, C>;
+}
+
+export interface BuildContext {
+  readonly baseUrl: string;
+  /** `{base}/{kind}/{id}/`, the upstream's link form */
+  url(kind: KindName, id: number): string;
+  /** `{name, url}` of a record; throws if it does not exist */
+  ref(kind: KindName, id: number): NamedResource;
+  /** `ref`, or null for a null id */
+  refOrNull(kind: KindName, id: number | null): NamedResource | null;
+  /** `{url}` for kinds without names */
+  resource(kind: KindName, id: number): ApiResource;
+  records<K extends KindName>(kind: K): readonly RecordOf<K>[];
+  get<K extends KindName>(kind: K, id: number): RecordOf<K>;
+  find<K extends KindName>(kind: K, id: number): RecordOf<K> | undefined;
+  /** records of `kind` grouped by the value of one of their fields (built once, then shared) */
+  groupBy<K extends KindName, F extends keyof RecordOf<K> & string>(kind: K, field: F): ReadonlyMap<RecordOf<K>[F], readonly RecordOf<K>[]>;
+  /** child rows of every record of `kind`, grouped by a field of the child row, with their owners */
+  childrenBy<K extends KindName, C extends ChildField<K> & string, F extends keyof ChildRow<K, C> & string>(
+    kind: K,
+    child: C,
+    field: F,
+  ): ReadonlyMap<ChildRow<K, C>[F], readonly Owned<K, C>[]>;
+  /** full URL of a sprite path, or null when the file does not exist upstream */
+  sprite(path: string): string | null;
+  /** full URL of a cry path, or null when the file does not exist upstream */
+  cry(path: string): string | null;
+}
+
+type AnyRecord = Record<string, unknown> & { id: number; name: string | null };
+
+export function createContext(
+  baseUrl: string,
+  records: ReadonlyMap<KindName, ReadonlyArray<Record<string, unknown>>>,
+  media: Media,
+): BuildContext {
+  const byId = new Map<KindName, Map<number, AnyRecord>>();
+  const memo = new Map<string, unknown>();
+  const table = (kind: KindName) => {
+    let map = byId.get(kind);
+    if (!map) {
+      map = new Map(((records.get(kind) ?? []) as AnyRecord[]).map((r) => [r.id, r]));
+      byId.set(kind, map);
+    }
+    return map;
+  };
+  const remember = <T>(key: string, make: () => T): T => {
+    if (!memo.has(key)) memo.set(key, make());
+    return memo.get(key) as T;
+  };
+  const find = (kind: KindName, id: number) => table(kind).get(id);
+  const get = (kind: KindName, id: number) => {
+    const found = find(kind, id);
+    if (!found) throw new Error(`no ${kind} with id ${id}`);
+    return found;
+  };
+  const url = (kind: KindName, id: number) => `${baseUrl}/${kind}/${id}/`;
+  const ref = (kind: KindName, id: number): NamedResource => {
+    const record = get(kind, id);
+    if (record.name === null) throw new Error(`${kind} has no names; link to it with resource()`);
+    return { name: record.name, url: url(kind, id) };
+  };
+
+  const context: BuildContext = {
+    baseUrl,
+    url,
+    ref,
+    refOrNull: (kind, id) => (id === null ? null : ref(kind, id)),
+    resource: (kind, id) => {
+      get(kind, id);
+      return { url: url(kind, id) };
+    },
+    records: <K extends KindName>(kind: K) => (records.get(kind) ?? []) as unknown as readonly RecordOf<K>[],
+    get: <K extends KindName>(kind: K, id: number) => get(kind, id) as unknown as RecordOf<K>,
+    find: <K extends KindName>(kind: K, id: number) => find(kind, id) as unknown as RecordOf<K> | undefined,
+    groupBy: (kind, field) =>
+      remember(`group:${kind}:${field}`, () => {
+        const groups = new Map<unknown, AnyRecord[]>();
+        for (const r of (records.get(kind) ?? []) as AnyRecord[]) {
+          const k = r[field];
+          let list = groups.get(k);
+          if (!list) groups.set(k, (list = []));
+          list.push(r);
+        }
+        return groups;
+      }) as never,
+    childrenBy: (kind, child, field) =>
+      remember(`children:${kind}:${child}:${field}`, () => {
+        const groups = new Map<unknown, Array<{ owner: AnyRecord; row: Record<string, unknown> }>>();
+        for (const owner of (records.get(kind) ?? []) as AnyRecord[]) {
+          for (const row of owner[child] as Array<Record<string, unknown>>) {
+            const k = row[field];
+            let list = groups.get(k);
+            if (!list) groups.set(k, (list = []));
+            list.push({ owner, row });
+          }
+        }
+        return groups;
+      }) as never,
+    sprite: (path) => (media.sprites.has(path) ? SPRITE_BASE + path : null),
+    cry: (path) => (media.cries.has(path) ? CRY_BASE + path : null),
+  };
+  return context;
+}

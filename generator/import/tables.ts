@@ -1,0 +1,192 @@
+/**
+ * Reads the declared upstream tables into typed rows. Every cell is checked against its
+ * column's declaration, every primary key for uniqueness and every foreign key for a target;
+ * a problem is reported with the table, row and column it was found in.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Static, TObject } from '@sinclair/typebox';
+import { columnInfo, type ColumnInfo } from '../../schemas/columns.ts';
+import { tables, type TableKey, type Tables } from '../../schemas/tables.ts';
+import { CsvSyntaxError, parseCsv } from './csv.ts';
+
+export type Row<T extends TableKey> = Static<TObject<Tables[T]>>;
+
+/** Where a problem in the data set was found; `row` counts data rows from 1, `line` is the file's line. */
+export interface DataLocation {
+  table: string;
+  row?: number;
+  line?: number;
+  column?: string;
+}
+
+export class DataError extends Error {
+  constructor(readonly problems: ReadonlyArray<DataLocation & { message: string }>) {
+    super(
+      problems
+        .map((p) => {
+          const where = [`table ${p.table}`];
+          if (p.row !== undefined) where.push(`row ${p.row}${p.line !== undefined ? ` (line ${p.line})` : ''}`);
+          if (p.column !== undefined) where.push(`column ${p.column}`);
+          return `${where.join(', ')}: ${p.message}`;
+        })
+        .join('\n'),
+    );
+    this.name = 'DataError';
+  }
+}
+
+export interface TableStore {
+  rows<T extends TableKey>(table: T): readonly Row<T>[];
+  /** Rows of a table by primary key; only for tables that have one. */
+  byId<T extends TableKey>(table: T): ReadonlyMap<number, Row<T>>;
+}
+
+const MAX_REPORTED = 25;
+
+/** The CSV header a declared column is read from (`creature` is written `pokemon` there). */
+export const csvHeaderOf = (column: string) => column.replace(/creature/g, 'pokemon');
+
+interface ColumnPlan {
+  field: string;
+  header: string;
+  info: ColumnInfo;
+  /** position in the CSV row, or -1 for an id that comes from the row number */
+  index: number;
+}
+
+type Problems = Array<DataLocation & { message: string }>;
+
+function convert(raw: string, info: ColumnInfo): { value: unknown } | { error: string } {
+  if (raw === '') return info.nullable ? { value: null } : { error: 'is empty, but the column is required' };
+  switch (info.parse) {
+    case 'integer':
+      return /^-?\d+$/.test(raw) ? { value: Number(raw) } : { error: `expected an integer, found ${JSON.stringify(raw)}` };
+    case 'number':
+      return /^-?\d+(\.\d+)?$/.test(raw) ? { value: Number(raw) } : { error: `expected a number, found ${JSON.stringify(raw)}` };
+    case 'boolean':
+      return raw === '1' ? { value: true } : raw === '0' ? { value: false } : { error: `expected 0 or 1, found ${JSON.stringify(raw)}` };
+    case 'string':
+      return { value: raw };
+  }
+}
+
+/** Parses one table's CSV text into typed rows; pure, so tests can feed it tiny fixtures. */
+export function readTable<T extends TableKey>(table: T, text: string, problems: Problems): Row<T>[] {
+  const file = `${table}.csv`;
+  let parsed;
+  try {
+    parsed = parseCsv(text);
+  } catch (e) {
+    if (e instanceof CsvSyntaxError) {
+      problems.push({ table: file, line: e.line, message: e.message });
+      return [];
+    }
+    throw e;
+  }
+  const plan: ColumnPlan[] = Object.entries(tables[table]).map(([field, schema]) => {
+    const header = csvHeaderOf(field);
+    return { field, header, info: columnInfo(schema), index: parsed.header.indexOf(header) };
+  });
+  for (const col of plan) {
+    if (col.index < 0 && !col.info.primaryKey) {
+      problems.push({ table: file, column: col.header, message: 'the column is missing from the header' });
+    }
+  }
+  const declaredHeaders = new Set(plan.map((c) => c.header));
+  for (const header of parsed.header) {
+    if (!declaredHeaders.has(header)) problems.push({ table: file, column: header, message: 'the column is not declared in schemas/tables.ts' });
+  }
+  if (problems.length) return [];
+
+  const rows: Row<T>[] = [];
+  parsed.rows.forEach((csvRow, i) => {
+    const rowNumber = i + 1;
+    if (csvRow.cells.length !== parsed.header.length) {
+      problems.push({ table: file, row: rowNumber, line: csvRow.line, message: `has ${csvRow.cells.length} cells, the header has ${parsed.header.length}` });
+      return;
+    }
+    const row: Record<string, unknown> = {};
+    for (const col of plan) {
+      if (col.index < 0) {
+        row[col.field] = rowNumber;
+        continue;
+      }
+      const result = convert(csvRow.cells[col.index] ?? '', col.info);
+      if ('error' in result) {
+        if (problems.length < MAX_REPORTED) problems.push({ table: file, row: rowNumber, line: csvRow.line, column: col.header, message: result.error });
+      } else row[col.field] = result.value;
+    }
+    rows.push(row as Row<T>);
+  });
+  return rows;
+}
+
+/** Checks primary keys for duplicates and foreign keys for targets, across all tables read. */
+export function checkKeys(store: Map<TableKey, Array<Record<string, unknown>>>, problems: Problems): void {
+  const ids = new Map<string, Set<number>>();
+  for (const [table, rows] of store) {
+    const pk = Object.entries(tables[table]).find(([, s]) => columnInfo(s).primaryKey)?.[0];
+    if (!pk) continue;
+    const seen = new Set<number>();
+    rows.forEach((row, i) => {
+      const value = row[pk] as number;
+      if (seen.has(value) && problems.length < MAX_REPORTED) {
+        problems.push({ table: `${table}.csv`, row: i + 1, column: csvHeaderOf(pk), message: `duplicate id ${value}` });
+      }
+      seen.add(value);
+    });
+    ids.set(table, seen);
+  }
+  for (const [table, rows] of store) {
+    for (const [field, schema] of Object.entries(tables[table])) {
+      const target = columnInfo(schema).references;
+      if (!target) continue;
+      const targetIds = ids.get(target as TableKey);
+      if (!targetIds) {
+        problems.push({ table: `${table}.csv`, column: csvHeaderOf(field), message: `references table ${target}, which is not loaded or has no id` });
+        continue;
+      }
+      rows.forEach((row, i) => {
+        const value = row[field];
+        if (value !== null && !targetIds.has(value as number) && problems.length < MAX_REPORTED) {
+          problems.push({ table: `${table}.csv`, row: i + 1, column: csvHeaderOf(field), message: `${value} is not an id of ${target}.csv` });
+        }
+      });
+    }
+  }
+}
+
+/** Reads every declared table from `csvDir`; throws a DataError naming each bad cell. */
+export function loadTables(csvDir: string): TableStore {
+  const problems: Problems = [];
+  const store = new Map<TableKey, Array<Record<string, unknown>>>();
+  for (const table of Object.keys(tables) as TableKey[]) {
+    let text: string;
+    try {
+      text = readFileSync(join(csvDir, `${table}.csv`), 'utf8');
+    } catch {
+      problems.push({ table: `${table}.csv`, message: `cannot be read from ${csvDir}` });
+      continue;
+    }
+    store.set(table, readTable(table, text, problems));
+  }
+  if (!problems.length) checkKeys(store, problems);
+  if (problems.length) throw new DataError(problems);
+  return storeOf(store);
+}
+
+export function storeOf(store: Map<TableKey, Array<Record<string, unknown>>>): TableStore {
+  const idMaps = new Map<TableKey, Map<number, unknown>>();
+  return {
+    rows: <T extends TableKey>(table: T) => (store.get(table) ?? []) as Row<T>[],
+    byId: <T extends TableKey>(table: T) => {
+      let map = idMaps.get(table);
+      if (!map) {
+        map = new Map((store.get(table) ?? []).map((r) => [r.id as number, r]));
+        idMaps.set(table, map);
+      }
+      return map as Map<number, Row<T>>;
+    },
+  };
+}

@@ -1,0 +1,131 @@
+/**
+ * How a resource kind is made of upstream tables. A kind's canonical record is one row of its
+ * main table, its public `name`, and the rows of the tables it owns (children), each child row
+ * without the key that points back at the owner. Records are normalized: other resources are
+ * referenced by id, and reverse lists (a type's creatures, say) are derived at build time.
+ */
+import { Type, type TSchema } from '@sinclair/typebox';
+import { rowSchema, type TableKey } from '../../schemas/tables.ts';
+import type { Row, TableStore } from '../import/tables.ts';
+
+export interface ChildSpec<T extends TableKey = TableKey, K extends string = string, N extends Children = Children> {
+  table: T;
+  /** column of the child table that holds the owner's id */
+  key: K;
+  /** tables owned by each child row in turn (keyed by the child row's `id`) */
+  children: N;
+  /** order of child rows; default: the table's row order (the upstream's primary key order) */
+  orderBy?: ReadonlyArray<string>;
+}
+export type Children = { readonly [field: string]: ChildSpec<TableKey, string, Children> };
+
+export function child<T extends TableKey, K extends keyof Row<T> & string, N extends Children = {}>(
+  table: T,
+  key: K,
+  options: { children?: N; orderBy?: ReadonlyArray<keyof Row<T> & string> } = {},
+): ChildSpec<T, K, N> {
+  return { table, key, children: (options.children ?? {}) as N, ...(options.orderBy ? { orderBy: options.orderBy } : {}) };
+}
+
+export type ChildRecord<S> = S extends ChildSpec<infer T, infer K, infer N> ? Omit<Row<T>, K> & ChildRecords<N> : never;
+export type ChildRecords<C extends Children> = { [F in keyof C]: ChildRecord<C[F]>[] };
+
+export interface KindSpec<T extends TableKey = TableKey, C extends Children = Children, K extends string = string> {
+  /** the path segment, e.g. `creature-species` */
+  kind: K;
+  table: T;
+  children: C;
+  /**
+   * How the public name is made; default: the row's `identifier`. `null` for kinds that are
+   * addressed by id only (evolution-chain, machine, characteristic, ...).
+   */
+  name?: Bivariant<(row: Row<T>, tables: TableStore) => string> | null;
+  /**
+   * What a name used twice means. Default `error`: the import stops. `lowest-id-wins`: the
+   * name addresses the item with the lowest id, the others are reachable by id only (the
+   * upstream data has such pairs in a few tables; its own service answers 500 for them).
+   */
+  duplicateNames?: 'error' | 'lowest-id-wins';
+  /** Whether an item appears in the collection list (all do, unless said otherwise). */
+  listed?: Bivariant<(row: Row<T>) => boolean>;
+}
+
+/** Lets a spec of one table stand where a spec of any table is expected (method parameters are bivariant). */
+type Bivariant<F extends (...args: never[]) => unknown> = { check(...args: Parameters<F>): ReturnType<F> }['check'];
+
+export type KindRecord<S> = S extends KindSpec<infer T, infer C, string> ? Row<T> & { name: string | null } & ChildRecords<C> : never;
+
+export function defineKind<K extends string, T extends TableKey, C extends Children = {}>(spec: KindSpec<T, C, K>): KindSpec<T, C, K> {
+  return spec;
+}
+
+/** The JSON Schema of a kind's canonical record: the input contract, derived from the table declarations. */
+export function recordSchema(spec: KindSpec): TSchema {
+  const childrenSchema = (children: Children): Record<string, TSchema> =>
+    Object.fromEntries(
+      Object.entries(children).map(([field, c]) => {
+        const row = rowSchema(c.table);
+        const props: Record<string, TSchema> = { ...row.properties, ...childrenSchema(c.children) };
+        delete props[c.key];
+        return [field, Type.Array(Type.Object(props, { additionalProperties: false }))];
+      }),
+    );
+  return Type.Object(
+    {
+      ...rowSchema(spec.table).properties,
+      name: spec.name === null ? Type.Null() : Type.String({ minLength: 1 }),
+      ...childrenSchema(spec.children),
+    },
+    { additionalProperties: false },
+  );
+}
+
+type AnyRow = Record<string, unknown>;
+
+function compareBy(fields: ReadonlyArray<string>) {
+  return (a: AnyRow, b: AnyRow) => {
+    for (const f of fields) {
+      const x = a[f] as number | string | null;
+      const y = b[f] as number | string | null;
+      if (x === y) continue;
+      if (x === null) return -1;
+      if (y === null) return 1;
+      return x < y ? -1 : 1;
+    }
+    return 0;
+  };
+}
+
+/** Rows of a child table, each with its own children attached, without the key to the owner. */
+function childRows(spec: ChildSpec, tables: TableStore): Map<unknown, AnyRow[]> {
+  let rows = tables.rows(spec.table) as readonly AnyRow[];
+  if (spec.orderBy) rows = [...rows].sort(compareBy(spec.orderBy));
+  if (Object.keys(spec.children).length) rows = attachChildren(rows, spec.children, tables);
+  const groups = new Map<unknown, AnyRow[]>();
+  for (const { [spec.key]: owner, ...rest } of rows) {
+    let list = groups.get(owner);
+    if (!list) groups.set(owner, (list = []));
+    list.push(rest);
+  }
+  return groups;
+}
+
+/** Copies of `owners`, each with the rows of every child table it owns; pure. */
+function attachChildren(owners: readonly AnyRow[], children: Children, tables: TableStore): AnyRow[] {
+  const attached = owners.map((o) => ({ ...o }));
+  for (const [field, spec] of Object.entries(children)) {
+    const groups = childRows(spec, tables);
+    for (const owner of attached) owner[field] = groups.get(owner.id) ?? [];
+  }
+  return attached;
+}
+
+/** Canonical records of one kind, in id order; pure. */
+export function assembleRecords(spec: KindSpec, tables: TableStore): AnyRow[] {
+  const main = [...(tables.rows(spec.table) as readonly AnyRow[])].sort((a, b) => (a.id as number) - (b.id as number));
+  const named = main.map((row) => ({
+    ...row,
+    name: spec.name === null ? null : spec.name ? spec.name(row as never, tables) : (row.identifier as string),
+  }));
+  return attachChildren(named, spec.children, tables);
+}

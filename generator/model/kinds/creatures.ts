@@ -1,0 +1,29 @@
+import { child, defineKind } from '../define.ts';
+
+export const creature = defineKind({
+  kind: 'creature',
+  table: 'pokemon',
+  children: {
+    abilities: child('pokemon_abilities', 'creature_id'),
+    past_abilities: child('pokemon_abilities_past', 'creature_id'),
+    game_indices: child('pokemon_game_indices', 'creature_id'),
+    held_items: child('pokemon_items', 'creature_id'),
+    moves: child('pokemon_moves', 'creature_id'),
+    stats: child('pokemon_stats', 'creature_id'),
+    past_stats: child('pokemon_stats_past', 'creature_id'),
+    types: child('pokemon_types', 'creature_id'),
+    past_types: child('pokemon_types_past', 'creature_id'),
+  },
+});
+
+export const creatureForm = defineKind({
+  kind: 'creature-form',
+  table: 'pokemon_forms',
+  children: {
+    names: child('pokemon_form_names', 'creature_form_id'),
+    generations: child('pokemon_form_generations', 'creature_form_id'),
+    types: child('pokemon_form_types', 'creature_form_id'),
+  },
+});
+
+export const kinds = [creature, creatureForm] as const;

@@ -1,0 +1,75 @@
+/**
+ * import → build, each step skipped when what it would make is already there from the same
+ * inputs. "The same inputs" is one hash over the data set and the code that turns it into
+ * responses, so a change to either makes `npm start` build again.
+ */
+import { join } from 'node:path';
+import { repoRoot, type Config } from './config.ts';
+import { readBuildStamp, runBuild, type BuildSummary } from './emit/build.ts';
+import { runImport } from './import/import.ts';
+import { hashFiles, readManifest } from './import/records.ts';
+
+export interface Log {
+  info(message: string): void;
+  warn(message: string): void;
+  progress?(done: number, total: number, label: string): void;
+}
+
+export const consoleLog: Log = {
+  info: (m) => console.log(m),
+  warn: (m) => console.warn(`warning: ${m}`),
+};
+
+/** What the records depend on: the tables and the code that reads them. */
+const IMPORT_CODE = ['generator/import', 'generator/model', 'schemas/tables.ts', 'schemas/columns.ts', 'schemas/ajv.ts', 'package-lock.json'];
+/** What the responses depend on besides the records. */
+const BUILD_CODE = ['generator', 'schemas', 'edge', 'package-lock.json'];
+
+export interface InputHashes {
+  records: string;
+  build: string;
+}
+
+export function inputHashes(config: Config): InputHashes {
+  const records = hashFiles([join(config.dataDir, 'csv'), ...IMPORT_CODE.map((p) => join(repoRoot, p))]);
+  const build = hashFiles([join(config.dataDir, 'media'), ...BUILD_CODE.map((p) => join(repoRoot, p))]);
+  return { records, build: `${records}:${build}` };
+}
+
+export function importStep(config: Config, hash: string, log: Log, force = false): void {
+  if (!force && readManifest(config.recordsDir)?.inputHash === hash) {
+    log.info('import: records are up to date');
+    return;
+  }
+  const started = performance.now();
+  const result = runImport({ csvDir: join(config.dataDir, 'csv'), recordsDir: config.recordsDir, inputHash: hash, warn: log.warn });
+  log.info(`import: ${result.records} records of ${result.kinds} kinds in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+export function buildStep(config: Config, hash: string, log: Log, force = false): BuildSummary | null {
+  const stamp = readBuildStamp(config.outDir);
+  if (!force && stamp?.inputHash === hash && stamp.baseUrl === config.baseUrl) {
+    log.info('build: dist/ is up to date');
+    return null;
+  }
+  const started = performance.now();
+  const summary = runBuild({
+    recordsDir: config.recordsDir,
+    mediaDir: join(config.dataDir, 'media'),
+    outDir: config.outDir,
+    baseUrl: config.baseUrl,
+    inputHash: hash,
+    ...(log.progress ? { progress: log.progress } : {}),
+  });
+  log.info(
+    `build: ${summary.files} files (${(summary.bytes / 1e6).toFixed(1)} MB) of ${summary.kinds} kinds in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return summary;
+}
+
+/** Makes sure dist/ holds a build of the current inputs for the configured base URL. */
+export function ensureBuilt(config: Config, log: Log = consoleLog): void {
+  const hashes = inputHashes(config);
+  importStep(config, hashes.records, log);
+  buildStep(config, hashes.build, log);
+}

@@ -1,0 +1,3 @@
+import type { AnyResource } from '../define.ts';
+
+export const resources: AnyResource[] = [];

@@ -1,0 +1,27 @@
+/**
+ * A resource as the service answers it: which kind of record it is made from, the response's
+ * schema (schemas/output/), and the pure function that makes the response from one record.
+ */
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { BuildContext } from '../emit/context.ts';
+import type { KindName, RecordOf } from '../model/kinds.ts';
+
+export interface SubresourceDef<K extends KindName, S extends TSchema = TSchema> {
+  schema: S;
+  emit(record: RecordOf<K>, ctx: BuildContext): Static<S>;
+}
+
+export interface ResourceDef<K extends KindName = KindName, S extends TSchema = TSchema> {
+  kind: K;
+  schema: S;
+  emit(record: RecordOf<K>, ctx: BuildContext): Static<S>;
+  /** documents below an item, e.g. `creature/{id}/encounters` */
+  subresources?: Record<string, SubresourceDef<K>>;
+}
+
+export function defineResource<K extends KindName, S extends TSchema>(def: ResourceDef<K, S>): ResourceDef<K, S> {
+  return def;
+}
+
+/** The registry holds resources of many kinds; each is checked where it is defined. */
+export type AnyResource = { [K in KindName]: ResourceDef<K, TSchema> }[KindName];

@@ -1,0 +1,14 @@
+import { CreatureColor } from '../../../schemas/output/species-traits.ts';
+import { names } from '../../emit/shapes.ts';
+import { defineResource } from '../define.ts';
+
+export const creatureColor = defineResource({
+  kind: 'creature-color',
+  schema: CreatureColor,
+  emit: (color, ctx) => ({
+    id: color.id,
+    name: color.identifier,
+    names: names(ctx, color.names),
+    creature_species: (ctx.groupBy('creature-species', 'color_id').get(color.id) ?? []).map((s) => ctx.ref('creature-species', s.id)),
+  }),
+});

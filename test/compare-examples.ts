@@ -1,0 +1,48 @@
+/**
+ * A developer's loop for one or more kinds: builds only those kinds into a scratch folder and
+ * prints where each example of theirs differs from what we make.
+ *   npx tsx test/compare-examples.ts creature-color type
+ * It keeps its records in the system's temp folder, keyed by their input hash, so several of
+ * these can run at once without touching data/records or dist/.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { resolveConfig } from '../generator/config.ts';
+import { runBuild } from '../generator/emit/build.ts';
+import { importStep, inputHashes, consoleLog } from '../generator/pipeline.ts';
+import { differences, listExamples, readJson } from './support/examples.ts';
+
+const kinds = process.argv.slice(2);
+if (!kinds.length) {
+  console.error('usage: npx tsx test/compare-examples.ts KIND [KIND...]');
+  process.exit(2);
+}
+const config = resolveConfig();
+const hashes = inputHashes(config);
+const recordsDir = join(tmpdir(), `creature-records-${hashes.records.slice(0, 16)}`);
+if (!existsSync(join(recordsDir, 'manifest.json'))) importStep({ ...config, recordsDir }, hashes.records, consoleLog, true);
+
+const outDir = mkdtempSync(join(tmpdir(), 'creature-compare-'));
+let failed = 0;
+try {
+  const started = performance.now();
+  runBuild({ recordsDir, mediaDir: join(config.dataDir, 'media'), outDir: join(outDir, 'dist'), baseUrl: config.baseUrl, inputHash: 'compare', only: new Set(kinds) });
+  console.log(`built ${kinds.join(', ')} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  for (const example of listExamples().filter((e) => kinds.includes(e.kind))) {
+    const path = join(outDir, 'dist', example.distPath);
+    if (!existsSync(path)) {
+      console.log(`✗ ${example.name}: not built (${example.distPath})`);
+      failed++;
+      continue;
+    }
+    const diffs = differences(readJson(example.file), JSON.parse(readFileSync(path, 'utf8')), 25);
+    if (diffs.length) {
+      failed++;
+      console.log(`✗ ${example.name}\n  ${diffs.join('\n  ')}`);
+    } else console.log(`✓ ${example.name}`);
+  }
+} finally {
+  rmSync(outDir, { recursive: true, force: true });
+}
+process.exitCode = failed ? 1 : 0;

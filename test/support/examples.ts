@@ -1,0 +1,73 @@
+/**
+ * The upstream's real responses in ../shared/reference/examples/ and how to compare ours with
+ * them: deep equality, arrays in order, reported as the paths where the two differ.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { resolveConfig } from '../../generator/config.ts';
+import { itemFile, rootFile, subresourceFile } from '../../edge/layout.ts';
+
+export const examplesDir = join(resolveConfig().dataDir, '../reference/examples');
+
+export interface Example {
+  /** e.g. `creature/25`, `creature/25/encounters`, `_root` */
+  name: string;
+  kind: string;
+  file: string;
+  /** the dist/ path our build writes the same response to */
+  distPath: string;
+}
+
+export function listExamples(dir = examplesDir): Example[] {
+  const out: Example[] = [];
+  const walk = (d: string) => {
+    for (const entry of readdirSync(d).sort()) {
+      const full = join(d, entry);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (entry.endsWith('.json')) {
+        const name = relative(dir, full).slice(0, -'.json'.length);
+        const parts = name.split('/');
+        const [kind = '', key = '', sub] = parts;
+        const distPath = name === '_root' ? rootFile : sub ? subresourceFile(kind, key, sub) : itemFile(kind, key);
+        out.push({ name, kind, file: full, distPath });
+      }
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+export function readJson(path: string): unknown {
+  return JSON.parse(readFileSync(path, 'utf8'));
+}
+
+const show = (v: unknown) => {
+  const s = JSON.stringify(v);
+  return s === undefined ? 'undefined' : s.length > 160 ? `${s.slice(0, 157)}...` : s;
+};
+
+/** Where `actual` differs from `expected`, as `path: expected … actual …` lines (at most `limit`). */
+export function differences(expected: unknown, actual: unknown, limit = 20, path = ''): string[] {
+  const out: string[] = [];
+  const visit = (e: unknown, a: unknown, p: string) => {
+    if (out.length >= limit) return;
+    if (Array.isArray(e) && Array.isArray(a)) {
+      if (e.length !== a.length) out.push(`${p || '/'}: expected ${e.length} entries, found ${a.length}`);
+      for (let i = 0; i < Math.min(e.length, a.length); i++) visit(e[i], a[i], `${p}/${i}`);
+      return;
+    }
+    if (e && a && typeof e === 'object' && typeof a === 'object' && !Array.isArray(e) && !Array.isArray(a)) {
+      const eo = e as Record<string, unknown>;
+      const ao = a as Record<string, unknown>;
+      for (const k of Object.keys(eo)) {
+        if (!(k in ao)) out.push(`${p}/${k}: missing (expected ${show(eo[k])})`);
+        else visit(eo[k], ao[k], `${p}/${k}`);
+      }
+      for (const k of Object.keys(ao)) if (!(k in eo)) out.push(`${p}/${k}: not expected (found ${show(ao[k])})`);
+      return;
+    }
+    if (e !== a) out.push(`${p || '/'}: expected ${show(e)}, found ${show(a)}`);
+  };
+  visit(expected, actual, path);
+  return out.slice(0, limit);
+}
