@@ -36,7 +36,8 @@ export interface KindSpec<T extends TableKey = TableKey, C extends Children = Ch
   table: T;
   children: C;
   /**
-   * How the public name is made; default: the row's `identifier`. `null` for kinds that are
+   * How the public name is made; default: the row's `identifier`. Either way `pokemon` in it
+   * becomes `creature`, so emitters use `record.name`, never `identifier`. `null` for kinds that are
    * addressed by id only (evolution-chain, machine, characteristic, ...).
    */
   name?: Bivariant<(row: Row<T>, tables: TableStore) => string> | null;
@@ -53,9 +54,19 @@ export interface KindSpec<T extends TableKey = TableKey, C extends Children = Ch
 /** Lets a spec of one table stand where a spec of any table is expected (method parameters are bivariant). */
 type Bivariant<F extends (...args: never[]) => unknown> = { check(...args: Parameters<F>): ReturnType<F> }['check'];
 
-export type KindRecord<S> = S extends KindSpec<infer T, infer C, string> ? Row<T> & { name: string | null } & ChildRecords<C> : never;
+/** Marks, in the type only, a kind whose records have no name. */
+export interface Unnamed {
+  readonly unnamed: true;
+}
 
-export function defineKind<K extends string, T extends TableKey, C extends Children = {}>(spec: KindSpec<T, C, K>): KindSpec<T, C, K> {
+export type KindRecord<S> =
+  S extends KindSpec<infer T, infer C, string> ? Row<T> & { name: S extends Unnamed ? null : string } & ChildRecords<C> : never;
+
+export function defineKind<K extends string, T extends TableKey, C extends Children = {}>(
+  spec: KindSpec<T, C, K> & { name: null },
+): KindSpec<T, C, K> & Unnamed;
+export function defineKind<K extends string, T extends TableKey, C extends Children = {}>(spec: KindSpec<T, C, K>): KindSpec<T, C, K>;
+export function defineKind(spec: KindSpec): KindSpec {
   return spec;
 }
 
@@ -120,12 +131,15 @@ function attachChildren(owners: readonly AnyRow[], children: Children, tables: T
   return attached;
 }
 
+/** Public names say `creature` where the upstream's identifiers say `pokemon` (`selected-pokemon` → `selected-creature`). */
+export const productWordReplaced = (identifier: string) => identifier.replace(/pokemon/g, 'creature');
+
 /** Canonical records of one kind, in id order; pure. */
 export function assembleRecords(spec: KindSpec, tables: TableStore): AnyRow[] {
   const main = [...(tables.rows(spec.table) as readonly AnyRow[])].sort((a, b) => (a.id as number) - (b.id as number));
   const named = main.map((row) => ({
     ...row,
-    name: spec.name === null ? null : spec.name ? spec.name(row as never, tables) : (row.identifier as string),
+    name: spec.name === null ? null : productWordReplaced(spec.name ? spec.name(row as never, tables) : (row.identifier as string)),
   }));
   return attachChildren(named, spec.children, tables);
 }

@@ -7,7 +7,7 @@ export const creatureColor = defineResource({
   schema: CreatureColor,
   emit: (color, ctx) => ({
     id: color.id,
-    name: color.identifier,
+    name: color.name,
     names: names(ctx, color.names),
     creature_species: (ctx.groupBy('creature-species', 'color_id').get(color.id) ?? []).map((s) => ctx.ref('creature-species', s.id)),
   }),
