@@ -16,15 +16,27 @@ export interface ChildSpec<T extends TableKey = TableKey, K extends string = str
   children: N;
   /** order of child rows; default: the table's row order (the upstream's primary key order) */
   orderBy?: ReadonlyArray<string>;
+  /**
+   * The owner's column that `key` matches; default `id`. For tables keyed by something the
+   * owner refers to, e.g. move_effect_prose rows by the move's `effect_id`: each owner gets a
+   * copy of the rows it needs, so its record still holds all its response is made of.
+   */
+  on?: string;
 }
 export type Children = { readonly [field: string]: ChildSpec<TableKey, string, Children> };
 
 export function child<T extends TableKey, K extends keyof Row<T> & string, N extends Children = {}>(
   table: T,
   key: K,
-  options: { children?: N; orderBy?: ReadonlyArray<keyof Row<T> & string> } = {},
+  options: { children?: N; orderBy?: ReadonlyArray<keyof Row<T> & string>; on?: string } = {},
 ): ChildSpec<T, K, N> {
-  return { table, key, children: (options.children ?? {}) as N, ...(options.orderBy ? { orderBy: options.orderBy } : {}) };
+  return {
+    table,
+    key,
+    children: (options.children ?? {}) as N,
+    ...(options.orderBy ? { orderBy: options.orderBy } : {}),
+    ...(options.on ? { on: options.on } : {}),
+  };
 }
 
 export type ChildRecord<S> = S extends ChildSpec<infer T, infer K, infer N> ? Omit<Row<T>, K> & ChildRecords<N> : never;
@@ -126,7 +138,8 @@ function attachChildren(owners: readonly AnyRow[], children: Children, tables: T
   const attached = owners.map((o) => ({ ...o }));
   for (const [field, spec] of Object.entries(children)) {
     const groups = childRows(spec, tables);
-    for (const owner of attached) owner[field] = groups.get(owner.id) ?? [];
+    const ownerKey = spec.on ?? 'id';
+    for (const owner of attached) owner[field] = groups.get(owner[ownerKey]) ?? [];
   }
   return attached;
 }
