@@ -160,9 +160,9 @@ const declared = {
   },
   encounter_pokemon_details: {
     encounter_id: ref('encounters'),
-    min_perfect_ivs: nullable.str,
-    always_shiny: int,
-    never_shiny: int,
+    min_perfect_ivs: nullable.int,
+    always_shiny: bool,
+    never_shiny: bool,
     is_alpha: bool,
   },
   encounter_slots: {
@@ -637,8 +637,9 @@ const declared = {
     needs_multiplayer: bool,
     near_special_rock: bool,
     region_id: nullableRef('regions'),
-    base_form_id: nullableRef('pokemon_forms'),
-    evolved_form_id: nullableRef('pokemon_forms'),
+    // creature ids, not form ids: the upstream links them as `/creature/{id}/` (lilligant-hisui is 10237)
+    base_form_id: nullableRef('pokemon'),
+    evolved_form_id: nullableRef('pokemon'),
     used_move_id: nullableRef('moves'),
     minimum_move_count: nullable.int,
     minimum_steps: nullable.int,

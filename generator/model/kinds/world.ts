@@ -48,7 +48,11 @@ export const locationArea = defineKind({
     names: child('location_area_prose', 'location_area_id'),
     encounter_rates: child('location_area_encounter_rates', 'location_area_id'),
     encounters: child('encounters', 'location_area_id', {
-      children: { condition_values: child('encounter_condition_value_map', 'encounter_id') },
+      children: {
+        condition_values: child('encounter_condition_value_map', 'encounter_id'),
+        // at most one row per encounter (the upstream serializes the first one)
+        creature_details: child('encounter_pokemon_details', 'encounter_id'),
+      },
     }),
   },
 });

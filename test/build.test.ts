@@ -1,0 +1,78 @@
+/**
+ * The build's promises: the same inputs give byte-identical output; a bad document stops the
+ * build and leaves the previous dist/ as it was; links are absolute with the upstream's form.
+ */
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { resolveConfig } from '../generator/config.ts';
+import { BuildError, runBuild } from '../generator/emit/build.ts';
+
+const config = resolveConfig({}, {});
+const mediaDir = join(config.dataDir, 'media');
+const scratch = mkdtempSync(join(tmpdir(), 'creature-build-test-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function treeHash(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const full = join(d, e.name);
+      if (e.isDirectory()) walk(full);
+      else out.set(relative(dir, full), createHash('sha256').update(readFileSync(full)).digest('hex'));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+describe('build', () => {
+  const only = new Set(['creature-color', 'type', 'ability', 'evolution-chain']);
+
+  it('writes byte-identical output from the same inputs', () => {
+    const a = join(scratch, 'a');
+    const b = join(scratch, 'b');
+    runBuild({ recordsDir: config.recordsDir, mediaDir, outDir: a, baseUrl: config.baseUrl, inputHash: 'same', only });
+    runBuild({ recordsDir: config.recordsDir, mediaDir, outDir: b, baseUrl: config.baseUrl, inputHash: 'same', only });
+    const ha = treeHash(a);
+    expect(ha.size).toBeGreaterThan(100);
+    expect(treeHash(b)).toEqual(ha);
+  });
+
+  it('stops on a bad record and leaves the previous output as it was', () => {
+    const records = join(scratch, 'bad-records');
+    mkdirSync(records, { recursive: true });
+    for (const kind of ['language', 'creature-species']) copyFileSync(join(config.recordsDir, `${kind}.ndjson`), join(records, `${kind}.ndjson`));
+    const colors = readFileSync(join(config.recordsDir, 'creature-color.ndjson'), 'utf8').split('\n');
+    const broken = JSON.parse(colors[2]!) as { names: Array<{ local_language_id: number }> };
+    broken.names[0]!.local_language_id = 424242;
+    colors[2] = JSON.stringify(broken);
+    writeFileSync(join(records, 'creature-color.ndjson'), colors.join('\n'));
+
+    const out = join(scratch, 'previous');
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, 'marker'), 'previous build');
+    let error: unknown;
+    try {
+      runBuild({ recordsDir: records, mediaDir, outDir: out, baseUrl: config.baseUrl, inputHash: 'x', only: new Set(['creature-color']) });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(BuildError);
+    expect((error as BuildError).problems).toEqual(['creature-color 3: no language with id 424242']);
+    expect(readdirSync(out)).toEqual(['marker']);
+    expect(readdirSync(scratch).filter((f) => f.includes('.tmp-'))).toEqual([]);
+  });
+
+  it('writes every link absolute, in the upstream form {base}/{kind}/{id}/', () => {
+    const dist = inject('distDir');
+    const bulbasaur = JSON.parse(readFileSync(join(dist, 'v2/creature/1.json'), 'utf8')) as {
+      species: { url: string };
+      location_area_encounters: string;
+    };
+    expect(bulbasaur.species.url).toBe(`${config.baseUrl}/creature-species/1/`);
+    expect(bulbasaur.location_area_encounters).toBe(`${config.baseUrl}/creature/1/encounters`);
+  });
+});

@@ -1,0 +1,32 @@
+/**
+ * Before any test: make sure dist/ holds a full build of ../shared/upstream for the default
+ * base URL (a clean clone builds it here; a warm tree reuses it when the inputs are unchanged),
+ * then start the preview on a free port for the HTTP tests.
+ */
+import type { TestProject } from 'vitest/node';
+import { resolveConfig } from '../../generator/config.ts';
+import { ensureBuilt } from '../../generator/pipeline.ts';
+import { startPreview, type Preview } from '../../generator/preview.ts';
+
+let preview: Preview | undefined;
+
+export async function setup(project: TestProject): Promise<void> {
+  const config = resolveConfig({}, { ...process.env, BASE_URL: undefined, OUT_DIR: undefined });
+  ensureBuilt(config, { info: (m) => console.log(`[setup] ${m}`), warn: (m) => console.log(`[setup] warning: ${m}`) });
+  preview = await startPreview({ root: config.outDir, baseUrl: config.baseUrl, port: 0 });
+  project.provide('previewUrl', preview.url);
+  project.provide('distDir', config.outDir);
+  project.provide('baseUrl', config.baseUrl);
+}
+
+export async function teardown(): Promise<void> {
+  await preview?.close();
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    previewUrl: string;
+    distDir: string;
+    baseUrl: string;
+  }
+}
