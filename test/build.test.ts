@@ -7,10 +7,10 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { resolveConfig } from '../generator/config.ts';
+import { testConfig } from './support/config.ts';
 import { BuildError, runBuild } from '../generator/emit/build.ts';
 
-const config = resolveConfig({}, {});
+const config = testConfig();
 const mediaDir = join(config.dataDir, 'media');
 const scratch = mkdtempSync(join(tmpdir(), 'creature-build-test-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

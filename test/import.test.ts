@@ -7,7 +7,7 @@ import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { resolveConfig } from '../generator/config.ts';
+import { testConfig } from './support/config.ts';
 import { parseCsv } from '../generator/import/csv.ts';
 import { runImport } from '../generator/import/import.ts';
 import { checkKeys, DataError, readTable } from '../generator/import/tables.ts';
@@ -89,7 +89,7 @@ describe('typed tables', () => {
 describe('a bad data set', () => {
   const csvDir = join(scratch, 'csv');
   const recordsDir = join(scratch, 'records');
-  cpSync(join(resolveConfig().dataDir, 'csv'), csvDir, { recursive: true });
+  cpSync(join(testConfig().dataDir, 'csv'), csvDir, { recursive: true });
   mkdirSync(recordsDir, { recursive: true });
   writeFileSync(join(recordsDir, 'manifest.json'), '{"inputHash":"previous","kinds":{}}');
 
@@ -113,7 +113,7 @@ describe('a bad data set', () => {
     expect(readdirSync(recordsDir)).toEqual(['manifest.json']);
     expect(readFileSync(join(recordsDir, 'manifest.json'), 'utf8')).toContain('previous');
     expect(readdirSync(scratch).filter((f) => f.includes('.tmp-'))).toEqual([]);
-    copyFileSync(join(resolveConfig().dataDir, 'csv', 'moves.csv'), file);
+    copyFileSync(join(testConfig().dataDir, 'csv', 'moves.csv'), file);
   });
 
   it('stops on a reference to a row that does not exist', () => {

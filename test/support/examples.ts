@@ -4,10 +4,10 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { resolveConfig } from '../../generator/config.ts';
+import { testConfig } from './config.ts';
 import { itemFile, rootFile, subresourceFile } from '../../edge/layout.ts';
 
-export const examplesDir = join(resolveConfig().dataDir, '../reference/examples');
+export const examplesDir = join(testConfig().dataDir, '../reference/examples');
 
 export interface Example {
   /** e.g. `creature/25`, `creature/25/encounters`, `_root` */

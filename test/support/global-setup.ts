@@ -4,14 +4,14 @@
  * then start the preview on a free port for the HTTP tests.
  */
 import type { TestProject } from 'vitest/node';
-import { resolveConfig } from '../../generator/config.ts';
+import { testConfig } from './config.ts';
 import { ensureBuilt } from '../../generator/pipeline.ts';
 import { startPreview, type Preview } from '../../generator/preview.ts';
 
 let preview: Preview | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
-  const config = resolveConfig({}, { ...process.env, BASE_URL: undefined, OUT_DIR: undefined });
+  const config = testConfig();
   ensureBuilt(config, { info: (m) => console.log(`[setup] ${m}`), warn: (m) => console.log(`[setup] warning: ${m}`) });
   preview = await startPreview({ root: config.outDir, baseUrl: config.baseUrl, port: 0 });
   project.provide('previewUrl', preview.url);
