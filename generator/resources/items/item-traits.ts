@@ -1,0 +1,51 @@
+/** The resources that classify items: attributes, categories, pockets and fling effects. */
+import { ItemAttribute, ItemCategory, ItemFlingEffect, ItemPocket } from '../../../schemas/output/items.ts';
+import { descriptions, effects, names } from '../../emit/shapes.ts';
+import { defineResource } from '../define.ts';
+
+export const itemAttribute = defineResource({
+  kind: 'item-attribute',
+  schema: ItemAttribute,
+  emit: (attribute, ctx) => ({
+    id: attribute.id,
+    name: attribute.name,
+    descriptions: descriptions(ctx, attribute.prose),
+    // item order: the upstream lists the attribute map's rows, which run by item id
+    items: (ctx.childrenBy('item', 'flags', 'item_flag_id').get(attribute.id) ?? []).map(({ owner }) => ctx.ref('item', owner.id)),
+    names: names(ctx, attribute.prose),
+  }),
+});
+
+export const itemCategory = defineResource({
+  kind: 'item-category',
+  schema: ItemCategory,
+  emit: (category, ctx) => ({
+    id: category.id,
+    name: category.name,
+    items: (ctx.groupBy('item', 'category_id').get(category.id) ?? []).map((i) => ctx.ref('item', i.id)),
+    names: names(ctx, category.prose),
+    pocket: ctx.ref('item-pocket', category.pocket_id),
+  }),
+});
+
+export const itemFlingEffect = defineResource({
+  kind: 'item-fling-effect',
+  schema: ItemFlingEffect,
+  emit: (effect, ctx) => ({
+    id: effect.id,
+    name: effect.name,
+    effect_entries: effects(ctx, effect.prose),
+    items: (ctx.groupBy('item', 'fling_effect_id').get(effect.id) ?? []).map((i) => ctx.ref('item', i.id)),
+  }),
+});
+
+export const itemPocket = defineResource({
+  kind: 'item-pocket',
+  schema: ItemPocket,
+  emit: (pocket, ctx) => ({
+    id: pocket.id,
+    name: pocket.name,
+    categories: (ctx.groupBy('item-category', 'pocket_id').get(pocket.id) ?? []).map((c) => ctx.ref('item-category', c.id)),
+    names: names(ctx, pocket.names),
+  }),
+});

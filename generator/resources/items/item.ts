@@ -1,0 +1,92 @@
+import type { ItemFlavorText, ItemHolder, ItemMachine, ItemPrice } from '../../../schemas/output/items.ts';
+import { Item } from '../../../schemas/output/items.ts';
+import type { BuildContext } from '../../emit/context.ts';
+import { names, verboseEffects } from '../../emit/shapes.ts';
+import type { RecordOf } from '../../model/kinds.ts';
+import { defineResource } from '../define.ts';
+
+type ItemRecord = RecordOf<'item'>;
+
+/**
+ * The sprite file of an item, named by its upstream identifier (so `pokemon-box`, not the
+ * public name). The upstream draws every TM, every HM and every data card with one shared
+ * picture each, whatever the number.
+ */
+export function itemSpritePath(identifier: string): string {
+  if (/^data-card/.test(identifier)) return 'sprites/items/data-card.png';
+  if (/^tm[0-9]/.test(identifier)) return 'sprites/items/tm-normal.png';
+  if (/^hm[0-9]/.test(identifier)) return 'sprites/items/hm-normal.png';
+  return `sprites/items/${identifier}.png`;
+}
+
+const flavorTexts = (ctx: BuildContext, item: ItemRecord): ItemFlavorText[] =>
+  item.flavor_text.map((r) => ({
+    // a few entries are empty in the games; the upstream lists them with an empty text
+    text: r.flavor_text ?? '',
+    language: ctx.ref('language', r.language_id),
+    version_group: ctx.ref('version-group', r.version_group_id),
+  }));
+
+/**
+ * The creatures found holding the item: one entry per creature, in creature id order, each
+ * with its held-item rows in table order (the upstream orders by creature and keeps the
+ * rows of one creature together).
+ */
+function holders(ctx: BuildContext, item: ItemRecord): ItemHolder[] {
+  const held: ItemHolder[] = [];
+  let current: { id: number; entry: ItemHolder } | undefined;
+  for (const { owner, row } of ctx.childrenBy('creature', 'held_items', 'item_id').get(item.id) ?? []) {
+    if (current?.id !== owner.id) {
+      current = { id: owner.id, entry: { creature: ctx.ref('creature', owner.id), version_details: [] } };
+      held.push(current.entry);
+    }
+    current.entry.version_details.push({ rarity: row.rarity, version: ctx.ref('version', row.version_id) });
+  }
+  return held;
+}
+
+/** The machines (TMs, HMs, TRs) this item is, in machine id order. */
+const machines = (ctx: BuildContext, item: ItemRecord): ItemMachine[] =>
+  (ctx.groupBy('machine', 'item_id').get(item.id) ?? []).map((m) => ({
+    machine: ctx.resource('machine', m.id),
+    version_group: ctx.ref('version-group', m.version_group_id),
+  }));
+
+const prices = (ctx: BuildContext, item: ItemRecord): ItemPrice[] =>
+  item.prices.map((p) => ({
+    currency: ctx.ref('currency', p.currency_id),
+    purchase_price: p.purchase_price,
+    sell_price: p.sell_price,
+    version_group: ctx.ref('version-group', p.version_group_id),
+  }));
+
+/**
+ * The evolution chain whose baby is only bred while a parent holds this item. Each such item
+ * triggers one chain at most in the data; were there two, the first by id answers.
+ */
+const babyTriggerFor = (ctx: BuildContext, item: ItemRecord) => {
+  const chain = ctx.groupBy('evolution-chain', 'baby_trigger_item_id').get(item.id)?.[0];
+  return chain ? ctx.resource('evolution-chain', chain.id) : null;
+};
+
+export const item = defineResource({
+  kind: 'item',
+  schema: Item,
+  emit: (item, ctx) => ({
+    id: item.id,
+    name: item.name,
+    fling_power: item.fling_power,
+    fling_effect: ctx.refOrNull('item-fling-effect', item.fling_effect_id),
+    attributes: item.flags.map((f) => ctx.ref('item-attribute', f.item_flag_id)),
+    category: ctx.ref('item-category', item.category_id),
+    effect_entries: verboseEffects(ctx, item.prose),
+    flavor_text_entries: flavorTexts(ctx, item),
+    game_indices: item.game_indices.map((g) => ({ game_index: g.game_index, generation: ctx.ref('generation', g.generation_id) })),
+    names: names(ctx, item.names),
+    held_by_creature: holders(ctx, item),
+    sprites: { default: ctx.sprite(itemSpritePath(item.identifier)) },
+    baby_trigger_for: babyTriggerFor(ctx, item),
+    machines: machines(ctx, item),
+    prices: prices(ctx, item),
+  }),
+});
