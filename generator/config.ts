@@ -32,6 +32,6 @@ export function resolveConfig(options: ConfigOptions = {}, env: NodeJS.ProcessEn
     baseUrl,
     port,
     outDir: resolve(options.out ?? env.OUT_DIR ?? resolve(repoRoot, 'dist')),
-    recordsDir: resolve(repoRoot, 'data/records'),
+    recordsDir: resolve(env.RECORDS_DIR ?? resolve(repoRoot, 'data/records')),
   };
 }
