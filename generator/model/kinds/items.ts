@@ -42,11 +42,8 @@ export const itemPocket = defineKind({
 export const berry = defineKind({
   kind: 'berry',
   table: 'berries',
-  // Berries are named after their item, without the "-berry" suffix.
-  name: (row, tables) => {
-    const item = tables.byId('items').get(row.item_id);
-    return (item?.identifier ?? '').replace(/-berry$/, '');
-  },
+  // A berry is named by the first word of its item's identifier (cheri-berry → cheri), as upstream does.
+  name: (row, tables) => (tables.byId('items').get(row.item_id)?.identifier ?? '').split('-')[0] ?? '',
   children: { flavors: child('berry_flavors', 'berry_id') },
 });
 
