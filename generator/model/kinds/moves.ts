@@ -1,15 +1,30 @@
 import { child, defineKind } from '../define.ts';
 
+/** Effect prose is kept by effect, not by move; each move (and each past value) copies its effect's rows. */
+const effectProse = () => child('move_effect_prose', 'move_effect_id', { on: 'effect_id' });
+
 export const move = defineKind({
   kind: 'move',
   table: 'moves',
   children: {
     names: child('move_names', 'move_id'),
     flavor_text: child('move_flavor_text', 'move_id'),
+    /** at most one row; shadow moves have none */
     meta: child('move_meta', 'move_id'),
     stat_changes: child('move_meta_stat_changes', 'move_id'),
-    flags: child('move_flag_map', 'move_id'),
-    changelog: child('move_changelog', 'move_id'),
+    changelog: child('move_changelog', 'move_id', { children: { effect_prose: effectProse() } }),
+    effect_prose: effectProse(),
+    effect_changes: child('move_effect_changelog', 'effect_id', {
+      on: 'effect_id',
+      children: { prose: child('move_effect_changelog_prose', 'move_effect_changelog_id') },
+    }),
+    machines: child('machines', 'move_id'),
+    /** combos where this move comes first: the rows name the moves to use after it */
+    combos_first: child('contest_combos', 'first_move_id'),
+    /** combos where this move comes second: the rows name the moves to use before it */
+    combos_second: child('contest_combos', 'second_move_id'),
+    super_combos_first: child('super_contest_combos', 'first_move_id'),
+    super_combos_second: child('super_contest_combos', 'second_move_id'),
   },
 });
 
@@ -52,6 +67,7 @@ export const moveTarget = defineKind({
   children: { prose: child('move_target_prose', 'move_target_id') },
 });
 
+/** Machines have no id column upstream; the import numbers them by row, as the upstream's database does. */
 export const machine = defineKind({ kind: 'machine', table: 'machines', name: null, children: {} });
 
 export const contestType = defineKind({

@@ -1,0 +1,105 @@
+import type { Static } from '@sinclair/typebox';
+import type { NamedResource } from '../../../schemas/output/common.ts';
+import { ContestComboSets, Move, MoveMetaData } from '../../../schemas/output/moves.ts';
+import type { BuildContext } from '../../emit/context.ts';
+import { effects, flavorTextsByVersionGroup, names, verboseEffects } from '../../emit/shapes.ts';
+import type { RecordOf } from '../../model/kinds.ts';
+import { defineResource } from '../define.ts';
+
+type MoveRecord = RecordOf<'move'>;
+
+/** A list of combo partners, or null when there is none (the upstream never answers an empty list here). */
+const partners = (ctx: BuildContext, moveIds: readonly number[]): NamedResource[] | null =>
+  moveIds.length ? moveIds.map((id) => ctx.ref('move', id)) : null;
+
+/** Contest combos, or null when the move is in no combo of either contest kind. */
+function contestCombos(move: MoveRecord, ctx: BuildContext): Static<typeof ContestComboSets> | null {
+  const combos = {
+    normal: {
+      use_before: partners(ctx, move.combos_first.map((c) => c.second_move_id)),
+      use_after: partners(ctx, move.combos_second.map((c) => c.first_move_id)),
+    },
+    super: {
+      use_before: partners(ctx, move.super_combos_first.map((c) => c.second_move_id)),
+      use_after: partners(ctx, move.super_combos_second.map((c) => c.first_move_id)),
+    },
+  };
+  const any = [combos.normal, combos.super].some((set) => set.use_before !== null || set.use_after !== null);
+  return any ? combos : null;
+}
+
+function meta(move: MoveRecord, ctx: BuildContext): Static<typeof MoveMetaData> | null {
+  const [row] = move.meta;
+  if (!row) return null;
+  return {
+    ailment: ctx.ref('move-ailment', row.meta_ailment_id),
+    category: ctx.ref('move-category', row.meta_category_id),
+    min_hits: row.min_hits,
+    max_hits: row.max_hits,
+    min_turns: row.min_turns,
+    max_turns: row.max_turns,
+    drain: row.drain,
+    healing: row.healing,
+    crit_rate: row.crit_rate,
+    ailment_chance: row.ailment_chance,
+    flinch_chance: row.flinch_chance,
+    stat_chance: row.stat_chance,
+  };
+}
+
+/**
+ * Every creature that learns the move in any way, once each, by creature id: the upstream lists
+ * the distinct learners of its creature-move table ordered by creature id.
+ */
+function learnedBy(move: MoveRecord, ctx: BuildContext): NamedResource[] {
+  const learners = (ctx.childrenBy('creature', 'moves', 'move_id').get(move.id) ?? []).map(({ owner }) => owner.id);
+  return [...new Set(learners)].sort((a, b) => a - b).map((id) => ctx.ref('creature', id));
+}
+
+export const move = defineResource({
+  kind: 'move',
+  schema: Move,
+  emit: (move, ctx) => ({
+    id: move.id,
+    name: move.name,
+    accuracy: move.accuracy,
+    effect_chance: move.effect_chance,
+    pp: move.pp,
+    priority: move.priority,
+    power: move.power,
+    contest_combos: contestCombos(move, ctx),
+    contest_type: ctx.refOrNull('contest-type', move.contest_type_id),
+    contest_effect: move.contest_effect_id === null ? null : ctx.resource('contest-effect', move.contest_effect_id),
+    damage_class: ctx.ref('move-damage-class', move.damage_class_id),
+    // Emitted as written: per the spec, clients substitute any `$effect_chance` token themselves.
+    effect_entries: verboseEffects(ctx, move.effect_prose),
+    effect_changes: move.effect_changes.map((change) => ({
+      effect_entries: effects(ctx, change.prose),
+      version_group: ctx.ref('version-group', change.changed_in_version_group_id),
+    })),
+    generation: ctx.ref('generation', move.generation_id),
+    meta: meta(move, ctx),
+    names: names(ctx, move.names),
+    // What the move was before a version group changed it; priority and target changes are not shown.
+    past_values: move.changelog.map((past) => ({
+      accuracy: past.accuracy,
+      power: past.power,
+      pp: past.pp,
+      effect_chance: past.effect_chance,
+      effect_entries: verboseEffects(ctx, past.effect_prose),
+      type: ctx.refOrNull('type', past.type_id),
+      version_group: ctx.ref('version-group', past.changed_in_version_group_id),
+    })),
+    stat_changes: move.stat_changes.map((s) => ({ change: s.change, stat: ctx.ref('stat', s.stat_id) })),
+    super_contest_effect:
+      move.super_contest_effect_id === null ? null : ctx.resource('super-contest-effect', move.super_contest_effect_id),
+    target: ctx.ref('move-target', move.target_id),
+    type: ctx.ref('type', move.type_id),
+    machines: move.machines.map((m) => ({
+      machine: ctx.resource('machine', m.id),
+      version_group: ctx.ref('version-group', m.version_group_id),
+    })),
+    flavor_text_entries: flavorTextsByVersionGroup(ctx, move.flavor_text),
+    learned_by_creature: learnedBy(move, ctx),
+  }),
+});
