@@ -1,0 +1,40 @@
+/** The words encounters are described with: methods, conditions and the values conditions take. */
+import { EncounterCondition, EncounterConditionValue, EncounterMethod } from '../../../schemas/output/world.ts';
+import { names } from '../../emit/shapes.ts';
+import { defineResource } from '../define.ts';
+
+export const encounterMethod = defineResource({
+  kind: 'encounter-method',
+  schema: EncounterMethod,
+  emit: (method, ctx) => ({
+    id: method.id,
+    name: method.name,
+    // read as text: a few cells of the upstream column carry a leading space (" 45")
+    order: Number(method.order.trim()),
+    names: names(ctx, method.names),
+  }),
+});
+
+export const encounterCondition = defineResource({
+  kind: 'encounter-condition',
+  schema: EncounterCondition,
+  emit: (condition, ctx) => ({
+    id: condition.id,
+    name: condition.name,
+    values: (ctx.groupBy('encounter-condition-value', 'encounter_condition_id').get(condition.id) ?? []).map((v) =>
+      ctx.ref('encounter-condition-value', v.id),
+    ),
+    names: names(ctx, condition.names),
+  }),
+});
+
+export const encounterConditionValue = defineResource({
+  kind: 'encounter-condition-value',
+  schema: EncounterConditionValue,
+  emit: (value, ctx) => ({
+    id: value.id,
+    name: value.name,
+    condition: ctx.ref('encounter-condition', value.encounter_condition_id),
+    names: names(ctx, value.names),
+  }),
+});

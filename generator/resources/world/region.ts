@@ -1,0 +1,21 @@
+import { Region } from '../../../schemas/output/world.ts';
+import { names } from '../../emit/shapes.ts';
+import { defineResource } from '../define.ts';
+
+export const region = defineResource({
+  kind: 'region',
+  schema: Region,
+  emit: (r, ctx) => {
+    // a region is the main region of at most one generation (orre, hisui: none)
+    const mainGeneration = ctx.groupBy('generation', 'main_region_id').get(r.id)?.[0];
+    return {
+      id: r.id,
+      name: r.name,
+      locations: (ctx.groupBy('location', 'region_id').get(r.id) ?? []).map((l) => ctx.ref('location', l.id)),
+      main_generation: mainGeneration ? ctx.ref('generation', mainGeneration.id) : null,
+      names: names(ctx, r.names),
+      pokedexes: (ctx.groupBy('pokedex', 'region_id').get(r.id) ?? []).map((p) => ctx.ref('pokedex', p.id)),
+      version_groups: (ctx.childrenBy('version-group', 'regions', 'region_id').get(r.id) ?? []).map((g) => ctx.ref('version-group', g.owner.id)),
+    };
+  },
+});

@@ -1,0 +1,14 @@
+import { Version } from '../../../schemas/output/world.ts';
+import { names } from '../../emit/shapes.ts';
+import { defineResource } from '../define.ts';
+
+export const version = defineResource({
+  kind: 'version',
+  schema: Version,
+  emit: (v, ctx) => ({
+    id: v.id,
+    name: v.name,
+    names: names(ctx, v.names),
+    version_group: ctx.ref('version-group', v.version_group_id),
+  }),
+});
