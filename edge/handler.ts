@@ -3,7 +3,9 @@
  * Request to a Response. It only reads the files the build wrote, through the `files` reader
  * it is given, so the local preview (disk) and the CDN edge (static fetch) share it unchanged.
  */
-import { API_PREFIX, DEFAULT_LIMIT, itemFile, listFile, pageFile, rootFile, routesFile, subresourceFile, type Routes } from './layout.ts';
+import {
+  API_PREFIX, DEFAULT_LIMIT, itemFile, listFile, metaFile, pageFile, rootFile, routesFile, subresourceFile, type Meta, type Routes,
+} from './layout.ts';
 import { paginate, parseLimit, parseOffset, type FullList } from './pagination.ts';
 
 export interface FileReader {
@@ -16,19 +18,33 @@ export interface HandlerOptions {
   baseUrl: string;
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 /** A path segment the service can answer: what names and ids are made of. */
 const SEGMENT = /^-?[a-z0-9][a-z0-9-]{0,99}$/;
 const MAX_PATH = 512;
 
+/** Cache policy: answers change only when a new build is deployed, and then their ETag changes. */
+export const CACHE_OK = 'public, max-age=86400, stale-while-revalidate=604800';
+export const CACHE_ERROR = 'public, max-age=300';
+
+const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-function json(status: number, body: BodyInit | null, extra: Record<string, string> = {}): Response {
-  return new Response(body, { status, headers: { 'Content-Type': JSON_TYPE, ...extra } });
+/** What a route decided, before the headers every answer carries are added. */
+interface Answer {
+  status: number;
+  body: Uint8Array;
+  /** set when the body is a file, whose hash can then be remembered */
+  file?: string;
+  headers?: Record<string, string>;
 }
 
-export const notFound = () => json(404, JSON.stringify('Not Found'));
-const methodNotAllowed = () => json(405, JSON.stringify('Method Not Allowed'), { Allow: 'GET, HEAD' });
+const jsonAnswer = (status: number, value: unknown, headers?: Record<string, string>): Answer => ({
+  status,
+  body: encoder.encode(JSON.stringify(value)),
+  ...(headers ? { headers } : {}),
+});
+const notFound = (): Answer => jsonAnswer(404, 'Not Found');
+const methodNotAllowed = (): Answer => jsonAnswer(405, 'Method Not Allowed', { Allow: 'GET, HEAD' });
 
 /** Splits `/v2/a/b/` into lowercase segments, or null when the path cannot name a resource. */
 export function pathSegments(pathname: string): string[] | null {
@@ -55,66 +71,115 @@ export function pathSegments(pathname: string): string[] | null {
 /** `007` and `7` are the same id. */
 const canonicalKey = (key: string) => (/^\d+$/.test(key) ? String(Number(key)) : key);
 
+async function contentHash(bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-1', bytes as BufferSource));
+  let hex = '';
+  for (let i = 0; i < 12; i++) hex += digest[i]!.toString(16).padStart(2, '0');
+  return `"${hex}"`;
+}
+
+/** True when an If-None-Match header names this ETag (or `*`). */
+function matchesEtag(header: string | null, etag: string): boolean {
+  if (header === null) return false;
+  return header.split(',').some((t) => {
+    const tag = t.trim().replace(/^W\//, '');
+    return tag === '*' || tag === etag;
+  });
+}
+
 export function createHandler(files: FileReader, options: HandlerOptions) {
   let routes: Promise<Routes | null> | null = null;
+  let meta: Promise<Meta | null> | null = null;
   const lists = new Map<string, Promise<FullList | null>>();
+  /** files do not change under a running handler, so each file's hash is computed once */
+  const fileHashes = new Map<string, Promise<string>>();
 
   const readJson = async <T>(path: string): Promise<T | null> => {
     const bytes = await files.read(path);
     return bytes === null ? null : (JSON.parse(decoder.decode(bytes)) as T);
   };
   const getRoutes = () => (routes ??= readJson<Routes>(routesFile));
+  const getMeta = () => (meta ??= readJson<Meta>(metaFile));
   const getList = (kind: string) => {
     let list = lists.get(kind);
     if (!list) lists.set(kind, (list = readJson<FullList>(listFile(kind))));
     return list;
   };
-  const fileResponse = async (path: string) => {
+  const fileAnswer = async (path: string): Promise<Answer> => {
     const bytes = await files.read(path);
-    return bytes === null ? notFound() : json(200, bytes as BodyInit);
+    return bytes === null ? notFound() : { status: 200, body: bytes, file: path };
   };
 
-  async function collection(kind: string, params: URLSearchParams): Promise<Response> {
+  async function collection(kind: string, params: URLSearchParams): Promise<Answer> {
     const limit = parseLimit(params.get('limit'));
     const offset = parseOffset(params.get('offset'));
     const q = params.get('q');
     if (q === null && limit === DEFAULT_LIMIT && offset % DEFAULT_LIMIT === 0) {
-      const bytes = await files.read(pageFile(kind, offset));
-      if (bytes !== null) return json(200, bytes as BodyInit);
+      const precomputed = await fileAnswer(pageFile(kind, offset));
+      if (precomputed.status === 200) return precomputed;
     }
     const list = await getList(kind);
     if (!list) return notFound();
     const collectionUrl = `${options.baseUrl}/${kind}/`;
-    if (q === null) return json(200, JSON.stringify(paginate(list, collectionUrl, offset, limit)));
+    if (q === null) return jsonAnswer(200, paginate(list, collectionUrl, offset, limit));
     const needle = q.toLowerCase();
     const results = list.results.filter((r) => r.name !== undefined && r.name.includes(needle));
     const page = paginate({ count: results.length, results }, collectionUrl, offset, limit);
     const withQuery = (link: string | null) => (link === null ? null : `${link}&q=${encodeURIComponent(q)}`);
-    return json(200, JSON.stringify({ ...page, next: withQuery(page.next), previous: withQuery(page.previous) }));
+    return jsonAnswer(200, { ...page, next: withQuery(page.next), previous: withQuery(page.previous) });
   }
 
-  async function respond(request: Request): Promise<Response> {
-    const url = new URL(request.url);
+  async function route(url: URL): Promise<Answer> {
     const segments = pathSegments(url.pathname);
     if (segments === null) return notFound();
-    if (segments.length === 0) return fileResponse(rootFile);
+    if (segments.length === 0) return fileAnswer(rootFile);
+    if (segments.length === 1 && segments[0] === 'meta') return fileAnswer(metaFile);
     const known = await getRoutes();
     const [kind, key, sub] = segments as [string, string | undefined, string | undefined];
     if (!known || !known.kinds.includes(kind)) return notFound();
     if (key === undefined) return collection(kind, url.searchParams);
-    if (sub === undefined) return fileResponse(itemFile(kind, canonicalKey(key)));
-    if (segments.length === 3 && known.subresources[kind]?.includes(sub)) return fileResponse(subresourceFile(kind, canonicalKey(key), sub));
+    if (sub === undefined) return fileAnswer(itemFile(kind, canonicalKey(key)));
+    if (segments.length === 3 && known.subresources[kind]?.includes(sub)) return fileAnswer(subresourceFile(kind, canonicalKey(key), sub));
     return notFound();
   }
 
-  return async function handle(request: Request): Promise<Response> {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed();
-    try {
-      const response = await respond(request);
-      return request.method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response;
-    } catch {
-      // A broken file must not become a 5xx with a stack trace; the item is simply not there.
-      return notFound();
+  /** The headers every answer carries, errors included; a matching If-None-Match gives 304. */
+  async function finish(request: Request, answer: Answer): Promise<Response> {
+    const headers = new Headers({
+      'Content-Type': 'application/json; charset=utf-8',
+      'Access-Control-Allow-Origin': '*',
+      'Access-Control-Expose-Headers': 'ETag, X-Data-Version',
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': answer.status === 200 ? CACHE_OK : CACHE_ERROR,
+      ...answer.headers,
+    });
+    const version = (await getMeta().catch(() => null))?.upstream_commit;
+    if (version) headers.set('X-Data-Version', version);
+    let etag: string;
+    if (answer.file !== undefined) {
+      let known = fileHashes.get(answer.file);
+      if (!known) fileHashes.set(answer.file, (known = contentHash(answer.body)));
+      etag = await known;
+    } else etag = await contentHash(answer.body);
+    headers.set('ETag', etag);
+    if (answer.status === 200 && matchesEtag(request.headers.get('If-None-Match'), etag)) {
+      return new Response(null, { status: 304, headers });
     }
+    headers.set('Content-Length', String(answer.body.byteLength));
+    return new Response(request.method === 'HEAD' ? null : (answer.body as BodyInit), { status: answer.status, headers });
+  }
+
+  return async function handle(request: Request): Promise<Response> {
+    let answer: Answer;
+    if (request.method !== 'GET' && request.method !== 'HEAD') answer = methodNotAllowed();
+    else {
+      try {
+        answer = await route(new URL(request.url));
+      } catch {
+        // A file that cannot be read or parsed is an item that is not there, never a 5xx.
+        answer = notFound();
+      }
+    }
+    return finish(request, answer);
   };
 }

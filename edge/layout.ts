@@ -19,6 +19,8 @@ export const rootFile = `${API_PREFIX}/index.json`;
 /** What the request logic needs to route: kinds and their subresources. */
 export const routesFile = `${API_PREFIX}/_routes.json`;
 export const notFoundFile = `${API_PREFIX}/404.json`;
+/** What was built: `GET {base}/meta/`. */
+export const metaFile = `${API_PREFIX}/meta.json`;
 /** What a build was made from; decides whether `npm start` must build again. */
 export const buildStampFile = 'build-stamp.json';
 
@@ -28,4 +30,16 @@ export interface Routes {
   subresources: Record<string, string[]>;
   /** kinds addressed by id only */
   idOnly: string[];
+}
+
+export interface Meta {
+  /** the upstream data set's commit (its PROVENANCE.md) */
+  upstream_commit: string;
+  /** when the build ran (SOURCE_DATE_EPOCH when set, for reproducible builds) */
+  built_at: string;
+  /** this project's version (package.json) */
+  version: string;
+  base_url: string;
+  /** each collection's item count */
+  counts: Record<string, number>;
 }

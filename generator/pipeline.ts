@@ -3,6 +3,7 @@
  * inputs. "The same inputs" is one hash over the data set and the code that turns it into
  * responses, so a change to either makes `npm start` build again.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot, type Config } from './config.ts';
 import { readBuildStamp, runBuild, type BuildSummary } from './emit/build.ts';
@@ -46,6 +47,23 @@ export function importStep(config: Config, hash: string, log: Log, force = false
   log.info(`import: ${result.records} records of ${result.kinds} kinds in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
+/** The upstream commit the data set was taken at, as its PROVENANCE.md names it. */
+export function upstreamCommit(dataDir: string): string {
+  try {
+    return /commit\s+([0-9a-f]{40})/.exec(readFileSync(join(dataDir, 'PROVENANCE.md'), 'utf8'))?.[1] ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** `built_at`: SOURCE_DATE_EPOCH when set (reproducible builds), otherwise now. */
+export function buildTime(env: NodeJS.ProcessEnv = process.env): string {
+  const epoch = Number(env.SOURCE_DATE_EPOCH);
+  return new Date(Number.isFinite(epoch) && env.SOURCE_DATE_EPOCH ? epoch * 1000 : Date.now()).toISOString();
+}
+
+export const projectVersion = (): string => (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+
 export function buildStep(config: Config, hash: string, log: Log, force = false): BuildSummary | null {
   const stamp = readBuildStamp(config.outDir);
   if (!force && stamp?.inputHash === hash && stamp.baseUrl === config.baseUrl) {
@@ -59,6 +77,7 @@ export function buildStep(config: Config, hash: string, log: Log, force = false)
     outDir: config.outDir,
     baseUrl: config.baseUrl,
     inputHash: hash,
+    about: { upstreamCommit: upstreamCommit(config.dataDir), version: projectVersion(), builtAt: buildTime() },
     ...(log.progress ? { progress: log.progress } : {}),
   });
   log.info(

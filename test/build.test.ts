@@ -12,6 +12,7 @@ import { BuildError, runBuild } from '../generator/emit/build.ts';
 
 const config = testConfig();
 const mediaDir = join(config.dataDir, 'media');
+const about = { upstreamCommit: 'test', version: 'test', builtAt: '2026-01-01T00:00:00.000Z' };
 const scratch = mkdtempSync(join(tmpdir(), 'creature-build-test-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -34,8 +35,8 @@ describe('build', () => {
   it('writes byte-identical output from the same inputs', () => {
     const a = join(scratch, 'a');
     const b = join(scratch, 'b');
-    runBuild({ recordsDir: config.recordsDir, mediaDir, outDir: a, baseUrl: config.baseUrl, inputHash: 'same', only });
-    runBuild({ recordsDir: config.recordsDir, mediaDir, outDir: b, baseUrl: config.baseUrl, inputHash: 'same', only });
+    runBuild({ recordsDir: config.recordsDir, mediaDir, outDir: a, baseUrl: config.baseUrl, inputHash: 'same', about, only });
+    runBuild({ recordsDir: config.recordsDir, mediaDir, outDir: b, baseUrl: config.baseUrl, inputHash: 'same', about, only });
     const ha = treeHash(a);
     expect(ha.size).toBeGreaterThan(100);
     expect(treeHash(b)).toEqual(ha);
@@ -56,7 +57,7 @@ describe('build', () => {
     writeFileSync(join(out, 'marker'), 'previous build');
     let error: unknown;
     try {
-      runBuild({ recordsDir: records, mediaDir, outDir: out, baseUrl: config.baseUrl, inputHash: 'x', only: new Set(['creature-color']) });
+      runBuild({ recordsDir: records, mediaDir, outDir: out, baseUrl: config.baseUrl, inputHash: 'x', about, only: new Set(['creature-color']) });
     } catch (e) {
       error = e;
     }

@@ -7,7 +7,7 @@ import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { dirname, join } from 'node:path';
 import { createAjv, validatorFor } from '../../schemas/ajv.ts';
 import {
-  buildStampFile, DEFAULT_LIMIT, itemFile, listFile, notFoundFile, pageFile, rootFile, routesFile, subresourceFile, type Routes,
+  buildStampFile, DEFAULT_LIMIT, itemFile, listFile, metaFile, notFoundFile, pageFile, rootFile, routesFile, subresourceFile, type Meta, type Routes,
 } from '../../edge/layout.ts';
 import { paginate, type FullList, type ListEntry } from '../../edge/pagination.ts';
 import { allKinds, type KindName } from '../model/kinds.ts';
@@ -27,6 +27,8 @@ export interface BuildOptions {
   outDir: string;
   baseUrl: string;
   inputHash: string;
+  /** what `GET {base}/meta/` says besides the counts */
+  about: { upstreamCommit: string; version: string; builtAt: string };
   /** only these kinds (for tests and quick iterations); default: all */
   only?: ReadonlySet<string>;
   progress?: (done: number, total: number, label: string) => void;
@@ -103,6 +105,7 @@ function buildInto(tmp: string, options: BuildOptions): BuildSummary {
   const resources = allResources.filter((r) => !options.only || options.only.has(r.kind));
   const specs = new Map(allKinds.map((k) => [k.kind as KindName, k]));
   const routes: Routes = { kinds: [], subresources: {}, idOnly: [] };
+  const counts: Record<string, number> = {};
   const total = resources.reduce((n, r) => n + ctx.records(r.kind).length, 0);
   let done = 0;
 
@@ -152,6 +155,7 @@ function buildInto(tmp: string, options: BuildOptions): BuildSummary {
       out.write(pageFile(kind, offset), JSON.stringify(paginate(full, collectionUrl, offset, DEFAULT_LIMIT)));
     }
     routes.kinds.push(kind);
+    counts[kind] = full.count;
     if (subs.length) routes.subresources[kind] = subs.map((s) => s.sub);
     if (spec?.name === null) routes.idOnly.push(kind);
   }
@@ -162,6 +166,14 @@ function buildInto(tmp: string, options: BuildOptions): BuildSummary {
   out.write(rootFile, JSON.stringify(Object.fromEntries(routes.kinds.map((k) => [k, `${options.baseUrl}/${k}/`]))));
   out.write(routesFile, JSON.stringify(routes));
   out.write(notFoundFile, JSON.stringify('Not Found'));
+  const meta: Meta = {
+    upstream_commit: options.about.upstreamCommit,
+    built_at: options.about.builtAt,
+    version: options.about.version,
+    base_url: options.baseUrl,
+    counts: Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : 1))),
+  };
+  out.write(metaFile, JSON.stringify(meta));
   const stamp: BuildStamp = { inputHash: options.inputHash, baseUrl: options.baseUrl };
   out.write(buildStampFile, JSON.stringify(stamp));
   swapIn(tmp, options.outDir);
