@@ -23,6 +23,10 @@ export const creatureForm = defineKind({
     names: child('pokemon_form_names', 'creature_form_id'),
     generations: child('pokemon_form_generations', 'creature_form_id'),
     types: child('pokemon_form_types', 'creature_form_id'),
+    // each condition carries its trigger's row, so the response can name the trigger
+    conditions: child('pokemon_form_conditions', 'creature_form_id', {
+      children: { trigger: child('pokemon_form_triggers', 'id', { on: 'form_trigger_id' }) },
+    }),
   },
 });
 
