@@ -1,0 +1,37 @@
+/** The catalogues that list species: Pal Park areas and Pokédexes. */
+import { PalParkArea, Pokedex } from '../../../schemas/output/species.ts';
+import { descriptions, names } from '../../emit/shapes.ts';
+import { defineResource } from '../define.ts';
+
+export const palParkArea = defineResource({
+  kind: 'pal-park-area',
+  schema: PalParkArea,
+  emit: (area, ctx) => ({
+    id: area.id,
+    name: area.name,
+    names: names(ctx, area.names),
+    creature_encounters: (ctx.childrenBy('creature-species', 'pal_park', 'area_id').get(area.id) ?? []).map(({ owner, row }) => ({
+      base_score: row.base_score,
+      rate: row.rate,
+      creature_species: ctx.ref('creature-species', owner.id),
+    })),
+  }),
+});
+
+export const pokedex = defineResource({
+  kind: 'pokedex',
+  schema: Pokedex,
+  emit: (dex, ctx) => ({
+    id: dex.id,
+    name: dex.name,
+    is_main_series: dex.is_main_series,
+    // the upstream makes a description of every prose row, an empty one included
+    descriptions: descriptions(ctx, dex.prose.map((p) => ({ ...p, description: p.description ?? '' }))),
+    names: names(ctx, dex.prose),
+    creature_entries: [...(ctx.childrenBy('creature-species', 'dex_numbers', 'pokedex_id').get(dex.id) ?? [])]
+      .sort((a, b) => a.row.pokedex_number - b.row.pokedex_number)
+      .map(({ owner, row }) => ({ entry_number: row.pokedex_number, creature_species: ctx.ref('creature-species', owner.id) })),
+    region: ctx.refOrNull('region', dex.region_id),
+    version_groups: dex.version_groups.map((v) => ctx.ref('version-group', v.version_group_id)),
+  }),
+});

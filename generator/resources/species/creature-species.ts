@@ -1,0 +1,42 @@
+import { CreatureSpecies } from '../../../schemas/output/species.ts';
+import { descriptions, flavorTextsByVersion, languageId, names } from '../../emit/shapes.ts';
+import { defineResource } from '../define.ts';
+
+export const creatureSpecies = defineResource({
+  kind: 'creature-species',
+  schema: CreatureSpecies,
+  emit: (species, ctx) => ({
+    id: species.id,
+    name: species.name,
+    order: species.order,
+    gender_rate: species.gender_rate,
+    capture_rate: species.capture_rate,
+    base_happiness: species.base_happiness,
+    hatch_counter: species.hatch_counter,
+    is_baby: species.is_baby,
+    is_legendary: species.is_legendary,
+    is_mythical: species.is_mythical,
+    has_gender_differences: species.has_gender_differences,
+    forms_switchable: species.forms_switchable,
+    growth_rate: ctx.ref('growth-rate', species.growth_rate_id),
+    pokedex_numbers: species.dex_numbers.map((n) => ({ entry_number: n.pokedex_number, pokedex: ctx.ref('pokedex', n.pokedex_id) })),
+    // table row order: the upstream lists the species' egg-group rows as stored, not by group id
+    egg_groups: species.egg_groups.map((g) => ctx.ref('egg-group', g.egg_group_id)),
+    color: ctx.ref('creature-color', species.color_id),
+    shape: ctx.ref('creature-shape', species.shape_id),
+    evolves_from_species: ctx.refOrNull('creature-species', species.evolves_from_species_id),
+    evolution_chain: ctx.resource('evolution-chain', species.evolution_chain_id),
+    habitat: ctx.refOrNull('creature-habitat', species.habitat_id),
+    generation: ctx.ref('generation', species.generation_id),
+    names: names(ctx, species.names),
+    pal_park_encounters: species.pal_park.map((p) => ({ base_score: p.base_score, rate: p.rate, area: ctx.ref('pal-park-area', p.area_id) })),
+    form_descriptions: descriptions(ctx, species.prose.map((p) => ({ ...p, description: p.form_description }))),
+    flavor_text_entries: flavorTextsByVersion(ctx, species.flavor_text),
+    // a name row without a genus (the romanized names, say) gives no entry
+    genera: species.names.flatMap((n) => (n.genus ? [{ genus: n.genus, language: ctx.ref('language', languageId(n)) }] : [])),
+    varieties: (ctx.groupBy('creature', 'species_id').get(species.id) ?? []).map((c) => ({
+      is_default: c.is_default,
+      creature: ctx.ref('creature', c.id),
+    })),
+  }),
+});
