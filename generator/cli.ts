@@ -28,11 +28,11 @@ program
   .command('build')
   .description('import if needed, then write every response under dist/v2/')
   .option('--force', 'build even when dist/ is up to date')
-  .action((opts: { force?: boolean }) => {
+  .action(async (opts: { force?: boolean }) => {
     const c = config();
     const hashes = inputHashes(c);
     importStep(c, hashes.records, consoleLog);
-    buildStep(c, hashes.build, consoleLog, opts.force ?? false);
+    await buildStep(c, hashes.build, consoleLog, opts.force ?? false);
   });
 
 program
@@ -41,7 +41,7 @@ program
   .option('--port <port>', 'the port; env PORT (default 8080)')
   .action(async (opts: { port?: string }) => {
     const c = resolveConfig({ ...program.opts<ConfigOptions>(), ...(opts.port ? { port: opts.port } : {}) });
-    ensureBuilt(c);
+    await ensureBuilt(c);
     const preview = await startPreview({ root: c.outDir, baseUrl: c.baseUrl, port: c.port, host: '0.0.0.0' });
     console.log(`serving ${c.outDir} at ${preview.url.replace('0.0.0.0', 'localhost')}/v2/`);
   });

@@ -64,14 +64,14 @@ export function buildTime(env: NodeJS.ProcessEnv = process.env): string {
 
 export const projectVersion = (): string => (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
-export function buildStep(config: Config, hash: string, log: Log, force = false): BuildSummary | null {
+export async function buildStep(config: Config, hash: string, log: Log, force = false): Promise<BuildSummary | null> {
   const stamp = readBuildStamp(config.outDir);
   if (!force && stamp?.inputHash === hash && stamp.baseUrl === config.baseUrl) {
     log.info('build: dist/ is up to date');
     return null;
   }
   const started = performance.now();
-  const summary = runBuild({
+  const summary = await runBuild({
     recordsDir: config.recordsDir,
     mediaDir: join(config.dataDir, 'media'),
     outDir: config.outDir,
@@ -87,8 +87,8 @@ export function buildStep(config: Config, hash: string, log: Log, force = false)
 }
 
 /** Makes sure dist/ holds a build of the current inputs for the configured base URL. */
-export function ensureBuilt(config: Config, log: Log = consoleLog): void {
+export async function ensureBuilt(config: Config, log: Log = consoleLog): Promise<void> {
   const hashes = inputHashes(config);
   importStep(config, hashes.records, log);
-  buildStep(config, hashes.build, log);
+  await buildStep(config, hashes.build, log);
 }

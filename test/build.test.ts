@@ -32,17 +32,17 @@ function treeHash(dir: string): Map<string, string> {
 describe('build', () => {
   const only = new Set(['creature-color', 'type', 'ability', 'evolution-chain']);
 
-  it('writes byte-identical output from the same inputs', () => {
+  it('writes byte-identical output from the same inputs', async () => {
     const a = join(scratch, 'a');
     const b = join(scratch, 'b');
-    runBuild({ recordsDir: config.recordsDir, mediaDir, outDir: a, baseUrl: config.baseUrl, inputHash: 'same', about, only });
-    runBuild({ recordsDir: config.recordsDir, mediaDir, outDir: b, baseUrl: config.baseUrl, inputHash: 'same', about, only });
+    await runBuild({ recordsDir: config.recordsDir, mediaDir, outDir: a, baseUrl: config.baseUrl, inputHash: 'same', about, only });
+    await runBuild({ recordsDir: config.recordsDir, mediaDir, outDir: b, baseUrl: config.baseUrl, inputHash: 'same', about, only });
     const ha = treeHash(a);
     expect(ha.size).toBeGreaterThan(100);
     expect(treeHash(b)).toEqual(ha);
   });
 
-  it('stops on a bad record and leaves the previous output as it was', () => {
+  it('stops on a bad record and leaves the previous output as it was', async () => {
     const records = join(scratch, 'bad-records');
     mkdirSync(records, { recursive: true });
     for (const kind of ['language', 'creature-species']) copyFileSync(join(config.recordsDir, `${kind}.ndjson`), join(records, `${kind}.ndjson`));
@@ -57,7 +57,7 @@ describe('build', () => {
     writeFileSync(join(out, 'marker'), 'previous build');
     let error: unknown;
     try {
-      runBuild({ recordsDir: records, mediaDir, outDir: out, baseUrl: config.baseUrl, inputHash: 'x', about, only: new Set(['creature-color']) });
+      await runBuild({ recordsDir: records, mediaDir, outDir: out, baseUrl: config.baseUrl, inputHash: 'x', about, only: new Set(['creature-color']) });
     } catch (e) {
       error = e;
     }

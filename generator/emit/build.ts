@@ -3,7 +3,8 @@
  * by its resource's emitter, checked against its output schema, and written to a temporary
  * folder; `dist/` is replaced only when every document of every kind was good.
  */
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createAjv, validatorFor } from '../../schemas/ajv.ts';
 import {
@@ -52,12 +53,18 @@ export function readMedia(mediaDir: string): Media {
   return { sprites: lines('sprites.txt'), cries: lines('cries.txt') };
 }
 
-/** Writes documents under one root folder, creating folders once, counting files and bytes. */
+/**
+ * Writes documents under one root folder, creating folders once, counting files and bytes.
+ * Writes go through the libuv thread pool with a bounded number in flight, so the file system's
+ * work overlaps with making the next documents instead of stalling the build on each syscall.
+ */
 class Output {
   files = 0;
   bytes = 0;
   private readonly dirs = new Set<string>();
-  constructor(readonly root: string) {}
+  private readonly inFlight = new Set<Promise<void>>();
+  private failure: unknown = null;
+  constructor(readonly root: string, private readonly maxInFlight = 64) {}
   private ensureDir(path: string) {
     const dir = dirname(path);
     if (!this.dirs.has(dir)) {
@@ -65,19 +72,37 @@ class Output {
       this.dirs.add(dir);
     }
   }
-  write(rel: string, body: string) {
+  private track(work: Promise<void>) {
+    const tracked = work.catch((e: unknown) => {
+      this.failure ??= e;
+    }).finally(() => this.inFlight.delete(tracked));
+    this.inFlight.add(tracked);
+  }
+  /** Resolves once there is room for another write; rethrows the first failed write. */
+  async write(rel: string, body: string): Promise<void> {
     const path = join(this.root, rel);
     this.ensureDir(path);
-    writeFileSync(path, body);
     this.files++;
     this.bytes += Buffer.byteLength(body);
+    this.track(writeFile(path, body));
+    while (this.inFlight.size >= this.maxInFlight) await Promise.race(this.inFlight);
+    if (this.failure) throw this.failure;
   }
-  /** The same document under a second path; a hard link costs no space and no second write. */
-  alias(rel: string, existing: string) {
-    const path = join(this.root, rel);
-    this.ensureDir(path);
-    linkSync(join(this.root, existing), path);
+  private readonly aliases: Array<[string, string]> = [];
+  /** The same document under a second path: a hard link, made once every write has landed. */
+  alias(rel: string, existing: string): void {
+    this.aliases.push([rel, existing]);
     this.files++;
+  }
+  /** Waits for every write, then makes the links. */
+  async finish(): Promise<void> {
+    await Promise.all(this.inFlight);
+    if (this.failure) throw this.failure;
+    for (const [rel, existing] of this.aliases) {
+      const path = join(this.root, rel);
+      this.ensureDir(path);
+      linkSync(join(this.root, existing), path);
+    }
   }
 }
 
@@ -87,16 +112,16 @@ function listEntry(ctx: BuildContext, kind: KindName, record: { id: number; name
   return record.name === null ? { url } : { name: record.name, url };
 }
 
-export function runBuild(options: BuildOptions): BuildSummary {
+export async function runBuild(options: BuildOptions): Promise<BuildSummary> {
   const tmp = `${options.outDir}.tmp-${process.pid}`;
   try {
-    return buildInto(tmp, options);
+    return await buildInto(tmp, options);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
 }
 
-function buildInto(tmp: string, options: BuildOptions): BuildSummary {
+async function buildInto(tmp: string, options: BuildOptions): Promise<BuildSummary> {
   const records = readRecords(options.recordsDir);
   const ctx = createContext(options.baseUrl, records, readMedia(options.mediaDir));
   const ajv = createAjv();
@@ -125,7 +150,7 @@ function buildInto(tmp: string, options: BuildOptions): BuildSummary {
           problems.push(`${kind} ${record.id}: ${error}`);
           continue;
         }
-        out.write(itemFile(kind, record.id), JSON.stringify(doc));
+        await out.write(itemFile(kind, record.id), JSON.stringify(doc));
         const ownsName = record.name !== null && !nameOwners.has(record.name);
         if (ownsName && record.name !== null) {
           nameOwners.set(record.name, record.id);
@@ -138,7 +163,7 @@ function buildInto(tmp: string, options: BuildOptions): BuildSummary {
             problems.push(`${kind} ${record.id} ${sub}: ${subError}`);
             continue;
           }
-          out.write(subresourceFile(kind, record.id, sub), JSON.stringify(subDoc));
+          await out.write(subresourceFile(kind, record.id, sub), JSON.stringify(subDoc));
           if (ownsName && record.name !== null) out.alias(subresourceFile(kind, record.name, sub), subresourceFile(kind, record.id, sub));
         }
       } catch (e) {
@@ -149,10 +174,10 @@ function buildInto(tmp: string, options: BuildOptions): BuildSummary {
       if (done % 500 === 0) options.progress?.(done, total, kind);
     }
     const full: FullList = { count: list.length, results: list };
-    out.write(listFile(kind), JSON.stringify(full));
+    await out.write(listFile(kind), JSON.stringify(full));
     const collectionUrl = `${options.baseUrl}/${kind}/`;
     for (let offset = 0; offset === 0 || offset < full.count; offset += DEFAULT_LIMIT) {
-      out.write(pageFile(kind, offset), JSON.stringify(paginate(full, collectionUrl, offset, DEFAULT_LIMIT)));
+      await out.write(pageFile(kind, offset), JSON.stringify(paginate(full, collectionUrl, offset, DEFAULT_LIMIT)));
     }
     routes.kinds.push(kind);
     counts[kind] = full.count;
@@ -163,9 +188,9 @@ function buildInto(tmp: string, options: BuildOptions): BuildSummary {
   if (problems.length) throw new BuildError(problems);
 
   routes.kinds.sort();
-  out.write(rootFile, JSON.stringify(Object.fromEntries(routes.kinds.map((k) => [k, `${options.baseUrl}/${k}/`]))));
-  out.write(routesFile, JSON.stringify(routes));
-  out.write(notFoundFile, JSON.stringify('Not Found'));
+  await out.write(rootFile, JSON.stringify(Object.fromEntries(routes.kinds.map((k) => [k, `${options.baseUrl}/${k}/`]))));
+  await out.write(routesFile, JSON.stringify(routes));
+  await out.write(notFoundFile, JSON.stringify('Not Found'));
   const meta: Meta = {
     upstream_commit: options.about.upstreamCommit,
     built_at: options.about.builtAt,
@@ -173,9 +198,10 @@ function buildInto(tmp: string, options: BuildOptions): BuildSummary {
     base_url: options.baseUrl,
     counts: Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : 1))),
   };
-  out.write(metaFile, JSON.stringify(meta));
+  await out.write(metaFile, JSON.stringify(meta));
   const stamp: BuildStamp = { inputHash: options.inputHash, baseUrl: options.baseUrl };
-  out.write(buildStampFile, JSON.stringify(stamp));
+  await out.write(buildStampFile, JSON.stringify(stamp));
+  await out.finish();
   swapIn(tmp, options.outDir);
   return { files: out.files, bytes: out.bytes, kinds: routes.kinds.length };
 }

@@ -12,7 +12,7 @@ let preview: Preview | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
   const config = testConfig();
-  ensureBuilt(config, { info: (m) => console.log(`[setup] ${m}`), warn: (m) => console.log(`[setup] warning: ${m}`) });
+  await ensureBuilt(config, { info: (m) => console.log(`[setup] ${m}`), warn: (m) => console.log(`[setup] warning: ${m}`) });
   preview = await startPreview({ root: config.outDir, baseUrl: config.baseUrl, port: 0 });
   project.provide('previewUrl', preview.url);
   project.provide('distDir', config.outDir);
