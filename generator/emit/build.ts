@@ -188,7 +188,9 @@ async function buildInto(tmp: string, options: BuildOptions): Promise<BuildSumma
   if (problems.length) throw new BuildError(problems);
 
   routes.kinds.sort();
-  await out.write(rootFile, JSON.stringify(Object.fromEntries(routes.kinds.map((k) => [k, `${options.baseUrl}/${k}/`]))));
+  // the upstream's root lists `meta` among the collections; here it says what was built
+  const rootEntries = [...routes.kinds, 'meta'].sort().map((k) => [k, `${options.baseUrl}/${k}/`]);
+  await out.write(rootFile, JSON.stringify(Object.fromEntries(rootEntries)));
   await out.write(routesFile, JSON.stringify(routes));
   await out.write(notFoundFile, JSON.stringify('Not Found'));
   const meta: Meta = {
