@@ -8,8 +8,12 @@ export const MAX_LIMIT = 100_000;
 
 /** An item, by id or by name (names are hard links to the id file). */
 export const itemFile = (kind: string, key: string | number) => `${API_PREFIX}/${kind}/${key}.json`;
-/** A document below an item, e.g. `creature/1/encounters` (by name: a hard link). */
-export const subresourceFile = (kind: string, key: string | number, sub: string) => `${API_PREFIX}/${kind}/${key}/${sub}.json`;
+/**
+ * A document below an item, e.g. `creature/1/encounters` (by name: a hard link). They share
+ * one folder per kind and subresource rather than one folder per item: thousands fewer folders
+ * to make, and one placeholder rule maps them on a CDN.
+ */
+export const subresourceFile = (kind: string, key: string | number, sub: string) => `${API_PREFIX}/_sub/${kind}/${sub}/${key}.json`;
 /** A collection's whole list (`count` and every result), the source of every computed page. */
 export const listFile = (kind: string) => `${API_PREFIX}/_lists/${kind}.json`;
 /** A precomputed page of the default size. */

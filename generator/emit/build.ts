@@ -1,21 +1,21 @@
 /**
- * `build`: canonical records → every response as a file under dist/v2/. Each document is made
- * by its resource's emitter, checked against its output schema, and written to a temporary
- * folder; `dist/` is replaced only when every document of every kind was good.
+ * `build`: canonical records → every response as a file under dist/v2/. The kinds are split
+ * into shards that run side by side in worker threads (emit-kinds.ts does the work of one);
+ * every document is checked against its output schema, everything is written to a temporary
+ * folder, and `dist/` is replaced only when every document of every kind was good.
  */
-import { linkSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { createAjv, validatorFor } from '../../schemas/ajv.ts';
-import {
-  buildStampFile, DEFAULT_LIMIT, itemFile, listFile, metaFile, notFoundFile, pageFile, rootFile, routesFile, subresourceFile, type Meta, type Routes,
-} from '../../edge/layout.ts';
-import { paginate, type FullList, type ListEntry } from '../../edge/pagination.ts';
-import { allKinds, type KindName } from '../model/kinds.ts';
-import { readRecords, swapIn } from '../import/records.ts';
+import { availableParallelism } from 'node:os';
+import { readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { buildStampFile, metaFile, notFoundFile, rootFile, routesFile, type Meta, type Routes } from '../../edge/layout.ts';
+import { swapIn } from '../import/records.ts';
 import { allResources } from '../resources/index.ts';
-import type { AnyResource } from '../resources/define.ts';
-import { createContext, type BuildContext, type Media } from './context.ts';
+import type { WorkerMessage } from './build-worker.ts';
+import { emitKinds, type ShardJob, type ShardResult } from './emit-kinds.ts';
+import { Output } from './output.ts';
+
+export { readMedia } from './emit-kinds.ts';
 
 export interface BuildStamp {
   inputHash: string;
@@ -30,6 +30,8 @@ export interface BuildOptions {
   inputHash: string;
   /** what `GET {base}/meta/` says besides the counts */
   about: { upstreamCommit: string; version: string; builtAt: string };
+  /** worker threads to build with; default: up to 2, as the machine has cores */
+  workers?: number;
   /** only these kinds (for tests and quick iterations); default: all */
   only?: ReadonlySet<string>;
   progress?: (done: number, total: number, label: string) => void;
@@ -48,68 +50,39 @@ export class BuildError extends Error {
   }
 }
 
-export function readMedia(mediaDir: string): Media {
-  const lines = (file: string) => new Set(readFileSync(join(mediaDir, file), 'utf8').split('\n').map((l) => l.trim()).filter(Boolean));
-  return { sprites: lines('sprites.txt'), cries: lines('cries.txt') };
-}
-
 /**
- * Writes documents under one root folder, creating folders once, counting files and bytes.
- * Writes go through the libuv thread pool with a bounded number in flight, so the file system's
- * work overlaps with making the next documents instead of stalling the build on each syscall.
+ * Splits kinds into `count` shards of about equal work, the size of a kind's records standing
+ * in for its work (largest first, each to the lightest shard).
  */
-class Output {
-  files = 0;
-  bytes = 0;
-  private readonly dirs = new Set<string>();
-  private readonly inFlight = new Set<Promise<void>>();
-  private failure: unknown = null;
-  constructor(readonly root: string, private readonly maxInFlight = 64) {}
-  private ensureDir(path: string) {
-    const dir = dirname(path);
-    if (!this.dirs.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      this.dirs.add(dir);
-    }
+export function planShards(kinds: readonly string[], cost: (kind: string) => number, count: number): string[][] {
+  const shards = Array.from({ length: Math.max(1, Math.min(count, kinds.length)) }, () => ({ kinds: [] as string[], load: 0 }));
+  for (const kind of [...kinds].sort((a, b) => cost(b) - cost(a) || (a < b ? -1 : 1))) {
+    const lightest = shards.reduce((min, s) => (s.load < min.load ? s : min));
+    lightest.kinds.push(kind);
+    lightest.load += cost(kind);
   }
-  private track(work: Promise<void>) {
-    const tracked = work.catch((e: unknown) => {
-      this.failure ??= e;
-    }).finally(() => this.inFlight.delete(tracked));
-    this.inFlight.add(tracked);
-  }
-  /** Resolves once there is room for another write; rethrows the first failed write. */
-  async write(rel: string, body: string): Promise<void> {
-    const path = join(this.root, rel);
-    this.ensureDir(path);
-    this.files++;
-    this.bytes += Buffer.byteLength(body);
-    this.track(writeFile(path, body));
-    while (this.inFlight.size >= this.maxInFlight) await Promise.race(this.inFlight);
-    if (this.failure) throw this.failure;
-  }
-  private readonly aliases: Array<[string, string]> = [];
-  /** The same document under a second path: a hard link, made once every write has landed. */
-  alias(rel: string, existing: string): void {
-    this.aliases.push([rel, existing]);
-    this.files++;
-  }
-  /** Waits for every write, then makes the links. */
-  async finish(): Promise<void> {
-    await Promise.all(this.inFlight);
-    if (this.failure) throw this.failure;
-    for (const [rel, existing] of this.aliases) {
-      const path = join(this.root, rel);
-      this.ensureDir(path);
-      linkSync(join(this.root, existing), path);
-    }
-  }
+  return shards.map((s) => s.kinds).filter((k) => k.length > 0);
 }
 
-/** The list entry of a record: name and URL, or URL alone for kinds without names. */
-function listEntry(ctx: BuildContext, kind: KindName, record: { id: number; name: string | null }): ListEntry {
-  const url = ctx.url(kind, record.id);
-  return record.name === null ? { url } : { name: record.name, url };
+const YOUNG_GENERATION_MB = 96;
+
+function runShardInWorker(job: ShardJob, progress: (records: number) => void): Promise<ShardResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), {
+      workerData: { entry: new URL('./build-worker.ts', import.meta.url).href, job },
+      // documents are many short-lived objects: a larger young generation means far fewer scavenges
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    });
+    worker.on('message', (message: WorkerMessage) => {
+      if (message.type === 'progress') progress(message.records);
+      else {
+        void worker.terminate();
+        if (message.type === 'done') resolve(message.result);
+        else reject(new Error(message.message));
+      }
+    });
+    worker.on('error', reject);
+  });
 }
 
 export async function runBuild(options: BuildOptions): Promise<BuildSummary> {
@@ -122,72 +95,35 @@ export async function runBuild(options: BuildOptions): Promise<BuildSummary> {
 }
 
 async function buildInto(tmp: string, options: BuildOptions): Promise<BuildSummary> {
-  const records = readRecords(options.recordsDir);
-  const ctx = createContext(options.baseUrl, records, readMedia(options.mediaDir));
-  const ajv = createAjv();
-  const out = new Output(tmp);
-  const problems: string[] = [];
-  const resources = allResources.filter((r) => !options.only || options.only.has(r.kind));
-  const specs = new Map(allKinds.map((k) => [k.kind as KindName, k]));
-  const routes: Routes = { kinds: [], subresources: {}, idOnly: [] };
-  const counts: Record<string, number> = {};
-  const total = resources.reduce((n, r) => n + ctx.records(r.kind).length, 0);
+  const kinds = allResources.map((r) => r.kind as string).filter((k) => !options.only || options.only.has(k));
+  const recordBytes = (kind: string) => {
+    try {
+      return statSync(join(options.recordsDir, `${kind}.ndjson`)).size;
+    } catch {
+      return 0;
+    }
+  };
+  const counts = recordCounts(options.recordsDir);
+  const total = kinds.reduce((n, k) => n + (counts[k] ?? 0), 0);
   let done = 0;
+  const progress = (records: number) => {
+    done += records;
+    options.progress?.(done, total, 'records');
+  };
+  const workers = options.workers ?? Math.min(2, availableParallelism());
+  const shards = planShards(kinds, recordBytes, workers);
+  const job = (shard: string[]): ShardJob => ({ kinds: shard, recordsDir: options.recordsDir, mediaDir: options.mediaDir, outDir: tmp, baseUrl: options.baseUrl });
+  const results = shards.length > 1 ? await Promise.all(shards.map((s) => runShardInWorker(job(s), progress))) : [await emitKinds(job(shards[0] ?? []), progress)];
 
-  for (const resource of resources as AnyResource[]) {
-    const kind = resource.kind;
-    const spec = specs.get(kind);
-    const check = validatorFor(ajv, resource.schema);
-    const subs = Object.entries(resource.subresources ?? {}).map(([sub, def]) => ({ sub, def, check: validatorFor(ajv, def.schema) }));
-    const nameOwners = new Map<string, number>();
-    const list: ListEntry[] = [];
-    for (const record of ctx.records(kind) as ReadonlyArray<{ id: number; name: string | null }>) {
-      done++;
-      try {
-        const doc = (resource.emit as (r: unknown, c: BuildContext) => unknown)(record, ctx);
-        const error = check(doc);
-        if (error) {
-          problems.push(`${kind} ${record.id}: ${error}`);
-          continue;
-        }
-        await out.write(itemFile(kind, record.id), JSON.stringify(doc));
-        const ownsName = record.name !== null && !nameOwners.has(record.name);
-        if (ownsName && record.name !== null) {
-          nameOwners.set(record.name, record.id);
-          out.alias(itemFile(kind, record.name), itemFile(kind, record.id));
-        }
-        for (const { sub, def, check: checkSub } of subs) {
-          const subDoc = (def.emit as (r: unknown, c: BuildContext) => unknown)(record, ctx);
-          const subError = checkSub(subDoc);
-          if (subError) {
-            problems.push(`${kind} ${record.id} ${sub}: ${subError}`);
-            continue;
-          }
-          await out.write(subresourceFile(kind, record.id, sub), JSON.stringify(subDoc));
-          if (ownsName && record.name !== null) out.alias(subresourceFile(kind, record.name, sub), subresourceFile(kind, record.id, sub));
-        }
-      } catch (e) {
-        problems.push(`${kind} ${record.id}: ${e instanceof Error ? e.message : String(e)}`);
-      }
-      if (spec?.listed === undefined || (spec.listed as (r: unknown) => boolean)(record)) list.push(listEntry(ctx, kind, record));
-      if (problems.length > 50) throw new BuildError(problems);
-      if (done % 500 === 0) options.progress?.(done, total, kind);
-    }
-    const full: FullList = { count: list.length, results: list };
-    await out.write(listFile(kind), JSON.stringify(full));
-    const collectionUrl = `${options.baseUrl}/${kind}/`;
-    for (let offset = 0; offset === 0 || offset < full.count; offset += DEFAULT_LIMIT) {
-      await out.write(pageFile(kind, offset), JSON.stringify(paginate(full, collectionUrl, offset, DEFAULT_LIMIT)));
-    }
-    routes.kinds.push(kind);
-    counts[kind] = full.count;
-    if (subs.length) routes.subresources[kind] = subs.map((s) => s.sub);
-    if (spec?.name === null) routes.idOnly.push(kind);
-  }
-  options.progress?.(done, total, 'done');
+  const problems = results.flatMap((r) => r.problems);
   if (problems.length) throw new BuildError(problems);
-
-  routes.kinds.sort();
+  const built = results.flatMap((r) => r.kinds).sort((a, b) => (a.kind < b.kind ? -1 : 1));
+  const routes: Routes = {
+    kinds: built.map((k) => k.kind),
+    subresources: Object.fromEntries(built.filter((k) => k.subresources.length).map((k) => [k.kind, k.subresources])),
+    idOnly: built.filter((k) => k.idOnly).map((k) => k.kind),
+  };
+  const out = new Output(tmp);
   // the upstream's root lists `meta` among the collections; here it says what was built
   const rootEntries = [...routes.kinds, 'meta'].sort().map((k) => [k, `${options.baseUrl}/${k}/`]);
   await out.write(rootFile, JSON.stringify(Object.fromEntries(rootEntries)));
@@ -198,14 +134,27 @@ async function buildInto(tmp: string, options: BuildOptions): Promise<BuildSumma
     built_at: options.about.builtAt,
     version: options.about.version,
     base_url: options.baseUrl,
-    counts: Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : 1))),
+    counts: Object.fromEntries(built.map((k) => [k.kind, k.count])),
   };
   await out.write(metaFile, JSON.stringify(meta));
   const stamp: BuildStamp = { inputHash: options.inputHash, baseUrl: options.baseUrl };
   await out.write(buildStampFile, JSON.stringify(stamp));
   await out.finish();
   swapIn(tmp, options.outDir);
-  return { files: out.files, bytes: out.bytes, kinds: routes.kinds.length };
+  return {
+    files: out.files + results.reduce((n, r) => n + r.files, 0),
+    bytes: out.bytes + results.reduce((n, r) => n + r.bytes, 0),
+    kinds: routes.kinds.length,
+  };
+}
+
+/** How many records each kind has, from the import's manifest (for progress only). */
+function recordCounts(recordsDir: string): Record<string, number> {
+  try {
+    return (JSON.parse(readFileSync(join(recordsDir, 'manifest.json'), 'utf8')) as { kinds?: Record<string, number> }).kinds ?? {};
+  } catch {
+    return {};
+  }
 }
 
 export function readBuildStamp(outDir: string): BuildStamp | null {
