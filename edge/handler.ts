@@ -35,6 +35,8 @@ interface Answer {
   body: Uint8Array;
   /** set when the body is a file, whose hash can then be remembered */
   file?: string;
+  /** JSON unless said otherwise (the docs page and its assets) */
+  contentType?: string;
   headers?: Record<string, string>;
 }
 
@@ -130,6 +132,11 @@ export function createHandler(files: FileReader, options: HandlerOptions) {
   }
 
   async function route(url: URL): Promise<Answer> {
+    const sitePage = (await getRoutes())?.site?.[url.pathname];
+    if (sitePage) {
+      const page = await fileAnswer(sitePage.file);
+      return page.status === 200 ? { ...page, contentType: sitePage.type } : page;
+    }
     const segments = pathSegments(url.pathname);
     if (segments === null) return notFound();
     if (segments.length === 0) return fileAnswer(rootFile);
@@ -146,7 +153,7 @@ export function createHandler(files: FileReader, options: HandlerOptions) {
   /** The headers every answer carries, errors included; a matching If-None-Match gives 304. */
   async function finish(request: Request, answer: Answer): Promise<Response> {
     const headers = new Headers({
-      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Type': answer.contentType ?? 'application/json; charset=utf-8',
       'Access-Control-Allow-Origin': '*',
       'Access-Control-Expose-Headers': 'ETag, X-Data-Version',
       'X-Content-Type-Options': 'nosniff',

@@ -34,6 +34,8 @@ export interface Routes {
   subresources: Record<string, string[]>;
   /** kinds addressed by id only */
   idOnly: string[];
+  /** pages outside /v2/ (the docs page and its assets): URL path → file under dist/ and its type */
+  site: Record<string, { file: string; type: string }>;
 }
 
 export interface Meta {

@@ -13,6 +13,7 @@ import { swapIn } from '../import/records.ts';
 import { allResources } from '../resources/index.ts';
 import type { WorkerMessage } from './build-worker.ts';
 import { emitKinds, type ShardJob, type ShardResult } from './emit-kinds.ts';
+import { artifactMakers } from './artifacts.ts';
 import { Output } from './output.ts';
 
 export { readMedia } from './emit-kinds.ts';
@@ -122,12 +123,12 @@ async function buildInto(tmp: string, options: BuildOptions): Promise<BuildSumma
     kinds: built.map((k) => k.kind),
     subresources: Object.fromEntries(built.filter((k) => k.subresources.length).map((k) => [k.kind, k.subresources])),
     idOnly: built.filter((k) => k.idOnly).map((k) => k.kind),
+    site: {},
   };
   const out = new Output(tmp);
   // the upstream's root lists `meta` among the collections; here it says what was built
   const rootEntries = [...routes.kinds, 'meta'].sort().map((k) => [k, `${options.baseUrl}/${k}/`]);
   await out.write(rootFile, JSON.stringify(Object.fromEntries(rootEntries)));
-  await out.write(routesFile, JSON.stringify(routes));
   await out.write(notFoundFile, JSON.stringify('Not Found'));
   const meta: Meta = {
     upstream_commit: options.about.upstreamCommit,
@@ -136,6 +137,18 @@ async function buildInto(tmp: string, options: BuildOptions): Promise<BuildSumma
     base_url: options.baseUrl,
     counts: Object.fromEntries(built.map((k) => [k.kind, k.count])),
   };
+  const resources = allResources.filter((r) => routes.kinds.includes(r.kind));
+  for (const maker of options.only ? [] : artifactMakers) {
+    try {
+      for (const artifact of await maker.make({ baseUrl: options.baseUrl, outDir: tmp, resources, routes, meta })) {
+        await out.write(artifact.path, artifact.body);
+        if (artifact.route !== undefined) routes.site[artifact.route] = { file: artifact.path, type: artifact.contentType ?? 'application/octet-stream' };
+      }
+    } catch (e) {
+      throw new BuildError([`${maker.name}: ${e instanceof Error ? e.message : String(e)}`]);
+    }
+  }
+  await out.write(routesFile, JSON.stringify(routes));
   await out.write(metaFile, JSON.stringify(meta));
   const stamp: BuildStamp = { inputHash: options.inputHash, baseUrl: options.baseUrl };
   await out.write(buildStampFile, JSON.stringify(stamp));

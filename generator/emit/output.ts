@@ -29,11 +29,11 @@ export class Output {
   }
 
   /** Resolves once there is room for another write; rethrows the first failed write. */
-  async write(rel: string, body: string): Promise<void> {
+  async write(rel: string, body: string | Uint8Array): Promise<void> {
     const path = join(this.root, rel);
     this.ensureDir(path);
     this.files++;
-    this.bytes += Buffer.byteLength(body);
+    this.bytes += typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
     const tracked: Promise<void> = writeFile(path, body)
       .catch((e: unknown) => {
         this.failure ??= e;
