@@ -8,17 +8,20 @@ import { join } from 'node:path';
 import { repoRoot, type Config } from './config.ts';
 import { readBuildStamp, runBuild, type BuildSummary } from './emit/build.ts';
 import { runImport } from './import/import.ts';
+import { createProgress, type Progress } from './progress.ts';
 import { hashFiles, readManifest } from './import/records.ts';
 
 export interface Log {
   info(message: string): void;
   warn(message: string): void;
-  progress?(done: number, total: number, label: string): void;
+  /** a progress display for a long step; none when the caller wants quiet */
+  startProgress?(label: string): Progress;
 }
 
 export const consoleLog: Log = {
   info: (m) => console.log(m),
   warn: (m) => console.warn(`warning: ${m}`),
+  startProgress: (label) => createProgress(label),
 };
 
 /** What the records depend on: the tables and the code that reads them. */
@@ -43,8 +46,17 @@ export function importStep(config: Config, hash: string, log: Log, force = false
     return;
   }
   const started = performance.now();
-  const result = runImport({ csvDir: join(config.dataDir, 'csv'), recordsDir: config.recordsDir, inputHash: hash, warn: log.warn });
-  log.info(`import: ${result.records} records of ${result.kinds} kinds in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const bar = log.startProgress?.('import: tables, then kinds');
+  const result = runImport({
+    csvDir: join(config.dataDir, 'csv'),
+    recordsDir: config.recordsDir,
+    inputHash: hash,
+    warn: log.warn,
+    ...(bar ? { progress: (done: number, total: number) => bar.update(done, total) } : {}),
+  });
+  const summary = `import: ${result.records} records of ${result.kinds} kinds in ${((performance.now() - started) / 1000).toFixed(1)} s`;
+  if (bar) bar.done(summary);
+  else log.info(summary);
 }
 
 /** The upstream commit the data set was taken at, as its PROVENANCE.md names it. */
@@ -71,6 +83,7 @@ export async function buildStep(config: Config, hash: string, log: Log, force = 
     return null;
   }
   const started = performance.now();
+  const bar = log.startProgress?.('build: records');
   const summary = await runBuild({
     recordsDir: config.recordsDir,
     mediaDir: join(config.dataDir, 'media'),
@@ -78,11 +91,11 @@ export async function buildStep(config: Config, hash: string, log: Log, force = 
     baseUrl: config.baseUrl,
     inputHash: hash,
     about: { upstreamCommit: upstreamCommit(config.dataDir), version: projectVersion(), builtAt: buildTime() },
-    ...(log.progress ? { progress: log.progress } : {}),
+    ...(bar ? { progress: (done: number, total: number) => bar.update(done, total) } : {}),
   });
-  log.info(
-    `build: ${summary.files} files (${(summary.bytes / 1e6).toFixed(1)} MB) of ${summary.kinds} kinds in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-  );
+  const line = `build: ${summary.files} files (${(summary.bytes / 1e6).toFixed(1)} MB) of ${summary.kinds} kinds in ${((performance.now() - started) / 1000).toFixed(1)} s`;
+  if (bar) bar.done(line);
+  else log.info(line);
   return summary;
 }
 

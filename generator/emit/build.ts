@@ -35,7 +35,7 @@ export interface BuildOptions {
   workers?: number;
   /** only these kinds (for tests and quick iterations); default: all */
   only?: ReadonlySet<string>;
-  progress?: (done: number, total: number, label: string) => void;
+  progress?: (done: number, total: number) => void;
 }
 
 export interface BuildSummary {
@@ -109,7 +109,7 @@ async function buildInto(tmp: string, options: BuildOptions): Promise<BuildSumma
   let done = 0;
   const progress = (records: number) => {
     done += records;
-    options.progress?.(done, total, 'records');
+    options.progress?.(done, total);
   };
   const workers = options.workers ?? Math.min(2, availableParallelism());
   const shards = planShards(kinds, recordBytes, workers);

@@ -7,6 +7,7 @@
 import { createAjv, validatorFor } from '../../schemas/ajv.ts';
 import { assembleRecords, recordSchema } from '../model/define.ts';
 import { allKinds, type KindName } from '../model/kinds.ts';
+import { tables as tableDeclarations } from '../../schemas/tables.ts';
 import { DataError, loadTables, type TableStore } from './tables.ts';
 import { writeRecords, type RecordSet } from './records.ts';
 
@@ -14,11 +15,16 @@ import { writeRecords, type RecordSet } from './records.ts';
 const SAFE_NAME = /^[a-z0-9][a-z0-9-]*$/;
 
 /** Pure: tables → records of every kind, or a DataError naming what is wrong. */
-export function recordsFromTables(tables: TableStore, warn: (message: string) => void = () => {}): RecordSet {
+export function recordsFromTables(
+  tables: TableStore,
+  warn: (message: string) => void = () => {},
+  onKind: (done: number, total: number) => void = () => {},
+): RecordSet {
   const ajv = createAjv();
   const out = new Map<KindName, Array<Record<string, unknown>>>();
   const problems: ConstructorParameters<typeof DataError>[0][number][] = [];
-  for (const spec of allKinds) {
+  for (const [index, spec] of allKinds.entries()) {
+    onKind(index, allKinds.length);
     const records = assembleRecords(spec, tables);
     const check = validatorFor(ajv, recordSchema(spec));
     const names = new Map<string, number>();
@@ -43,9 +49,22 @@ export function recordsFromTables(tables: TableStore, warn: (message: string) =>
   return out;
 }
 
-export function runImport(options: { csvDir: string; recordsDir: string; inputHash: string; warn?: (message: string) => void }): { kinds: number; records: number } {
-  const tables = loadTables(options.csvDir);
-  const records = recordsFromTables(tables, options.warn);
+export interface ImportOptions {
+  csvDir: string;
+  recordsDir: string;
+  inputHash: string;
+  warn?: (message: string) => void;
+  /** steps done of all steps: one per table read, then one per kind assembled */
+  progress?: (done: number, total: number) => void;
+}
+
+export function runImport(options: ImportOptions): { kinds: number; records: number } {
+  const progress = options.progress ?? (() => {});
+  const tableCount = Object.keys(tableDeclarations).length;
+  const steps = tableCount + allKinds.length;
+  const tables = loadTables(options.csvDir, (done) => progress(done, steps));
+  const records = recordsFromTables(tables, options.warn, (done) => progress(tableCount + done, steps));
+  progress(steps, steps);
   const counts = Object.fromEntries([...records].map(([k, list]) => [k, list.length]));
   writeRecords(options.recordsDir, records, { inputHash: options.inputHash, kinds: counts });
   return { kinds: records.size, records: Object.values(counts).reduce((a, b) => a + b, 0) };

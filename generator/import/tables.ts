@@ -158,10 +158,12 @@ export function checkKeys(store: Map<TableKey, Array<Record<string, unknown>>>, 
 }
 
 /** Reads every declared table from `csvDir`; throws a DataError naming each bad cell. */
-export function loadTables(csvDir: string): TableStore {
+export function loadTables(csvDir: string, onTable: (done: number, total: number) => void = () => {}): TableStore {
   const problems: Problems = [];
   const store = new Map<TableKey, Array<Record<string, unknown>>>();
-  for (const table of Object.keys(tables) as TableKey[]) {
+  const names = Object.keys(tables) as TableKey[];
+  for (const [index, table] of names.entries()) {
+    onTable(index, names.length);
     let text: string;
     try {
       text = readFileSync(join(csvDir, `${table}.csv`), 'utf8');
