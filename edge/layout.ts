@@ -23,6 +23,12 @@ export const rootFile = `${API_PREFIX}/index.json`;
 /** What the request logic needs to route: kinds and their subresources. */
 export const routesFile = `${API_PREFIX}/_routes.json`;
 export const notFoundFile = `${API_PREFIX}/404.json`;
+/** Bulk downloads live beside v2/, outside the API's own tree. */
+export const DOWNLOADS_DIR = 'downloads';
+/** A collection's every item, one full response per line, gzip'd. */
+export const bulkFile = (kind: string) => `${DOWNLOADS_DIR}/${kind}.ndjson.gz`;
+/** The whole dist/v2 tree as one versioned archive. */
+export const archiveFile = (version: string, upstreamCommit: string) => `${DOWNLOADS_DIR}/creature-api-v2-${version}-${upstreamCommit.slice(0, 7)}.tar.gz`;
 /** What was built: `GET {base}/meta/`. */
 export const metaFile = `${API_PREFIX}/meta.json`;
 /** What a build was made from; decides whether `npm start` must build again. */
@@ -48,4 +54,6 @@ export interface Meta {
   base_url: string;
   /** each collection's item count */
   counts: Record<string, number>;
+  /** bulk reads: every item of a collection as NDJSON (gzip), and the whole API as one archive */
+  downloads: { archive: string; collections: Record<string, string> };
 }

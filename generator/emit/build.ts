@@ -8,11 +8,12 @@ import { availableParallelism } from 'node:os';
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { buildStampFile, metaFile, notFoundFile, rootFile, routesFile, type Meta, type Routes } from '../../edge/layout.ts';
+import { archiveFile, buildStampFile, bulkFile, metaFile, notFoundFile, rootFile, routesFile, type Meta, type Routes } from '../../edge/layout.ts';
 import { swapIn } from '../import/records.ts';
 import { allResources } from '../resources/index.ts';
 import type { WorkerMessage } from './build-worker.ts';
 import { emitKinds, type ShardJob, type ShardResult } from './emit-kinds.ts';
+import { writeTarGz } from './archive.ts';
 import { artifactMakers } from './artifacts.ts';
 import { Output } from './output.ts';
 
@@ -130,12 +131,21 @@ async function buildInto(tmp: string, options: BuildOptions): Promise<BuildSumma
   const rootEntries = [...routes.kinds, 'meta'].sort().map((k) => [k, `${options.baseUrl}/${k}/`]);
   await out.write(rootFile, JSON.stringify(Object.fromEntries(rootEntries)));
   await out.write(notFoundFile, JSON.stringify('Not Found'));
+  const siteUrl = options.baseUrl.replace(/\/v2$/, '');
+  const archive = archiveFile(options.about.version, options.about.upstreamCommit);
+  const downloadType = 'application/gzip';
+  routes.site[`/${archive}`] = { file: archive, type: downloadType };
+  for (const { kind } of built) routes.site[`/${bulkFile(kind)}`] = { file: bulkFile(kind), type: downloadType };
   const meta: Meta = {
     upstream_commit: options.about.upstreamCommit,
     built_at: options.about.builtAt,
     version: options.about.version,
     base_url: options.baseUrl,
     counts: Object.fromEntries(built.map((k) => [k.kind, k.count])),
+    downloads: {
+      archive: `${siteUrl}/${archive}`,
+      collections: Object.fromEntries(built.map(({ kind }) => [kind, `${siteUrl}/${bulkFile(kind)}`])),
+    },
   };
   const resources = allResources.filter((r) => routes.kinds.includes(r.kind));
   for (const maker of options.only ? [] : artifactMakers) {
@@ -153,6 +163,8 @@ async function buildInto(tmp: string, options: BuildOptions): Promise<BuildSumma
   const stamp: BuildStamp = { inputHash: options.inputHash, baseUrl: options.baseUrl };
   await out.write(buildStampFile, JSON.stringify(stamp));
   await out.finish();
+  // last, so that it holds every file of v2/ as served
+  await writeTarGz(tmp, 'v2', join(tmp, archive));
   swapIn(tmp, options.outDir);
   return {
     files: out.files + results.reduce((n, r) => n + r.files, 0),

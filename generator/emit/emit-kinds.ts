@@ -3,16 +3,17 @@
  * subresources, the collection's whole list and its default-size pages, each document checked
  * against its schema before it is written. One call per shard; shards run side by side.
  */
-import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createAjv, validatorFor } from '../../schemas/ajv.ts';
-import { DEFAULT_LIMIT, itemFile, listFile, pageFile, subresourceFile } from '../../edge/layout.ts';
+import { bulkFile, DEFAULT_LIMIT, itemFile, listFile, pageFile, subresourceFile } from '../../edge/layout.ts';
 import { paginate, type FullList, type ListEntry } from '../../edge/pagination.ts';
 import { readRecords } from '../import/records.ts';
 import { allKinds, type KindName } from '../model/kinds.ts';
 import type { AnyResource } from '../resources/define.ts';
 import { allResources } from '../resources/index.ts';
 import { createContext, type BuildContext, type Media } from './context.ts';
+import { GzipFile } from './archive.ts';
 import { Output } from './output.ts';
 
 export interface ShardJob {
@@ -69,6 +70,9 @@ export async function emitKinds(job: ShardJob, progress: (records: number) => vo
     const subs = Object.entries(resource.subresources ?? {}).map(([sub, def]) => ({ sub, def, check: validatorFor(ajv, def.schema) }));
     const nameOwners = new Set<string>();
     const list: ListEntry[] = [];
+    const bulkPath = join(job.outDir, bulkFile(kind));
+    mkdirSync(dirname(bulkPath), { recursive: true });
+    const bulk = new GzipFile(bulkPath);
     let sinceProgress = 0;
     for (const record of ctx.records(kind) as ReadonlyArray<{ id: number; name: string | null }>) {
       try {
@@ -76,7 +80,9 @@ export async function emitKinds(job: ShardJob, progress: (records: number) => vo
         const error = check(doc);
         if (error) problems.push(`${kind} ${record.id}: ${error}`);
         else {
-          await out.write(itemFile(kind, record.id), JSON.stringify(doc));
+          const body = JSON.stringify(doc);
+          await out.write(itemFile(kind, record.id), body);
+          await bulk.write(`${body}\n`);
           // a name used twice addresses the lowest id (see the kind's duplicateNames)
           const ownsName = record.name !== null && !nameOwners.has(record.name);
           if (ownsName && record.name !== null) {
@@ -105,6 +111,7 @@ export async function emitKinds(job: ShardJob, progress: (records: number) => vo
       }
     }
     progress(sinceProgress);
+    await bulk.close();
     if (problems.length >= MAX_PROBLEMS) break;
     const full: FullList = { count: list.length, results: list };
     await out.write(listFile(kind), JSON.stringify(full));

@@ -1,0 +1,70 @@
+/**
+ * Bulk reads hold exactly what the item files hold: each collection's NDJSON (gzip) has one
+ * line per item, byte for byte the item's file, in id order; the archive, unpacked by the
+ * system's tar, is the dist/v2 tree file for file. meta names them and the preview serves them.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { bulkFile, itemFile, metaFile, type Meta } from '../edge/layout.ts';
+
+const distDir = inject('distDir');
+const origin = inject('previewUrl');
+const meta = JSON.parse(readFileSync(join(distDir, metaFile), 'utf8')) as Meta;
+const scratch = mkdtempSync(join(tmpdir(), 'creature-downloads-test-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const idsOf = (kind: string) =>
+  readdirSync(join(distDir, 'v2', kind))
+    .map((f) => f.slice(0, -'.json'.length))
+    .filter((key) => /^-?\d+$/.test(key))
+    .map(Number)
+    .sort((a, b) => a - b);
+
+function tree(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const full = join(d, e.name);
+      if (e.isDirectory()) walk(full);
+      else out.set(relative(dir, full), createHash('sha1').update(readFileSync(full)).digest('hex'));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+describe('bulk downloads', () => {
+  it.each(Object.keys(meta.counts).map((k) => [k]))('%s: one NDJSON line per item, each its item file', (kind) => {
+    const lines = gunzipSync(readFileSync(join(distDir, bulkFile(kind)))).toString('utf8').split('\n');
+    expect(lines.pop()).toBe('');
+    const ids = idsOf(kind);
+    expect(lines).toHaveLength(ids.length);
+    ids.forEach((id, i) => expect(lines[i], `${kind} ${id}`).toBe(readFileSync(join(distDir, itemFile(kind, id)), 'utf8')));
+  });
+
+  it('the archive is the dist/v2 tree, file for file', () => {
+    const archive = join(distDir, new URL(meta.downloads.archive).pathname);
+    const unpacked = join(scratch, 'unpacked');
+    spawnSync('mkdir', ['-p', unpacked]);
+    const result = spawnSync('tar', ['-xzf', archive, '-C', unpacked]);
+    expect(result.status, result.stderr.toString()).toBe(0);
+    const ours = tree(join(distDir, 'v2'));
+    expect(ours.size).toBeGreaterThan(28_000);
+    expect(tree(join(unpacked, 'v2'))).toEqual(ours);
+  }, 120_000);
+
+  it('meta names every download and the preview serves them', async () => {
+    expect(Object.keys(meta.downloads.collections).sort()).toEqual(Object.keys(meta.counts).sort());
+    for (const url of [meta.downloads.archive, meta.downloads.collections['creature']!, meta.downloads.collections['type']!]) {
+      const response = await fetch(origin + new URL(url).pathname);
+      expect(response.status, url).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/gzip');
+      expect((await response.arrayBuffer()).byteLength).toBeGreaterThan(100);
+    }
+  });
+});
