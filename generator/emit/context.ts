@@ -37,6 +37,8 @@ export interface BuildContext {
   records<K extends KindName>(kind: K): readonly RecordOf<K>[];
   get<K extends KindName>(kind: K, id: number): RecordOf<K>;
   find<K extends KindName>(kind: K, id: number): RecordOf<K> | undefined;
+  /** links to every record of `kind` whose `field` is `value`, in id order (a reverse list) */
+  refsWhere<K extends KindName, F extends keyof RecordOf<K> & string>(kind: K, field: F, value: RecordOf<K>[F]): NamedResource[];
   /** records of `kind` grouped by the value of one of their fields (built once, then shared) */
   groupBy<K extends KindName, F extends keyof RecordOf<K> & string>(kind: K, field: F): ReadonlyMap<RecordOf<K>[F], readonly RecordOf<K>[]>;
   /** child rows of every record of `kind`, grouped by a field of the child row, with their owners */
@@ -108,6 +110,7 @@ export function createContext(
         }
         return groups;
       }) as never,
+    refsWhere: (kind, field, value) => (context.groupBy(kind, field).get(value) ?? []).map((r) => ref(kind, r.id as number)),
     childrenBy: (kind, child, field) =>
       remember(`children:${kind}:${child}:${field}`, () => {
         const groups = new Map<unknown, Array<{ owner: AnyRecord; row: Record<string, unknown> }>>();

@@ -36,7 +36,7 @@ export const type = defineResource({
       slot: row.slot,
       creature: ctx.ref('creature', owner.id),
     })),
-    moves: (ctx.groupBy('move', 'type_id').get(type.id) ?? []).map((move) => ctx.ref('move', move.id)),
+    moves: ctx.refsWhere('move', 'type_id', type.id),
     sprites: sprites(type, ctx),
   }),
 });

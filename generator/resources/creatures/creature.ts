@@ -60,7 +60,7 @@ export const creature = defineResource({
       abilities: rows.map((a) => ({ ability: ctx.refOrNull('ability', a.ability_id), is_hidden: a.is_hidden, slot: a.slot })),
       generation: ctx.ref('generation', generationId),
     })),
-    forms: (ctx.groupBy('creature-form', 'creature_id').get(c.id) ?? []).map((f) => ctx.ref('creature-form', f.id)),
+    forms: ctx.refsWhere('creature-form', 'creature_id', c.id),
     game_indices: c.game_indices.map((g) => ({ game_index: g.game_index, version: ctx.ref('version', g.version_id) })),
     held_items: heldItems(ctx, c),
     location_area_encounters: `${ctx.baseUrl}/creature/${c.id}/encounters`,

@@ -29,7 +29,7 @@ export const berryFirmness = defineResource({
   emit: (firmness, ctx) => ({
     id: firmness.id,
     name: firmness.name,
-    berries: (ctx.groupBy('berry', 'firmness_id').get(firmness.id) ?? []).map((b) => ctx.ref('berry', b.id)),
+    berries: ctx.refsWhere('berry', 'firmness_id', firmness.id),
     names: names(ctx, firmness.names),
   }),
 });

@@ -22,7 +22,7 @@ export const itemCategory = defineResource({
   emit: (category, ctx) => ({
     id: category.id,
     name: category.name,
-    items: (ctx.groupBy('item', 'category_id').get(category.id) ?? []).map((i) => ctx.ref('item', i.id)),
+    items: ctx.refsWhere('item', 'category_id', category.id),
     names: names(ctx, category.prose),
     pocket: ctx.ref('item-pocket', category.pocket_id),
   }),
@@ -35,7 +35,7 @@ export const itemFlingEffect = defineResource({
     id: effect.id,
     name: effect.name,
     effect_entries: effects(ctx, effect.prose),
-    items: (ctx.groupBy('item', 'fling_effect_id').get(effect.id) ?? []).map((i) => ctx.ref('item', i.id)),
+    items: ctx.refsWhere('item', 'fling_effect_id', effect.id),
   }),
 });
 
@@ -45,7 +45,7 @@ export const itemPocket = defineResource({
   emit: (pocket, ctx) => ({
     id: pocket.id,
     name: pocket.name,
-    categories: (ctx.groupBy('item-category', 'pocket_id').get(pocket.id) ?? []).map((c) => ctx.ref('item-category', c.id)),
+    categories: ctx.refsWhere('item-category', 'pocket_id', pocket.id),
     names: names(ctx, pocket.names),
   }),
 });

@@ -39,6 +39,6 @@ export const superContestEffect = defineResource({
     id: effect.id,
     appeal: effect.appeal,
     flavor_text_entries: flavorTexts(ctx, effect.prose),
-    moves: (ctx.groupBy('move', 'super_contest_effect_id').get(effect.id) ?? []).map((m) => ctx.ref('move', m.id)),
+    moves: ctx.refsWhere('move', 'super_contest_effect_id', effect.id),
   }),
 });

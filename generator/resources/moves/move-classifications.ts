@@ -49,7 +49,7 @@ export const moveDamageClass = defineResource({
     id: damageClass.id,
     name: damageClass.name,
     descriptions: descriptions(ctx, damageClass.prose),
-    moves: moveRefs(ctx, ctx.groupBy('move', 'damage_class_id').get(damageClass.id)),
+    moves: ctx.refsWhere('move', 'damage_class_id', damageClass.id),
     names: names(ctx, damageClass.prose),
   }),
 });
@@ -73,7 +73,7 @@ export const moveTarget = defineResource({
     id: target.id,
     name: target.name,
     descriptions: descriptions(ctx, target.prose),
-    moves: moveRefs(ctx, ctx.groupBy('move', 'target_id').get(target.id)),
+    moves: ctx.refsWhere('move', 'target_id', target.id),
     names: names(ctx, target.prose),
   }),
 });

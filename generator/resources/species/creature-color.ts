@@ -9,6 +9,6 @@ export const creatureColor = defineResource({
     id: color.id,
     name: color.name,
     names: names(ctx, color.names),
-    creature_species: (ctx.groupBy('creature-species', 'color_id').get(color.id) ?? []).map((s) => ctx.ref('creature-species', s.id)),
+    creature_species: ctx.refsWhere('creature-species', 'color_id', color.id),
   }),
 });

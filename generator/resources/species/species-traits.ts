@@ -23,7 +23,7 @@ export const creatureHabitat = defineResource({
     id: habitat.id,
     name: habitat.name,
     names: names(ctx, habitat.names),
-    creature_species: speciesRefs(ctx, ctx.groupBy('creature-species', 'habitat_id').get(habitat.id)),
+    creature_species: ctx.refsWhere('creature-species', 'habitat_id', habitat.id),
   }),
 });
 
@@ -35,7 +35,7 @@ export const creatureShape = defineResource({
     name: shape.name,
     awesome_names: shape.prose.map((p) => ({ awesome_name: p.awesome_name, language: ctx.ref('language', languageId(p)) })),
     names: names(ctx, shape.prose),
-    creature_species: speciesRefs(ctx, ctx.groupBy('creature-species', 'shape_id').get(shape.id)),
+    creature_species: ctx.refsWhere('creature-species', 'shape_id', shape.id),
   }),
 });
 
@@ -60,7 +60,7 @@ export const growthRate = defineResource({
     // the prose table's `name` is what the upstream serves as the rate's description
     descriptions: descriptions(ctx, rate.prose.map((p) => ({ ...p, description: p.name }))),
     levels: rate.levels.map((l) => ({ level: l.level, experience: l.experience })),
-    creature_species: speciesRefs(ctx, ctx.groupBy('creature-species', 'growth_rate_id').get(rate.id)),
+    creature_species: ctx.refsWhere('creature-species', 'growth_rate_id', rate.id),
   }),
 });
 

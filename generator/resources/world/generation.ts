@@ -9,12 +9,12 @@ export const generation = defineResource({
   emit: (gen, ctx) => ({
     id: gen.id,
     name: gen.name,
-    abilities: (ctx.groupBy('ability', 'generation_id').get(gen.id) ?? []).map((a) => ctx.ref('ability', a.id)),
+    abilities: ctx.refsWhere('ability', 'generation_id', gen.id),
     main_region: ctx.ref('region', gen.main_region_id),
-    moves: (ctx.groupBy('move', 'generation_id').get(gen.id) ?? []).map((m) => ctx.ref('move', m.id)),
+    moves: ctx.refsWhere('move', 'generation_id', gen.id),
     names: names(ctx, gen.names),
-    creature_species: (ctx.groupBy('creature-species', 'generation_id').get(gen.id) ?? []).map((s) => ctx.ref('creature-species', s.id)),
-    types: (ctx.groupBy('type', 'generation_id').get(gen.id) ?? []).map((t) => ctx.ref('type', t.id)),
-    version_groups: (ctx.groupBy('version-group', 'generation_id').get(gen.id) ?? []).map((v) => ctx.ref('version-group', v.id)),
+    creature_species: ctx.refsWhere('creature-species', 'generation_id', gen.id),
+    types: ctx.refsWhere('type', 'generation_id', gen.id),
+    version_groups: ctx.refsWhere('version-group', 'generation_id', gen.id),
   }),
 });

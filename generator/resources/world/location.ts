@@ -12,6 +12,6 @@ export const location = defineResource({
     // The upstream loads an empty location name as "" and still lists it.
     names: names(ctx, loc.names.map((n) => ({ ...n, name: n.name ?? '' }))),
     game_indices: loc.game_indices.map((g) => ({ game_index: g.game_index, generation: ctx.ref('generation', g.generation_id) })),
-    areas: (ctx.groupBy('location-area', 'location_id').get(loc.id) ?? []).map((a) => ctx.ref('location-area', a.id)),
+    areas: ctx.refsWhere('location-area', 'location_id', loc.id),
   }),
 });

@@ -11,10 +11,10 @@ export const region = defineResource({
     return {
       id: r.id,
       name: r.name,
-      locations: (ctx.groupBy('location', 'region_id').get(r.id) ?? []).map((l) => ctx.ref('location', l.id)),
+      locations: ctx.refsWhere('location', 'region_id', r.id),
       main_generation: mainGeneration ? ctx.ref('generation', mainGeneration.id) : null,
       names: names(ctx, r.names),
-      pokedexes: (ctx.groupBy('pokedex', 'region_id').get(r.id) ?? []).map((p) => ctx.ref('pokedex', p.id)),
+      pokedexes: ctx.refsWhere('pokedex', 'region_id', r.id),
       version_groups: (ctx.childrenBy('version-group', 'regions', 'region_id').get(r.id) ?? []).map((g) => ctx.ref('version-group', g.owner.id)),
     };
   },

@@ -15,6 +15,6 @@ export const versionGroup = defineResource({
     ),
     pokedexes: (ctx.childrenBy('pokedex', 'version_groups', 'version_group_id').get(group.id) ?? []).map((p) => ctx.ref('pokedex', p.owner.id)),
     regions: group.regions.map((r) => ctx.ref('region', r.region_id)),
-    versions: (ctx.groupBy('version', 'version_group_id').get(group.id) ?? []).map((v) => ctx.ref('version', v.id)),
+    versions: ctx.refsWhere('version', 'version_group_id', group.id),
   }),
 });
