@@ -6,6 +6,8 @@
  */
 import type { Meta, Routes } from '../../edge/layout.ts';
 import type { AnyResource } from '../resources/define.ts';
+import { openApiMaker } from './openapi.ts';
+import { typeScriptTypesMaker } from './typescript-types.ts';
 
 export interface ArtifactContext {
   baseUrl: string;
@@ -32,4 +34,4 @@ export interface ArtifactMaker {
 }
 
 /** Every maker, in the order they run. */
-export const artifactMakers: ArtifactMaker[] = [];
+export const artifactMakers: ArtifactMaker[] = [openApiMaker, typeScriptTypesMaker];

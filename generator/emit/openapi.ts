@@ -1,0 +1,374 @@
+/**
+ * The API's contract as documents: the JSON Schemas of every response, named and shared, and the
+ * OpenAPI 3.1 document built on them (`{base_url}/openapi.json`). Both come from the TypeBox
+ * schemas in schemas/output/ that validate every document the build writes, so the contract
+ * cannot drift from what is served. The TypeScript types (typescript-types.ts) read the same
+ * components.
+ *
+ * Names: a resource's response is named after its kind (`creature-species` → CreatureSpecies);
+ * any other shape is named after the constant it is exported as from schemas/output/, matched by
+ * object identity (TypeBox keeps the very objects it is given). So the schemas need no `$id`,
+ * which would clash when one ajv instance compiles several resources that share a shape.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Kind, Type, type Static, type TSchema } from '@sinclair/typebox';
+import { listFile, type Meta, type Routes } from '../../edge/layout.ts';
+import * as battle from '../../schemas/output/battle.ts';
+import * as berries from '../../schemas/output/berries.ts';
+import * as common from '../../schemas/output/common.ts';
+import * as contests from '../../schemas/output/contests.ts';
+import * as creatures from '../../schemas/output/creatures.ts';
+import * as encounters from '../../schemas/output/encounters.ts';
+import * as evolution from '../../schemas/output/evolution.ts';
+import * as items from '../../schemas/output/items.ts';
+import * as moves from '../../schemas/output/moves.ts';
+import * as speciesTraits from '../../schemas/output/species-traits.ts';
+import * as species from '../../schemas/output/species.ts';
+import * as sprites from '../../schemas/output/sprites.ts';
+import * as world from '../../schemas/output/world.ts';
+import type { AnyResource } from '../resources/define.ts';
+import type { ArtifactMaker } from './artifacts.ts';
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonSchema = { [key: string]: JsonValue };
+
+/** Every module of schemas/output/ by file name: their exported constants name the shared shapes. */
+export const outputSchemaModules: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
+  battle, berries, common, contests, creatures, encounters, evolution, items, moves, 'species-traits': speciesTraits, species, sprites, world,
+};
+
+/** `GET {base}/meta/`: what was built (edge/layout.ts `Meta`, which the handler reads). */
+export const MetaSchema = Type.Object(
+  {
+    upstream_commit: Type.String(),
+    built_at: Type.String({ format: 'date-time' }),
+    version: Type.String(),
+    base_url: Type.String({ format: 'uri' }),
+    counts: Type.Record(Type.String(), Type.Integer({ minimum: 0 })),
+    downloads: Type.Object(
+      { archive: Type.String({ format: 'uri' }), collections: Type.Record(Type.String(), Type.String({ format: 'uri' })) },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+// the schema and the interface the build writes must describe the same object: a field added to
+// one and not the other fails the type check here
+const metaMatches: [Static<typeof MetaSchema>, Meta] extends [Meta, Static<typeof MetaSchema>] ? true : never = true;
+void metaMatches;
+
+/** `GET {base}/`: every collection's URL by name (as upstream, `meta` included). */
+export const rootIndexSchema = (routes: Routes) =>
+  Type.Object(Object.fromEntries([...routes.kinds, 'meta'].sort().map((k) => [k, Type.String({ format: 'uri' })])), { additionalProperties: false });
+
+/** `creature-species` → `CreatureSpecies`. */
+export const pascalCase = (kebab: string) =>
+  kebab.split(/[-_\s]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+
+export const componentRef = (name: string) => `#/components/schemas/${name}`;
+
+/** The named schemas of the API. */
+export interface Contract {
+  /** component name → JSON Schema 2020-12 (OpenAPI 3.1 dialect); `$ref`s point at `#/components/schemas/…` */
+  schemas: Record<string, JsonSchema>;
+  /** kind → the component of its item response */
+  items: Record<string, string>;
+  /** kind → subresource → the component of its response */
+  subresources: Record<string, Record<string, string>>;
+}
+
+/** Fixed names of the documents every kind shares. */
+export const PAGINATED_LIST = 'PaginatedList';
+export const NOT_FOUND = 'NotFound';
+export const META = 'Meta';
+export const ROOT_INDEX = 'RootIndex';
+
+const isSchema = (value: unknown): value is TSchema => typeof value === 'object' && value !== null && Kind in value;
+
+/** Keywords whose value is copied as it is (no subschema inside). */
+const VALUE_KEYWORDS = new Set([
+  'type', 'required', 'const', 'enum', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
+  'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties',
+  'title', 'description', 'default',
+]);
+const SCHEMA_MAP_KEYWORDS = new Set(['properties', 'patternProperties']);
+const SCHEMA_LIST_KEYWORDS = new Set(['anyOf', 'allOf', 'oneOf', 'prefixItems']);
+const SCHEMA_KEYWORDS = new Set(['items', 'not', 'additionalProperties']);
+
+const asJson = (value: unknown): JsonValue => JSON.parse(JSON.stringify(value)) as JsonValue;
+
+/**
+ * Names every schema a resource response is made of and converts them to plain JSON Schemas
+ * where each named shape is written once and referenced by `$ref`. A keyword this does not know
+ * stops it, so a constraint is never dropped from the documents silently.
+ */
+export function buildContract(resources: readonly AnyResource[], routes: Routes): Contract {
+  const nameOf = new Map<object, string>();
+  const claimed = new Map<string, object>();
+  const claim = (name: string, schema: object) => {
+    const holder = claimed.get(name);
+    if (holder !== undefined && holder !== schema) throw new Error(`two different schemas would both be named ${name}`);
+    claimed.set(name, schema);
+    if (!nameOf.has(schema)) nameOf.set(schema, name);
+  };
+
+  const items: Record<string, string> = {};
+  const subresources: Record<string, Record<string, string>> = {};
+  const roots: [string, TSchema][] = [];
+  for (const resource of [...resources].sort((a, b) => (a.kind < b.kind ? -1 : 1))) {
+    const name = pascalCase(resource.kind);
+    claim(name, resource.schema);
+    items[resource.kind] = name;
+    roots.push([name, resource.schema]);
+    for (const [sub, def] of Object.entries(resource.subresources ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const subName = name + pascalCase(sub);
+      claim(subName, def.schema);
+      (subresources[resource.kind] ??= {})[sub] = subName;
+      roots.push([subName, def.schema]);
+    }
+  }
+  const fixed: [string, TSchema][] = [
+    [PAGINATED_LIST, common.PaginatedList], [NOT_FOUND, common.NotFound], [META, MetaSchema], [ROOT_INDEX, rootIndexSchema(routes)],
+  ];
+  for (const [name, schema] of fixed) claim(name, schema);
+  for (const module of Object.keys(outputSchemaModules).sort()) {
+    const exports = outputSchemaModules[module]!;
+    for (const name of Object.keys(exports).sort()) {
+      const value = exports[name];
+      if (isSchema(value)) claim(name, value);
+    }
+  }
+  /**
+   * `Type.Recursive` copies the schemas it is given, so inside a recursive shape identity is lost:
+   * there an object shape equal, key for key, to exactly one exported shape takes that one's name.
+   */
+  const byStructure = new Map<string, string | null>();
+  for (const [name, schema] of claimed) {
+    if (roots.some(([, root]) => root === schema) || (schema as { type?: unknown }).type !== 'object') continue;
+    const key = JSON.stringify(schema);
+    const known = byStructure.get(key);
+    byStructure.set(key, known === undefined || known === nameOf.get(schema) ? (nameOf.get(schema) ?? name) : null);
+  }
+  /** `$id` of a recursive schema → its component (TypeBox's `Type.Recursive` refers to itself by `$id`) */
+  const idNames = new Map<string, string>();
+  for (const [schema, name] of nameOf) {
+    const id = (schema as { $id?: unknown }).$id;
+    if (typeof id === 'string') idNames.set(id, name);
+  }
+
+  const schemas: Record<string, JsonSchema> = {};
+  const define = (name: string, schema: TSchema) => {
+    if (name in schemas) return;
+    schemas[name] = {}; // claimed before its body is made, so a cycle ends here
+    schemas[name] = convert(schema, true);
+  };
+  const convert = (schema: TSchema, isRoot: boolean): JsonSchema => {
+    if (!isRoot) {
+      let name = nameOf.get(schema) ?? byStructure.get(JSON.stringify(schema)) ?? undefined;
+      if (name === undefined && typeof schema.$id === 'string') {
+        name = pascalCase(schema.$id);
+        claim(name, schema);
+        idNames.set(schema.$id, name);
+      }
+      if (name !== undefined) {
+        define(name, schema);
+        return { $ref: componentRef(name) };
+      }
+    }
+    const out: JsonSchema = {};
+    for (const [key, value] of Object.entries(schema)) {
+      if (key === '$id') continue;
+      if (key === '$ref') {
+        const target = typeof value === 'string' ? idNames.get(value) : undefined;
+        if (target === undefined) throw new Error(`a $ref to ${JSON.stringify(value)} names no known schema`);
+        out.$ref = componentRef(target);
+      } else if (SCHEMA_MAP_KEYWORDS.has(key)) {
+        out[key] = Object.fromEntries(Object.entries(value as Record<string, TSchema>).map(([k, v]) => [k, convert(v, false)]));
+      } else if (SCHEMA_LIST_KEYWORDS.has(key)) {
+        out[key] = (value as TSchema[]).map((v) => convert(v, false));
+      } else if (SCHEMA_KEYWORDS.has(key) && typeof value === 'object' && value !== null) {
+        out[key] = convert(value as TSchema, false);
+      } else if (VALUE_KEYWORDS.has(key) || SCHEMA_KEYWORDS.has(key)) {
+        out[key] = asJson(value);
+      } else {
+        throw new Error(`the JSON Schema keyword ${JSON.stringify(key)} is not supported by the contract documents`);
+      }
+    }
+    return out;
+  };
+  for (const [name, schema] of [...roots, ...fixed]) define(name, schema);
+  const sorted = Object.fromEntries(Object.keys(schemas).sort().map((name) => [name, schemas[name]!]));
+  return { schemas: sorted, items, subresources };
+}
+
+/** A real item of a kind, named in the document so a reader (or Swagger UI) can try it. */
+export interface KindExample {
+  id: number;
+  name?: string;
+}
+
+/** A collection's first entry with a positive id (some kinds start at -1, `unknown`), as an example. */
+export function exampleFromList(list: { results: { name?: string; url: string }[] }): KindExample | null {
+  const entries = list.results.flatMap((r) => {
+    const id = /\/(-?\d+)\/?$/.exec(r.url)?.[1];
+    return id === undefined ? [] : [{ id: Number(id), name: r.name }];
+  });
+  const chosen = entries.find((e) => e.id > 0) ?? entries[0];
+  if (!chosen) return null;
+  return chosen.name === undefined ? { id: chosen.id } : { id: chosen.id, name: chosen.name };
+}
+
+export interface OpenApiInput {
+  baseUrl: string;
+  version: string;
+  routes: Routes;
+  contract: Contract;
+  examples: Record<string, KindExample>;
+}
+
+const HEADERS = {
+  ETag: { description: 'A hash of the body; send it back as If-None-Match to get 304 Not Modified.', schema: { type: 'string' } },
+  'X-Data-Version': { description: 'The upstream data set commit the answer was built from.', schema: { type: 'string' } },
+  'Cache-Control': { description: 'How long the answer may be cached.', schema: { type: 'string' } },
+} as const;
+const headerRefs = Object.fromEntries(Object.keys(HEADERS).map((h) => [h, { $ref: `#/components/headers/${h}` }]));
+
+const ok = (description: string, schema: string) => ({
+  description,
+  headers: headerRefs,
+  content: { 'application/json': { schema: { $ref: componentRef(schema) } } },
+});
+const notFoundRef = { $ref: '#/components/responses/NotFound' };
+
+const DESCRIPTION = `A read-only JSON reference API for game creatures: stats, types, moves, abilities, species,
+forms, evolution chains and everything they link to. Every answer is a static file made at build time.
+
+- **Collections**: \`GET /{resource}/\` is a paginated list of links. \`limit\` 1–100000 (missing, invalid or ≤ 0 → 20;
+  above 100000 → 100000), \`offset\` ≥ 0 (missing, invalid or negative → 0); \`next\` and \`previous\` carry both.
+  \`q\` keeps the entries whose name holds the text (case-insensitive).
+- **Items**: \`GET /{resource}/{id or name}\`, with or without a trailing slash, any letter case. Evolution chains,
+  machines, characteristics, contest effects and super contest effects have ids only.
+- **Errors**: anything else answers 404 with the JSON body \`"Not Found"\`; methods other than GET and HEAD answer 405.
+- **Naming**: the upstream's product word is \`creature\` in every path, field and lowercase identifier.`;
+
+/** The OpenAPI 3.1 document: every path the service answers, over the contract's components. */
+export function openApiDocument({ baseUrl, version, routes, contract, examples }: OpenApiInput): JsonSchema {
+  const paths: Record<string, JsonValue> = {};
+  paths['/'] = {
+    get: {
+      operationId: 'getRoot', summary: 'Every collection', tags: ['meta'],
+      responses: { '200': ok('Each collection’s URL by name.', ROOT_INDEX) },
+    },
+  };
+  paths['/meta/'] = {
+    get: {
+      operationId: 'getMeta', summary: 'What was built', tags: ['meta'],
+      responses: { '200': ok('The upstream commit, build time, version, base URL and each collection’s size.', META) },
+    },
+  };
+  for (const kind of [...routes.kinds].sort()) {
+    const name = contract.items[kind];
+    if (name === undefined) throw new Error(`the kind ${kind} is routed but has no response schema`);
+    const idOnly = routes.idOnly.includes(kind);
+    const example = examples[kind];
+    const key = idOnly ? 'id' : 'idOrName';
+    const keyParameter: JsonSchema = idOnly
+      ? { name: 'id', in: 'path', required: true, description: 'The numeric id.', schema: { type: 'integer' } }
+      : {
+          name: 'idOrName', in: 'path', required: true,
+          description: 'The numeric id or the name (lowercase, hyphenated; any letter case is accepted).',
+          schema: { type: 'string' },
+        };
+    if (example) {
+      keyParameter.examples = {
+        id: { summary: 'by id', value: idOnly ? example.id : String(example.id) },
+        ...(example.name !== undefined && !idOnly ? { name: { summary: 'by name', value: example.name } } : {}),
+      };
+    }
+    paths[`/${kind}/`] = {
+      get: {
+        operationId: `list${name}`, summary: `List ${kind}`, tags: [kind],
+        parameters: ['limit', 'offset', 'q'].map((p) => ({ $ref: `#/components/parameters/${p}` })),
+        responses: { '200': ok(`A page of links to ${kind} resources.`, PAGINATED_LIST) },
+      },
+    };
+    paths[`/${kind}/{${key}}`] = {
+      parameters: [keyParameter],
+      get: {
+        operationId: `get${name}`, summary: `One ${kind}`, tags: [kind],
+        responses: { '200': ok(`The ${kind}.`, name), '404': notFoundRef },
+      },
+    };
+    for (const sub of routes.subresources[kind] ?? []) {
+      const subName = contract.subresources[kind]?.[sub];
+      if (subName === undefined) throw new Error(`the subresource ${kind}/${sub} is routed but has no response schema`);
+      paths[`/${kind}/{${key}}/${sub}`] = {
+        parameters: [keyParameter],
+        get: {
+          operationId: `get${subName}`, summary: `The ${sub} of one ${kind}`, tags: [kind],
+          responses: { '200': ok(`The ${sub} of the ${kind}.`, subName), '404': notFoundRef },
+        },
+      };
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Creature reference API', version, description: DESCRIPTION },
+    servers: [{ url: baseUrl }],
+    tags: [{ name: 'meta', description: 'The root index and what was built' }, ...[...routes.kinds].sort().map((k) => ({ name: k }))],
+    paths,
+    components: {
+      schemas: contract.schemas,
+      parameters: {
+        limit: {
+          name: 'limit', in: 'query', required: false,
+          description: 'Page size: 1–100000; missing, invalid or ≤ 0 means 20, above 100000 means 100000.',
+          schema: { type: 'integer', default: 20, minimum: 1, maximum: 100000 },
+        },
+        offset: {
+          name: 'offset', in: 'query', required: false,
+          description: 'Index of the first entry; missing, invalid or negative means 0.',
+          schema: { type: 'integer', default: 0, minimum: 0 },
+        },
+        q: {
+          name: 'q', in: 'query', required: false,
+          description: 'Keep only the entries whose name contains this text (case-insensitive).',
+          schema: { type: 'string' },
+        },
+      },
+      headers: HEADERS,
+      responses: {
+        NotFound: {
+          description: 'No such resource: the body is the JSON string "Not Found".',
+          headers: headerRefs,
+          content: { 'application/json': { schema: { $ref: componentRef(NOT_FOUND) } } },
+        },
+      },
+    },
+  };
+}
+
+export const OPENAPI_FILE = 'v2/openapi.json';
+export const OPENAPI_ROUTE = '/v2/openapi.json';
+
+/** Reads one real example per kind from the lists the build just wrote. */
+async function readExamples(outDir: string, kinds: readonly string[]): Promise<Record<string, KindExample>> {
+  const out: Record<string, KindExample> = {};
+  for (const kind of kinds) {
+    const list = JSON.parse(await readFile(join(outDir, listFile(kind)), 'utf8')) as { results: { name?: string; url: string }[] };
+    const example = exampleFromList(list);
+    if (example) out[kind] = example;
+  }
+  return out;
+}
+
+export const openApiMaker: ArtifactMaker = {
+  name: 'openapi',
+  async make(ctx) {
+    const contract = buildContract(ctx.resources, ctx.routes);
+    const examples = await readExamples(ctx.outDir, ctx.routes.kinds);
+    const document = openApiDocument({ baseUrl: ctx.baseUrl, version: ctx.meta.version, routes: ctx.routes, contract, examples });
+    return [{ path: OPENAPI_FILE, body: `${JSON.stringify(document, null, 2)}\n`, route: OPENAPI_ROUTE, contentType: 'application/json; charset=utf-8' }];
+  },
+};

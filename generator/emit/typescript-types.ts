@@ -1,0 +1,185 @@
+/**
+ * TypeScript declarations of every response (`{base_url}/creature-api.d.ts`), written from the
+ * same named JSON Schemas as the OpenAPI document (openapi.ts `buildContract`), so a type, its
+ * OpenAPI component and the build's validation are one declaration.
+ *
+ * A small emitter rather than json-schema-to-typescript: the contract uses a closed set of
+ * keywords (object, array, anyOf, allOf, const, $ref and scalars), and writing them directly
+ * gives one plain declaration per component in a stable order, without the generator's
+ * per-definition boilerplate comments or a formatter pass. A keyword it does not know stops it,
+ * so a schema it cannot express never becomes a type that accepts too much.
+ */
+import type { Routes } from '../../edge/layout.ts';
+import type { ArtifactMaker } from './artifacts.ts';
+import { buildContract, META, NOT_FOUND, PAGINATED_LIST, ROOT_INDEX, type Contract, type JsonSchema, type JsonValue } from './openapi.ts';
+
+/** Operator precedence of a rendered type, to know when it needs parentheses. */
+const Prec = { Union: 0, Intersection: 1, Primary: 2 } as const;
+type Prec = (typeof Prec)[keyof typeof Prec];
+interface Rendered {
+  text: string;
+  prec: Prec;
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const propertyKey = (key: string) => (IDENTIFIER.test(key) ? key : JSON.stringify(key));
+const REF_PREFIX = '#/components/schemas/';
+/** Keywords that say nothing a TypeScript type can check (formats, bounds, documentation). */
+const IGNORED = new Set([
+  'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'pattern',
+  'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'title', 'default', 'description', 'required',
+  'additionalProperties', 'properties', 'patternProperties', 'items', 'type',
+]);
+
+const isSchema = (value: JsonValue | undefined): value is JsonSchema => typeof value === 'object' && value !== null && !Array.isArray(value);
+const wrap = (r: Rendered, min: number) => (r.prec < min ? `(${r.text})` : r.text);
+const join = (parts: Rendered[], op: ' | ' | ' & ', prec: Prec): Rendered =>
+  parts.length === 1 ? parts[0]! : { text: parts.map((p) => wrap(p, prec + 1)).join(op), prec };
+
+function docComment(text: string, indent: string): string {
+  const lines = text.split('\n');
+  return lines.length === 1 ? `${indent}/** ${text} */\n` : `${indent}/**\n${lines.map((l) => `${indent} * ${l}`.trimEnd()).join('\n')}\n${indent} */\n`;
+}
+
+/** One schema as a TypeScript type. `names` are the components a `$ref` may name. */
+export function renderType(schema: JsonSchema, names: ReadonlySet<string>, indent = ''): Rendered {
+  for (const key of Object.keys(schema)) {
+    if (!IGNORED.has(key) && !['$ref', 'const', 'enum', 'anyOf', 'oneOf', 'allOf'].includes(key)) {
+      throw new Error(`the keyword ${JSON.stringify(key)} cannot be written as a TypeScript type`);
+    }
+  }
+  const parts: Rendered[] = [];
+  if (typeof schema.$ref === 'string') {
+    const name = schema.$ref.startsWith(REF_PREFIX) ? schema.$ref.slice(REF_PREFIX.length) : '';
+    if (!names.has(name)) throw new Error(`a $ref to ${schema.$ref} names no component`);
+    parts.push({ text: name, prec: Prec.Primary });
+  }
+  if ('const' in schema) parts.push({ text: JSON.stringify(schema.const), prec: Prec.Primary });
+  if (Array.isArray(schema.enum)) parts.push(join(schema.enum.map((v) => ({ text: JSON.stringify(v), prec: Prec.Primary })), ' | ', Prec.Union));
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const list = schema[key];
+    if (Array.isArray(list)) parts.push(join(list.filter(isSchema).map((s) => renderType(s, names, indent)), ' | ', Prec.Union));
+  }
+  if (Array.isArray(schema.allOf)) parts.push(join(schema.allOf.filter(isSchema).map((s) => renderType(s, names, indent)), ' & ', Prec.Intersection));
+  // `type` narrows only when nothing above already said what the value is (a const carries its own type)
+  if (schema.type !== undefined && !('const' in schema) && !Array.isArray(schema.enum)) {
+    const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+    parts.push(join(types.map((t) => renderTypeKeyword(String(t), schema, names, indent)), ' | ', Prec.Union));
+  } else if (parts.length === 0) {
+    parts.push({ text: 'unknown', prec: Prec.Primary });
+  }
+  return join(parts, ' & ', Prec.Intersection);
+}
+
+function renderTypeKeyword(type: string, schema: JsonSchema, names: ReadonlySet<string>, indent: string): Rendered {
+  switch (type) {
+    case 'string':
+      return { text: 'string', prec: Prec.Primary };
+    case 'integer':
+    case 'number':
+      return { text: 'number', prec: Prec.Primary };
+    case 'boolean':
+      return { text: 'boolean', prec: Prec.Primary };
+    case 'null':
+      return { text: 'null', prec: Prec.Primary };
+    case 'array': {
+      const item = isSchema(schema.items) ? renderType(schema.items, names, indent) : { text: 'unknown', prec: Prec.Primary };
+      return { text: item.prec === Prec.Primary ? `${item.text}[]` : `Array<${item.text}>`, prec: Prec.Primary };
+    }
+    case 'object':
+      return { text: renderObject(schema, names, indent), prec: Prec.Primary };
+    default:
+      throw new Error(`the type ${JSON.stringify(type)} cannot be written as a TypeScript type`);
+  }
+}
+
+function renderObject(schema: JsonSchema, names: ReadonlySet<string>, indent: string): string {
+  const inner = `${indent}  `;
+  const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
+  const lines: string[] = [];
+  const properties = isSchema(schema.properties) ? schema.properties : {};
+  for (const [key, value] of Object.entries(properties)) {
+    if (!isSchema(value)) continue;
+    const doc = typeof value.description === 'string' ? docComment(value.description, inner) : '';
+    lines.push(`${doc}${inner}${propertyKey(key)}${required.has(key) ? '' : '?'}: ${renderType(value, names, inner).text};`);
+  }
+  // any further key: the values `patternProperties` or `additionalProperties` allow
+  const extra: Rendered[] = [];
+  if (isSchema(schema.patternProperties)) {
+    for (const value of Object.values(schema.patternProperties)) if (isSchema(value)) extra.push(renderType(value, names, inner));
+  }
+  if (isSchema(schema.additionalProperties)) extra.push(renderType(schema.additionalProperties, names, inner));
+  else if (schema.additionalProperties !== false && lines.length === 0 && extra.length === 0) extra.push({ text: 'unknown', prec: Prec.Primary });
+  if (extra.length && lines.length) {
+    // a property would have to fit the index signature too; the contract has no such object
+    throw new Error('an object with both named properties and pattern or additional properties cannot be typed exactly');
+  }
+  if (extra.length) lines.push(`${inner}[key: string]: ${join(extra, ' | ', Prec.Union).text};`);
+  return lines.length ? `{\n${lines.join('\n')}\n${indent}}` : '{}';
+}
+
+/** A component as an exported declaration: an interface for a plain object, a type alias otherwise. */
+function declaration(name: string, schema: JsonSchema, names: ReadonlySet<string>, doc: string | undefined): string {
+  const comment = doc ? docComment(doc, '') : '';
+  const isPlainObject = schema.type === 'object' && !('$ref' in schema) && !('anyOf' in schema) && !('allOf' in schema) && !('oneOf' in schema);
+  if (isPlainObject) return `${comment}export interface ${name} ${renderObject(schema, names, '')}\n`;
+  return `${comment}export type ${name} = ${renderType(schema, names, '').text};\n`;
+}
+
+export interface TypesInput {
+  contract: Contract;
+  routes: Routes;
+  version: string;
+}
+
+/** The whole declaration file: the responses by route first, then the shapes they share. */
+export function typeDeclarations({ contract, routes, version }: TypesInput): string {
+  const names = new Set(Object.keys(contract.schemas));
+  const docs = new Map<string, string>();
+  const first = new Set<string>();
+  const describe = (name: string, doc: string) => {
+    if (!docs.has(name)) docs.set(name, doc);
+    first.add(name);
+  };
+  describe(ROOT_INDEX, '`GET /` (the base URL): every collection’s URL by name.');
+  describe(META, '`GET /meta/`: what was built.');
+  describe(PAGINATED_LIST, '`GET /{resource}/`: a page of a collection (`limit`, `offset`, `q`).');
+  describe(NOT_FOUND, 'The body of every 404.');
+  for (const kind of [...routes.kinds].sort()) {
+    const name = contract.items[kind];
+    if (name === undefined) throw new Error(`the kind ${kind} has no response schema`);
+    describe(name, `\`GET /${kind}/{${routes.idOnly.includes(kind) ? 'id' : 'id or name'}}\``);
+    for (const sub of routes.subresources[kind] ?? []) {
+      const subName = contract.subresources[kind]?.[sub];
+      if (subName) describe(subName, `\`GET /${kind}/{id or name}/${sub}\``);
+    }
+  }
+  const order = [...first, ...[...names].filter((n) => !first.has(n)).sort()];
+  const byKind = [...routes.kinds].sort().map((k) => `  ${JSON.stringify(k)}: ${contract.items[k]};`);
+  return [
+    `/**
+ * Types of every response of the Creature reference API ${version}, generated by the build from the
+ * schemas that validate each response. Do not edit: build again.
+ */
+`,
+    ...order.map((name) => declaration(name, contract.schemas[name]!, names, docs.get(name))),
+    `/** Each collection's item response, by the collection's path segment. */
+export interface ResourceByKind {
+${byKind.join('\n')}
+}
+`,
+    'export type ResourceKind = keyof ResourceByKind;\n',
+  ].join('\n');
+}
+
+export const TYPES_FILE = 'v2/creature-api.d.ts';
+export const TYPES_ROUTE = '/v2/creature-api.d.ts';
+
+export const typeScriptTypesMaker: ArtifactMaker = {
+  name: 'typescript types',
+  make(ctx) {
+    const body = typeDeclarations({ contract: buildContract(ctx.resources, ctx.routes), routes: ctx.routes, version: ctx.meta.version });
+    // text/plain: browsers show it rather than download it, and there is no registered TypeScript type
+    return [{ path: TYPES_FILE, body, route: TYPES_ROUTE, contentType: 'text/plain; charset=utf-8' }];
+  },
+};

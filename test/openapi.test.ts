@@ -1,0 +1,261 @@
+/**
+ * The OpenAPI document the build writes (`{base}/openapi.json`): a real OpenAPI validator accepts
+ * it, it covers every path the routing table answers, its components are the build's output
+ * schemas written once each, and every path it lists answers 200 on the running preview for
+ * real examples, with a body the document's own schema accepts.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { listFile, notFoundFile, routesFile, type Routes } from '../edge/layout.ts';
+import { allResources } from '../generator/resources/index.ts';
+import {
+  buildContract, exampleFromList, OPENAPI_FILE, OPENAPI_ROUTE, openApiDocument, outputSchemaModules, pascalCase, type JsonSchema, type JsonValue,
+} from '../generator/emit/openapi.ts';
+import { createAjv } from '../schemas/ajv.ts';
+
+const distDir = inject('distDir');
+const origin = inject('previewUrl');
+const base = inject('baseUrl');
+
+const readDist = (path: string) => JSON.parse(readFileSync(join(distDir, path), 'utf8')) as unknown;
+const routes = readDist(routesFile) as Routes;
+const doc = readDist(OPENAPI_FILE) as {
+  openapi: string;
+  servers: { url: string }[];
+  paths: Record<string, PathItem>;
+  components: { schemas: Record<string, JsonSchema>; parameters: Record<string, Parameter> };
+};
+interface Parameter {
+  name: string;
+  in: string;
+  examples?: Record<string, { value: string | number }>;
+}
+interface Operation {
+  operationId: string;
+  parameters?: ({ $ref: string } | Parameter)[];
+  responses: Record<string, { $ref?: string; content?: { 'application/json': { schema: { $ref: string } } } }>;
+}
+type PathItem = { get: Operation; parameters?: Parameter[] };
+
+/** Follows a local `$ref` (`#/a/b`) in the document. */
+function resolvePointer(ref: string): unknown {
+  if (!ref.startsWith('#/')) throw new Error(`not a local reference: ${ref}`);
+  let node: unknown = doc;
+  for (const part of ref.slice(2).split('/')) {
+    const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (node === null || typeof node !== 'object' || !(key in node)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+function* refs(value: unknown, path = ''): Generator<[string, string]> {
+  if (Array.isArray(value)) for (let i = 0; i < value.length; i++) yield* refs(value[i], `${path}/${i}`);
+  else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (k === '$ref' && typeof v === 'string') yield [v, path];
+      else yield* refs(v, `${path}/${k}`);
+    }
+  }
+}
+
+/** The document's 200 (or other) schema of an operation, as a component name. */
+const responseSchema = (op: Operation, status: string) => {
+  const response = op.responses[status];
+  const resolved = (response?.$ref ? resolvePointer(response.$ref) : response) as { content?: { 'application/json': { schema: { $ref: string } } } } | undefined;
+  return resolved?.content?.['application/json'].schema.$ref;
+};
+
+describe('the OpenAPI document', () => {
+  it('is accepted by an OpenAPI validator as 3.1, and a broken copy is not', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc) as unknown as Record<string, unknown>);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    expect(doc.openapi).toBe('3.1.0');
+
+    // the validator checks something: a path whose response lacks its required description fails
+    const broken = structuredClone(doc) as unknown as { paths: Record<string, { get: { responses: Record<string, Record<string, unknown>> } }> };
+    delete broken.paths['/creature/']!.get.responses['200']!.description;
+    expect((await new Validator().validate(broken as unknown as Record<string, unknown>)).valid).toBe(false);
+  });
+
+  it('every $ref points at something in the document', () => {
+    const dangling = [...refs(doc)].filter(([ref]) => resolvePointer(ref) === undefined).map(([ref, at]) => `${at}: ${ref}`);
+    expect(dangling).toEqual([]);
+  });
+
+  it('is served by the preview at /v2/openapi.json as JSON, the same bytes as the file', async () => {
+    const response = await fetch(`${origin}${OPENAPI_ROUTE}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await response.text()).toBe(readFileSync(join(distDir, OPENAPI_FILE), 'utf8'));
+  });
+
+  it("names the build's base URL as its server", () => {
+    expect(doc.servers).toEqual([{ url: base }]);
+  });
+
+  it('is what the code makes from the schemas and the built lists (the file is not stale)', () => {
+    const examples = Object.fromEntries(
+      routes.kinds.flatMap((k) => {
+        const e = exampleFromList(readDist(listFile(k)) as { results: { name?: string; url: string }[] });
+        return e ? [[k, e]] : [];
+      }),
+    );
+    const version = (readDist('v2/meta.json') as { version: string }).version;
+    const made = openApiDocument({ baseUrl: base, version, routes, contract: buildContract(allResources, routes), examples });
+    expect(JSON.parse(JSON.stringify(made))).toEqual(doc);
+  });
+});
+
+describe('paths', () => {
+  const keyOf = (kind: string) => (routes.idOnly.includes(kind) ? '{id}' : '{idOrName}');
+
+  it('are exactly the root, meta, and every collection, item and subresource of the routing table', () => {
+    const expected = ['/', '/meta/'];
+    for (const kind of routes.kinds) {
+      expected.push(`/${kind}/`, `/${kind}/${keyOf(kind)}`);
+      for (const sub of routes.subresources[kind] ?? []) expected.push(`/${kind}/${keyOf(kind)}/${sub}`);
+    }
+    expect(Object.keys(doc.paths).sort()).toEqual(expected.sort());
+    // id-only kinds, as the README says, and the creature encounters subresource
+    expect(routes.idOnly.sort()).toEqual(['characteristic', 'contest-effect', 'evolution-chain', 'machine', 'super-contest-effect']);
+    expect(doc.paths['/creature/{idOrName}/encounters']).toBeDefined();
+    expect(doc.paths['/evolution-chain/{id}']).toBeDefined();
+  });
+
+  it('collections take limit, offset and q in the query and answer the paginated list', () => {
+    for (const kind of routes.kinds) {
+      const op = doc.paths[`/${kind}/`]!.get;
+      const params = (op.parameters ?? []).map((p) => ('$ref' in p ? (resolvePointer(p.$ref) as Parameter) : p));
+      expect(params.map((p) => `${p.in}:${p.name}`).sort(), kind).toEqual(['query:limit', 'query:offset', 'query:q']);
+      expect(responseSchema(op, '200'), kind).toBe('#/components/schemas/PaginatedList');
+    }
+    const limit = doc.components.parameters.limit as unknown as { schema: JsonSchema };
+    expect(limit.schema).toMatchObject({ type: 'integer', default: 20, maximum: 100000 });
+  });
+
+  it('items answer the resource named after their kind, or 404 with the "Not Found" body', () => {
+    for (const kind of routes.kinds) {
+      const op = doc.paths[`/${kind}/${keyOf(kind)}`]!.get;
+      expect(responseSchema(op, '200'), kind).toBe(`#/components/schemas/${pascalCase(kind)}`);
+      expect(responseSchema(op, '404'), kind).toBe('#/components/schemas/NotFound');
+    }
+    expect(doc.components.schemas.NotFound).toEqual({ const: 'Not Found', type: 'string' });
+    expect(responseSchema(doc.paths['/creature/{idOrName}/encounters']!.get, '200')).toBe('#/components/schemas/CreatureEncounters');
+  });
+});
+
+describe('components', () => {
+  const schemas = doc.components.schemas;
+
+  it('have readable names, one per resource and the shared shapes', () => {
+    for (const name of Object.keys(schemas)) expect(name).toMatch(/^[A-Z][A-Za-z0-9]*$/);
+    for (const name of ['Creature', 'CreatureSpecies', 'EvolutionChain', 'ChainLink', 'PaginatedList', 'NotFound', 'NamedResource', 'ApiResource', 'Meta', 'RootIndex']) {
+      expect(schemas, name).toHaveProperty(name);
+    }
+    for (const kind of routes.kinds) expect(schemas, kind).toHaveProperty(pascalCase(kind));
+  });
+
+  it('write each named shape once: no component holds an inline copy of another', () => {
+    const bodies = new Map(Object.entries(schemas).map(([name, s]) => [JSON.stringify(s), name]));
+    const copies: string[] = [];
+    const visit = (value: JsonValue, path: string, top: boolean) => {
+      if (value === null || typeof value !== 'object') return;
+      if (!top && !Array.isArray(value)) {
+        const twin = bodies.get(JSON.stringify(value));
+        if (twin && typeof (value as JsonSchema).type === 'object') copies.push(`${path} repeats ${twin}`);
+      }
+      for (const [k, v] of Object.entries(value)) visit(v, `${path}/${k}`, false);
+    };
+    for (const [name, s] of Object.entries(schemas)) visit(s, name, true);
+    expect(copies).toEqual([]);
+    expect(schemas.Creature!.properties).toMatchObject({ species: { $ref: '#/components/schemas/NamedResource' } });
+    expect(schemas.ChainLink!.properties).toMatchObject({ evolves_to: { items: { $ref: '#/components/schemas/ChainLink' } } });
+  });
+
+  it('name shapes from every module of schemas/output/', () => {
+    const files = readdirSync(join(import.meta.dirname, '../schemas/output')).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
+    expect(Object.keys(outputSchemaModules).sort()).toEqual(files.sort());
+  });
+
+  it("leave the build's schemas as they were, so each still compiles in one ajv", () => {
+    const before = JSON.stringify(allResources.map((r) => r.schema));
+    buildContract(allResources, routes);
+    expect(JSON.stringify(allResources.map((r) => r.schema))).toBe(before);
+    const ajv = createAjv();
+    for (const r of allResources) expect(() => ajv.compile(r.schema), r.kind).not.toThrow();
+  });
+});
+
+describe('every path answers 200 on the preview with a body its schema accepts', () => {
+  let validate: (ref: string, value: unknown) => string | null;
+  beforeAll(() => {
+    const ajv = new Ajv2020({ strict: false, allErrors: false });
+    ajv.addFormat('uri', /^https?:\/\/[^\s]+$/);
+    ajv.addFormat('date-time', { validate: (s: string) => !Number.isNaN(Date.parse(s)) });
+    ajv.addSchema({ $id: 'https://contract.invalid/openapi.json', components: { schemas: doc.components.schemas } });
+    const compiled = new Map<string, ReturnType<typeof ajv.compile>>();
+    validate = (ref, value) => {
+      let check = compiled.get(ref);
+      if (!check) compiled.set(ref, (check = ajv.compile({ $ref: `https://contract.invalid/openapi.json${ref}` })));
+      return check(value) ? null : ajv.errorsText(check.errors);
+    };
+  });
+
+  const fetchJson = async (path: string) => {
+    const response = await fetch(`${origin}/v2${path}`);
+    return { status: response.status, body: (await response.json()) as unknown };
+  };
+
+  it('for each example the document names, the last item of each kind, and list pages', async () => {
+    const problems: string[] = [];
+    let checked = 0;
+    for (const [template, item] of Object.entries(doc.paths)) {
+      const op = item.get;
+      const schema = responseSchema(op, '200')!;
+      const keyParam = item.parameters?.[0];
+      const urls: string[] = [];
+      if (!keyParam) {
+        urls.push(template);
+        if (template !== '/' && template !== '/meta/') urls.push(`${template}?limit=5&offset=3`, `${template}?q=e&limit=2`);
+      } else {
+        const kind = template.split('/')[1]!;
+        const values = Object.values(keyParam.examples ?? {}).map((e) => String(e.value));
+        expect(values.length, `${template} has examples`).toBeGreaterThan(0);
+        // also the last item, whose id is 10001+ for kinds that have such ids
+        const list = readDist(listFile(kind)) as { results: { url: string }[] };
+        values.push(/\/(-?\d+)\/$/.exec(list.results.at(-1)!.url)![1]!);
+        for (const v of values) urls.push(template.replace(/\{[^}]+\}/, v));
+      }
+      for (const url of urls) {
+        const { status, body } = await fetchJson(url);
+        checked++;
+        if (status !== 200) problems.push(`${url}: ${status}`);
+        else {
+          const error = validate(schema, body);
+          if (error) problems.push(`${url}: ${schema} says ${error}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(Object.keys(doc.paths).length * 2);
+  });
+
+  it("an unknown item answers 404 with the document's NotFound body; a wrong creature fails its schema", async () => {
+    const { status, body } = await fetchJson('/creature/no-such-creature');
+    expect(status).toBe(404);
+    expect(validate('#/components/schemas/NotFound', body)).toBeNull();
+    expect(body).toEqual(readDist(notFoundFile));
+    const creature = (await fetchJson('/creature/1')).body as Record<string, unknown>;
+    expect(validate('#/components/schemas/Creature', creature)).toBeNull();
+    expect(validate('#/components/schemas/Creature', { ...creature, id: '1' })).not.toBeNull();
+    const { species: _, ...noSpecies } = creature;
+    expect(validate('#/components/schemas/Creature', noSpecies)).not.toBeNull();
+  });
+});
