@@ -6,6 +6,7 @@
  */
 import type { Meta, Routes } from '../../edge/layout.ts';
 import type { AnyResource } from '../resources/define.ts';
+import { docsPage } from './docs-page.ts';
 import { openApiMaker } from './openapi.ts';
 import { typeScriptTypesMaker } from './typescript-types.ts';
 
@@ -34,4 +35,9 @@ export interface ArtifactMaker {
 }
 
 /** Every maker, in the order they run. */
-export const artifactMakers: ArtifactMaker[] = [openApiMaker, typeScriptTypesMaker];
+export const artifactMakers: ArtifactMaker[] = [
+  openApiMaker,
+  typeScriptTypesMaker,
+  // keep last: the docs page lists what the makers before it serve
+  docsPage,
+];

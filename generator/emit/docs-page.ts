@@ -1,0 +1,197 @@
+/**
+ * The docs page at `/`: site/ copied into dist/, each file served at its own path with its type.
+ * index.html is filled in at build time with what only the build knows (the resources, their
+ * counts and an example of each, the base URL), so the page reads nothing but the API it tries.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { listFile } from '../../edge/layout.ts';
+import type { FullList } from '../../edge/pagination.ts';
+import { resources as battle } from '../resources/battle/index.ts';
+import { resources as creatures } from '../resources/creatures/index.ts';
+import { resources as items } from '../resources/items/index.ts';
+import { resources as moves } from '../resources/moves/index.ts';
+import { resources as species } from '../resources/species/index.ts';
+import { resources as world } from '../resources/world/index.ts';
+import type { AnyResource } from '../resources/define.ts';
+import type { Artifact, ArtifactContext, ArtifactMaker } from './artifacts.ts';
+
+export const siteDir = fileURLToPath(new URL('../../site/', import.meta.url));
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** The resource groups as the resources are organised in the source, in reading order. */
+const GROUPS: { title: string; resources: readonly AnyResource[] }[] = [
+  { title: 'Creatures', resources: creatures },
+  { title: 'Species and evolution', resources: species },
+  { title: 'Moves and contests', resources: moves },
+  { title: 'Battle', resources: battle },
+  { title: 'Games and world', resources: world },
+  { title: 'Items and berries', resources: items },
+];
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const number = (n: number) => n.toLocaleString('en-US');
+
+/** What the page says about one kind, all from the build's own files. */
+export interface KindSummary {
+  kind: string;
+  count: number;
+  idOnly: boolean;
+  /** the first entry's path, by name when it has one, e.g. `/v2/creature/bulbasaur` */
+  example: string | null;
+  subresources: string[];
+  /** the first entry's id, for subresource examples */
+  exampleId: string | null;
+}
+
+/** The id at the end of an item URL (`…/creature/1/` → `1`). */
+const idOf = (url: string) => /\/(\d+)\/?$/.exec(url)?.[1] ?? null;
+
+export function summarize(ctx: Pick<ArtifactContext, 'outDir' | 'routes' | 'meta'>, kind: string): KindSummary {
+  const list = JSON.parse(readFileSync(join(ctx.outDir, listFile(kind)), 'utf8')) as FullList;
+  const first = list.results[0];
+  const idOnly = ctx.routes.idOnly.includes(kind);
+  const exampleId = first ? idOf(first.url) : null;
+  const key = first ? (!idOnly && first.name !== undefined ? first.name : exampleId) : null;
+  return {
+    kind,
+    count: ctx.meta.counts[kind] ?? list.count,
+    idOnly,
+    example: key === null ? null : `/v2/${kind}/${key}`,
+    subresources: ctx.routes.subresources[kind] ?? [],
+    exampleId,
+  };
+}
+
+const tryLink = (path: string, text = path) => `<a data-try href="${escapeHtml(path)}">${escapeHtml(text)}</a>`;
+
+function resourceRow(s: KindSummary): string {
+  const examples = s.example === null ? [] : [tryLink(s.example, s.example.slice(`/v2/${s.kind}/`.length))];
+  if (s.exampleId !== null) for (const sub of s.subresources) examples.push(tryLink(`/v2/${s.kind}/${s.exampleId}/${sub}`, `${s.exampleId}/${sub}`));
+  const tag = s.idOnly ? '<span class="tag">id only</span>' : '';
+  return (
+    `<tr><th scope="row">${tryLink(`/v2/${s.kind}/`, `${s.kind}/`)}${tag}</th>` +
+    `<td class="n">${number(s.count)}</td><td>${examples.join(', ') || '—'}</td></tr>`
+  );
+}
+
+export function resourceTables(summaries: readonly KindSummary[]): string {
+  const byKind = new Map(summaries.map((s) => [s.kind, s]));
+  const placed = new Set<string>();
+  const groups = GROUPS.map((g) => ({
+    title: g.title,
+    kinds: g.resources.map((r) => r.kind as string).filter((k) => byKind.has(k) && !placed.has(k) && placed.add(k)),
+  }));
+  // a kind added in a group this page does not know yet still gets listed
+  const rest = summaries.map((s) => s.kind).filter((k) => !placed.has(k));
+  if (rest.length) groups.push({ title: 'Other', kinds: rest });
+  const tables = groups
+    .filter((g) => g.kinds.length)
+    .map(
+      (g) =>
+        `<div class="card"><table><caption>${escapeHtml(g.title)}</caption>` +
+        `<thead><tr><th scope="col">List</th><th scope="col" class="n">Items</th><th scope="col">Example</th></tr></thead>` +
+        `<tbody>${g.kinds.map((k) => resourceRow(byKind.get(k)!)).join('')}</tbody></table></div>`,
+    );
+  return `<div class="groups">${tables.join('\n')}</div>`;
+}
+
+/** What a file served beside the API is, from its name, for the downloads list. */
+function describeDownload(path: string): string {
+  if (/openapi\.json$/.test(path)) return 'the OpenAPI 3.1 document of every path and response';
+  if (/\.d\.ts$/.test(path)) return 'TypeScript types of every response';
+  if (/\.(tar\.gz|tgz|zip)$/.test(path)) return 'every file of /v2 in one archive';
+  return '';
+}
+
+const NDJSON = /\/([a-z0-9-]+)\.ndjson\.gz$/;
+
+const fileLink = (route: string, text = route) =>
+  /\.json$/.test(route) ? tryLink(route, text) : `<a href="${escapeHtml(route)}" download>${escapeHtml(text)}</a>`;
+
+/**
+ * The files other makers serve (OpenAPI, types, bulk downloads), as far as they ran before this
+ * one; this maker is registered last so that it sees them all. A collection's NDJSON file is
+ * shown by its collection's name, in one compact list.
+ */
+export function downloadsSection(ctx: Pick<ArtifactContext, 'routes'>, own: ReadonlySet<string>): { nav: string; section: string } {
+  const routes = Object.keys(ctx.routes.site)
+    .filter((route) => !own.has(route))
+    .sort();
+  if (!routes.length) return { nav: '', section: '' };
+  const perKind = routes
+    .flatMap((r) => (NDJSON.exec(r) ? [{ route: r, kind: NDJSON.exec(r)![1]! }] : []))
+    .sort((a, b) => (a.kind < b.kind ? -1 : 1));
+  const single = routes.filter((r) => !NDJSON.test(r)).map((route) => {
+    const what = describeDownload(route);
+    return `<li>${fileLink(route)}${what ? `: ${escapeHtml(what)}` : ''}</li>`;
+  });
+  const parts = [];
+  if (single.length) parts.push(`<div class="card"><h3>Documents and the whole API</h3><ul>${single.join('')}</ul></div>`);
+  if (perKind.length) {
+    const links = perKind.map((d) => `<li>${fileLink(d.route, d.kind)}</li>`).join('');
+    parts.push(
+      `<div class="card"><h3>One file per collection</h3>` +
+        `<p>Every item’s full response, one JSON document a line, gzip: <code>{resource}.ndjson.gz</code>.</p>` +
+        `<ul class="kinds">${links}</ul></div>`,
+    );
+  }
+  return {
+    nav: '<li><a href="#downloads">Downloads</a></li>',
+    section:
+      `<section id="downloads" class="downloads" aria-labelledby="downloads-title"><h2 id="downloads-title">Downloads and documents</h2>` +
+      `<div class="downloads-grid">${parts.join('')}</div></section>`,
+  };
+}
+
+/** Fills `{{name}}` placeholders; one the page names but the build does not know is an error. */
+export function fillTemplate(template: string, values: Record<string, string>): string {
+  return template.replace(/\{\{([a-z_]+)\}\}/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`site/index.html names {{${name}}}, which the docs page maker does not fill`);
+    return value;
+  });
+}
+
+/** site/ file name → the route it answers at (index.html at `/`). */
+const routeOf = (file: string) => (file === 'index.html' ? '/' : `/${file}`);
+
+export const docsPage: ArtifactMaker = {
+  name: 'docs page',
+  make(ctx) {
+    const files = readdirSync(siteDir).filter((f) => statSync(join(siteDir, f)).isFile()).sort();
+    if (!files.includes('index.html')) throw new Error(`${siteDir} has no index.html`);
+    const own = new Set(files.map(routeOf));
+    const downloads = downloadsSection(ctx, own);
+    const summaries = ctx.routes.kinds.map((k) => summarize(ctx, k));
+    const values: Record<string, string> = {
+      base_url: escapeHtml(ctx.baseUrl),
+      version: escapeHtml(ctx.meta.version),
+      upstream_commit: escapeHtml(ctx.meta.upstream_commit),
+      kind_count: String(ctx.routes.kinds.length),
+      id_only: ctx.routes.idOnly.map((k) => `<code>${escapeHtml(k)}</code>`).join(', ') || 'none',
+      resources: resourceTables(summaries),
+      downloads_nav: downloads.nav,
+      downloads: downloads.section,
+    };
+    return files.map((file): Artifact => {
+      const type = TYPES[extname(file)];
+      if (type === undefined) throw new Error(`site/${file}: no content type known for ${extname(file) || 'a file without extension'}`);
+      const source = readFileSync(join(siteDir, file));
+      const body = file === 'index.html' ? fillTemplate(source.toString('utf8'), values) : new Uint8Array(source);
+      return { path: file, body, route: routeOf(file), contentType: type };
+    });
+  },
+};

@@ -1,0 +1,268 @@
+/**
+ * The docs page as a person uses it: Debian's Chromium, headless, against the running preview.
+ * It opens `/`, tries `/v2/creature/1`, follows a link in the answer, uses the keyboard only,
+ * checks text contrast in both colour schemes, and saves screenshots under test-output/.
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { itemFile, routesFile, type Routes } from '../edge/layout.ts';
+
+const origin = inject('previewUrl');
+const base = inject('baseUrl');
+const distDir = inject('distDir');
+const CHROMIUM = '/usr/bin/chromium';
+const outputDir = fileURLToPath(new URL('../test-output/', import.meta.url));
+
+// This machine has no network besides the package registries: no background traffic of any kind.
+const ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
+];
+
+const distJson = (path: string) => JSON.parse(readFileSync(join(distDir, path), 'utf8')) as unknown;
+const pretty = (path: string) => JSON.stringify(distJson(path), null, 2);
+
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
+  mkdirSync(outputDir, { recursive: true });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** A fresh page whose requests may go to the preview only; anything else is recorded and refused. */
+async function openPage(colorScheme: 'light' | 'dark' = 'light'): Promise<{ page: Page; context: BrowserContext; elsewhere: string[]; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme });
+  const elsewhere: string[] = [];
+  const errors: string[] = [];
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(`${origin}/`)) return route.continue();
+    elsewhere.push(url);
+    return route.abort();
+  });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    // the browser logs each non-2xx fetch; a 404 the page shows on purpose is not a page error
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource: the server responded with a status of 404')) errors.push(m.text());
+  });
+  return { page, context, elsewhere, errors };
+}
+
+const status = (page: Page) => page.locator('#try-status');
+const output = (page: Page) => page.locator('#try-output');
+
+/** Waits until the live region reports the answer for `path`. */
+async function answered(page: Page, path: string, code = 200) {
+  await expect.poll(() => status(page).textContent(), { timeout: 15_000 }).toContain(`${code} `);
+  await expect.poll(() => status(page).textContent()).toContain(path);
+}
+
+describe('the docs page', () => {
+  it('is served at / as HTML with its assets, and lists every resource', async () => {
+    const response = await fetch(`${origin}/`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    for (const [asset, type] of [['/docs.js', 'text/javascript; charset=utf-8'], ['/docs.css', 'text/css; charset=utf-8']] as const) {
+      const r = await fetch(`${origin}${asset}`);
+      expect(r.status, asset).toBe(200);
+      expect(r.headers.get('content-type'), asset).toBe(type);
+    }
+
+    const { page, context, elsewhere, errors } = await openPage();
+    await page.goto(`${origin}/`);
+    await expect.poll(() => page.title()).toBe('Creature reference API');
+    // landmarks and the labelled input
+    for (const role of ['banner', 'navigation', 'main', 'contentinfo'] as const) expect(await page.getByRole(role).count(), role).toBeGreaterThan(0);
+    await expect.poll(() => page.getByLabel('Request URL').getAttribute('id')).toBe('try-url');
+    expect(await page.getByRole('button', { name: 'Send' }).count()).toBe(1);
+    expect(await page.getByRole('status').count()).toBe(1);
+    // one row per collection, each with a list link, and an example where the list has entries
+    const routes = distJson(routesFile) as Routes;
+    const rows = page.locator('#resources tbody tr');
+    expect(await rows.count()).toBe(routes.kinds.length);
+    const listed = await page.locator('#resources tbody th a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    expect([...listed].sort()).toEqual(routes.kinds.map((k) => `/v2/${k}/`).sort());
+    expect(await page.locator('#resources a[href="/v2/creature/bulbasaur"]').count()).toBe(1);
+    expect(await page.locator('#resources a[href="/v2/evolution-chain/1"]').count()).toBe(1);
+    expect(await page.locator('#resources a[href="/v2/creature/1/encounters"]').count()).toBe(1);
+    // the rules, in short
+    const rules = (await page.locator('#rules').textContent()) ?? '';
+    for (const phrase of ['limit', 'offset', '100000', 'default 20', '“creature”', 'Not Found', 'trailing slash', '?q=TEXT']) expect(rules).toContain(phrase);
+    expect(elsewhere).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('tries /v2/creature/1, shows it pretty with clickable links, and follows one', async () => {
+    const { page, context, elsewhere, errors } = await openPage();
+    await page.goto(`${origin}/`);
+    await page.getByLabel('Request URL').fill('/v2/creature/1');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await answered(page, '/v2/creature/1');
+    await expect.poll(() => status(page).textContent()).toContain('“bulbasaur” (id 1)');
+    // exactly the document in dist/, pretty-printed
+    expect(await output(page).textContent()).toBe(pretty(itemFile('creature', 1)));
+    // its species link is a link that opens in the box
+    const species = output(page).getByRole('link', { name: `${base}/creature-species/1/`, exact: true });
+    expect(await species.count()).toBe(1);
+    expect(await species.getAttribute('href')).toBe('/v2/creature-species/1/');
+    // every URL under the base URL is such a link
+    const apiUrls = (await output(page).textContent())!.match(new RegExp(`"${base.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/[^"]*"`, 'g')) ?? [];
+    expect(await output(page).locator('a[data-try]').count()).toBe(apiUrls.length);
+    await page.screenshot({ path: join(outputDir, 'docs-creature-1.png') });
+
+    await species.click();
+    await answered(page, '/v2/creature-species/1/');
+    expect(await page.getByLabel('Request URL').inputValue()).toBe('/v2/creature-species/1/');
+    expect(await output(page).textContent()).toBe(pretty(itemFile('creature-species', 1)));
+    // focus moves to the new answer, which names its evolution chain
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('try-output');
+    const chain = output(page).getByRole('link', { name: `${base}/evolution-chain/1/`, exact: true });
+    expect(await chain.count()).toBe(1);
+    await chain.click();
+    await answered(page, '/v2/evolution-chain/1/');
+    expect(await output(page).textContent()).toContain('"ivysaur"');
+
+    // the browser's back button returns to the species
+    await page.goBack();
+    await answered(page, '/v2/creature-species/1/');
+    expect(elsewhere).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('works from the keyboard alone, with a visible focus', async () => {
+    const { page, context, errors } = await openPage();
+    await page.goto(`${origin}/`);
+    // the first Tab reaches the skip link; following it lands just before the input
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to “Try it”');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('try-url');
+    const outline = await page.evaluate(() => {
+      const s = getComputedStyle(document.activeElement!);
+      return { style: s.outlineStyle, width: parseFloat(s.outlineWidth) };
+    });
+    expect(outline.style).toBe('solid');
+    expect(outline.width).toBeGreaterThanOrEqual(2);
+
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('type/fire');
+    await page.keyboard.press('Enter');
+    await answered(page, '/v2/type/fire');
+    expect(await output(page).textContent()).toBe(pretty(itemFile('type', 'fire')));
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('try-url');
+
+    // a full URL under the base URL is read as its path; the 404 is shown as the API answers it
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type(`${base}/creature/missingno`);
+    await page.keyboard.press('Enter');
+    await answered(page, '/v2/creature/missingno', 404);
+    expect(await output(page).textContent()).toBe('"Not Found"');
+
+    // the Send button works with the keyboard too
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('/v2/move/?offset=40&limit=5');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('try-send');
+    await page.keyboard.press('Space');
+    await answered(page, '/v2/move/?offset=40&limit=5');
+    await expect.poll(() => status(page).textContent()).toContain('5 on this page');
+
+    // something not under /v2/ is refused with a message, not fetched
+    await page.getByLabel('Request URL').fill('https://example.com/');
+    await page.getByLabel('Request URL').press('Enter');
+    await expect.poll(() => status(page).textContent()).toContain('Only URLs under /v2/');
+    expect(await page.getByLabel('Request URL').getAttribute('aria-invalid')).toBe('true');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it.each(['light', 'dark'] as const)('has text contrast of at least 4.5:1 in the %s scheme', async (scheme) => {
+    const { page, context } = await openPage(scheme);
+    await page.goto(`${origin}/#try=/v2/creature/25`);
+    await answered(page, '/v2/creature/25');
+    const failures = await page.evaluate(lowContrast);
+    expect(failures).toEqual([]);
+    await page.screenshot({ path: join(outputDir, `docs-${scheme}.png`), fullPage: true });
+    await context.close();
+  });
+});
+
+describe('the docs page on a narrow screen', () => {
+  it('fits 360 px without scrolling sideways', async () => {
+    const context = await browser.newContext({ viewport: { width: 360, height: 780 } });
+    const page = await context.newPage();
+    await page.goto(`${origin}/#try=/v2/creature/1`);
+    await answered(page, '/v2/creature/1');
+    const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, viewport: document.documentElement.clientWidth }));
+    expect(widths.page).toBeLessThanOrEqual(widths.viewport);
+    await page.screenshot({ path: join(outputDir, 'docs-narrow.png'), fullPage: true });
+    await context.close();
+  });
+});
+
+/**
+ * Runs in the page: every visible element with text of its own whose colour is below 4.5:1
+ * against the background it is drawn on (ancestors' backgrounds composed, alpha included).
+ */
+function lowContrast(): string[] {
+  const parse = (c: string): [number, number, number, number] => {
+    const m = c.match(/rgba?\(([^)]+)\)/);
+    if (!m) return [0, 0, 0, 0];
+    const [r = 0, g = 0, b = 0, a = 1] = m[1]!.split(/[ ,/]+/).filter(Boolean).map(Number);
+    return [r, g, b, a];
+  };
+  const over = (top: number[], bottom: number[]) => {
+    const a = top[3]!;
+    return [0, 1, 2].map((i) => top[i]! * a + bottom[i]! * (1 - a)).concat(1);
+  };
+  const background = (el: Element | null): number[] => {
+    const layers: number[][] = [];
+    for (let e = el; e; e = e.parentElement) {
+      const c = parse(getComputedStyle(e).backgroundColor);
+      if (c[3] > 0) layers.push(c);
+      if (c[3] >= 1) break;
+    }
+    let color = [255, 255, 255, 1];
+    for (const layer of layers.reverse()) color = over(layer, color);
+    return color;
+  };
+  const luminance = (c: number[]) => {
+    const [r, g, b] = c.slice(0, 3).map((v) => {
+      const s = v / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  };
+  const failures: string[] = [];
+  const seen = new Set<string>();
+  for (const el of Array.from(document.body.querySelectorAll('*'))) {
+    const own = Array.from(el.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim() !== '');
+    if (!own) continue;
+    const rect = el.getBoundingClientRect();
+    if (rect.width <= 1 || rect.height <= 1 || rect.bottom < 0) continue;
+    const style = getComputedStyle(el);
+    if (style.visibility === 'hidden' || style.display === 'none') continue;
+    const bg = background(el);
+    const fg = over(parse(style.color), bg);
+    const [hi, lo] = [luminance(fg), luminance(bg)].sort((a, b) => b - a) as [number, number];
+    const ratio = (hi + 0.05) / (lo + 0.05);
+    const key = `${el.tagName}.${el.className}:${style.color} on ${bg.join(',')}`;
+    if (ratio < 4.5 && !seen.has(key)) {
+      seen.add(key);
+      failures.push(`${key} = ${ratio.toFixed(2)}:1 (“${el.textContent!.trim().slice(0, 40)}”)`);
+    }
+  }
+  return failures;
+}
