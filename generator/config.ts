@@ -21,12 +21,13 @@ export interface ConfigOptions {
 }
 
 export function resolveConfig(options: ConfigOptions = {}, env: NodeJS.ProcessEnv = process.env): Config {
-  const baseUrl = (options.baseUrl ?? env.BASE_URL ?? 'http://localhost:8080/v2').replace(/\/+$/, '');
+  const port = Number(options.port ?? env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, found ${JSON.stringify(options.port ?? env.PORT)}`);
+  // without a base URL, links point at the preview itself, on whatever port it serves
+  const baseUrl = (options.baseUrl ?? env.BASE_URL ?? `http://localhost:${port}/v2`).replace(/\/+$/, '');
   if (!/^https?:\/\/[^/]+(\/.*)?\/v2$/.test(baseUrl)) {
     throw new Error(`the base URL must be an http(s) URL ending in /v2, found ${JSON.stringify(baseUrl)}`);
   }
-  const port = Number(options.port ?? env.PORT ?? 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, found ${JSON.stringify(options.port ?? env.PORT)}`);
   return {
     dataDir: resolve(options.data ?? env.DATA_DIR ?? resolve(repoRoot, '../shared/upstream')),
     baseUrl,
