@@ -61,9 +61,11 @@ const status = (page: Page) => page.locator('#try-status');
 const output = (page: Page) => page.locator('#try-output');
 
 /** Waits until the live region reports the answer for `path`. */
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 async function answered(page: Page, path: string, code = 200) {
-  await expect.poll(() => status(page).textContent(), { timeout: 15_000 }).toContain(`${code} `);
-  await expect.poll(() => status(page).textContent()).toContain(path);
+  // e.g. `200 OK · /v2/creature/1 · “bulbasaur” (id 1) · 262.9 kB · 37 ms`
+  const line = new RegExp(`^${code} [^·]*· ${escapeRegExp(path)} ·`);
+  await expect.poll(() => status(page).textContent(), { timeout: 30_000 }).toMatch(line);
 }
 
 describe('the docs page', () => {
@@ -116,7 +118,7 @@ describe('the docs page', () => {
     expect(await species.count()).toBe(1);
     expect(await species.getAttribute('href')).toBe('/v2/creature-species/1/');
     // every URL under the base URL is such a link
-    const apiUrls = (await output(page).textContent())!.match(new RegExp(`"${base.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/[^"]*"`, 'g')) ?? [];
+    const apiUrls = (await output(page).textContent())!.match(new RegExp(`"${escapeRegExp(base)}/[^"]*"`, 'g')) ?? [];
     expect(await output(page).locator('a[data-try]').count()).toBe(apiUrls.length);
     await page.screenshot({ path: join(outputDir, 'docs-creature-1.png') });
 
