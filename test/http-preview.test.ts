@@ -1,0 +1,19 @@
+/**
+ * The shared table (test/support/http-cases.ts) against the running preview, over real HTTP.
+ */
+import { describe, expect, inject, it } from 'vitest';
+import { checkOutcome, gotFrom, httpCases, loadCaseContext, runCases, type Got, type Sent } from './support/http-cases.ts';
+
+const origin = inject('previewUrl');
+const ctx = loadCaseContext(inject('distDir'), inject('baseUrl'));
+const cases = httpCases(ctx);
+
+const send = (requests: Sent[]): Promise<Got[]> =>
+  Promise.all(requests.map(async ({ method, path, headers }) => gotFrom(await fetch(`${origin}${path}`, { method, headers }))));
+
+describe('the preview answers every row of the table', async () => {
+  const outcomes = await runCases(cases, send);
+  it.each(cases.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+    expect(checkOutcome(ctx, c, outcomes.get(c.name)!), `${c.method ?? 'GET'} ${c.path}`).toEqual([]);
+  });
+});

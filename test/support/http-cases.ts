@@ -1,0 +1,316 @@
+/**
+ * THE table of request → expected response that every way of serving the API is held to: the
+ * preview over real HTTP (test/http-preview.test.ts), the Netlify edge function under Deno
+ * (test/edge-deno.test.ts) and Netlify's own rule matcher over dist/ (test/netlify-rules.test.ts).
+ *
+ * Expected bodies are stated independently of the request module: a file of the build, a JSON
+ * value, or a page worked out here from a collection's full list by the rules of issue 4 (the
+ * offset and limit in a row are the ones those rules give for its query, written by hand).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { itemFile, listFile, metaFile, rootFile, routesFile, subresourceFile, type Meta, type Routes } from '../../edge/layout.ts';
+
+export interface ListEntry {
+  name?: string;
+  url: string;
+}
+export interface FullList {
+  count: number;
+  results: ListEntry[];
+}
+
+/** What the build holds, for stating expectations. */
+export interface CaseContext {
+  distDir: string;
+  baseUrl: string;
+  meta: Meta;
+  routes: Routes;
+  file(path: string): Buffer;
+  list(kind: string): FullList;
+}
+
+export function loadCaseContext(distDir: string, baseUrl: string): CaseContext {
+  const file = (path: string) => readFileSync(join(distDir, path));
+  const json = <T>(path: string) => JSON.parse(file(path).toString('utf8')) as T;
+  const lists = new Map<string, FullList>();
+  return {
+    distDir,
+    baseUrl,
+    meta: json<Meta>(metaFile),
+    routes: json<Routes>(routesFile),
+    file,
+    list(kind) {
+      let list = lists.get(kind);
+      if (!list) lists.set(kind, (list = json<FullList>(listFile(kind))));
+      return list;
+    },
+  };
+}
+
+export interface PageSpec {
+  kind: string;
+  /** the offset and limit the request must be read as */
+  offset: number;
+  limit: number;
+  q?: string;
+}
+
+export type BodyExpectation =
+  /** the bytes of this file under dist/ */
+  | { file: string }
+  /** the body parses as JSON equal to this */
+  | { json: unknown }
+  /** a page of a collection, worked out from its full list */
+  | { page: PageSpec }
+  /** no body (HEAD, 304) */
+  | { empty: true };
+
+export interface HttpCase {
+  name: string;
+  method?: string;
+  /** path and query, sent as written */
+  path: string;
+  headers?: Record<string, string>;
+  /** sent twice: the second time with If-None-Match set to the first answer's ETag */
+  revalidate?: boolean;
+  status: number;
+  /** the Content-Type; JSON when not given */
+  type?: string;
+  body: BodyExpectation;
+  /** further headers that must have exactly these values */
+  exactHeaders?: Record<string, string>;
+}
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+const NOT_FOUND: BodyExpectation = { json: 'Not Found' };
+
+const item = (kind: string, key: string | number): BodyExpectation => ({ file: itemFile(kind, key) });
+const page = (kind: string, offset: number, limit: number, q?: string): BodyExpectation => ({ page: { kind, offset, limit, ...(q === undefined ? {} : { q }) } });
+const ok = (name: string, path: string, body: BodyExpectation, extra: Partial<HttpCase> = {}): HttpCase => ({ name, path, status: 200, body, ...extra });
+const missing = (name: string, path: string, extra: Partial<HttpCase> = {}): HttpCase => ({ name, path, status: 404, body: NOT_FOUND, ...extra });
+
+/** The table. Site pages (docs, downloads) come from the build's routing table. */
+export function httpCases(ctx: Pick<CaseContext, 'routes'>): HttpCase[] {
+  const creature1 = item('creature', 1);
+  const encounters25 = { file: subresourceFile('creature', 25, 'encounters') };
+  const cases: HttpCase[] = [
+    // root and meta
+    ok('root', '/v2/', { file: rootFile }),
+    ok('root without the slash', '/v2', { file: rootFile }),
+    ok('meta', '/v2/meta/', { file: metaFile }),
+    ok('meta in capitals without the slash', '/v2/META', { file: metaFile }),
+
+    // items: id or name, any case, with or without the trailing slash, the same bytes
+    ok('item by id', '/v2/creature/1', creature1),
+    ok('item by id with slash', '/v2/creature/1/', creature1),
+    ok('item by name', '/v2/creature/bulbasaur', creature1),
+    ok('item by capitalised name with slash', '/v2/creature/Bulbasaur/', creature1),
+    ok('item and kind in capitals', '/v2/CREATURE/BULBASAUR', creature1),
+    ok('item by id with leading zeros', '/v2/creature/001', creature1),
+    ok('item by percent-encoded name', '/v2/creature/%62ulbasaur', creature1),
+    ok('item ignores a query', '/v2/creature/1?limit=5&offset=3', creature1),
+    ok('type beyond the 18 by id', '/v2/type/10002/', item('type', 10002)),
+    ok('type beyond the 18 by name', '/v2/type/shadow', item('type', 'shadow')),
+    ok('id-only kind by id', '/v2/evolution-chain/1/', item('evolution-chain', 1)),
+    ok('a name given twice upstream addresses the lower id', '/v2/item/roseli-berry', item('item', 723)),
+    ok('move by name', '/v2/move/pound/', item('move', 'pound')),
+
+    // subresources
+    ok('encounters by id', '/v2/creature/25/encounters', encounters25),
+    ok('encounters by name with slash', '/v2/creature/pikachu/encounters/', encounters25),
+    ok('encounters in capitals', '/v2/Creature/PIKACHU/Encounters', encounters25),
+
+    // collections: default-size pages, computed pages, the limits
+    ok('first page', '/v2/creature/', page('creature', 0, 20)),
+    ok('first page without the slash', '/v2/creature', page('creature', 0, 20)),
+    ok('default-size page by offset', '/v2/creature/?offset=40', page('creature', 40, 20)),
+    ok('default-size page, unknown parameter ignored', '/v2/creature/?limit=20&offset=40&utm_source=x', page('creature', 40, 20)),
+    ok('default-size page, kind in capitals', '/v2/Creature/?offset=40&limit=20', page('creature', 40, 20)),
+    ok('last default-size page', '/v2/creature/?offset=1340', page('creature', 1340, 20)),
+    ok('computed page', '/v2/move/?offset=7&limit=5', page('move', 7, 5)),
+    ok('limit 0 reads as 20', '/v2/move/?limit=0', page('move', 0, 20)),
+    ok('negative limit reads as 20', '/v2/move/?limit=-5', page('move', 0, 20)),
+    ok('non-numeric limit and offset read as 20 and 0', '/v2/move/?limit=abc&offset=x', page('move', 0, 20)),
+    ok('fractional limit reads as 20', '/v2/move/?limit=2.5', page('move', 0, 20)),
+    ok('limit above the maximum reads as 100000', '/v2/move/?limit=100001', page('move', 0, 100000)),
+    ok('negative offset reads as 0', '/v2/move/?offset=-3&limit=10', page('move', 0, 10)),
+    ok('every entry in one page', '/v2/creature/?limit=100000', page('creature', 0, 100000)),
+    ok('offset past the end', '/v2/creature-color/?offset=50&limit=20', page('creature-color', 50, 20)),
+    ok('the 18 battle types', '/v2/type/', page('type', 0, 20)),
+
+    // search
+    ok('search', '/v2/creature/?q=saur', page('creature', 0, 20, 'saur')),
+    ok('search in capitals, paginated', '/v2/creature/?q=SAUR&limit=2&offset=1', page('creature', 1, 2, 'SAUR')),
+    ok('search with no match', '/v2/ability/?q=zzzz', page('ability', 0, 20, 'zzzz')),
+    ok('empty search matches every name', '/v2/berry/?q=', page('berry', 0, 20, '')),
+    ok('search for a percent sign', '/v2/creature/?q=%25', page('creature', 0, 20, '%')),
+
+    // errors: JSON "Not Found", nothing outside the API
+    missing('unknown id', '/v2/creature/999999'),
+    missing('unknown name', '/v2/creature/not-a-creature/'),
+    missing('negative id', '/v2/creature/-1'),
+    missing('unknown collection', '/v2/no-such-resource/'),
+    missing('unknown subresource', '/v2/creature/1/moves'),
+    missing('extra segment', '/v2/creature/1/encounters/extra'),
+    missing('id-only kind by name', '/v2/evolution-chain/bulbasaur/'),
+    missing('internal list', '/v2/_lists/creature'),
+    missing('internal list file', '/v2/_lists/creature.json'),
+    missing('internal page', '/v2/_pages/creature/0'),
+    missing('internal subresource', '/v2/_sub/creature/encounters/25'),
+    missing('internal routing table', '/v2/_routes.json'),
+    missing('item file name', '/v2/creature/1.json'),
+    missing('encoded slashes and dots', '/v2/creature/..%2F..%2Fpackage.json'),
+    missing('encoded dot segments', '/v2/%2e%2e/%2e%2e/package.json'),
+    missing('NUL byte', '/v2/creature/1%00'),
+    missing('overlong path', `/v2/creature/${'a'.repeat(600)}`),
+    missing('a file of the repository', '/package.json'),
+    missing('the Netlify configuration', '/netlify.toml'),
+    missing('another version', '/v3/creature/1'),
+    missing('the docs page by file name', '/index.html'),
+
+    // methods
+    { name: 'POST', method: 'POST', path: '/v2/creature/1', status: 405, body: { json: 'Method Not Allowed' }, exactHeaders: { allow: 'GET, HEAD' } },
+    { name: 'DELETE', method: 'DELETE', path: '/v2/', status: 405, body: { json: 'Method Not Allowed' }, exactHeaders: { allow: 'GET, HEAD' } },
+    { name: 'PUT on an unknown path', method: 'PUT', path: '/nope', status: 405, body: { json: 'Method Not Allowed' }, exactHeaders: { allow: 'GET, HEAD' } },
+    { name: 'HEAD of an item', method: 'HEAD', path: '/v2/creature/1', status: 200, body: { empty: true } },
+    { name: 'HEAD of a missing item', method: 'HEAD', path: '/v2/creature/999999', status: 404, body: { empty: true } },
+
+    // conditional requests
+    { name: 'revalidating an item', path: '/v2/creature/1', revalidate: true, status: 304, body: { empty: true } },
+    { name: 'revalidating a computed page', path: '/v2/move/?offset=7&limit=5', revalidate: true, status: 304, body: { empty: true } },
+    { name: 'revalidating a 404', path: '/v2/creature/999999', revalidate: true, status: 404, body: NOT_FOUND },
+    { name: 'If-None-Match *', path: '/v2/creature/1', headers: { 'If-None-Match': '*' }, status: 304, body: { empty: true } },
+    { name: 'If-None-Match of another version', path: '/v2/creature/1', headers: { 'If-None-Match': '"0000"' }, status: 200, body: creature1 },
+  ];
+  for (const [route, { file, type }] of Object.entries(ctx.routes.site ?? {}).sort(([a], [b]) => a.localeCompare(b))) {
+    cases.push(ok(`site route ${route}`, route, { file }, { type }));
+  }
+  const names = new Set<string>();
+  for (const c of cases) {
+    if (names.has(c.name)) throw new Error(`two cases are named ${c.name}`);
+    names.add(c.name);
+  }
+  return cases;
+}
+
+/** A page by the rules of issue 4, from a collection's full list. */
+export function expectedPage(ctx: Pick<CaseContext, 'baseUrl' | 'list'>, spec: PageSpec) {
+  const list = ctx.list(spec.kind);
+  const needle = spec.q?.toLowerCase();
+  const entries = needle === undefined ? list.results : list.results.filter((r) => r.name !== undefined && r.name.toLowerCase().includes(needle));
+  const count = needle === undefined ? list.count : entries.length;
+  const url = `${ctx.baseUrl}/${spec.kind}/`;
+  const suffix = spec.q === undefined ? '' : `&q=${encodeURIComponent(spec.q)}`;
+  const { offset, limit } = spec;
+  return {
+    count,
+    next: offset + limit < count ? `${url}?offset=${offset + limit}&limit=${limit}${suffix}` : null,
+    previous: offset > 0 ? `${url}?offset=${Math.max(0, offset - limit)}&limit=${limit}${suffix}` : null,
+    results: entries.slice(offset, offset + limit),
+  };
+}
+
+/** One request as sent. Header names are lowercase in what comes back. */
+export interface Sent {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+}
+export interface Got {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array;
+}
+export interface Outcome {
+  got: Got;
+  /** for a revalidating case: the first answer, whose ETag was sent back */
+  first?: Got;
+}
+
+export const firstRequest = (c: HttpCase): Sent => ({ method: c.method ?? 'GET', path: c.path, headers: { ...c.headers } });
+
+/**
+ * Runs every case through `send` (a batch of requests → their answers, in order): first each
+ * case's request, then the second request of the revalidating ones.
+ */
+export async function runCases(cases: HttpCase[], send: (requests: Sent[]) => Promise<Got[]>): Promise<Map<string, Outcome>> {
+  const firsts = await send(cases.map(firstRequest));
+  const outcomes = new Map<string, Outcome>();
+  const again: { c: HttpCase; first: Got }[] = [];
+  cases.forEach((c, i) => {
+    const got = firsts[i]!;
+    if (c.revalidate) again.push({ c, first: got });
+    else outcomes.set(c.name, { got });
+  });
+  const seconds = await send(again.map(({ c, first }) => ({ ...firstRequest(c), headers: { ...c.headers, 'If-None-Match': first.headers['etag'] ?? '' } })));
+  again.forEach(({ c, first }, i) => outcomes.set(c.name, { got: seconds[i]!, first }));
+  return outcomes;
+}
+
+const maxAge = (cacheControl: string | undefined) => {
+  const m = /(?:^|,)\s*max-age=(\d+)/.exec(cacheControl ?? '');
+  return m ? Number(m[1]) : null;
+};
+const show = (value: unknown) => {
+  const s = JSON.stringify(value) ?? 'undefined';
+  return s.length > 200 ? `${s.slice(0, 197)}...` : s;
+};
+
+/** The body a case expects, as bytes (file) or as a JSON value; null for no body. */
+export function expectedBody(ctx: CaseContext, body: BodyExpectation): { bytes: Buffer } | { value: unknown } | null {
+  if ('file' in body) return { bytes: ctx.file(body.file) };
+  if ('json' in body) return { value: body.json };
+  if ('page' in body) return { value: expectedPage(ctx, body.page) };
+  return null;
+}
+
+/** Where an answer departs from its case: an empty list when it meets it. */
+export function checkOutcome(ctx: CaseContext, c: HttpCase, { got, first }: Outcome): string[] {
+  const problems: string[] = [];
+  const h = got.headers;
+  if (got.status !== c.status) problems.push(`status: expected ${c.status}, found ${got.status}`);
+
+  // headers every answer carries, errors included
+  const type = c.type ?? JSON_TYPE;
+  if (got.status !== 304 && h['content-type'] !== type) problems.push(`content-type: expected ${type}, found ${h['content-type']}`);
+  if (h['access-control-allow-origin'] !== '*') problems.push(`access-control-allow-origin: found ${h['access-control-allow-origin']}`);
+  if (h['x-content-type-options'] !== 'nosniff') problems.push(`x-content-type-options: found ${h['x-content-type-options']}`);
+  if (h['x-data-version'] !== ctx.meta.upstream_commit) problems.push(`x-data-version: expected ${ctx.meta.upstream_commit}, found ${h['x-data-version']}`);
+  if (!/^(W\/)?"[^"]+"$/.test(h['etag'] ?? '')) problems.push(`etag: found ${h['etag']}`);
+  const age = maxAge(h['cache-control']);
+  if (c.status === 200 || c.status === 304) {
+    if (age === null || age < 3600) problems.push(`cache-control: expected a max-age of an hour or more, found ${h['cache-control']}`);
+  } else if (age === null || age < 1 || age > 3600) problems.push(`cache-control: expected a short max-age, found ${h['cache-control']}`);
+  for (const [name, value] of Object.entries(c.exactHeaders ?? {})) {
+    if (h[name.toLowerCase()] !== value) problems.push(`${name}: expected ${value}, found ${h[name.toLowerCase()]}`);
+  }
+  if (first && h['etag'] !== first.headers['etag']) problems.push(`etag: the 304 names ${h['etag']}, the first answer ${first.headers['etag']}`);
+
+  // the body
+  const expected = expectedBody(ctx, c.body);
+  const text = Buffer.from(got.body).toString('utf8');
+  if (expected === null) {
+    if (got.body.byteLength !== 0) problems.push(`body: expected none, found ${got.body.byteLength} bytes`);
+  } else if ('bytes' in expected) {
+    if (!expected.bytes.equals(Buffer.from(got.body))) problems.push(`body: expected the ${expected.bytes.byteLength} bytes of ${(c.body as { file: string }).file}, found ${got.body.byteLength} bytes: ${show(text.slice(0, 120))}`);
+  } else {
+    let actual: unknown;
+    try {
+      actual = JSON.parse(text);
+    } catch {
+      problems.push(`body: not JSON: ${show(text.slice(0, 120))}`);
+      return problems;
+    }
+    if (!isDeepStrictEqual(actual, expected.value)) problems.push(`body: expected ${show(expected.value)}, found ${show(actual)}`);
+  }
+  return problems;
+}
+
+/** Node's fetch answer as a Got. */
+export async function gotFrom(response: Response): Promise<Got> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => (headers[name] = value));
+  return { status: response.status, headers, body: new Uint8Array(await response.arrayBuffer()) };
+}
