@@ -18,10 +18,15 @@ export interface Page {
   results: ListEntry[];
 }
 
-/** Reads a query parameter as a whole decimal number, or null when it is not one. */
+/**
+ * Reads a query parameter as a whole decimal number, or null when it is not one. Any number of
+ * digits is a number: one too large for exact arithmetic is held at the largest safe integer,
+ * which is past every collection's end and above the limit's maximum either way.
+ */
 function integerParam(value: string | null): number | null {
-  if (value === null || !/^[+-]?\d{1,15}$/.test(value.trim())) return null;
-  return Number(value.trim());
+  if (value === null || !/^[+-]?\d+$/.test(value.trim())) return null;
+  const n = Number(value.trim());
+  return Math.max(-Number.MAX_SAFE_INTEGER, Math.min(Number.MAX_SAFE_INTEGER, n));
 }
 
 /** `limit`: 1..100000; missing, invalid or ≤ 0 → 20; above the maximum → 100000. */
