@@ -34,8 +34,18 @@ export interface ArtifactMaker {
   make(ctx: ArtifactContext): Promise<Artifact[]> | Artifact[];
 }
 
+/**
+ * The site's 404.html: a CDN serves it for a rewrite whose target file is missing (Netlify
+ * does, when its edge function is not running), so it carries the API's own 404 body.
+ */
+const notFoundPage: ArtifactMaker = {
+  name: 'not-found page',
+  make: () => [{ path: '404.html', body: JSON.stringify('Not Found') }],
+};
+
 /** Every maker, in the order they run. */
 export const artifactMakers: ArtifactMaker[] = [
+  notFoundPage,
   openApiMaker,
   typeScriptTypesMaker,
   // keep last: the docs page lists what the makers before it serve
