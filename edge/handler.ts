@@ -13,6 +13,22 @@ export interface FileReader {
   read(path: string): Promise<Uint8Array | null>;
 }
 
+/** What `createResponder` reads of a request: a web Request is one, and so is a plain object. */
+export interface RequestLike {
+  method: string;
+  url: string;
+  headers: { get(name: string): string | null };
+}
+
+/** An answer before it becomes a web Response; an adapter that writes elsewhere skips making one. */
+export interface Reply {
+  status: number;
+  /** lowercase names */
+  headers: Record<string, string>;
+  /** null for 304 and HEAD */
+  body: Uint8Array | null;
+}
+
 export interface HandlerOptions {
   /** `{base_url}` as links in the files carry it, e.g. `http://localhost:8080/v2` */
   baseUrl: string;
@@ -81,7 +97,7 @@ async function contentHash(bytes: Uint8Array): Promise<string> {
 }
 
 /** True when an If-None-Match header names this ETag (or `*`). */
-function matchesEtag(header: string | null, etag: string): boolean {
+export function matchesEtag(header: string | null, etag: string): boolean {
   if (header === null) return false;
   return header.split(',').some((t) => {
     const tag = t.trim().replace(/^W\//, '');
@@ -89,7 +105,17 @@ function matchesEtag(header: string | null, etag: string): boolean {
   });
 }
 
+/** The request logic as a function from a web Request to a web Response. */
 export function createHandler(files: FileReader, options: HandlerOptions) {
+  const respond = createResponder(files, options);
+  return async function handle(request: Request): Promise<Response> {
+    const reply = await respond(request);
+    return new Response(reply.body as BodyInit | null, { status: reply.status, headers: reply.headers });
+  };
+}
+
+/** The request logic, answering with a Reply (status, headers, bytes): what createHandler wraps. */
+export function createResponder(files: FileReader, options: HandlerOptions) {
   let routes: Promise<Routes | null> | null = null;
   let meta: Promise<Meta | null> | null = null;
   const lists = new Map<string, Promise<FullList | null>>();
@@ -151,32 +177,32 @@ export function createHandler(files: FileReader, options: HandlerOptions) {
   }
 
   /** The headers every answer carries, errors included; a matching If-None-Match gives 304. */
-  async function finish(request: Request, answer: Answer): Promise<Response> {
-    const headers = new Headers({
-      'Content-Type': answer.contentType ?? 'application/json; charset=utf-8',
-      'Access-Control-Allow-Origin': '*',
-      'Access-Control-Expose-Headers': 'ETag, X-Data-Version',
-      'X-Content-Type-Options': 'nosniff',
-      'Cache-Control': answer.status === 200 ? CACHE_OK : CACHE_ERROR,
-      ...answer.headers,
-    });
+  async function finish(request: RequestLike, answer: Answer): Promise<Reply> {
+    const headers: Record<string, string> = {
+      'content-type': answer.contentType ?? 'application/json; charset=utf-8',
+      'access-control-allow-origin': '*',
+      'access-control-expose-headers': 'ETag, X-Data-Version',
+      'x-content-type-options': 'nosniff',
+      'cache-control': answer.status === 200 ? CACHE_OK : CACHE_ERROR,
+    };
+    for (const [name, value] of Object.entries(answer.headers ?? {})) headers[name.toLowerCase()] = value;
     const version = (await getMeta().catch(() => null))?.upstream_commit;
-    if (version) headers.set('X-Data-Version', version);
+    if (version) headers['x-data-version'] = version;
     let etag: string;
     if (answer.file !== undefined) {
       let known = fileHashes.get(answer.file);
       if (!known) fileHashes.set(answer.file, (known = contentHash(answer.body)));
       etag = await known;
     } else etag = await contentHash(answer.body);
-    headers.set('ETag', etag);
+    headers['etag'] = etag;
     if (answer.status === 200 && matchesEtag(request.headers.get('If-None-Match'), etag)) {
-      return new Response(null, { status: 304, headers });
+      return { status: 304, headers, body: null };
     }
-    headers.set('Content-Length', String(answer.body.byteLength));
-    return new Response(request.method === 'HEAD' ? null : (answer.body as BodyInit), { status: answer.status, headers });
+    headers['content-length'] = String(answer.body.byteLength);
+    return { status: answer.status, headers, body: request.method === 'HEAD' ? null : answer.body };
   }
 
-  return async function handle(request: Request): Promise<Response> {
+  return async function respond(request: RequestLike): Promise<Reply> {
     let answer: Answer;
     if (request.method !== 'GET' && request.method !== 'HEAD') answer = methodNotAllowed();
     else {

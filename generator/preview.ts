@@ -5,8 +5,10 @@
 import { readFile } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { promisify } from 'node:util';
+import { brotliCompress, brotliCompressSync, constants as zlibConstants, gzip, gzipSync } from 'node:zlib';
 import httpServer from 'http-server';
-import { createHandler, type FileReader } from '../edge/handler.ts';
+import { createResponder, matchesEtag, type FileReader, type Reply } from '../edge/handler.ts';
 
 /** Reads files under `root` only; any path that would leave it reads as missing. */
 export function diskReader(root: string): FileReader {
@@ -24,21 +26,163 @@ export function diskReader(root: string): FileReader {
   };
 }
 
-type Handle = ReturnType<typeof createHandler>;
-
-/** Writes a web Response onto a Node response. */
-async function send(response: Response, res: ServerResponse): Promise<void> {
-  res.statusCode = response.status;
-  response.headers.forEach((value, name) => res.setHeader(name, value));
-  const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
-  res.end(body);
+/**
+ * Keeps the bytes of recently read files in memory, up to `maxBytes`: files under dist/ do not
+ * change under a running preview (the handler keeps their hashes on the same assumption), and a
+ * read from memory spares the four thread-pool round trips of a file read.
+ */
+export function cachedReader(reader: FileReader, maxBytes: number): FileReader {
+  const cache = new Map<string, Uint8Array>();
+  const pending = new Map<string, Promise<Uint8Array | null>>();
+  let bytes = 0;
+  return {
+    read(path) {
+      const hit = cache.get(path);
+      if (hit) {
+        // most recently used last: eviction takes from the front
+        cache.delete(path);
+        cache.set(path, hit);
+        return Promise.resolve(hit);
+      }
+      let reading = pending.get(path);
+      if (!reading) {
+        reading = reader.read(path).then((body) => {
+          pending.delete(path);
+          if (body !== null && body.byteLength <= maxBytes / 8) {
+            cache.set(path, body);
+            bytes += body.byteLength;
+            for (const [key, old] of cache) {
+              if (bytes <= maxBytes) break;
+              cache.delete(key);
+              bytes -= old.byteLength;
+            }
+          }
+          return body;
+        }, (error: unknown) => {
+          pending.delete(path);
+          throw error;
+        });
+        pending.set(path, reading);
+      }
+      return reading;
+    },
+  };
 }
 
-export function previewMiddleware(handle: Handle, origin: string) {
+type Respond = ReturnType<typeof createResponder>;
+
+/** A content coding the preview can send. */
+export type Coding = 'br' | 'gzip' | 'identity';
+
+/**
+ * The coding to answer with, from an Accept-Encoding header: the one with the highest q-value,
+ * brotli before gzip on a tie (it is smaller); identity when neither is acceptable.
+ */
+export function chooseCoding(acceptEncoding: string | undefined): Coding {
+  if (!acceptEncoding) return 'identity';
+  const q = new Map<string, number>();
+  for (const part of acceptEncoding.split(',')) {
+    const [name = '', ...params] = part.split(';').map((p) => p.trim().toLowerCase());
+    if (!name) continue;
+    const qParam = params.find((p) => p.startsWith('q='));
+    const value = qParam === undefined ? 1 : Number(qParam.slice(2));
+    q.set(name === 'x-gzip' ? 'gzip' : name, Number.isFinite(value) ? value : 0);
+  }
+  const star = q.get('*') ?? 0;
+  const br = q.get('br') ?? star;
+  const gz = q.get('gzip') ?? star;
+  if (br > 0 && br >= gz) return 'br';
+  if (gz > 0) return 'gzip';
+  return 'identity';
+}
+
+/** Bodies smaller than this are sent as they are: compression would save a few bytes at most. */
+export const MIN_COMPRESSED_SIZE = 1024;
+const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript|xml)|application\/[\w.+-]*\+(?:json|xml)|image\/svg\+xml)/i;
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+/** Below this size a body is compressed on the event loop: tens of µs, less than a thread-pool round trip. */
+const SYNC_COMPRESS_BELOW = 16 * 1024;
+const brotliOptions = (size: number) => ({
+  // quality 5: within a few per cent of the maximum's size at a hundredth of its time
+  params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: size },
+});
+const compressWith = async (coding: 'br' | 'gzip', body: Uint8Array): Promise<Buffer> => {
+  if (body.byteLength < SYNC_COMPRESS_BELOW) {
+    return coding === 'br' ? brotliCompressSync(body, brotliOptions(body.byteLength)) : gzipSync(body, { level: 6 });
+  }
+  return coding === 'br' ? brotli(body, brotliOptions(body.byteLength)) : gzipAsync(body, { level: 6 });
+};
+
+/**
+ * Compressed variants, by the identity's ETag and the coding, up to `maxBytes` of compressed
+ * bytes (least recently used go first). An ETag names the bytes it was made from, so a variant
+ * is compressed once per body whatever the route, computed pages included.
+ */
+export class CompressionCache {
+  private readonly entries = new Map<string, Promise<Buffer>>();
+  private readonly sizes = new Map<string, number>();
+  private bytes = 0;
+  constructor(private readonly maxBytes: number) {}
+
+  get(etag: string, coding: 'br' | 'gzip', body: Uint8Array): Promise<Buffer> {
+    const key = `${coding} ${etag}`;
+    const hit = this.entries.get(key);
+    if (hit) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit;
+    }
+    const made = compressWith(coding, body);
+    this.entries.set(key, made);
+    made.then(
+      (out) => {
+        if (this.entries.get(key) !== made) return;
+        this.sizes.set(key, out.byteLength);
+        this.bytes += out.byteLength;
+        for (const [old] of this.entries) {
+          if (this.bytes <= this.maxBytes) break;
+          this.entries.delete(old);
+          this.bytes -= this.sizes.get(old) ?? 0;
+          this.sizes.delete(old);
+        }
+      },
+      () => this.entries.delete(key),
+    );
+    return made;
+  }
+}
+
+/** `"abc"` → `"abc-br"`: a compressed variant is other bytes, so it gets its own strong ETag. */
+export const variantEtag = (etag: string, coding: Coding): string => (coding === 'identity' ? etag : `${etag.slice(0, -1)}-${coding}"`);
+
+export interface PreviewOptions {
+  /** compressed variants kept in memory, in bytes */
+  compressionCacheBytes?: number;
+}
+
+/**
+ * Hands a request to the shared request logic and writes its answer, choosing the body's coding
+ * from Accept-Encoding. The coding changes the bytes, hence the ETag, so If-None-Match is
+ * evaluated here, against the ETag of the variant that would be sent. The request logic is
+ * called through createResponder, not as web Request → Response: the same answer without
+ * building and draining a web stream per request.
+ */
+export function previewMiddleware(respond: Respond, origin: string, options: PreviewOptions = {}) {
+  const variants = new CompressionCache(options.compressionCacheBytes ?? 64 * 1024 * 1024);
+  // If-None-Match is evaluated in negotiate(), against the variant sent: the request logic never sees it
+  const noHeaders = { get: () => null };
   return (req: IncomingMessage, res: ServerResponse) => {
-    const request = new Request(new URL(req.url ?? '/', origin), { method: req.method ?? 'GET' });
-    handle(request)
-      .then((response) => send(response, res))
+    const method = req.method ?? 'GET';
+    // HEAD answers with the headers GET would have, compressed length included
+    respond({ method: method === 'HEAD' ? 'GET' : method, url: absoluteUrl(req.url ?? '/', origin), headers: noHeaders })
+      .then((reply) => negotiate(reply, req, variants))
+      .then(({ status, headers, body }) => {
+        res.statusCode = status;
+        for (const name in headers) res.setHeader(name, headers[name]!);
+        res.end(method === 'HEAD' ? null : body);
+      })
       .catch(() => {
         res.statusCode = 404;
         res.setHeader('Content-Type', 'application/json; charset=utf-8');
@@ -47,17 +191,49 @@ export function previewMiddleware(handle: Handle, origin: string) {
   };
 }
 
+/** The request's URL; one that cannot be parsed is passed as it is, for the request logic's 404. */
+function absoluteUrl(path: string, origin: string): string {
+  try {
+    return new URL(path, origin).href;
+  } catch {
+    return path;
+  }
+}
+
+/** The variant of a reply this client gets: its coding, ETag and length, or 304 when it has it. */
+async function negotiate(reply: Reply, req: IncomingMessage, variants: CompressionCache): Promise<Reply> {
+  const headers = reply.headers;
+  headers['vary'] = 'Accept-Encoding';
+  let body = reply.body;
+  const etag = headers['etag'];
+  if (body !== null && etag !== undefined && body.byteLength >= MIN_COMPRESSED_SIZE && COMPRESSIBLE.test(headers['content-type'] ?? '')) {
+    const coding = chooseCoding(req.headers['accept-encoding']);
+    if (coding !== 'identity') {
+      body = await variants.get(etag, coding, body);
+      headers['content-encoding'] = coding;
+      headers['content-length'] = String(body.byteLength);
+      headers['etag'] = variantEtag(etag, coding);
+    }
+  }
+  if (reply.status === 200 && headers['etag'] !== undefined && matchesEtag(req.headers['if-none-match'] ?? null, headers['etag'])) {
+    delete headers['content-length'];
+    delete headers['content-encoding'];
+    return { status: 304, headers, body: null };
+  }
+  return { status: reply.status, headers, body };
+}
+
 export interface Preview {
   url: string;
   close(): Promise<void>;
 }
 
 export function startPreview(options: { root: string; baseUrl: string; port: number; host?: string }): Promise<Preview> {
-  const handle = createHandler(diskReader(options.root), { baseUrl: options.baseUrl });
+  const respond = createResponder(cachedReader(diskReader(options.root), 128 * 1024 * 1024), { baseUrl: options.baseUrl });
   const host = options.host ?? '127.0.0.1';
   const server = httpServer.createServer({
     root: options.root,
-    before: [previewMiddleware(handle, `http://${host}`)],
+    before: [previewMiddleware(respond, `http://${host}`)],
     showDir: 'false',
     autoIndex: 'false',
     cache: -1,
