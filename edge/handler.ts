@@ -116,9 +116,23 @@ export function createHandler(files: FileReader, options: HandlerOptions) {
 
 /** The request logic, answering with a Reply (status, headers, bytes): what createHandler wraps. */
 export function createResponder(files: FileReader, options: HandlerOptions) {
-  let routes: Promise<Routes | null> | null = null;
-  let meta: Promise<Meta | null> | null = null;
-  const lists = new Map<string, Promise<FullList | null>>();
+  /**
+   * Routes, meta and lists are read once and kept; a read that failed or found nothing is not
+   * kept, so a passing fault (a CDN fetch, a rebuild in progress) does not outlive itself.
+   */
+  const kept = new Map<string, Promise<unknown>>();
+  const keepRead = <T>(path: string): Promise<T | null> => {
+    let read = kept.get(path) as Promise<T | null> | undefined;
+    if (!read) {
+      read = readJson<T>(path);
+      kept.set(path, read);
+      read.then(
+        (value) => value === null && kept.delete(path),
+        () => kept.delete(path),
+      );
+    }
+    return read;
+  };
   /** files do not change under a running handler, so each file's hash is computed once */
   const fileHashes = new Map<string, Promise<string>>();
 
@@ -126,13 +140,9 @@ export function createResponder(files: FileReader, options: HandlerOptions) {
     const bytes = await files.read(path);
     return bytes === null ? null : (JSON.parse(decoder.decode(bytes)) as T);
   };
-  const getRoutes = () => (routes ??= readJson<Routes>(routesFile));
-  const getMeta = () => (meta ??= readJson<Meta>(metaFile));
-  const getList = (kind: string) => {
-    let list = lists.get(kind);
-    if (!list) lists.set(kind, (list = readJson<FullList>(listFile(kind))));
-    return list;
-  };
+  const getRoutes = () => keepRead<Routes>(routesFile);
+  const getMeta = () => keepRead<Meta>(metaFile);
+  const getList = (kind: string) => keepRead<FullList>(listFile(kind));
   const fileAnswer = async (path: string): Promise<Answer> => {
     const bytes = await files.read(path);
     return bytes === null ? notFound() : { status: 200, body: bytes, file: path };
