@@ -94,6 +94,8 @@ try {
   const width = Math.max(...rows.map((r) => r[0].length));
   console.log(`\nbench on ${new Date().toISOString()} (node ${process.version}, ${availableParallelism()} cores)\n`);
   for (const [what, figure, target] of rows) console.log(`${what.padEnd(width)}  ${figure.padEnd(58)}  ${target}`);
+  // the HTTP figures (preview and nginx side by side, page computation) on the same dist/
+  await (await import('./http.ts')).runHttpBench(dist);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
