@@ -11,15 +11,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { itemFile, listFile, metaFile, rootFile, routesFile, subresourceFile, type Meta, type Routes } from '../../edge/layout.ts';
+import type { FullList, ListEntry } from '../../edge/pagination.ts';
 
-export interface ListEntry {
-  name?: string;
-  url: string;
-}
-export interface FullList {
-  count: number;
-  results: ListEntry[];
-}
+export type { FullList, ListEntry };
 
 /** What the build holds, for stating expectations. */
 export interface CaseContext {
