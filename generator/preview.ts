@@ -180,6 +180,8 @@ export function previewMiddleware(respond: Respond, origin: string, options: Pre
       .then((reply) => negotiate(reply, req, variants))
       .then(({ status, headers, body }) => {
         res.statusCode = status;
+        // http-server promises byte ranges on every response; these answers never serve one
+        res.removeHeader('Accept-Ranges');
         for (const name in headers) res.setHeader(name, headers[name]!);
         res.end(method === 'HEAD' ? null : body);
       })
@@ -228,7 +230,26 @@ export interface Preview {
   close(): Promise<void>;
 }
 
+/**
+ * http-server's `union` reads `res._headers`, which Node flags as deprecated (DEP0066) on the
+ * first request. Users of the preview can do nothing about it, so that one warning is dropped;
+ * every other warning passes through.
+ */
+let unionDeprecationSilenced = false;
+function silenceUnionDeprecation(): void {
+  if (unionDeprecationSilenced) return;
+  unionDeprecationSilenced = true;
+  const emitWarning = process.emitWarning.bind(process) as (...args: unknown[]) => void;
+  process.emitWarning = ((...args: unknown[]) => {
+    const [, type, code] = args;
+    const options = typeof type === 'object' && type !== null ? (type as { code?: unknown }) : null;
+    if (code === 'DEP0066' || options?.code === 'DEP0066') return;
+    emitWarning(...args);
+  }) as typeof process.emitWarning;
+}
+
 export function startPreview(options: { root: string; baseUrl: string; port: number; host?: string }): Promise<Preview> {
+  silenceUnionDeprecation();
   const respond = createResponder(cachedReader(diskReader(options.root), 128 * 1024 * 1024), { baseUrl: options.baseUrl });
   const host = options.host ?? '127.0.0.1';
   const server = httpServer.createServer({

@@ -143,6 +143,13 @@ describe('errors', () => {
     expect(r.json()).toBe('Not Found');
   });
 
+  it('promises no byte ranges, since it serves none', async () => {
+    const response = await fetch(`${origin}/v2/creature/1`, { headers: { Range: 'bytes=0-9' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('accept-ranges')).toBeNull();
+    expect((await response.text()).length).toBeGreaterThan(10);
+  });
+
   it('methods other than GET and HEAD are refused with 405', async () => {
     const r = await get('/v2/creature/1', { method: 'POST' });
     expect(r.status).toBe(405);
