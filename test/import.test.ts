@@ -44,20 +44,20 @@ describe('typed tables', () => {
   };
 
   it('types cells by their declaration, empty cells as null', () => {
-    const { rows, problems } = problemsOf('pokemon_colors', 'id,identifier\n1,black\n');
+    const { rows, problems } = problemsOf('pokemon_colors', 'id,identifier\n1,teal\n');
     expect(problems).toEqual([]);
-    expect(rows).toEqual([{ id: 1, identifier: 'black' }]);
-    const species = problemsOf('pokemon_habitats', 'id,identifier\n3,grassland\n');
-    expect(species.rows[0]).toEqual({ id: 3, identifier: 'grassland' });
+    expect(rows).toEqual([{ id: 1, identifier: 'teal' }]);
+    const species = problemsOf('pokemon_habitats', 'id,identifier\n3,reef\n');
+    expect(species.rows[0]).toEqual({ id: 3, identifier: 'reef' });
   });
 
   it('names table, row and column of a cell of the wrong type', () => {
-    const { problems } = problemsOf('pokemon', 'id,identifier,species_id,height,weight,base_experience,order,is_default\n1,bulbasaur,1,7,69,64,1,1\n2,ivysaur,2,tall,130,142,2,1\n');
+    const { problems } = problemsOf('pokemon', 'id,identifier,species_id,height,weight,base_experience,order,is_default\n1,alpha,1,3,40,50,1,1\n2,beta,2,tall,90,100,2,1\n');
     expect(problems).toEqual([expect.objectContaining({ table: 'pokemon.csv', row: 2, column: 'height', message: expect.stringContaining('"tall"') })]);
   });
 
   it('refuses an empty required cell and a boolean that is not 0 or 1', () => {
-    const { problems } = problemsOf('pokemon', 'id,identifier,species_id,height,weight,base_experience,order,is_default\n1,,1,7,69,64,1,2\n');
+    const { problems } = problemsOf('pokemon', 'id,identifier,species_id,height,weight,base_experience,order,is_default\n1,,1,3,40,50,1,2\n');
     expect(problems.map((p) => [p.row, p.column])).toEqual([
       [1, 'identifier'],
       [1, 'is_default'],
@@ -65,7 +65,7 @@ describe('typed tables', () => {
   });
 
   it('names a column that is missing or undeclared', () => {
-    expect(problemsOf('pokemon_colors', 'id,identifier,extra\n1,black,x\n').problems).toEqual([
+    expect(problemsOf('pokemon_colors', 'id,identifier,extra\n1,teal,x\n').problems).toEqual([
       expect.objectContaining({ table: 'pokemon_colors.csv', column: 'extra' }),
     ]);
     expect(problemsOf('pokemon_colors', 'id\n1\n').problems).toEqual([expect.objectContaining({ column: 'identifier' })]);
@@ -74,9 +74,9 @@ describe('typed tables', () => {
   it('finds dangling references and duplicate ids across tables', () => {
     const problems: Array<{ table: string; row?: number; column?: string; message: string }> = [];
     const store = new Map<TableKey, Array<Record<string, unknown>>>([
-      ['pokemon_colors', [{ id: 1, identifier: 'black' }, { id: 1, identifier: 'blue' }]],
-      ['languages', [{ id: 9, iso639: 'en', iso3166: 'us', identifier: 'en', official: true, order: 1 }]],
-      ['pokemon_color_names', [{ creature_color_id: 1, local_language_id: 9, name: 'Black' }, { creature_color_id: 7, local_language_id: 9, name: 'Purple' }]],
+      ['pokemon_colors', [{ id: 1, identifier: 'teal' }, { id: 1, identifier: 'ochre' }]],
+      ['languages', [{ id: 9, iso639: 'xx', iso3166: 'xx', identifier: 'xx', official: true, order: 1 }]],
+      ['pokemon_color_names', [{ creature_color_id: 1, local_language_id: 9, name: 'Teal' }, { creature_color_id: 7, local_language_id: 9, name: 'Ochre' }]],
     ]);
     checkKeys(store, problems);
     expect(problems).toEqual([

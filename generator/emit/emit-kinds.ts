@@ -39,6 +39,8 @@ export interface ShardResult {
   bytes: number;
 }
 
+const NEWLINE = Buffer.from('\n');
+
 /** Stops a shard early when it has found this many bad documents; more would only be noise. */
 const MAX_PROBLEMS = 50;
 
@@ -80,9 +82,11 @@ export async function emitKinds(job: ShardJob, progress: (records: number) => vo
         const error = check(doc);
         if (error) problems.push(`${kind} ${record.id}: ${error}`);
         else {
-          const body = JSON.stringify(doc);
+          // encoded once: the same bytes go to the item's file and to the collection's bulk file
+          const body = Buffer.from(JSON.stringify(doc));
           await out.write(itemFile(kind, record.id), body);
-          await bulk.write(`${body}\n`);
+          await bulk.write(body);
+          await bulk.write(NEWLINE);
           // a name used twice addresses the lowest id (see the kind's duplicateNames)
           const ownsName = record.name !== null && !nameOwners.has(record.name);
           if (ownsName && record.name !== null) {
