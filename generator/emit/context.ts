@@ -4,6 +4,7 @@
  * build and shared. Pure: it only reads the records and media lists it was given.
  */
 import type { ApiResource, NamedResource } from '../../schemas/output/common.ts';
+import { groupBy } from '../lists.ts';
 import type { KindName, RecordOf } from '../model/kinds.ts';
 
 export interface Media {
@@ -100,29 +101,14 @@ export function createContext(
     get: <K extends KindName>(kind: K, id: number) => get(kind, id) as unknown as RecordOf<K>,
     find: <K extends KindName>(kind: K, id: number) => find(kind, id) as unknown as RecordOf<K> | undefined,
     groupBy: (kind, field) =>
-      remember(`group:${kind}:${field}`, () => {
-        const groups = new Map<unknown, AnyRecord[]>();
-        for (const r of (records.get(kind) ?? []) as AnyRecord[]) {
-          const k = r[field];
-          let list = groups.get(k);
-          if (!list) groups.set(k, (list = []));
-          list.push(r);
-        }
-        return groups;
-      }) as never,
+      remember(`group:${kind}:${field}`, () => groupBy((records.get(kind) ?? []) as AnyRecord[], (r) => r[field])) as never,
     refsWhere: (kind, field, value) => (context.groupBy(kind, field).get(value) ?? []).map((r) => ref(kind, r.id as number)),
     childrenBy: (kind, child, field) =>
       remember(`children:${kind}:${child}:${field}`, () => {
-        const groups = new Map<unknown, Array<{ owner: AnyRecord; row: Record<string, unknown> }>>();
-        for (const owner of (records.get(kind) ?? []) as AnyRecord[]) {
-          for (const row of owner[child] as Array<Record<string, unknown>>) {
-            const k = row[field];
-            let list = groups.get(k);
-            if (!list) groups.set(k, (list = []));
-            list.push({ owner, row });
-          }
-        }
-        return groups;
+        const owned = ((records.get(kind) ?? []) as AnyRecord[]).flatMap((owner) =>
+          (owner[child] as Array<Record<string, unknown>>).map((row) => ({ owner, row })),
+        );
+        return groupBy(owned, ({ row }) => row[field]);
       }) as never,
     sprite: (path) => (media.sprites.has(path) ? SPRITE_BASE + path : null),
     cry: (path) => (media.cries.has(path) ? CRY_BASE + path : null),

@@ -4,6 +4,7 @@
  * lists come from the type's own efficacy rows (ordered by target), "_from" lists from the rows
  * that target it (ordered by attacker).
  */
+import { runsOf } from '../../lists.ts';
 import type { NamedResource } from '../../../schemas/output/common.ts';
 import { DAMAGE_RELATION_FIELDS, type DamageRelationField } from '../../../schemas/output/battle.ts';
 import type { BuildContext } from '../../emit/context.ts';
@@ -80,17 +81,6 @@ interface PastEfficacy extends Efficacy {
   generationId: number;
 }
 
-/** Runs of consecutive items that share a key, in order. */
-function runsBy<T, K>(items: readonly T[], key: (item: T) => K): T[][] {
-  const runs: T[][] = [];
-  for (const item of items) {
-    const last = runs[runs.length - 1];
-    if (last && key(last[0] as T) === key(item)) last.push(item);
-    else runs.push([item]);
-  }
-  return runs;
-}
-
 /**
  * `past_damage_relations`: for each generation whose efficacy differed, the current relations
  * as they were then. Mirrors the upstream: the type's rows as attacker, then its rows as target,
@@ -108,8 +98,7 @@ export function pastDamageRelations(type: RecordOf<'type'>, ctx: BuildContext) {
       direction: 'from' as const, otherTypeId: owner.id, factor: row.damage_factor, generationId: row.generation_id,
     })),
   ];
-  return runsBy(past, (p) => p.generationId).map((run) => {
-    const generationId = (run[0] as PastEfficacy).generationId;
+  return runsOf(past, (p) => p.generationId).map(([generationId, run]) => {
     const existedThen = (typeId: number) => ctx.get('type', typeId).generation_id <= generationId;
     const relations = currentRelations(type, ctx);
     for (const f of DAMAGE_RELATION_FIELDS) relations[f] = relations[f].filter(existedThen);

@@ -3,7 +3,7 @@ import type { BuildContext } from '../../emit/context.ts';
 import type { RecordOf } from '../../model/kinds.ts';
 import { defineResource } from '../define.ts';
 import { creatureEncounters } from '../world/creature-encounters.ts';
-import { groupedByAscendingKey, runsOf } from './grouping.ts';
+import { groupInOrder, runsOf, sortedBy } from '../../lists.ts';
 import { creatureSprites } from './sprites.ts';
 
 type CreatureRecord = RecordOf<'creature'>;
@@ -18,7 +18,7 @@ const statValue = (ctx: BuildContext, row: { base_stat: number; effort: number; 
 
 /** One entry per move, by move id; its details in table order (version group, then method). */
 function moves(ctx: BuildContext, creature: CreatureRecord) {
-  return groupedByAscendingKey(creature.moves, (m) => m.move_id).map(([moveId, rows]) => ({
+  return sortedBy(groupInOrder(creature.moves, (m) => m.move_id), ([moveId]) => moveId).map(([moveId, rows]) => ({
     move: ctx.ref('move', moveId),
     version_group_details: rows.map((r) => ({
       level_learned_at: r.level,
@@ -31,7 +31,7 @@ function moves(ctx: BuildContext, creature: CreatureRecord) {
 
 /** One entry per item, by item id; its versions in table order. */
 function heldItems(ctx: BuildContext, creature: CreatureRecord) {
-  return groupedByAscendingKey(creature.held_items, (h) => h.item_id).map(([itemId, rows]) => ({
+  return sortedBy(groupInOrder(creature.held_items, (h) => h.item_id), ([itemId]) => itemId).map(([itemId, rows]) => ({
     item: ctx.ref('item', itemId),
     version_details: rows.map((r) => ({ rarity: r.rarity, version: ctx.ref('version', r.version_id) })),
   }));

@@ -2,6 +2,7 @@ import type { ItemFlavorText, ItemHolder, ItemMachine, ItemPrice } from '../../.
 import { Item } from '../../../schemas/output/items.ts';
 import type { BuildContext } from '../../emit/context.ts';
 import { names, verboseEffects } from '../../emit/shapes.ts';
+import { runsOf } from '../../lists.ts';
 import type { RecordOf } from '../../model/kinds.ts';
 import { defineResource } from '../define.ts';
 
@@ -33,16 +34,11 @@ const flavorTexts = (ctx: BuildContext, item: ItemRecord): ItemFlavorText[] =>
  * rows of one creature together).
  */
 function holders(ctx: BuildContext, item: ItemRecord): ItemHolder[] {
-  const held: ItemHolder[] = [];
-  let current: { id: number; entry: ItemHolder } | undefined;
-  for (const { owner, row } of ctx.childrenBy('creature', 'held_items', 'item_id').get(item.id) ?? []) {
-    if (current?.id !== owner.id) {
-      current = { id: owner.id, entry: { creature: ctx.ref('creature', owner.id), version_details: [] } };
-      held.push(current.entry);
-    }
-    current.entry.version_details.push({ rarity: row.rarity, version: ctx.ref('version', row.version_id) });
-  }
-  return held;
+  const held = ctx.childrenBy('creature', 'held_items', 'item_id').get(item.id) ?? [];
+  return runsOf(held, ({ owner }) => owner.id).map(([creatureId, rows]) => ({
+    creature: ctx.ref('creature', creatureId),
+    version_details: rows.map(({ row }) => ({ rarity: row.rarity, version: ctx.ref('version', row.version_id) })),
+  }));
 }
 
 /** The machines (TMs, HMs, TRs) this item is, in machine id order. */

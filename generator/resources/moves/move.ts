@@ -3,6 +3,7 @@ import type { NamedResource } from '../../../schemas/output/common.ts';
 import { ContestComboSets, Move, MoveMetaData } from '../../../schemas/output/moves.ts';
 import type { BuildContext } from '../../emit/context.ts';
 import { effects, flavorTextsByVersionGroup, names, verboseEffects } from '../../emit/shapes.ts';
+import { sortedBy } from '../../lists.ts';
 import type { RecordOf } from '../../model/kinds.ts';
 import { defineResource } from '../define.ts';
 
@@ -53,7 +54,7 @@ function meta(move: MoveRecord, ctx: BuildContext): Static<typeof MoveMetaData> 
  */
 function learnedBy(move: MoveRecord, ctx: BuildContext): NamedResource[] {
   const learners = (ctx.childrenBy('creature', 'moves', 'move_id').get(move.id) ?? []).map(({ owner }) => owner.id);
-  return [...new Set(learners)].sort((a, b) => a - b).map((id) => ctx.ref('creature', id));
+  return sortedBy(new Set(learners), (id) => id).map((id) => ctx.ref('creature', id));
 }
 
 export const move = defineResource({

@@ -1,6 +1,7 @@
 /** The catalogues that list species: Pal Park areas and Pokédexes. */
 import { PalParkArea, Pokedex } from '../../../schemas/output/species.ts';
 import { descriptions, names } from '../../emit/shapes.ts';
+import { sortedBy } from '../../lists.ts';
 import { defineResource } from '../define.ts';
 
 export const palParkArea = defineResource({
@@ -28,8 +29,7 @@ export const pokedex = defineResource({
     // the upstream makes a description of every prose row, an empty one included
     descriptions: descriptions(ctx, dex.prose.map((p) => ({ ...p, description: p.description ?? '' }))),
     names: names(ctx, dex.prose),
-    creature_entries: [...(ctx.childrenBy('creature-species', 'dex_numbers', 'pokedex_id').get(dex.id) ?? [])]
-      .sort((a, b) => a.row.pokedex_number - b.row.pokedex_number)
+    creature_entries: sortedBy(ctx.childrenBy('creature-species', 'dex_numbers', 'pokedex_id').get(dex.id) ?? [], ({ row }) => row.pokedex_number)
       .map(({ owner, row }) => ({ entry_number: row.pokedex_number, creature_species: ctx.ref('creature-species', owner.id) })),
     region: ctx.refOrNull('region', dex.region_id),
     version_groups: dex.version_groups.map((v) => ctx.ref('version-group', v.version_group_id)),

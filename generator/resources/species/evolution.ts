@@ -2,6 +2,7 @@
 import { EvolutionChain, EvolutionTrigger, type ChainLink, type EvolutionDetail } from '../../../schemas/output/evolution.ts';
 import type { BuildContext } from '../../emit/context.ts';
 import { names } from '../../emit/shapes.ts';
+import { sortedBy } from '../../lists.ts';
 import type { RecordOf } from '../../model/kinds.ts';
 import { defineResource } from '../define.ts';
 
@@ -53,7 +54,7 @@ interface Stage {
  * placed, else under the root. So siblings run in `order` too.
  */
 function stageTree(members: readonly Species[]): Stage {
-  const [first, ...rest] = [...members].sort((a, b) => a.order - b.order);
+  const [first, ...rest] = sortedBy(members, (s) => s.order);
   if (!first) throw new Error('an evolution chain without species');
   const root: Stage = { species: first, next: [] };
   const placed = new Map<number, Stage>([[first.id, root]]);
@@ -89,7 +90,7 @@ export const evolutionChain = defineResource({
 
 /** Every evolution row with a given value in `field`, in the upstream's row (id) order, with the species it leads to. */
 export function evolutionsBy(ctx: BuildContext, field: 'evolution_trigger_id' | 'gender_id', value: number) {
-  return [...(ctx.childrenBy('creature-species', 'evolutions', field).get(value) ?? [])].sort((a, b) => a.row.id - b.row.id);
+  return sortedBy(ctx.childrenBy('creature-species', 'evolutions', field).get(value) ?? [], ({ row }) => row.id);
 }
 
 export const evolutionTrigger = defineResource({

@@ -1,6 +1,7 @@
 import { CreatureEncounters } from '../../../schemas/output/encounters.ts';
 import type { SubresourceDef } from '../define.ts';
-import { groupInOrder, sortedBy, versionEncounterDetails } from './encounters.ts';
+import { groupInOrder, sortedBy } from '../../lists.ts';
+import { versionEncounterDetails } from './encounters.ts';
 
 /**
  * `/creature/{id}/encounters`: the location areas where the creature is met. The upstream lists

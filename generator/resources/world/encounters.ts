@@ -5,32 +5,10 @@
  */
 import type { EncounterDetail, VersionEncounterDetail } from '../../../schemas/output/encounters.ts';
 import type { BuildContext } from '../../emit/context.ts';
+import { groupInOrder } from '../../lists.ts';
 import type { RecordOf } from '../../model/kinds.ts';
 
 export type Encounter = RecordOf<'location-area'>['encounters'][number];
-
-/** `items` in groups of equal `key`, groups in the order their first item appears. */
-export function groupInOrder<T, K>(items: readonly T[], key: (item: T) => K): Array<[K, T[]]> {
-  const groups = new Map<K, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    let list = groups.get(k);
-    if (!list) groups.set(k, (list = []));
-    list.push(item);
-  }
-  return [...groups];
-}
-
-/** A stably sorted copy: items equal on every key keep their given order. */
-export function sortedBy<T>(items: readonly T[], ...keys: ReadonlyArray<(item: T) => number>): T[] {
-  return [...items].sort((a, b) => {
-    for (const key of keys) {
-      const d = key(a) - key(b);
-      if (d !== 0) return d;
-    }
-    return 0;
-  });
-}
 
 function encounterSlot(ctx: BuildContext, slotId: number) {
   const found = ctx.childrenBy('encounter-method', 'slots', 'id').get(slotId)?.[0];

@@ -1,7 +1,8 @@
 import { LocationArea } from '../../../schemas/output/world.ts';
 import { names } from '../../emit/shapes.ts';
 import { defineResource } from '../define.ts';
-import { groupInOrder, sortedBy, versionEncounterDetails } from './encounters.ts';
+import { groupInOrder, sortedBy } from '../../lists.ts';
+import { versionEncounterDetails } from './encounters.ts';
 
 export const locationArea = defineResource({
   kind: 'location-area',
