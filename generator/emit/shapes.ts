@@ -4,7 +4,8 @@
  * few; both are accepted.
  */
 import type {
-  Description, Effect, FlavorTextByVersion, FlavorTextByVersionGroup, Name, NamedResource, VerboseEffect,
+  Description, Effect, EffectChange, FlavorTextByVersion, FlavorTextByVersionGroup, GenerationGameIndex, MachineVersionDetail, Name,
+  NamedResource, VerboseEffect, VersionGameIndex,
 } from '../../schemas/output/common.ts';
 import type { BuildContext } from './context.ts';
 
@@ -49,4 +50,25 @@ export function flavorTextsByVersion(
   rows: ReadonlyArray<Localized & { flavor_text: string; version_id: number }>,
 ): FlavorTextByVersion[] {
   return rows.map((r) => ({ flavor_text: r.flavor_text, language: language(ctx, r), version: ctx.ref('version', r.version_id) }));
+}
+
+/** `effect_changes`: each changelog row with its effect texts (abilities and moves). */
+export function effectChanges(
+  ctx: BuildContext,
+  rows: ReadonlyArray<{ changed_in_version_group_id: number; prose: ReadonlyArray<Localized & { effect: string | null }> }>,
+): EffectChange[] {
+  return rows.map((row) => ({ effect_entries: effects(ctx, row.prose), version_group: ctx.ref('version-group', row.changed_in_version_group_id) }));
+}
+
+/** `machines`: the machines that teach a move, each with its version group (moves and items). */
+export function machineVersionDetails(ctx: BuildContext, machines: ReadonlyArray<{ id: number; version_group_id: number }>): MachineVersionDetail[] {
+  return machines.map((m) => ({ machine: ctx.resource('machine', m.id), version_group: ctx.ref('version-group', m.version_group_id) }));
+}
+
+export function generationGameIndices(ctx: BuildContext, rows: ReadonlyArray<{ game_index: number; generation_id: number }>): GenerationGameIndex[] {
+  return rows.map((r) => ({ game_index: r.game_index, generation: ctx.ref('generation', r.generation_id) }));
+}
+
+export function versionGameIndices(ctx: BuildContext, rows: ReadonlyArray<{ game_index: number; version_id: number }>): VersionGameIndex[] {
+  return rows.map((r) => ({ game_index: r.game_index, version: ctx.ref('version', r.version_id) }));
 }

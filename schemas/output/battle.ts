@@ -1,7 +1,7 @@
 /** Responses of the battle resources: type, ability, stat, characteristic, nature, pokeathlon stat. */
 import { Type, type TArray, type TSchema } from '@sinclair/typebox';
 import {
-  ApiResource, Description, Effect, FlavorTextByVersionGroup, GenerationGameIndex, Name, NamedResource, Nullable,
+  ApiResource, Description, EffectChange, FlavorTextByVersionGroup, GenerationGameIndex, Name, NamedResource, Nullable,
   VerboseEffect,
 } from './common.ts';
 
@@ -81,7 +81,6 @@ export const BattleType = Type.Object(
 // ---------------------------------------------------------------------------------------------
 // Ability
 
-export const AbilityEffectChange = Type.Object({ effect_entries: Type.Array(Effect), version_group: NamedResource }, strict);
 
 export const AbilityCreature = Type.Object({ is_hidden: Type.Boolean(), slot: Type.Integer(), creature: NamedResource }, strict);
 
@@ -93,7 +92,7 @@ export const Ability = Type.Object(
     generation: NamedResource,
     names: Type.Array(Name),
     effect_entries: Type.Array(VerboseEffect),
-    effect_changes: Type.Array(AbilityEffectChange),
+    effect_changes: Type.Array(EffectChange),
     flavor_text_entries: Type.Array(FlavorTextByVersionGroup),
     creature: Type.Array(AbilityCreature),
   },

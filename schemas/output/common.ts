@@ -50,6 +50,14 @@ export type GenerationGameIndex = Static<typeof GenerationGameIndex>;
 export const VersionGameIndex = Type.Object({ game_index: Type.Integer(), version: NamedResource }, { additionalProperties: false });
 export type VersionGameIndex = Static<typeof VersionGameIndex>;
 
+/** How an effect read before a version group changed it (abilities and moves). */
+export const EffectChange = Type.Object({ effect_entries: Type.Array(Effect), version_group: NamedResource }, { additionalProperties: false });
+export type EffectChange = Static<typeof EffectChange>;
+
+/** A machine that teaches a move, in one version group (moves and items list them). */
+export const MachineVersionDetail = Type.Object({ machine: ApiResource, version_group: NamedResource }, { additionalProperties: false });
+export type MachineVersionDetail = Static<typeof MachineVersionDetail>;
+
 /** A page of a collection: the specification's "Paginated list". */
 export const PaginatedList = Type.Object(
   {

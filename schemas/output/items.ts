@@ -1,6 +1,8 @@
 /** Responses of the item resources: item, its attributes, categories, pockets, fling effects, and currencies. */
 import { Type, type Static } from '@sinclair/typebox';
-import { ApiResource, Description, Effect, GenerationGameIndex, Name, NamedResource, Nullable, VerboseEffect } from './common.ts';
+import {
+  ApiResource, Description, Effect, GenerationGameIndex, MachineVersionDetail, Name, NamedResource, Nullable, VerboseEffect,
+} from './common.ts';
 
 /** An item's flavor text; the upstream calls the text `text` here, not `flavor_text` as elsewhere. */
 export const ItemFlavorText = Type.Object(
@@ -19,8 +21,6 @@ export const ItemHolder = Type.Object(
 );
 export type ItemHolder = Static<typeof ItemHolder>;
 
-export const ItemMachine = Type.Object({ machine: ApiResource, version_group: NamedResource }, { additionalProperties: false });
-export type ItemMachine = Static<typeof ItemMachine>;
 
 export const ItemPrice = Type.Object(
   {
@@ -50,7 +50,7 @@ export const Item = Type.Object(
     held_by_creature: Type.Array(ItemHolder),
     sprites: ItemSprites,
     baby_trigger_for: Nullable(ApiResource),
-    machines: Type.Array(ItemMachine),
+    machines: Type.Array(MachineVersionDetail),
     prices: Type.Array(ItemPrice),
   },
   { additionalProperties: false },

@@ -1,7 +1,7 @@
 /** Responses of the move resources: the move itself, its classifications, and machines. */
 import { Type } from '@sinclair/typebox';
 import {
-  ApiResource, Description, Effect, FlavorTextByVersionGroup, Name, NamedResource, Nullable, VerboseEffect,
+  ApiResource, Description, EffectChange, FlavorTextByVersionGroup, MachineVersionDetail, Name, NamedResource, Nullable, VerboseEffect,
 } from './common.ts';
 
 const strict = { additionalProperties: false } as const;
@@ -42,11 +42,9 @@ export const PastMoveStatValues = Type.Object(
   strict,
 );
 
-export const MoveEffectChange = Type.Object({ effect_entries: Type.Array(Effect), version_group: NamedResource }, strict);
 
 export const MoveStatChange = Type.Object({ change: Type.Integer(), stat: NamedResource }, strict);
 
-export const MachineVersionDetail = Type.Object({ machine: ApiResource, version_group: NamedResource }, strict);
 
 export const Move = Type.Object(
   {
@@ -62,7 +60,7 @@ export const Move = Type.Object(
     contest_effect: Nullable(ApiResource),
     damage_class: NamedResource,
     effect_entries: Type.Array(VerboseEffect),
-    effect_changes: Type.Array(MoveEffectChange),
+    effect_changes: Type.Array(EffectChange),
     generation: NamedResource,
     meta: Nullable(MoveMetaData),
     names: Type.Array(Name),

@@ -1,5 +1,5 @@
 import { Ability } from '../../../schemas/output/battle.ts';
-import { effects, flavorTextsByVersionGroup, names, verboseEffects } from '../../emit/shapes.ts';
+import { effectChanges, flavorTextsByVersionGroup, names, verboseEffects } from '../../emit/shapes.ts';
 import { defineResource } from '../define.ts';
 
 export const ability = defineResource({
@@ -12,10 +12,7 @@ export const ability = defineResource({
     generation: ctx.ref('generation', ability.generation_id),
     names: names(ctx, ability.names),
     effect_entries: verboseEffects(ctx, ability.prose),
-    effect_changes: ability.changelog.map((change) => ({
-      effect_entries: effects(ctx, change.prose),
-      version_group: ctx.ref('version-group', change.changed_in_version_group_id),
-    })),
+    effect_changes: effectChanges(ctx, ability.changelog),
     flavor_text_entries: flavorTextsByVersionGroup(ctx, ability.flavor_text),
     // Every creature that may have it, hidden-ability holders included, by creature then slot.
     creature: (ctx.childrenBy('creature', 'abilities', 'ability_id').get(ability.id) ?? []).map(({ owner, row }) => ({

@@ -1,6 +1,6 @@
 import { BattleType, TYPE_ICON_GAMES } from '../../../schemas/output/battle.ts';
 import type { BuildContext } from '../../emit/context.ts';
-import { names } from '../../emit/shapes.ts';
+import { generationGameIndices, names } from '../../emit/shapes.ts';
 import type { RecordOf } from '../../model/kinds.ts';
 import { defineResource } from '../define.ts';
 import { damageRelations, pastDamageRelations } from './damage-relations.ts';
@@ -28,7 +28,7 @@ export const type = defineResource({
     name: type.name,
     damage_relations: damageRelations(type, ctx),
     past_damage_relations: pastDamageRelations(type, ctx),
-    game_indices: type.game_indices.map((g) => ({ game_index: g.game_index, generation: ctx.ref('generation', g.generation_id) })),
+    game_indices: generationGameIndices(ctx, type.game_indices),
     generation: ctx.ref('generation', type.generation_id),
     move_damage_class: ctx.refOrNull('move-damage-class', type.damage_class_id),
     names: names(ctx, type.names),

@@ -1,5 +1,6 @@
 import { Creature } from '../../../schemas/output/creatures.ts';
 import type { BuildContext } from '../../emit/context.ts';
+import { versionGameIndices } from '../../emit/shapes.ts';
 import type { RecordOf } from '../../model/kinds.ts';
 import { defineResource } from '../define.ts';
 import { creatureEncounters } from '../world/creature-encounters.ts';
@@ -61,7 +62,7 @@ export const creature = defineResource({
       generation: ctx.ref('generation', generationId),
     })),
     forms: ctx.refsWhere('creature-form', 'creature_id', c.id),
-    game_indices: c.game_indices.map((g) => ({ game_index: g.game_index, version: ctx.ref('version', g.version_id) })),
+    game_indices: versionGameIndices(ctx, c.game_indices),
     held_items: heldItems(ctx, c),
     location_area_encounters: `${ctx.baseUrl}/creature/${c.id}/encounters`,
     moves: moves(ctx, c),

@@ -1,7 +1,7 @@
-import type { ItemFlavorText, ItemHolder, ItemMachine, ItemPrice } from '../../../schemas/output/items.ts';
+import type { ItemFlavorText, ItemHolder, ItemPrice } from '../../../schemas/output/items.ts';
 import { Item } from '../../../schemas/output/items.ts';
 import type { BuildContext } from '../../emit/context.ts';
-import { names, verboseEffects } from '../../emit/shapes.ts';
+import { generationGameIndices, machineVersionDetails, names, verboseEffects } from '../../emit/shapes.ts';
 import { runsOf } from '../../lists.ts';
 import type { RecordOf } from '../../model/kinds.ts';
 import { defineResource } from '../define.ts';
@@ -41,12 +41,6 @@ function holders(ctx: BuildContext, item: ItemRecord): ItemHolder[] {
   }));
 }
 
-/** The machines (TMs, HMs, TRs) this item is, in machine id order. */
-const machines = (ctx: BuildContext, item: ItemRecord): ItemMachine[] =>
-  (ctx.groupBy('machine', 'item_id').get(item.id) ?? []).map((m) => ({
-    machine: ctx.resource('machine', m.id),
-    version_group: ctx.ref('version-group', m.version_group_id),
-  }));
 
 const prices = (ctx: BuildContext, item: ItemRecord): ItemPrice[] =>
   item.prices.map((p) => ({
@@ -77,12 +71,13 @@ export const item = defineResource({
     category: ctx.ref('item-category', item.category_id),
     effect_entries: verboseEffects(ctx, item.prose),
     flavor_text_entries: flavorTexts(ctx, item),
-    game_indices: item.game_indices.map((g) => ({ game_index: g.game_index, generation: ctx.ref('generation', g.generation_id) })),
+    game_indices: generationGameIndices(ctx, item.game_indices),
     names: names(ctx, item.names),
     held_by_creature: holders(ctx, item),
     sprites: { default: ctx.sprite(itemSpritePath(item.identifier)) },
     baby_trigger_for: babyTriggerFor(ctx, item),
-    machines: machines(ctx, item),
+    // the machines (TMs, HMs, TRs) this item is, in machine id order
+    machines: machineVersionDetails(ctx, ctx.groupBy('machine', 'item_id').get(item.id) ?? []),
     prices: prices(ctx, item),
   }),
 });

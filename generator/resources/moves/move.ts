@@ -2,7 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { NamedResource } from '../../../schemas/output/common.ts';
 import { ContestComboSets, Move, MoveMetaData } from '../../../schemas/output/moves.ts';
 import type { BuildContext } from '../../emit/context.ts';
-import { effects, flavorTextsByVersionGroup, names, verboseEffects } from '../../emit/shapes.ts';
+import { effectChanges, flavorTextsByVersionGroup, machineVersionDetails, names, verboseEffects } from '../../emit/shapes.ts';
 import { sortedBy } from '../../lists.ts';
 import type { RecordOf } from '../../model/kinds.ts';
 import { defineResource } from '../define.ts';
@@ -74,10 +74,7 @@ export const move = defineResource({
     damage_class: ctx.ref('move-damage-class', move.damage_class_id),
     // Emitted as written: per the spec, clients substitute any `$effect_chance` token themselves.
     effect_entries: verboseEffects(ctx, move.effect_prose),
-    effect_changes: move.effect_changes.map((change) => ({
-      effect_entries: effects(ctx, change.prose),
-      version_group: ctx.ref('version-group', change.changed_in_version_group_id),
-    })),
+    effect_changes: effectChanges(ctx, move.effect_changes),
     generation: ctx.ref('generation', move.generation_id),
     meta: meta(move, ctx),
     names: names(ctx, move.names),
@@ -96,10 +93,7 @@ export const move = defineResource({
       move.super_contest_effect_id === null ? null : ctx.resource('super-contest-effect', move.super_contest_effect_id),
     target: ctx.ref('move-target', move.target_id),
     type: ctx.ref('type', move.type_id),
-    machines: move.machines.map((m) => ({
-      machine: ctx.resource('machine', m.id),
-      version_group: ctx.ref('version-group', m.version_group_id),
-    })),
+    machines: machineVersionDetails(ctx, move.machines),
     flavor_text_entries: flavorTextsByVersionGroup(ctx, move.flavor_text),
     learned_by_creature: learnedBy(move, ctx),
   }),

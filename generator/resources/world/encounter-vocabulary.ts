@@ -21,9 +21,7 @@ export const encounterCondition = defineResource({
   emit: (condition, ctx) => ({
     id: condition.id,
     name: condition.name,
-    values: (ctx.groupBy('encounter-condition-value', 'encounter_condition_id').get(condition.id) ?? []).map((v) =>
-      ctx.ref('encounter-condition-value', v.id),
-    ),
+    values: ctx.refsWhere('encounter-condition-value', 'encounter_condition_id', condition.id),
     names: names(ctx, condition.names),
   }),
 });

@@ -1,5 +1,5 @@
 import { Location } from '../../../schemas/output/world.ts';
-import { names } from '../../emit/shapes.ts';
+import { generationGameIndices, names } from '../../emit/shapes.ts';
 import { defineResource } from '../define.ts';
 
 export const location = defineResource({
@@ -11,7 +11,7 @@ export const location = defineResource({
     region: ctx.refOrNull('region', loc.region_id),
     // The upstream loads an empty location name as "" and still lists it.
     names: names(ctx, loc.names.map((n) => ({ ...n, name: n.name ?? '' }))),
-    game_indices: loc.game_indices.map((g) => ({ game_index: g.game_index, generation: ctx.ref('generation', g.generation_id) })),
+    game_indices: generationGameIndices(ctx, loc.game_indices),
     areas: ctx.refsWhere('location-area', 'location_id', loc.id),
   }),
 });
