@@ -156,7 +156,7 @@ const declared = {
   encounter_methods: {
     id: id,
     identifier: str,
-    order: str,
+    order: int,
   },
   encounter_pokemon_details: {
     encounter_id: ref('encounters'),

@@ -56,6 +56,12 @@ describe('typed tables', () => {
     expect(problems).toEqual([expect.objectContaining({ table: 'pokemon.csv', row: 2, column: 'height', message: expect.stringContaining('"tall"') })]);
   });
 
+  it('reads a number with spaces around it as the upstream does, and names a cell that is no number', () => {
+    const { rows, problems } = problemsOf('encounter_methods', 'id,identifier,order\n1,walk, 45\n2,surf,4 5\n');
+    expect(rows[0]).toEqual({ id: 1, identifier: 'walk', order: 45 });
+    expect(problems).toEqual([expect.objectContaining({ table: 'encounter_methods.csv', row: 2, column: 'order', message: 'expected an integer, found "4 5"' })]);
+  });
+
   it('refuses an empty required cell and a boolean that is not 0 or 1', () => {
     const { problems } = problemsOf('pokemon', 'id,identifier,species_id,height,weight,base_experience,order,is_default\n1,,1,3,40,50,1,2\n');
     expect(problems.map((p) => [p.row, p.column])).toEqual([

@@ -59,11 +59,13 @@ type Problems = Array<DataLocation & { message: string }>;
 
 function convert(raw: string, info: ColumnInfo): { value: unknown } | { error: string } {
   if (raw === '') return info.nullable ? { value: null } : { error: 'is empty, but the column is required' };
+  // numbers are read as the upstream's loader reads them (Python's int()): spaces around them do not count
+  const number = raw.trim();
   switch (info.parse) {
     case 'integer':
-      return /^-?\d+$/.test(raw) ? { value: Number(raw) } : { error: `expected an integer, found ${JSON.stringify(raw)}` };
+      return /^-?\d+$/.test(number) ? { value: Number(number) } : { error: `expected an integer, found ${JSON.stringify(raw)}` };
     case 'number':
-      return /^-?\d+(\.\d+)?$/.test(raw) ? { value: Number(raw) } : { error: `expected a number, found ${JSON.stringify(raw)}` };
+      return /^-?\d+(\.\d+)?$/.test(number) ? { value: Number(number) } : { error: `expected a number, found ${JSON.stringify(raw)}` };
     case 'boolean':
       return raw === '1' ? { value: true } : raw === '0' ? { value: false } : { error: `expected 0 or 1, found ${JSON.stringify(raw)}` };
     case 'string':

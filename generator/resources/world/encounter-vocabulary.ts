@@ -9,8 +9,7 @@ export const encounterMethod = defineResource({
   emit: (method, ctx) => ({
     id: method.id,
     name: method.name,
-    // read as text: a few cells of the upstream column carry a leading space (" 45")
-    order: Number(method.order.trim()),
+    order: method.order,
     names: names(ctx, method.names),
   }),
 });
