@@ -27,46 +27,62 @@ export function diskReader(root: string): FileReader {
 }
 
 /**
+ * Promised values by key, least recently used first out once the settled values' sizes pass
+ * `maxBytes`. A value is made once however many ask for it while it is being made; a failure
+ * is not kept, nor a value `sizeOf` gives no size (too large, or nothing to keep).
+ */
+export class PromiseLru<V> {
+  private readonly entries = new Map<string, Promise<V>>();
+  private readonly sizes = new Map<string, number>();
+  private bytes = 0;
+  constructor(
+    private readonly maxBytes: number,
+    private readonly sizeOf: (value: V) => number | null,
+  ) {}
+
+  get(key: string, make: () => Promise<V>): Promise<V> {
+    const hit = this.entries.get(key);
+    if (hit) {
+      // most recently used last: eviction takes from the front
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit;
+    }
+    const made = make();
+    this.entries.set(key, made);
+    made.then(
+      (value) => {
+        if (this.entries.get(key) !== made) return;
+        const size = this.sizeOf(value);
+        if (size === null) {
+          this.entries.delete(key);
+          return;
+        }
+        this.sizes.set(key, size);
+        this.bytes += size;
+        for (const [old] of this.entries) {
+          if (this.bytes <= this.maxBytes) break;
+          this.entries.delete(old);
+          this.bytes -= this.sizes.get(old) ?? 0;
+          this.sizes.delete(old);
+        }
+      },
+      () => {
+        if (this.entries.get(key) === made) this.entries.delete(key);
+      },
+    );
+    return made;
+  }
+}
+
+/**
  * Keeps the bytes of recently read files in memory, up to `maxBytes`: files under dist/ do not
  * change under a running preview (the handler keeps their hashes on the same assumption), and a
  * read from memory spares the four thread-pool round trips of a file read.
  */
 export function cachedReader(reader: FileReader, maxBytes: number): FileReader {
-  const cache = new Map<string, Uint8Array>();
-  const pending = new Map<string, Promise<Uint8Array | null>>();
-  let bytes = 0;
-  return {
-    read(path) {
-      const hit = cache.get(path);
-      if (hit) {
-        // most recently used last: eviction takes from the front
-        cache.delete(path);
-        cache.set(path, hit);
-        return Promise.resolve(hit);
-      }
-      let reading = pending.get(path);
-      if (!reading) {
-        reading = reader.read(path).then((body) => {
-          pending.delete(path);
-          if (body !== null && body.byteLength <= maxBytes / 8) {
-            cache.set(path, body);
-            bytes += body.byteLength;
-            for (const [key, old] of cache) {
-              if (bytes <= maxBytes) break;
-              cache.delete(key);
-              bytes -= old.byteLength;
-            }
-          }
-          return body;
-        }, (error: unknown) => {
-          pending.delete(path);
-          throw error;
-        });
-        pending.set(path, reading);
-      }
-      return reading;
-    },
-  };
+  const files = new PromiseLru<Uint8Array | null>(maxBytes, (body) => (body !== null && body.byteLength <= maxBytes / 8 ? body.byteLength : null));
+  return { read: (path) => files.get(path, () => reader.read(path)) };
 }
 
 type Respond = ReturnType<typeof createResponder>;
@@ -121,36 +137,13 @@ const compressWith = async (coding: 'br' | 'gzip', body: Uint8Array): Promise<Bu
  * is compressed once per body whatever the route, computed pages included.
  */
 export class CompressionCache {
-  private readonly entries = new Map<string, Promise<Buffer>>();
-  private readonly sizes = new Map<string, number>();
-  private bytes = 0;
-  constructor(private readonly maxBytes: number) {}
+  private readonly variants: PromiseLru<Buffer>;
+  constructor(maxBytes: number) {
+    this.variants = new PromiseLru(maxBytes, (out) => out.byteLength);
+  }
 
   get(etag: string, coding: 'br' | 'gzip', body: Uint8Array): Promise<Buffer> {
-    const key = `${coding} ${etag}`;
-    const hit = this.entries.get(key);
-    if (hit) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-      return hit;
-    }
-    const made = compressWith(coding, body);
-    this.entries.set(key, made);
-    made.then(
-      (out) => {
-        if (this.entries.get(key) !== made) return;
-        this.sizes.set(key, out.byteLength);
-        this.bytes += out.byteLength;
-        for (const [old] of this.entries) {
-          if (this.bytes <= this.maxBytes) break;
-          this.entries.delete(old);
-          this.bytes -= this.sizes.get(old) ?? 0;
-          this.sizes.delete(old);
-        }
-      },
-      () => this.entries.delete(key),
-    );
-    return made;
+    return this.variants.get(`${coding} ${etag}`, () => compressWith(coding, body));
   }
 }
 
