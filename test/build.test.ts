@@ -2,12 +2,12 @@
  * The build's promises: the same inputs give byte-identical output; a bad document stops the
  * build and leaves the previous dist/ as it was; links are absolute with the upstream's form.
  */
-import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { testConfig } from './support/config.ts';
+import { fileHashes } from './support/files.ts';
 import { BuildError, runBuild } from '../generator/emit/build.ts';
 
 const config = testConfig();
@@ -15,19 +15,6 @@ const mediaDir = join(config.dataDir, 'media');
 const about = { upstreamCommit: 'test', version: 'test', builtAt: '2026-01-01T00:00:00.000Z' };
 const scratch = mkdtempSync(join(tmpdir(), 'creature-build-test-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-function treeHash(dir: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const full = join(d, e.name);
-      if (e.isDirectory()) walk(full);
-      else out.set(relative(dir, full), createHash('sha256').update(readFileSync(full)).digest('hex'));
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 describe('build', () => {
   const only = new Set(['creature-color', 'type', 'ability', 'evolution-chain']);
@@ -37,9 +24,9 @@ describe('build', () => {
     const b = join(scratch, 'b');
     await runBuild({ recordsDir: config.recordsDir, mediaDir, outDir: a, baseUrl: config.baseUrl, inputHash: 'same', about, only });
     await runBuild({ recordsDir: config.recordsDir, mediaDir, outDir: b, baseUrl: config.baseUrl, inputHash: 'same', about, only });
-    const ha = treeHash(a);
+    const ha = fileHashes(a);
     expect(ha.size).toBeGreaterThan(100);
-    expect(treeHash(b)).toEqual(ha);
+    expect(fileHashes(b)).toEqual(ha);
   });
 
   it('stops on a bad record and leaves the previous output as it was', async () => {

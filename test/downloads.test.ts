@@ -3,14 +3,14 @@
  * line per item, byte for byte the item's file, in id order; the archive, unpacked by the
  * system's tar, is the dist/v2 tree file for file. meta names them and the preview serves them.
  */
-import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { bulkFile, itemFile, metaFile, type Meta } from '../edge/layout.ts';
+import { fileHashes } from './support/files.ts';
 
 const distDir = inject('distDir');
 const origin = inject('previewUrl');
@@ -24,19 +24,6 @@ const idsOf = (kind: string) =>
     .filter((key) => /^-?\d+$/.test(key))
     .map(Number)
     .sort((a, b) => a - b);
-
-function tree(dir: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const full = join(d, e.name);
-      if (e.isDirectory()) walk(full);
-      else out.set(relative(dir, full), createHash('sha1').update(readFileSync(full)).digest('hex'));
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 describe('bulk downloads', () => {
   it.each(Object.keys(meta.counts).map((k) => [k]))('%s: one NDJSON line per item, each its item file', (kind) => {
@@ -53,9 +40,9 @@ describe('bulk downloads', () => {
     spawnSync('mkdir', ['-p', unpacked]);
     const result = spawnSync('tar', ['-xzf', archive, '-C', unpacked]);
     expect(result.status, result.stderr.toString()).toBe(0);
-    const ours = tree(join(distDir, 'v2'));
+    const ours = fileHashes(join(distDir, 'v2'));
     expect(ours.size).toBeGreaterThan(28_000);
-    expect(tree(join(unpacked, 'v2'))).toEqual(ours);
+    expect(fileHashes(join(unpacked, 'v2'))).toEqual(ours);
   }, 120_000);
 
   it('meta names every download and the preview serves them', async () => {

@@ -10,10 +10,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createRequire } from 'node:module';
 import { describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../generator/config.ts';
 import { CDN_CACHE_OK, CDN_NO_STORE, createEdgeAdapter, NETLIFY_VARY, STATIC_READ_HEADER } from '../netlify/edge-adapter.ts';
+import { readNetlifyConfig } from './support/files.ts';
 import { checkOutcome, expectedBody, gotFrom, httpCases, loadCaseContext, runCases, type Got, type Sent } from './support/http-cases.ts';
 
 const run = promisify(execFile);
@@ -25,14 +25,7 @@ const previewUrl = inject('previewUrl');
 const ctx = loadCaseContext(distDir, inject('baseUrl'));
 const cases = httpCases(ctx);
 
-interface EdgeDeclaration {
-  function: string;
-  path: string | string[];
-  excludedPath?: string | string[];
-  cache?: string;
-}
-const toml = createRequire(import.meta.url)('@iarna/toml') as { parse(text: string): { edge_functions?: EdgeDeclaration[] } };
-const declarations = toml.parse(readFileSync(join(repoRoot, 'netlify.toml'), 'utf8')).edge_functions ?? [];
+const declarations = readNetlifyConfig().edge_functions ?? [];
 
 interface EdgeGot extends Got {
   route: string | null;

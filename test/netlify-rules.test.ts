@@ -20,13 +20,13 @@ import { parseAllRedirects } from '@netlify/redirect-parser';
 import { describe, expect, inject, it } from 'vitest';
 import { createHandler } from '../edge/handler.ts';
 import { listFile, pageFile } from '../edge/layout.ts';
-import { repoRoot } from '../generator/config.ts';
+import { netlifyTomlPath, readNetlifyConfig } from './support/files.ts';
 import { checkOutcome, expectedBody, firstRequest, gotFrom, httpCases, loadCaseContext, runCases, type Got, type HttpCase, type Sent } from './support/http-cases.ts';
 
 const distDir = realpathSync(inject('distDir'));
 const ctx = loadCaseContext(distDir, inject('baseUrl'));
 const cases = httpCases(ctx);
-const tomlPath = join(repoRoot, 'netlify.toml');
+const tomlPath = netlifyTomlPath;
 
 interface Match {
   from: string;
@@ -49,10 +49,7 @@ interface Matcher {
 const redirector = createRequire(import.meta.url)('netlify-redirector') as {
   parseJSON(rules: string, options: { jwtSecret: string; jwtRoleClaim: string }): Promise<Matcher>;
 };
-const toml = createRequire(import.meta.url)('@iarna/toml') as {
-  parse(text: string): { build?: { publish?: string }; edge_functions?: { excludedPath?: string | string[] }[]; headers?: { for: string; values: Record<string, string> }[] };
-};
-const config = toml.parse(readFileSync(tomlPath, 'utf8'));
+const config = readNetlifyConfig();
 
 // Read once, before any case is collected: the edge-function cases run their requests then.
 // `_redirects` in the publish folder would come first; the build writes none, but read it if it does.
