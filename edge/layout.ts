@@ -56,4 +56,13 @@ export interface Meta {
   counts: Record<string, number>;
   /** bulk reads: every item of a collection as NDJSON (gzip), and the whole API as one archive */
   downloads: { archive: string; collections: Record<string, string> };
+  /**
+   * The upstream service's own meta keys, for clients written against it (one reads
+   * `deploy_date` to decide when to drop its cache): the build time in Unix seconds, as a string
+   */
+  deploy_date: string;
+  /** upstream key: the commit of the data (the same as `upstream_commit`) */
+  hash: string;
+  /** upstream key: the release tag of that commit; null, as the pinned commit is not a tagged release */
+  tag: string | null;
 }

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { testConfig } from './support/config.ts';
 import { fileHashes } from './support/files.ts';
 import { BuildError, runBuild } from '../generator/emit/build.ts';
+import { metaFile, type Meta } from '../edge/layout.ts';
 
 const config = testConfig();
 const mediaDir = join(config.dataDir, 'media');
@@ -27,6 +28,17 @@ describe('build', () => {
     const ha = fileHashes(a);
     expect(ha.size).toBeGreaterThan(100);
     expect(fileHashes(b)).toEqual(ha);
+  });
+
+  it("writes meta with the project's keys and the upstream's own (deploy_date, hash, tag)", async () => {
+    const out = join(scratch, 'meta');
+    await runBuild({ recordsDir: config.recordsDir, mediaDir, outDir: out, baseUrl: config.baseUrl, inputHash: 'meta', about, only: new Set(['creature-color']) });
+    const meta = JSON.parse(readFileSync(join(out, metaFile), 'utf8')) as Meta;
+    expect(meta).toMatchObject({ upstream_commit: 'test', built_at: about.builtAt, version: 'test', counts: { 'creature-color': 10 } });
+    // 2026-01-01T00:00:00Z in Unix seconds, as a string, as the upstream sends it
+    expect(meta.deploy_date).toBe('1767225600');
+    expect(meta.hash).toBe(meta.upstream_commit);
+    expect(meta.tag).toBeNull();
   });
 
   it('stops on a bad record and leaves the previous output as it was', async () => {

@@ -27,7 +27,7 @@ const outDir = mkdtempSync(join(tmpdir(), 'creature-compare-'));
 let failed = 0;
 try {
   const started = performance.now();
-  await runBuild({ recordsDir, mediaDir: join(config.dataDir, 'media'), outDir: join(outDir, 'dist'), baseUrl: config.baseUrl, inputHash: 'compare', about: { upstreamCommit: 'compare', version: 'compare', builtAt: 'compare' }, only: new Set(kinds) });
+  await runBuild({ recordsDir, mediaDir: join(config.dataDir, 'media'), outDir: join(outDir, 'dist'), baseUrl: config.baseUrl, inputHash: 'compare', about: { upstreamCommit: 'compare', version: 'compare', builtAt: '2026-01-01T00:00:00.000Z' }, only: new Set(kinds) });
   console.log(`built ${kinds.join(', ')} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   for (const example of listExamples().filter((e) => kinds.includes(e.kind))) {
     const path = join(outDir, 'dist', example.distPath);

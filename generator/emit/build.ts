@@ -146,6 +146,9 @@ async function buildInto(tmp: string, options: BuildOptions): Promise<BuildSumma
       archive: `${siteUrl}/${archive}`,
       collections: Object.fromEntries(built.map(({ kind }) => [kind, `${siteUrl}/${bulkFile(kind)}`])),
     },
+    deploy_date: String(Math.floor(Date.parse(options.about.builtAt) / 1000)),
+    hash: options.about.upstreamCommit,
+    tag: null,
   };
   const resources = allResources.filter((r) => routes.kinds.includes(r.kind));
   for (const maker of options.only ? [] : artifactMakers) {

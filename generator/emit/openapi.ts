@@ -50,6 +50,9 @@ export const MetaSchema = Type.Object(
       { archive: Type.String({ format: 'uri' }), collections: Type.Record(Type.String(), Type.String({ format: 'uri' })) },
       { additionalProperties: false },
     ),
+    deploy_date: Type.String({ pattern: '^[0-9]+$' }),
+    hash: Type.String(),
+    tag: Type.Union([Type.String(), Type.Null()]),
   },
   { additionalProperties: false },
 );

@@ -4,10 +4,11 @@
  * few; both are accepted.
  */
 import type {
-  Description, Effect, EffectChange, FlavorTextByVersion, FlavorTextByVersionGroup, GenerationGameIndex, MachineVersionDetail, Name,
+  Description, Effect, EffectChange, FlavorTextByVersion, FlavorTextByVersionGroup, GenerationGameIndex, HeldItemVersionDetail, MachineVersionDetail, Name,
   NamedResource, VerboseEffect, VersionGameIndex,
 } from '../../schemas/output/common.ts';
 import type { BuildContext } from './context.ts';
+import { sortedBy } from '../lists.ts';
 
 type Localized = { local_language_id: number } | { language_id: number };
 
@@ -71,4 +72,13 @@ export function generationGameIndices(ctx: BuildContext, rows: ReadonlyArray<{ g
 
 export function versionGameIndices(ctx: BuildContext, rows: ReadonlyArray<{ game_index: number; version_id: number }>): VersionGameIndex[] {
   return rows.map((r) => ({ game_index: r.game_index, version: ctx.ref('version', r.version_id) }));
+}
+
+/**
+ * `version_details` of a held item, by version id; rows of one version keep table order. The
+ * upstream sorts here, and its table has rows appended out of place (creature 82's `xd` row sits
+ * near the end of the file, its place is between `white` and `black-2`).
+ */
+export function heldItemVersionDetails(ctx: BuildContext, rows: ReadonlyArray<{ rarity: number; version_id: number }>): HeldItemVersionDetail[] {
+  return sortedBy(rows, (r) => r.version_id).map((r) => ({ rarity: r.rarity, version: ctx.ref('version', r.version_id) }));
 }

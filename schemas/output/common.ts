@@ -16,6 +16,10 @@ export type NamedResource = Static<typeof NamedResource>;
 export const ApiResource = Type.Object({ url: Type.String({ format: 'uri' }) }, { additionalProperties: false });
 export type ApiResource = Static<typeof ApiResource>;
 
+/** How often a creature is found holding an item in one game version (creatures and items). */
+export const HeldItemVersionDetail = Type.Object({ rarity: Type.Integer(), version: NamedResource }, { additionalProperties: false });
+export type HeldItemVersionDetail = Static<typeof HeldItemVersionDetail>;
+
 /** An entry of `names`: a name in one language. */
 export const Name = Type.Object({ name: Type.String(), language: NamedResource }, { additionalProperties: false });
 export type Name = Static<typeof Name>;

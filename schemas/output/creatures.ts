@@ -1,6 +1,6 @@
 /** Responses of the creature resources: the creature (a species' variety) and its forms. */
-import { Type } from '@sinclair/typebox';
-import { Name, NamedResource, Nullable, VersionGameIndex } from './common.ts';
+import { Type, type Static } from '@sinclair/typebox';
+import { HeldItemVersionDetail, Name, NamedResource, Nullable, VersionGameIndex } from './common.ts';
 import { CreatureFormSprites, CreatureSprites } from './sprites.ts';
 
 const strict = { additionalProperties: false } as const;
@@ -19,7 +19,7 @@ export const CreatureMoveVersionDetail = Type.Object(
 export const CreatureMove = Type.Object({ move: NamedResource, version_group_details: Type.Array(CreatureMoveVersionDetail) }, strict);
 
 export const CreatureHeldItem = Type.Object(
-  { item: NamedResource, version_details: Type.Array(Type.Object({ rarity: Type.Integer(), version: NamedResource }, strict)) },
+  { item: NamedResource, version_details: Type.Array(HeldItemVersionDetail) },
   strict,
 );
 
@@ -53,13 +53,20 @@ export const Creature = Type.Object(
 );
 
 /**
- * What makes a form appear: the trigger, the item, ability or move it needs (`name` and `url`
- * of it; null when the trigger needs none), and the sibling form it starts from (null: any).
+ * What makes a form appear. Keys are present only when they apply, as the upstream sends them:
+ * `trigger` always; `name` and `url` of the item, ability or move the trigger needs, when it
+ * needs one; `base_form`, the sibling form it starts from, when there is one.
  */
 export const CreatureFormTriggerCondition = Type.Object(
-  { base_form: Nullable(NamedResource), name: Nullable(Type.String()), trigger: Type.String(), url: Nullable(Url) },
+  {
+    base_form: Type.Optional(NamedResource),
+    name: Type.Optional(Type.String()),
+    trigger: Type.String(),
+    url: Type.Optional(Url),
+  },
   strict,
 );
+export type CreatureFormTriggerCondition = Static<typeof CreatureFormTriggerCondition>;
 
 export const CreatureForm = Type.Object(
   {

@@ -1,7 +1,7 @@
 /** Responses of the item resources: item, its attributes, categories, pockets, fling effects, and currencies. */
 import { Type, type Static } from '@sinclair/typebox';
 import {
-  ApiResource, Description, Effect, GenerationGameIndex, MachineVersionDetail, Name, NamedResource, Nullable, VerboseEffect,
+  ApiResource, Description, Effect, GenerationGameIndex, HeldItemVersionDetail, MachineVersionDetail, Name, NamedResource, Nullable, VerboseEffect,
 } from './common.ts';
 
 /** An item's flavor text; the upstream calls the text `text` here, not `flavor_text` as elsewhere. */
@@ -11,12 +11,9 @@ export const ItemFlavorText = Type.Object(
 );
 export type ItemFlavorText = Static<typeof ItemFlavorText>;
 
-export const ItemHolderVersionDetail = Type.Object({ rarity: Type.Integer(), version: NamedResource }, { additionalProperties: false });
-export type ItemHolderVersionDetail = Static<typeof ItemHolderVersionDetail>;
-
 /** A creature that may be found holding the item, with how often, per game version. */
 export const ItemHolder = Type.Object(
-  { creature: NamedResource, version_details: Type.Array(ItemHolderVersionDetail) },
+  { creature: NamedResource, version_details: Type.Array(HeldItemVersionDetail) },
   { additionalProperties: false },
 );
 export type ItemHolder = Static<typeof ItemHolder>;

@@ -15,7 +15,13 @@ export const version = defineKind({
 export const versionGroup = defineKind({
   kind: 'version-group',
   table: 'version_groups',
-  children: { regions: child('version_group_regions', 'version_group_id') },
+  children: {
+    regions: child('version_group_regions', 'version_group_id'),
+    // the link tables are also read from the other side (a learn method's and a pokedex's
+    // version groups); here they keep this group's rows in table order, as the upstream lists them
+    move_learn_methods: child('version_group_pokemon_move_methods', 'version_group_id'),
+    pokedexes: child('pokedex_version_groups', 'version_group_id'),
+  },
 });
 
 export const region = defineKind({

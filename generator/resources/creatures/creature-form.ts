@@ -1,4 +1,4 @@
-import { CreatureForm } from '../../../schemas/output/creatures.ts';
+import { CreatureForm, type CreatureFormTriggerCondition } from '../../../schemas/output/creatures.ts';
 import type { NamedResource } from '../../../schemas/output/common.ts';
 import type { BuildContext } from '../../emit/context.ts';
 import { productWordReplaced } from '../../model/define.ts';
@@ -25,16 +25,20 @@ function triggerTarget(ctx: BuildContext, c: Condition): NamedResource | null {
   return null;
 }
 
-function triggerConditions(ctx: BuildContext, form: FormRecord) {
+/**
+ * A condition carries only the keys that apply (the upstream omits the others rather than
+ * writing null): the trigger, the item, ability or move it needs, and the form it starts from.
+ */
+function triggerConditions(ctx: BuildContext, form: FormRecord): CreatureFormTriggerCondition[] {
   return form.conditions.map((c) => {
     const target = triggerTarget(ctx, c);
     const trigger = c.trigger[0];
     if (!trigger) throw new Error(`form condition of creature-form ${form.id} has no trigger ${c.form_trigger_id}`);
     return {
-      base_form: ctx.refOrNull('creature-form', c.base_form_id),
-      name: target?.name ?? null,
+      ...(c.base_form_id !== null ? { base_form: ctx.ref('creature-form', c.base_form_id) } : {}),
+      ...(target ? { name: target.name } : {}),
       trigger: productWordReplaced(trigger.identifier),
-      url: target?.url ?? null,
+      ...(target ? { url: target.url } : {}),
     };
   });
 }

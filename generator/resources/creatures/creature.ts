@@ -1,6 +1,6 @@
 import { Creature } from '../../../schemas/output/creatures.ts';
 import type { BuildContext } from '../../emit/context.ts';
-import { versionGameIndices } from '../../emit/shapes.ts';
+import { heldItemVersionDetails, versionGameIndices } from '../../emit/shapes.ts';
 import type { RecordOf } from '../../model/kinds.ts';
 import { defineResource } from '../define.ts';
 import { creatureEncounters } from '../world/creature-encounters.ts';
@@ -30,11 +30,11 @@ function moves(ctx: BuildContext, creature: CreatureRecord) {
   }));
 }
 
-/** One entry per item, by item id; its versions in table order. */
+/** One entry per item, by item id; its versions by version id. */
 function heldItems(ctx: BuildContext, creature: CreatureRecord) {
   return sortedBy(groupInOrder(creature.held_items, (h) => h.item_id), ([itemId]) => itemId).map(([itemId, rows]) => ({
     item: ctx.ref('item', itemId),
-    version_details: rows.map((r) => ({ rarity: r.rarity, version: ctx.ref('version', r.version_id) })),
+    version_details: heldItemVersionDetails(ctx, rows),
   }));
 }
 

@@ -1,7 +1,7 @@
 import type { ItemFlavorText, ItemHolder, ItemPrice } from '../../../schemas/output/items.ts';
 import { Item } from '../../../schemas/output/items.ts';
 import type { BuildContext } from '../../emit/context.ts';
-import { generationGameIndices, machineVersionDetails, names, verboseEffects } from '../../emit/shapes.ts';
+import { generationGameIndices, heldItemVersionDetails, machineVersionDetails, names, verboseEffects } from '../../emit/shapes.ts';
 import { runsOf } from '../../lists.ts';
 import type { RecordOf } from '../../model/kinds.ts';
 import { defineResource } from '../define.ts';
@@ -28,16 +28,12 @@ const flavorTexts = (ctx: BuildContext, item: ItemRecord): ItemFlavorText[] =>
     version_group: ctx.ref('version-group', r.version_group_id),
   }));
 
-/**
- * The creatures found holding the item: one entry per creature, in creature id order, each
- * with its held-item rows in table order (the upstream orders by creature and keeps the
- * rows of one creature together).
- */
+/** The creatures found holding the item: one entry per creature, in creature id order. */
 function holders(ctx: BuildContext, item: ItemRecord): ItemHolder[] {
   const held = ctx.childrenBy('creature', 'held_items', 'item_id').get(item.id) ?? [];
   return runsOf(held, ({ owner }) => owner.id).map(([creatureId, rows]) => ({
     creature: ctx.ref('creature', creatureId),
-    version_details: rows.map(({ row }) => ({ rarity: row.rarity, version: ctx.ref('version', row.version_id) })),
+    version_details: heldItemVersionDetails(ctx, rows.map(({ row }) => row)),
   }));
 }
 

@@ -9,11 +9,9 @@ export const versionGroup = defineResource({
     name: group.name,
     order: group.order,
     generation: ctx.ref('generation', group.generation_id),
-    // learn methods and pokedexes are owned by their own records; listed in their id order
-    move_learn_methods: (ctx.childrenBy('move-learn-method', 'version_groups', 'version_group_id').get(group.id) ?? []).map((m) =>
-      ctx.ref('move-learn-method', m.owner.id),
-    ),
-    pokedexes: (ctx.childrenBy('pokedex', 'version_groups', 'version_group_id').get(group.id) ?? []).map((p) => ctx.ref('pokedex', p.owner.id)),
+    // the upstream reads these link tables without sorting: table order
+    move_learn_methods: group.move_learn_methods.map((m) => ctx.ref('move-learn-method', m.creature_move_method_id)),
+    pokedexes: group.pokedexes.map((p) => ctx.ref('pokedex', p.pokedex_id)),
     regions: group.regions.map((r) => ctx.ref('region', r.region_id)),
     versions: ctx.refsWhere('version', 'version_group_id', group.id),
   }),
