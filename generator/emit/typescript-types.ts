@@ -36,7 +36,8 @@ const wrap = (r: Rendered, min: number) => (r.prec < min ? `(${r.text})` : r.tex
 const join = (parts: Rendered[], op: ' | ' | ' & ', prec: Prec): Rendered =>
   parts.length === 1 ? parts[0]! : { text: parts.map((p) => wrap(p, prec + 1)).join(op), prec };
 
-function docComment(text: string, indent: string): string {
+function docComment(description: string, indent: string): string {
+  const text = description.replace(/\*\//g, '*\\/'); // a `*/` inside would end the comment
   const lines = text.split('\n');
   return lines.length === 1 ? `${indent}/** ${text} */\n` : `${indent}/**\n${lines.map((l) => `${indent} * ${l}`.trimEnd()).join('\n')}\n${indent} */\n`;
 }
@@ -120,7 +121,8 @@ function renderObject(schema: JsonSchema, names: ReadonlySet<string>, indent: st
 
 /** A component as an exported declaration: an interface for a plain object, a type alias otherwise. */
 function declaration(name: string, schema: JsonSchema, names: ReadonlySet<string>, doc: string | undefined): string {
-  const comment = doc ? docComment(doc, '') : '';
+  const text = [typeof schema.description === 'string' ? schema.description : '', doc ?? ''].filter(Boolean).join('\n\n');
+  const comment = text ? docComment(text, '') : '';
   const isPlainObject = schema.type === 'object' && !('$ref' in schema) && !('anyOf' in schema) && !('allOf' in schema) && !('oneOf' in schema);
   if (isPlainObject) return `${comment}export interface ${name} ${renderObject(schema, names, '')}\n`;
   return `${comment}export type ${name} = ${renderType(schema, names, '').text};\n`;
