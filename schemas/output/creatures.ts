@@ -101,11 +101,11 @@ export const CreaturePastTypes = Type.Object(
 
 export const Creature = Type.Object(
   {
-    id: Type.Integer(d('The creature’s numeric id. A species’ default variety has the species’ id (1–1025 here); other varieties (megas, regional and other alternative forms) start at 10001. Ids are not contiguous.')),
+    id: Type.Integer(d('The creature’s numeric id. A species’ default variety has the species’ id (its national Pokédex number); other varieties (megas, regional and other alternative forms) start at 10001. Ids are not contiguous.')),
     name: Type.String(d('The creature’s name: the species’ name, plus a suffix for a variety that is not the default (`charizard-mega-x`). Some species’ default varieties carry one too (`deoxys-normal`), so a species name is not always a creature name.')),
     base_experience: Nullable(Type.Integer(), 'The experience points this creature is worth when defeated, before level and other factors scale it; null when the data set has no figure (mostly recent varieties).'),
-    height: Type.Integer(d('Height in decimetres (tenths of a metre): 7 means 0.7 m. Divide by 10 for metres.')),
-    weight: Type.Integer(d('Weight in hectograms (tenths of a kilogram): 69 means 6.9 kg. Divide by 10 for kilograms.')),
+    height: Type.Integer(d('Height in decimetres (tenths of a metre): a value of 12 means 1.2 m. Divide by 10 for metres.')),
+    weight: Type.Integer(d('Weight in hectograms (tenths of a kilogram): a value of 450 means 45 kg. Divide by 10 for kilograms.')),
     is_default: Type.Boolean(d('True for the variety the species is usually shown as; exactly one variety of each species is the default.')),
     order: Type.Integer(d('A sort key that keeps evolution families together (close to the national order); -1 when the data set gives none.')),
     abilities: Type.Array(CreatureAbility, d('The abilities it may have now, by slot.')),

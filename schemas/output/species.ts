@@ -42,7 +42,7 @@ const byTheData = 'null when the data set has no value for the species';
 
 export const CreatureSpecies = Type.Object(
   {
-    id: Type.Integer(d('The species’ numeric id: its national Pokédex number (1–1025 here). The species’ default creature has the same id; its evolution chain does not.')),
+    id: Type.Integer(d('The species’ numeric id: its national Pokédex number. The species’ default creature has the same id; its evolution chain does not.')),
     name: nameField('species'),
     order: Type.Integer(d('A sort key that keeps evolution families together, close to the national order.')),
     // the upstream's model allows these four to be empty; it then answers null
