@@ -199,7 +199,7 @@ describe('components', () => {
     const described = { type: 'integer', description: 'a described number' };
     const fixture: Record<string, JsonValue> = {
       Top: { type: 'object', properties: { ok: described, bare: { type: 'string' } } },
-      Nested: { type: 'object', properties: { inner: { type: 'object', description: 'an object', properties: { deep: { type: 'boolean' } } } } },
+      Nested: { type: 'object', properties: { inner: { type: 'object', description: 'an object with fields', properties: { deep: { type: 'boolean' } } } } },
       InArray: { type: 'array', items: { type: 'object', properties: { item: { type: 'null' } } } },
       Nullable: { anyOf: [{ type: 'object', properties: { variant: { type: 'string', description: 'short' } } }, { type: 'null' }] },
     };
