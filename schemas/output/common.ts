@@ -60,7 +60,7 @@ export const unnamedLink = (kind: string, meaning: string) => about(ApiResource,
 
 /** `id`: every resource has one. */
 export const idField = (what: string) =>
-  Type.Integer(d(`The ${what}’s numeric id. Ids are stable but not contiguous: do not count from 1 to \`count\` to find them all.`));
+  Type.Integer(d(`The ${what}’s numeric id. Ids are stable; do not assume they run from 1 to \`count\` without gaps.`));
 /** `name`: lowercase, hyphenated, unique within its kind. */
 export const nameField = (what: string) =>
   Type.String(d(`The ${what}’s name: lowercase ASCII words joined by hyphens, unique within the collection, usable in the URL instead of the id.`));

@@ -151,7 +151,7 @@ export const MoveLearnMethod = Type.Object(
 
 export const Machine = Type.Object(
   {
-    id: Type.Integer(d('The machine’s numeric id. A machine is one TM, HM or TR item in one version group: the same item teaches different moves in different games. Ids are not contiguous.')),
+    id: Type.Integer(d('The machine’s numeric id. A machine is one TM, HM or TR item in one version group: the same item teaches different moves in different games.')),
     item: link('item', 'The TM, HM or TR item.'),
     move: link('move', 'The move it teaches.'),
     version_group: link('version-group', 'The games in which that item teaches that move.'),

@@ -23,7 +23,7 @@ export const CreatureSpeciesDexEntry = Type.Object(
 );
 
 const palParkScore = Type.Integer(d('The points a catch of this species scores in the Pal Park minigame.'));
-const palParkRate = Type.Integer(d('How likely this species is to appear in the area, in percent.'));
+const palParkRate = Type.Integer(d('How often this species appears in the area compared with the others there: the higher, the more often.'));
 
 export const PalParkEncounterArea = Type.Object(
   { base_score: palParkScore, rate: palParkRate, area: link('pal-park-area', 'The Pal Park area the species appears in.') },

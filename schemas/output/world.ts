@@ -34,7 +34,7 @@ export const VersionGroup = Type.Object(
   {
     id: idField('version group'),
     name: nameField('version group'),
-    order: Type.Integer(d('A sort key that puts version groups in release order.')),
+    order: Type.Integer(d('A sort key for version groups, close to the order the games came out in.')),
     generation: link('generation', 'The generation these games belong to.'),
     move_learn_methods: links('move-learn-method', 'The ways creatures learn moves in these games.'),
     pokedexes: links('pokedex', 'The Pokédexes these games have.'),
@@ -83,7 +83,7 @@ export const Location = Type.Object(
 
 export const EncounterMethodVersionRate = Type.Object(
   {
-    rate: Type.Integer(d('The chance of an encounter by this method, per step or per cast, in the area and version.')),
+    rate: Type.Integer(d('How readily this method leads to an encounter in the area and version (the games’ encounter rate): the higher, the more often.')),
     version: link('version', 'The game version.'),
   },
   strict,
