@@ -201,7 +201,7 @@ describe('the docs page', () => {
     const text = (await good.textContent()) ?? '';
     for (const phrase of ['decimetres', 'hectograms', 'deoxys-normal', '10001', 'evolution_chain.url', '\\f']) expect(text).toContain(phrase);
     for (const path of ['/v2/creature/deoxys', '/v2/creature-species/deoxys']) expect(await good.locator(`a[data-try][href="${path}"]`).count(), path).toBe(1);
-    await page.screenshot({ path: join(outputDir, 'docs-reference.png') });
+    await creature.screenshot({ path: join(outputDir, 'docs-reference-creature.png') });
     expect(elsewhere).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
