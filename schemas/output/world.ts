@@ -49,7 +49,7 @@ export const Region = Type.Object(
     id: idField('region'),
     name: nameField('region'),
     locations: links('location', 'The places in this region.'),
-    main_generation: linkOrNull('generation', 'The generation that introduced this region.', 'for a region no main-series generation introduced'),
+    main_generation: linkOrNull('generation', 'The generation that introduced this region.', 'when the data set names none'),
     names: namesField('region'),
     pokedexes: links('pokedex', 'The Pokédexes of this region.'),
     version_groups: links('version-group', 'The games that take place in this region.'),
