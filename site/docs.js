@@ -15,6 +15,7 @@
   var status = document.getElementById('try-status');
   var output = document.getElementById('try-output');
   var raw = document.getElementById('try-raw');
+  var ref = document.getElementById('try-ref');
   var section = document.getElementById('try');
   if (!form || !input || !status || !output) return;
 
@@ -149,6 +150,13 @@
     return '';
   }
 
+  /** The reference section that describes the answer to `path`, or null when the page has none. */
+  function referenceFor(path) {
+    var rest = path.split('?')[0].slice(PREFIX.length).replace(/^\/+|\/+$/g, '');
+    var id = rest === '' ? 'shape-RootIndex' : rest === 'meta' ? 'shape-Meta' : 'ref-' + rest.split('/')[0].toLowerCase();
+    return document.getElementById(id) ? id : null;
+  }
+
   function setStatus(state, message) {
     status.setAttribute('data-state', state);
     status.textContent = message;
@@ -192,6 +200,11 @@
         output.scrollLeft = 0;
         raw.href = path;
         raw.hidden = false;
+        var section = referenceFor(path);
+        if (ref) {
+          ref.hidden = section === null;
+          if (section !== null) ref.href = '#' + section;
+        }
         var reason = response.statusText || REASONS[response.status] || '';
         var what = describe(data);
         setStatus(response.ok ? 'ok' : 'bad',

@@ -142,6 +142,71 @@ describe('the docs page', () => {
     await context.close();
   });
 
+  it('has a reference per resource: the creature’s fields say decimetres, and a shared shape is one link away', async () => {
+    const { page, context, elsewhere, errors } = await openPage();
+    await page.goto(`${origin}/`);
+    // from the resource list: the creature row's reference link
+    await page.locator('#resources tr', { has: page.locator('a[href="/v2/creature/"]') }).getByRole('link', { name: 'fields' }).click();
+    await expect.poll(() => page.evaluate(() => location.hash)).toBe('#ref-creature');
+    const creature = page.locator('#ref-creature');
+    expect(await creature.isVisible()).toBe(true);
+    const routes = distJson(routesFile) as Routes;
+    for (const kind of routes.kinds) expect(await page.locator(`article#ref-${kind} table.fields`).count(), kind).toBe(1);
+    // the fields table: the height row's description names the unit, and says the field is never null
+    const height = creature.locator('table.fields tbody tr', { has: page.locator('th code', { hasText: /^height$/ }) });
+    expect(await height.count()).toBe(1);
+    expect(await height.locator('td').nth(0).textContent()).toBe('integer');
+    expect(await height.locator('td').nth(1).textContent()).toBe('no');
+    expect(await height.locator('td').nth(2).textContent()).toContain('decimetres');
+    const weight = creature.locator('table.fields tbody tr', { has: page.locator('th code', { hasText: /^weight$/ }) });
+    expect(await weight.locator('td').nth(2).textContent()).toContain('hectograms');
+    // every row has a description
+    const empty = await page.locator('table.fields tbody td:nth-child(4)').evaluateAll((tds) => tds.filter((td) => !td.textContent?.trim()).length);
+    expect(empty).toBe(0);
+    // the species row links a shared shape; following it lands on that shape's one section
+    const species = creature.locator('table.fields tbody tr', { has: page.locator('th code', { hasText: /^species$/ }) });
+    expect(await species.locator('td').nth(2).textContent()).toContain('/creature-species/');
+    await species.getByRole('link', { name: 'NamedResource' }).click();
+    await expect.poll(() => page.evaluate(() => location.hash)).toBe('#shape-NamedResource');
+    const shape = page.locator('#shape-NamedResource');
+    expect(await page.locator('[id="shape-NamedResource"]').count()).toBe(1);
+    expect(await shape.locator('table.fields tbody th code').allTextContents()).toEqual(['name', 'url']);
+    // (the page scrolls smoothly unless reduced motion is asked for: give it time)
+    await expect.poll(() => shape.evaluate((el) => Math.abs(el.getBoundingClientRect().top)), { timeout: 10_000 }).toBeLessThan(100);
+    // every in-page link of the reference has its target
+    const dangling = await page.locator('#reference a[href^="#"], #resources a[href^="#"]').evaluateAll((as) =>
+      as.map((a) => a.getAttribute('href')!.slice(1)).filter((id) => !document.getElementById(id)),
+    );
+    expect(dangling).toEqual([]);
+    // the creature's example: an excerpt of the real response, and the whole one in the try box
+    await page.goto(`${origin}/#ref-creature`);
+    await creature.locator('details.example summary').click();
+    const example = (await creature.locator('details.example pre').textContent()) ?? '';
+    const bulbasaur = distJson(itemFile('creature', 'bulbasaur')) as { height: number; weight: number };
+    expect(example).toContain(`"height": ${bulbasaur.height}`);
+    expect(example).toMatch(/… \d+ more/);
+    await creature.locator('details.example').getByRole('link', { name: '/v2/creature/bulbasaur' }).click();
+    await answered(page, '/v2/creature/bulbasaur');
+    // from the try box: the answer's own reference
+    const fields = page.getByRole('link', { name: 'Fields of this answer' });
+    expect(await fields.getAttribute('href')).toBe('#ref-creature');
+    await page.getByLabel('Request URL').fill('/v2/evolution-chain/1');
+    await page.getByLabel('Request URL').press('Enter');
+    await answered(page, '/v2/evolution-chain/1');
+    expect(await fields.getAttribute('href')).toBe('#ref-evolution-chain');
+    await fields.click();
+    await expect.poll(() => page.evaluate(() => location.hash)).toBe('#ref-evolution-chain');
+    // good to know: each point with the request that answers it
+    const good = page.locator('#good-to-know');
+    const text = (await good.textContent()) ?? '';
+    for (const phrase of ['decimetres', 'hectograms', 'deoxys-normal', '10001', 'evolution_chain.url', '\\f']) expect(text).toContain(phrase);
+    for (const path of ['/v2/creature/deoxys', '/v2/creature-species/deoxys']) expect(await good.locator(`a[data-try][href="${path}"]`).count(), path).toBe(1);
+    await creature.screenshot({ path: join(outputDir, 'docs-reference-creature.png') });
+    expect(elsewhere).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('works from the keyboard alone, with a visible focus', async () => {
     const { page, context, errors } = await openPage();
     await page.goto(`${origin}/`);
@@ -196,9 +261,10 @@ describe('the docs page', () => {
     await answered(page, '/v2/creature/25');
     const failures = await page.evaluate(lowContrast);
     expect(failures).toEqual([]);
-    await page.screenshot({ path: join(outputDir, `docs-${scheme}.png`), fullPage: true });
+    // the top of the page: with the reference the whole page is tens of thousands of pixels tall
+    await page.screenshot({ path: join(outputDir, `docs-${scheme}.png`), fullPage: true, clip: { x: 0, y: 0, width: 1280, height: 5000 } });
     await context.close();
-  });
+  }, 120_000);
 });
 
 describe('the docs page on a narrow screen', () => {
@@ -209,7 +275,7 @@ describe('the docs page on a narrow screen', () => {
     await answered(page, '/v2/creature/1');
     const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, viewport: document.documentElement.clientWidth }));
     expect(widths.page).toBeLessThanOrEqual(widths.viewport);
-    await page.screenshot({ path: join(outputDir, 'docs-narrow.png'), fullPage: true });
+    await page.screenshot({ path: join(outputDir, 'docs-narrow.png'), fullPage: true, clip: { x: 0, y: 0, width: 360, height: 8000 } });
     await context.close();
   });
 });

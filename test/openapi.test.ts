@@ -15,6 +15,7 @@ import {
   buildContract, exampleFromList, OPENAPI_FILE, OPENAPI_ROUTE, openApiDocument, outputSchemaModules, pascalCase, type JsonSchema, type JsonValue,
 } from '../generator/emit/openapi.ts';
 import { createAjv } from '../schemas/ajv.ts';
+import { undescribedProperties } from './support/descriptions.ts';
 
 const distDir = inject('distDir');
 const origin = inject('previewUrl');
@@ -177,6 +178,32 @@ describe('components', () => {
     expect(copies).toEqual([]);
     expect(schemas.Creature!.properties).toMatchObject({ species: { $ref: '#/components/schemas/NamedResource' } });
     expect(schemas.ChainLink!.properties).toMatchObject({ evolves_to: { items: { $ref: '#/components/schemas/ChainLink' } } });
+  });
+
+  it('describe every property of every component, at any depth, in words of their own', () => {
+    expect(undescribedProperties(schemas)).toEqual([]);
+    const properties = (name: string) => schemas[name]!.properties as Record<string, JsonSchema>;
+    expect(properties('Creature').height!.description).toMatch(/decimetres/);
+    expect(properties('Creature').weight!.description).toMatch(/hectograms/);
+    // a shared shape used by a field: a reference, and what this field's link points to
+    expect(properties('Creature').species).toEqual({ $ref: '#/components/schemas/NamedResource', description: expect.stringMatching(/\/creature-species\//) });
+    expect(properties('NamedResource').url!.description).toMatch(/URL/);
+    // one sentence said twice in a component is a sign of copy and paste, not of meaning
+    for (const [name, schema] of Object.entries(schemas)) {
+      const texts = Object.values((schema.properties ?? {}) as Record<string, JsonSchema>).map((p) => p.description);
+      expect(new Set(texts).size, name).toBe(texts.length);
+    }
+  });
+
+  it('the description check finds a property without a description anywhere: nested, in array items, in a nullable variant', () => {
+    const described = { type: 'integer', description: 'a described number' };
+    const fixture: Record<string, JsonValue> = {
+      Top: { type: 'object', properties: { ok: described, bare: { type: 'string' } } },
+      Nested: { type: 'object', properties: { inner: { type: 'object', description: 'an object with fields', properties: { deep: { type: 'boolean' } } } } },
+      InArray: { type: 'array', items: { type: 'object', properties: { item: { type: 'null' } } } },
+      Nullable: { anyOf: [{ type: 'object', properties: { variant: { type: 'string', description: 'short' } } }, { type: 'null' }] },
+    };
+    expect(undescribedProperties(fixture)).toEqual(['Top.bare', 'Nested.inner.deep', 'InArray[].item', 'Nullable|0.variant']);
   });
 
   it('name shapes from every module of schemas/output/', () => {

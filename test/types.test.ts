@@ -4,15 +4,16 @@
  * them, subresources, pages, the root, meta and the 404 body) are written as typed constants and
  * type-checked with the TypeScript compiler; deliberately wrong values must be rejected.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { itemFile, listFile, metaFile, notFoundFile, pageFile, rootFile, routesFile, subresourceFile, type Routes } from '../edge/layout.ts';
+import { itemFile, metaFile, pageFile, routesFile, type Routes } from '../edge/layout.ts';
 import { buildContract, pascalCase } from '../generator/emit/openapi.ts';
 import { TYPES_FILE, TYPES_ROUTE, typeDeclarations } from '../generator/emit/typescript-types.ts';
 import { allResources } from '../generator/resources/index.ts';
+import { realSamples, samplesPerKind, typeCheck, type Sample } from './support/type-samples.ts';
 
 const distDir = inject('distDir');
 const origin = inject('previewUrl');
@@ -22,42 +23,8 @@ const readDist = (path: string) => JSON.parse(readText(path)) as unknown;
 const routes = readDist(routesFile) as Routes;
 const declarations = readText(TYPES_FILE);
 
-const idOf = (url: string) => Number(/\/(-?\d+)\/$/.exec(url)![1]);
-
-/** First two, middle and last ids of a kind, and its first id of 10001 or more when it has one. */
-function sampleIds(kind: string): number[] {
-  const ids = (readDist(listFile(kind)) as { results: { url: string }[] }).results.map((r) => idOf(r.url));
-  const picks = [ids[0], ids[1], ids[Math.floor(ids.length / 2)], ids.at(-1), ids.find((id) => id >= 10001)];
-  return [...new Set(picks.filter((id): id is number => id !== undefined))];
-}
-
-interface Sample {
-  file: string;
-  type: string;
-  json: string;
-}
-
 let dir: string;
-const typeCheck = (samples: Sample[]) => {
-  const files = samples.map((s) => {
-    const path = join(dir, `${s.file}.ts`);
-    writeFileSync(path, `import type { ${s.type} } from './creature-api';\nexport const value: ${s.type} = ${s.json};\n`);
-    return path;
-  });
-  const program = ts.createProgram(files, {
-    strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ES2022,
-    moduleResolution: ts.ModuleResolutionKind.Bundler, types: [], skipLibCheck: false, noUncheckedIndexedAccess: true,
-  });
-  /** the errors of each file, by sample name; the .d.ts itself under its own name */
-  const errors = new Map<string, string[]>();
-  for (const d of ts.getPreEmitDiagnostics(program)) {
-    const name = d.file ? d.file.fileName.slice(dir.length + 1).replace(/\.(d\.)?ts$/, '') : '(global)';
-    const list = errors.get(name) ?? [];
-    list.push(ts.flattenDiagnosticMessageText(d.messageText, '\n').split('\n')[0]!.slice(0, 200));
-    errors.set(name, list);
-  }
-  return errors;
-};
+const ownTypes = (s: Sample) => `import type { ${s.type} } from './creature-api';\nexport const value: ${s.type} = ${s.json};\n`;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'creature-types-'));
@@ -86,33 +53,40 @@ describe('the TypeScript types', () => {
     }
   });
 
-  it('accept real responses from dist/: ≥ 3 items of every kind, ids 10001+, subresources, pages, root, meta, 404', async () => {
-    const samples: Sample[] = [];
-    let tenThousands = 0;
-    for (const kind of routes.kinds) {
-      const ids = sampleIds(kind);
-      expect(ids.length, kind).toBeGreaterThanOrEqual(Math.min(3, (readDist(listFile(kind)) as { count: number }).count));
-      tenThousands += ids.filter((id) => id >= 10001).length;
-      for (const id of ids) samples.push({ file: `${kind}-${id}`, type: pascalCase(kind), json: readText(itemFile(kind, id)) });
-      for (const sub of routes.subresources[kind] ?? []) {
-        for (const id of ids) samples.push({ file: `${kind}-${id}-${sub}`, type: pascalCase(kind) + pascalCase(sub), json: readText(subresourceFile(kind, id, sub)) });
+  it('document every field with a JSDoc comment, so editors show what it means on hover', () => {
+    const source = ts.createSourceFile('creature-api.d.ts', declarations, ts.ScriptTarget.ES2022, true);
+    const undocumented: string[] = [];
+    const docs = new Map<string, string>();
+    const visit = (node: ts.Node, owner: string) => {
+      if (ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) owner = node.name.text;
+      if (ts.isPropertySignature(node)) {
+        const path = `${owner}.${node.name.getText(source)}`;
+        const comment = ts.getJSDocCommentsAndTags(node).map((c) => (typeof c.comment === 'string' ? c.comment : '')).join(' ').trim();
+        if (comment.length < 10) undocumented.push(path);
+        if (!docs.has(path)) docs.set(path, comment);
+        owner = path;
       }
-      samples.push({ file: `${kind}-page-0`, type: 'PaginatedList', json: readText(pageFile(kind, 0)) });
+      ts.forEachChild(node, (child) => visit(child, owner));
+    };
+    visit(source, '');
+    expect(docs.size).toBeGreaterThan(500);
+    expect(undocumented).toEqual([]);
+    expect(docs.get('Creature.height')).toMatch(/decimetres/);
+    expect(docs.get('Creature.weight')).toMatch(/hectograms/);
+    expect(docs.get('CreatureSpecies.evolution_chain')).toMatch(/not this species’ id/);
+    // a shared shape keeps its own meaning and the field using it says where the link goes
+    expect(docs.get('NamedResource.url')).toMatch(/URL/);
+    expect(docs.get('Creature.species')).toMatch(/\/creature-species\//);
+  });
+
+  it('accept real responses from dist/: ≥ 3 items of every kind, ids 10001+, subresources, pages, root, meta, 404', async () => {
+    const { samples, tenThousands } = await realSamples(distDir, origin, routes);
+    for (const kind of routes.kinds) {
+      expect(samples.filter((s) => s.type === pascalCase(kind)).length, kind).toBeGreaterThanOrEqual(samplesPerKind(distDir, kind));
     }
-    // a creature met somewhere: the encounters sampled above may all be empty lists
-    const encounters = join(distDir, subresourceFile('creature', 0, 'encounters'), '..');
-    const met = readdirSync(encounters).filter((f) => /^\d+\.json$/.test(f)).sort((a, b) => statSync(join(encounters, b)).size - statSync(join(encounters, a)).size)[0]!;
-    samples.push({ file: `creature-most-encounters`, type: 'CreatureEncounters', json: readFileSync(join(encounters, met), 'utf8') });
-    // computed pages (not files): a filtered one and one of an id-only kind
-    for (const [name, path] of [['page-q', '/v2/creature/?q=saur&limit=3&offset=1'], ['page-id-only', '/v2/evolution-chain/?limit=2&offset=7']] as const) {
-      samples.push({ file: name, type: 'PaginatedList', json: await (await fetch(`${origin}${path}`)).text() });
-    }
-    samples.push({ file: 'root', type: 'RootIndex', json: readText(rootFile) });
-    samples.push({ file: 'meta', type: 'Meta', json: readText(metaFile) });
-    samples.push({ file: 'not-found', type: 'NotFound', json: readText(notFoundFile) });
     expect(tenThousands).toBeGreaterThan(0);
 
-    const errors = typeCheck(samples);
+    const errors = typeCheck(dir, samples, ownTypes);
     expect(Object.fromEntries(errors)).toEqual({});
     expect(samples.length).toBeGreaterThan(routes.kinds.length * 3);
   }, 300_000);
@@ -138,7 +112,7 @@ describe('the TypeScript types', () => {
       { file: 'wrong-not-found', type: 'NotFound', json: JSON.stringify('Not found') },
       { file: 'wrong-kind', type: 'Ability', json: JSON.stringify(creature) },
     ];
-    const errors = typeCheck(wrong);
+    const errors = typeCheck(dir, wrong, ownTypes);
     for (const w of wrong) expect(errors.get(w.file)?.length ?? 0, w.file).toBeGreaterThan(0);
     // and the declaration file itself is clean
     expect(errors.get('creature-api')).toBeUndefined();

@@ -3,10 +3,10 @@
  * index.html is filled in at build time with what only the build knows (the resources, their
  * counts and an example of each, the base URL), so the page reads nothing but the API it tries.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { listFile } from '../../edge/layout.ts';
+import { itemFile, listFile } from '../../edge/layout.ts';
 import type { FullList } from '../../edge/pagination.ts';
 import { resources as battle } from '../resources/battle/index.ts';
 import { resources as creatures } from '../resources/creatures/index.ts';
@@ -16,6 +16,8 @@ import { resources as species } from '../resources/species/index.ts';
 import { resources as world } from '../resources/world/index.ts';
 import type { AnyResource } from '../resources/define.ts';
 import type { Artifact, ArtifactContext, ArtifactMaker } from './artifacts.ts';
+import { buildContract, type JsonValue } from './openapi.ts';
+import { escapeHtml, referenceSection, resourceAnchor, type ReferenceExample } from './reference.ts';
 
 export const siteDir = fileURLToPath(new URL('../../site/', import.meta.url));
 
@@ -39,8 +41,6 @@ const GROUPS: { title: string; resources: readonly AnyResource[] }[] = [
   { title: 'Items and berries', resources: items },
 ];
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const number = (n: number) => n.toLocaleString('en-US');
 
@@ -83,26 +83,33 @@ function resourceRow(s: KindSummary): string {
   const tag = s.idOnly ? '<span class="tag">id only</span>' : '';
   return (
     `<tr><th scope="row">${tryLink(`/v2/${s.kind}/`, `${s.kind}/`)}${tag}</th>` +
-    `<td class="n">${number(s.count)}</td><td>${examples.join(', ') || '—'}</td></tr>`
+    `<td class="n">${number(s.count)}</td><td>${examples.join(', ') || '—'}</td>` +
+    `<td><a class="ref-link" href="#${resourceAnchor(s.kind)}">fields</a></td></tr>`
   );
+}
+
+/** The kinds by the page's groups, in reading order; a kind no group names yet goes under "Other". */
+function groupKinds(kinds: readonly string[]): { title: string; kinds: string[] }[] {
+  const known = new Set(kinds);
+  const placed = new Set<string>();
+  const groups = GROUPS.map((g) => ({
+    title: g.title,
+    kinds: g.resources.map((r) => r.kind as string).filter((k) => known.has(k) && !placed.has(k) && placed.add(k)),
+  }));
+  const rest = kinds.filter((k) => !placed.has(k));
+  if (rest.length) groups.push({ title: 'Other', kinds: rest });
+  return groups;
 }
 
 export function resourceTables(summaries: readonly KindSummary[]): string {
   const byKind = new Map(summaries.map((s) => [s.kind, s]));
-  const placed = new Set<string>();
-  const groups = GROUPS.map((g) => ({
-    title: g.title,
-    kinds: g.resources.map((r) => r.kind as string).filter((k) => byKind.has(k) && !placed.has(k) && placed.add(k)),
-  }));
-  // a kind added in a group this page does not know yet still gets listed
-  const rest = summaries.map((s) => s.kind).filter((k) => !placed.has(k));
-  if (rest.length) groups.push({ title: 'Other', kinds: rest });
+  const groups = groupKinds(summaries.map((s) => s.kind));
   const tables = groups
     .filter((g) => g.kinds.length)
     .map(
       (g) =>
         `<div class="card"><table><caption>${escapeHtml(g.title)}</caption>` +
-        `<thead><tr><th scope="col">List</th><th scope="col" class="n">Items</th><th scope="col">Example</th></tr></thead>` +
+        `<thead><tr><th scope="col">List</th><th scope="col" class="n">Items</th><th scope="col">Example</th><th scope="col">Reference</th></tr></thead>` +
         `<tbody>${g.kinds.map((k) => resourceRow(byKind.get(k)!)).join('')}</tbody></table></div>`,
     );
   return `<div class="groups">${tables.join('\n')}</div>`;
@@ -165,6 +172,89 @@ export function fillTemplate(template: string, values: Record<string, string>): 
   });
 }
 
+const readJson = (outDir: string, path: string) => JSON.parse(readFileSync(join(outDir, path), 'utf8')) as JsonValue;
+const idOfUrl = (url: string) => /\/(-?\d+)\/?$/.exec(url)?.[1] ?? null;
+
+/** Each kind's example response as served: the first item of its list, by name when it has one. */
+function referenceExamples(ctx: Pick<ArtifactContext, 'outDir' | 'routes' | 'meta'>, summaries: readonly KindSummary[]) {
+  const out: Record<string, ReferenceExample> = {};
+  for (const s of summaries) {
+    if (s.example === null || s.exampleId === null) continue;
+    const text = readFileSync(join(ctx.outDir, itemFile(s.kind, s.exampleId)), 'utf8');
+    out[s.kind] = { path: s.example, body: JSON.parse(text) as JsonValue, bytes: Buffer.byteLength(text) };
+  }
+  return out;
+}
+
+type Item = { [key: string]: JsonValue };
+const code = (text: string) => `<code>${escapeHtml(text)}</code>`;
+const pathLink = (path: string) => `<a data-try href="${escapeHtml(path)}">${escapeHtml(path)}</a>`;
+
+/**
+ * The confusions users of the upstream service report most, each with the request that answers
+ * it. The figures in the text are read from the build's own files, so they are this data's; a
+ * point whose example is missing from the data is left out rather than written without one.
+ */
+export function goodToKnow(outDir: string): string {
+  const read = (path: string) => (existsSync(join(outDir, path)) ? (readJson(outDir, path) as Item) : null);
+  const points: string[] = [];
+  const creatures = (read(listFile('creature'))?.results ?? []) as { name?: string; url: string }[];
+  const first = creatures[0] ? read(itemFile('creature', idOfUrl(creatures[0].url) ?? '')) : null;
+  if (first && typeof first.height === 'number' && typeof first.weight === 'number') {
+    const path = `/v2/creature/${String(first.name)}`;
+    points.push(
+      `<li><strong>Height is in decimetres, weight in hectograms.</strong> ${pathLink(path)} answers ` +
+        `${code(`"height": ${first.height}`)} (${first.height / 10} m) and ${code(`"weight": ${first.weight}`)} (${first.weight / 10} kg): divide both by 10.</li>`,
+    );
+  }
+  const deoxys = read(itemFile('creature-species', 'deoxys'));
+  const variety = (deoxys?.varieties as { is_default: boolean; creature: { name: string } }[] | undefined)?.find((v) => v.is_default);
+  if (variety && variety.creature.name !== 'deoxys') {
+    points.push(
+      `<li><strong>A species name is not always a creature name.</strong> ${pathLink('/v2/creature/deoxys')} is a 404: ` +
+        `the species’ default variety is ${code(variety.creature.name)}. Ask the species, ${pathLink('/v2/creature-species/deoxys')}, ` +
+        `and read ${code('varieties')}: the entry with ${code('"is_default": true')} links the creature.</li>`,
+    );
+  }
+  const firstForm = creatures.findIndex((c) => Number(idOfUrl(c.url)) >= 10001);
+  if (firstForm > 0) {
+    const path = `/v2/creature/?offset=${Math.max(0, firstForm - 2)}&limit=4`;
+    points.push(
+      `<li><strong>Ids are not contiguous.</strong> Varieties other than a species’ default (megas, regional forms) start at ` +
+        `${code('10001')}, right after the last species number, and every collection may have gaps: ${pathLink(path)} shows the jump. ` +
+        `Follow ${code('next')} (or ask for a large ${code('limit')}) instead of counting from 1 to ${code('count')}.</li>`,
+    );
+  }
+  const species = (read(listFile('creature-species'))?.results ?? []) as { name?: string; url: string }[];
+  for (const entry of species.slice(0, 50)) {
+    const item = read(itemFile('creature-species', idOfUrl(entry.url) ?? ''));
+    const chainUrl = (item?.evolution_chain as { url?: string } | undefined)?.url;
+    const chainId = chainUrl ? idOfUrl(chainUrl) : null;
+    if (!item || chainId === null || chainId === String(item.id)) continue;
+    points.push(
+      `<li><strong>An evolution chain’s id is not a species id.</strong> ${pathLink(`/v2/creature-species/${String(item.name)}`)} ` +
+        `(species ${String(item.id)}) belongs to chain ${chainId}: read ${code('evolution_chain.url')} from the species, ` +
+        `then ${pathLink(`/v2/evolution-chain/${chainId}`)}.</li>`,
+    );
+    break;
+  }
+  const firstSpecies = species[0] ? read(itemFile('creature-species', idOfUrl(species[0].url) ?? '')) : null;
+  const entries = (firstSpecies?.flavor_text_entries ?? []) as { flavor_text: string }[];
+  const broken = entries.find((e) => /[\n\f]/.test(e.flavor_text));
+  if (firstSpecies && broken) {
+    points.push(
+      `<li><strong>Flavor text keeps the games’ line and page breaks.</strong> In ${pathLink(`/v2/creature-species/${String(firstSpecies.name)}`)} ` +
+        `an entry reads ${code(JSON.stringify(broken.flavor_text))}: ${code('\\n')} is a line break, ${code('\\f')} (form feed) a new page, ` +
+        `and some texts hold U+00AD soft hyphens. Replace each with a space (and drop soft hyphens) before showing it as one paragraph.</li>`,
+    );
+  }
+  if (!points.length) return '';
+  return (
+    `<section id="good-to-know" aria-labelledby="good-to-know-title"><h2 id="good-to-know-title">Good to know</h2>` +
+    `<div class="card"><ul class="good">${points.join('')}</ul></div></section>`
+  );
+}
+
 /** site/ file name → the route it answers at (index.html at `/`). */
 const routeOf = (file: string) => (file === 'index.html' ? '/' : `/${file}`);
 
@@ -176,6 +266,12 @@ export const docsPage: ArtifactMaker = {
     const own = new Set(files.map(routeOf));
     const downloads = downloadsSection(ctx, own);
     const summaries = ctx.routes.kinds.map((k) => summarize(ctx, k));
+    const reference = referenceSection({
+      contract: buildContract(ctx.resources, ctx.routes),
+      routes: ctx.routes,
+      kinds: groupKinds(ctx.routes.kinds).flatMap((g) => g.kinds),
+      examples: referenceExamples(ctx, summaries),
+    });
     const values: Record<string, string> = {
       base_url: escapeHtml(ctx.baseUrl),
       version: escapeHtml(ctx.meta.version),
@@ -183,6 +279,8 @@ export const docsPage: ArtifactMaker = {
       kind_count: String(ctx.routes.kinds.length),
       id_only: ctx.routes.idOnly.map((k) => `<code>${escapeHtml(k)}</code>`).join(', ') || 'none',
       resources: resourceTables(summaries),
+      good_to_know: goodToKnow(ctx.outDir),
+      reference,
       downloads_nav: downloads.nav,
       downloads: downloads.section,
     };

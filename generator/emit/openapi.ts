@@ -17,6 +17,7 @@ import { listFile, type Meta, type Routes } from '../../edge/layout.ts';
 import * as battle from '../../schemas/output/battle.ts';
 import * as berries from '../../schemas/output/berries.ts';
 import * as common from '../../schemas/output/common.ts';
+import { describedFrom } from '../../schemas/output/common.ts';
 import * as contests from '../../schemas/output/contests.ts';
 import * as creatures from '../../schemas/output/creatures.ts';
 import * as encounters from '../../schemas/output/encounters.ts';
@@ -26,7 +27,9 @@ import * as moves from '../../schemas/output/moves.ts';
 import * as speciesTraits from '../../schemas/output/species-traits.ts';
 import * as species from '../../schemas/output/species.ts';
 import * as sprites from '../../schemas/output/sprites.ts';
+import * as summaries from '../../schemas/output/summaries.ts';
 import * as world from '../../schemas/output/world.ts';
+import { RESOURCE_SUMMARIES } from '../../schemas/output/summaries.ts';
 import type { AnyResource } from '../resources/define.ts';
 import type { ArtifactMaker } from './artifacts.ts';
 
@@ -35,24 +38,36 @@ export type JsonSchema = { [key: string]: JsonValue };
 
 /** Every module of schemas/output/ by file name: their exported constants name the shared shapes. */
 export const outputSchemaModules: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
-  battle, berries, common, contests, creatures, encounters, evolution, items, moves, 'species-traits': speciesTraits, species, sprites, world,
+  battle, berries, common, contests, creatures, encounters, evolution, items, moves, 'species-traits': speciesTraits, species, sprites, summaries, world,
 };
 
 /** `GET {base}/meta/`: what was built (edge/layout.ts `Meta`, which the handler reads). */
 export const MetaSchema = Type.Object(
   {
-    upstream_commit: Type.String(),
-    built_at: Type.String({ format: 'date-time' }),
-    version: Type.String(),
-    base_url: Type.String({ format: 'uri' }),
-    counts: Type.Record(Type.String(), Type.Integer({ minimum: 0 })),
+    upstream_commit: Type.String({ description: 'The commit of the upstream data set the responses were built from; every answer carries it as `X-Data-Version` too.' }),
+    built_at: Type.String({ format: 'date-time', description: 'When the build ran, in UTC (ISO 8601). Reproducible builds set it from SOURCE_DATE_EPOCH.' }),
+    version: Type.String({ description: 'This API’s own version (of the code that made the responses), not the data’s.' }),
+    base_url: Type.String({ format: 'uri', description: 'The base URL every link in every response starts with (ends in `/v2`).' }),
+    counts: Type.Record(Type.String(), Type.Integer({ minimum: 0, description: 'How many items the collection has.' }), {
+      description: 'Each collection’s item count, by its path segment (`creature`, `move`, ...): the same number as its list’s `count`.',
+    }),
     downloads: Type.Object(
-      { archive: Type.String({ format: 'uri' }), collections: Type.Record(Type.String(), Type.String({ format: 'uri' })) },
-      { additionalProperties: false },
+      {
+        archive: Type.String({ format: 'uri', description: 'URL of one `.tar.gz` archive holding every file of the API, named after the version and the upstream commit.' }),
+        collections: Type.Record(Type.String(), Type.String({ format: 'uri', description: 'URL of the collection’s gzip’d NDJSON file.' }), {
+          description: 'Per collection (by path segment), the URL of a gzip’d NDJSON file: every item’s full response, one JSON document a line.',
+        }),
+      },
+      { additionalProperties: false, description: 'Bulk reads, rebuilt with every build: the whole API in one archive, and each collection in one file.' },
     ),
-    deploy_date: Type.String({ pattern: '^[0-9]+$' }),
-    hash: Type.String(),
-    tag: Type.Union([Type.String(), Type.Null()]),
+    deploy_date: Type.String({
+      pattern: '^[0-9]+$',
+      description: 'The upstream service’s own key, kept for clients written against it: the build time (`built_at`) in Unix seconds, as a string. A client can drop its cache when it changes.',
+    }),
+    hash: Type.String({ description: 'The upstream service’s own key: the commit of the data set, the same as `upstream_commit`.' }),
+    tag: Type.Union([Type.String(), Type.Null()], {
+      description: 'The upstream service’s own key: the release tag of that commit; null, because the pinned commit is not a tagged release.',
+    }),
   },
   { additionalProperties: false },
 );
@@ -63,7 +78,18 @@ void metaMatches;
 
 /** `GET {base}/`: every collection's URL by name (as upstream, `meta` included). */
 export const rootIndexSchema = (routes: Routes) =>
-  Type.Object(Object.fromEntries([...routes.kinds, 'meta'].sort().map((k) => [k, Type.String({ format: 'uri' })])), { additionalProperties: false });
+  Type.Object(
+    Object.fromEntries(
+      [...routes.kinds, 'meta'].sort().map((k) => [
+        k,
+        Type.String({
+          format: 'uri',
+          description: k === 'meta' ? 'URL of `/meta/`: what was built, from which data, and the bulk downloads.' : `URL of the \`/${k}/\` collection: a paginated list of links to every ${k}.`,
+        }),
+      ]),
+    ),
+    { additionalProperties: false },
+  );
 
 /** `creature-species` → `CreatureSpecies`. */
 export const pascalCase = (kebab: string) =>
@@ -161,13 +187,25 @@ export function buildContract(resources: readonly AnyResource[], routes: Routes)
   }
 
   const schemas: Record<string, JsonSchema> = {};
+  /** component → what it is, for the resources' responses */
+  const summaries = new Map(Object.entries(items).flatMap(([kind, name]) => (RESOURCE_SUMMARIES[kind] ? [[name, RESOURCE_SUMMARIES[kind]!]] : [])));
   const define = (name: string, schema: TSchema) => {
     if (name in schemas) return;
     schemas[name] = {}; // claimed before its body is made, so a cycle ends here
-    schemas[name] = convert(schema, true);
+    const summary = summaries.get(name);
+    schemas[name] = summary === undefined ? convert(schema, true) : { description: summary, ...convert(schema, true) };
   };
   const convert = (schema: TSchema, isRoot: boolean): JsonSchema => {
     if (!isRoot) {
+      // a shared shape used with a meaning of its own: a reference plus this field's description
+      const base = describedFrom(schema);
+      if (base !== schema && typeof schema.description === 'string') {
+        const baseName = nameOf.get(base) ?? byStructure.get(JSON.stringify(base)) ?? undefined;
+        if (baseName !== undefined) {
+          define(baseName, base);
+          return { $ref: componentRef(baseName), description: schema.description };
+        }
+      }
       let name = nameOf.get(schema) ?? byStructure.get(JSON.stringify(schema)) ?? undefined;
       if (name === undefined && typeof schema.$id === 'string') {
         name = pascalCase(schema.$id);
@@ -317,9 +355,21 @@ export function openApiDocument({ baseUrl, version, routes, contract, examples }
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Creature reference API', version, description: DESCRIPTION },
+    info: {
+      title: 'Creature reference API', version, description: DESCRIPTION,
+      license: { name: 'Game data facts from the PokéAPI data set (its code: BSD-3-Clause)', url: 'https://github.com/PokeAPI/pokeapi' },
+    },
     servers: [{ url: baseUrl }],
-    tags: [{ name: 'meta', description: 'The root index and what was built' }, ...[...routes.kinds].sort().map((k) => ({ name: k }))],
+    // an open API: no request needs credentials
+    security: [],
+    tags: [
+      { name: 'meta', description: 'The root index and what was built' },
+      ...[...routes.kinds].sort().map((k) => {
+        const summary = RESOURCE_SUMMARIES[k];
+        if (summary === undefined) throw new Error(`the kind ${k} has no summary in schemas/output/summaries.ts`);
+        return { name: k, description: summary };
+      }),
+    ],
     paths,
     components: {
       schemas: contract.schemas,

@@ -117,12 +117,50 @@ export type SpriteSchema<T extends SpriteTree> = TObject<{
 }>;
 
 export function spriteSchema<T extends SpriteTree>(tree: T): SpriteSchema<T> {
-  return schemaOf(tree) as SpriteSchema<T>;
+  return schemaOf(tree, []) as SpriteSchema<T>;
 }
 
-function schemaOf(tree: SpriteTree): TSchema {
+/** How each sprite field shows the creature. */
+const VARIANT_TEXT: Record<Variant, string> = {
+  front_default: 'seen from the front',
+  front_female: 'a female seen from the front (only where females look different)',
+  front_shiny: 'in its shiny colours, seen from the front',
+  front_shiny_female: 'a shiny female seen from the front (only where females look different)',
+  back_default: 'seen from behind',
+  back_female: 'a female seen from behind (only where females look different)',
+  back_shiny: 'in its shiny colours, seen from behind',
+  back_shiny_female: 'a shiny female seen from behind (only where females look different)',
+  front_gray: 'in grey tones, seen from the front',
+  back_gray: 'in grey tones, seen from behind',
+  front_transparent: 'seen from the front, on a transparent background',
+  back_transparent: 'seen from behind, on a transparent background',
+  front_shiny_transparent: 'in its shiny colours, seen from the front, on a transparent background',
+  back_shiny_transparent: 'in its shiny colours, seen from behind, on a transparent background',
+};
+
+/** What a set of sprites is, by its key; any other key is a game (version group) or a generation. */
+const SET_TEXT: Record<string, string> = {
+  other: 'images that come from no single game',
+  versions: 'each game’s own sprites, by generation and then by game',
+  dream_world: 'the Dream World artwork',
+  home: 'the renders of Pokémon HOME',
+  'official-artwork': 'the official artwork',
+  showdown: 'the animated sprites of Pokémon Showdown',
+  animated: 'the animated sprites of Black and White',
+  icons: 'the small menu icons',
+};
+
+const setText = (key: string) => SET_TEXT[key] ?? (key.startsWith('generation-') ? `the sprites of the games of ${key}` : `the sprites of ${key}`);
+
+function schemaOf(tree: SpriteTree, path: readonly string[]): TSchema {
   const properties = Object.fromEntries(
-    Object.entries(tree).map(([key, node]) => [key, isSpriteLeaf(node) ? Nullable(Type.String({ format: 'uri' })) : schemaOf(node)]),
+    Object.entries(tree).map(([key, node]) => {
+      if (!isSpriteLeaf(node)) return [key, { ...schemaOf(node, [...path, key]), description: `Image URLs from ${setText(key)}.` }];
+      const from = path.length ? setText(path.at(-1)!) : 'the default sprites';
+      const variant = VARIANT_TEXT[key as Variant] ?? 'in this variant';
+      const description = `URL of a ${node.ext.toUpperCase()} image from ${from}: the creature ${variant}. Null when the sprite repository has no such image.`;
+      return [key, Nullable(Type.String({ format: 'uri' }), description)];
+    }),
   );
   return Type.Object(properties, { additionalProperties: false });
 }
