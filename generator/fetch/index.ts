@@ -256,21 +256,22 @@ async function download(url: string, lock: UpstreamLock, csvDir: string, log: Fe
     try {
       await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), counter, createGunzip(), tar);
     } catch (e) {
-      if (timedOut) throw new AttemptError(`${silence}, after ${(bytes / 1e6).toFixed(1)} MB`, true);
-      if (e instanceof TarFormatError) throw new AttemptError(`the archive is damaged or cut short: ${e.message}`, true);
+      if (timedOut) throw new AttemptError(`${silence}, after ${amount(bytes)}`, true);
+      if (e instanceof TarFormatError) throw new AttemptError(`the archive is cut short or damaged (tar: ${e.message})`, true);
       const code = (e as { code?: string }).code;
       if (code === 'Z_BUF_ERROR' || code === 'Z_DATA_ERROR') {
-        throw new AttemptError(`the archive is not a complete .tar.gz (${(e as Error).message}, after ${(bytes / 1e6).toFixed(1)} MB)`, true);
+        throw new AttemptError(`the archive is cut short or damaged (gzip: ${(e as Error).message}, after ${amount(bytes)})`, true);
       }
-      throw new AttemptError(`${networkReason(e)}, after ${(bytes / 1e6).toFixed(1)} MB`, true);
+      if (bytes > 0) throw new AttemptError(`the archive is cut short: the connection closed after ${amount(bytes)}${total ? ` of ${amount(total)}` : ''} (${networkReason(e)})`, true);
+      throw new AttemptError(`${networkReason(e)}, after ${amount(bytes)}`, true);
     }
-    bar?.done(`fetch: ${(bytes / 1e6).toFixed(1)} MB read, ${found.size} tables kept`);
+    bar?.done(`fetch: ${amount(bytes)} read, ${found.size} tables kept`);
     bar = undefined;
     return found;
   } finally {
     clearTimeout(timer);
     if (open !== null) closeSync(open);
-    bar?.done(`fetch: stopped after ${(bytes / 1e6).toFixed(1)} MB`);
+    bar?.done(`fetch: stopped after ${amount(bytes)}`);
   }
 }
 
@@ -291,6 +292,8 @@ function verify(lock: UpstreamLock, url: string, found: Map<string, Found>): voi
     `the archive from ${url} does not match the lock (commit ${lock.commit.slice(0, 12)}): ${problems.length} of ${total} tables refused; the cache was left as it was.\n  ${shown.join('\n  ')}`,
   );
 }
+
+const amount = (bytes: number): string => (bytes < 100_000 ? `${bytes} bytes` : `${(bytes / 1e6).toFixed(1)} MB`);
 
 /** A network error in one phrase: what Node says, with the system's code (ECONNREFUSED, ENOTFOUND...). */
 function networkReason(e: unknown): string {
