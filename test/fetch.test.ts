@@ -5,16 +5,17 @@
  * (checked against TREE.txt), the committed lock, and the streaming tar reader.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { repoRoot, sharedDataDir } from '../generator/config.ts';
+import { sharedDataDir } from '../generator/config.ts';
 import { FetchError, fetchDataSet, gitBlobSha1, lockPath, readLock, type UpstreamLock } from '../generator/fetch/index.ts';
 import { formatLock, lockForFolder, parseTree } from '../generator/fetch/make-lock.ts';
 import { createTarReader } from '../generator/fetch/tar.ts';
+import { copyOfClone } from './support/clone.ts';
 import { fileHashes } from './support/files.ts';
 import { startTestServer, upstreamArchive, type TestServer } from './support/upstream-archive.ts';
 
@@ -147,28 +148,6 @@ describe('fetching against a lock', () => {
   });
 });
 
-/**
- * A copy of the repository's files (what a clone holds) in a folder with no ../shared beside
- * it; node_modules is linked, as `npm ci` would have made the same.
- */
-function cloneWithoutShared(): string {
-  const root = join(scratch, 'elsewhere/creature-api');
-  const listed = readFileSync(join(repoRoot, '.gitignore'), 'utf8'); // the copy must not carry build output
-  expect(listed).toMatch(/^data\/upstream\/$/m);
-  const skip = new Set(['node_modules', 'dist', '.git', 'test-output']);
-  cpSync(repoRoot, root, {
-    recursive: true,
-    filter: (src) => {
-      const rel = relative(repoRoot, src);
-      const top = rel.split('/')[0]!;
-      return !skip.has(top) && !/^data\/(records|upstream)/.test(rel) && !rel.startsWith('dist');
-    },
-  });
-  symlinkSync(join(repoRoot, 'node_modules'), join(root, 'node_modules'));
-  expect(existsSync(join(root, '../../shared'))).toBe(false);
-  return root;
-}
-
 /** Every file's path, size, inode and modification time: anything rewritten shows. */
 function fingerprint(dir: string): string[] {
   const out: string[] = [];
@@ -205,7 +184,7 @@ describe('a clone with no ../shared: `npm run build` fetches the data set', () =
   };
 
   beforeAll(() => {
-    clone = cloneWithoutShared();
+    clone = copyOfClone(join(scratch, 'elsewhere/creature-api'));
     cache = join(clone, 'data/upstream');
     // the real commit and the hashes of the tables this archive holds (the team's copy)
     fixtureLock = { ...lockForFolder(realLock.commit, sharedCsv), archive: realLock.archive };
