@@ -132,6 +132,8 @@ describe('fetching against a lock', () => {
     const body = upstreamArchive(tiny, 'pokeapi-stall');
     server.route('/stall.tar.gz', { body, stallAt: Math.floor(body.length / 2) });
     const cache = join(scratch, 'stall/upstream');
+    // what a fetch killed with Ctrl-C leaves behind (no process has this id) is cleared by the next one
+    mkdirSync(`${cache}.tmp-4194305-x/csv`, { recursive: true });
     const error = await fetchDataSet(lock, server.url('/stall.tar.gz'), cache, quiet, { timeoutMs: 300 }).catch((e: unknown) => e);
     expect((error as Error).message).toMatch(/^could not download the data set from http:\/\/127\.0\.0\.1:\d+\/stall\.tar\.gz: no data for 300 ms \(DATA_TIMEOUT_MS\), after \d+ bytes \(2 attempts\)\. Set DATA_URL .* or DATA_DIR /);
     expect(server.hits.get('/stall.tar.gz')).toBe(2);

@@ -6,8 +6,8 @@
  *
  *   fetchDataSet(lock, url, cacheDir, log) → the verified folder (`csv/` + `fetched.json`)
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
@@ -114,6 +114,7 @@ export async function fetchDataSet(lock: UpstreamLock, url: string, cacheDir: st
   const attempts = 1 + (options.retries ?? 1);
   const tmp = `${cacheDir}.tmp-${process.pid}-${Date.now().toString(36)}`;
   const started = performance.now();
+  removeAbandoned(cacheDir);
   try {
     for (let attempt = 1; ; attempt++) {
       rmSync(tmp, { recursive: true, force: true });
@@ -144,6 +145,31 @@ export async function fetchDataSet(lock: UpstreamLock, url: string, cacheDir: st
     rmSync(tmp, { recursive: true, force: true });
   }
 }
+
+/** Temporary folders of fetches that were killed (Ctrl-C) before they could clean up. */
+function removeAbandoned(cacheDir: string): void {
+  const prefix = `${basename(cacheDir)}.tmp-`;
+  let siblings: string[] = [];
+  try {
+    siblings = readdirSync(dirname(cacheDir));
+  } catch {
+    return;
+  }
+  for (const name of siblings) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(name.slice(prefix.length).split('-')[0]);
+    if (Number.isInteger(pid) && pid !== process.pid && !isRunning(pid)) rmSync(join(dirname(cacheDir), name), { recursive: true, force: true });
+  }
+}
+
+const isRunning = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as { code?: string }).code === 'EPERM';
+  }
+};
 
 function swapIn(tmp: string, dir: string): void {
   const old = `${dir}.old-${process.pid}`;
