@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** The command line: `import`, `build` and `serve` (what `npm run import|build` and `npm start` call). */
+/** The command line: `fetch-data`, `import`, `build` and `serve` (what `npm run fetch-data|import|build` and `npm start` call). */
 import { Command } from 'commander';
 import { dataCacheDir, resolveConfig, type ConfigOptions } from './config.ts';
 import { BuildError } from './emit/build.ts';

@@ -315,7 +315,8 @@ function verify(lock: UpstreamLock, url: string, found: Map<string, Found>): voi
   const total = Object.keys(lock.tables).length;
   const shown = problems.length > 12 ? [...problems.slice(0, 12), `... and ${problems.length - 12} more`] : problems;
   throw new FetchError(
-    `the archive from ${url} does not match the lock (commit ${lock.commit.slice(0, 12)}): ${problems.length} of ${total} tables refused; the cache was left as it was.\n  ${shown.join('\n  ')}`,
+    `the archive from ${url} does not match the lock (commit ${lock.commit.slice(0, 12)}): ${problems.length} of ${total} tables refused; the cache was left as it was.\n  ${shown.join('\n  ')}\n` +
+      'Point DATA_URL at an archive of the pinned commit, or DATA_DIR at a folder holding the tables (csv/).',
   );
 }
 
