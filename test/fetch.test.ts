@@ -1,23 +1,20 @@
 /**
- * The data set of a fresh clone, as a user meets it: a copy of this repository in a folder with
- * no ../shared beside it, DATA_URL pointed at a local server holding archives in the upstream's
- * layout, and the real commands. Also the pieces underneath: the upstream's hash function
- * (checked against TREE.txt), the committed lock, and the streaming tar reader.
+ * The fetcher's pieces: the upstream's hash function (checked against TREE.txt), the committed
+ * lock, the streaming tar reader, and fetches against a local server that refuse or fail.
+ * The whole flow in a fresh clone is test/fresh-clone.test.ts.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedDataDir } from '../generator/config.ts';
-import { FetchError, fetchDataSet, gitBlobSha1, lockPath, readLock, type UpstreamLock } from '../generator/fetch/index.ts';
-import { formatLock, lockForFolder, parseTree } from '../generator/fetch/make-lock.ts';
+import { FetchError, fetchDataSet, gitBlobSha1, lockPath, readLock } from '../generator/fetch/index.ts';
+import { lockForFolder, parseTree } from '../generator/fetch/make-lock.ts';
 import { createTarReader } from '../generator/fetch/tar.ts';
-import { copyOfClone } from './support/clone.ts';
-import { fileHashes } from './support/files.ts';
-import { startTestServer, upstreamArchive, type TestServer } from './support/upstream-archive.ts';
+import { startTestServer, tinyTables, upstreamArchive, type TestServer } from './support/upstream-archive.ts';
 
 const run = promisify(execFile);
 const scratch = mkdtempSync(join(tmpdir(), 'creature-fetch-test-'));
@@ -28,16 +25,6 @@ const quiet = { info: () => {} };
 const tree = parseTree(readFileSync(join(sharedDataDir, 'TREE.txt'), 'utf8'));
 /** The tables PROVENANCE.md says were rebuilt (their bytes differ from the upstream's). */
 const rebuilt = (/Four of them \(([^)]+)\)/.exec(readFileSync(join(sharedDataDir, 'PROVENANCE.md'), 'utf8'))?.[1] ?? '').split(/,\s*/).sort();
-
-/** A tiny invented data set: three tables. */
-function tinyTables(dir: string): string {
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'colors.csv'), 'id,identifier\n1,teal\n2,amber\n');
-  writeFileSync(join(dir, 'shapes.csv'), 'id,identifier,corners\n1,square,4\n2,circle,\n');
-  // longer than the 100 bytes a plain tar name holds, with the prefix: needs ustar's prefix or pax
-  writeFileSync(join(dir, 'an_unusually_long_table_name_to_need_the_long_path_forms.csv'), 'id\n1\n');
-  return dir;
-}
 
 let server: TestServer;
 beforeAll(async () => {
@@ -147,136 +134,5 @@ describe('fetching against a lock', () => {
     const error = await fetchDataSet(lockForFolder('3'.repeat(40), tiny), server.url('/cut.tar.gz'), join(scratch, 'cut/upstream'), quiet, { retries: 0 }).catch((e: unknown) => e);
     expect((error as Error).message).toMatch(new RegExp(`/cut\\.tar\\.gz: the archive is cut short: the connection closed after \\d+ bytes of ${body.length} bytes \\(network error: `));
     expect(server.hits.get('/cut.tar.gz')).toBe(1);
-  });
-});
-
-/** Every file's path, size, inode and modification time: anything rewritten shows. */
-function fingerprint(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const full = join(d, e.name);
-      if (e.isDirectory()) walk(full);
-      else {
-        const s = lstatSync(full);
-        out.push(`${relative(dir, full)} ${s.size} ${s.ino} ${s.mtimeMs}`);
-      }
-    }
-  };
-  walk(dir);
-  return out.sort();
-}
-
-describe('a clone with no ../shared: `npm run build` fetches the data set', () => {
-  let clone: string;
-  const out = join(scratch, 'clone-dist');
-  const records = join(scratch, 'clone-records');
-  let cache: string;
-  let fixtureLock: UpstreamLock;
-
-  /** `npm run build` in the clone (the command npm runs), with the environment a user would have. */
-  const build = async (env: Record<string, string>) => {
-    const childEnv: NodeJS.ProcessEnv = { ...process.env, OUT_DIR: out, RECORDS_DIR: records, ...env };
-    // vitest sets BASE_URL for itself; a user has none (and no DATA_DIR, or the download would not happen)
-    for (const name of ['BASE_URL', 'DATA_DIR', 'PORT', 'DATA_TIMEOUT_MS'] as const) if (!(name in env)) delete childEnv[name];
-    return run(join(clone, 'node_modules/.bin/tsx'), ['generator/cli.ts', 'build'], { cwd: clone, env: childEnv, maxBuffer: 1 << 26 }).then(
-      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
-    );
-  };
-
-  beforeAll(() => {
-    clone = copyOfClone(join(scratch, 'elsewhere/creature-api'));
-    cache = join(clone, 'data/upstream');
-    // the real commit and the hashes of the tables this archive holds (the team's copy)
-    fixtureLock = { ...lockForFolder(realLock.commit, sharedCsv), archive: realLock.archive };
-    writeFileSync(join(clone, 'data/upstream.lock.json'), formatLock(fixtureLock));
-    server.route(`/pokeapi/tar.gz/${realLock.commit}`, { body: upstreamArchive(sharedCsv, `pokeapi-${realLock.commit}`) });
-  });
-
-  it('downloads, verifies, and builds the same API as a build of ../shared', { timeout: 600_000 }, async () => {
-    const result = await build({ DATA_URL: server.url('/pokeapi/tar.gz/{commit}') });
-    expect(result.stderr.split('\n').filter((l) => l.includes('error'))).toEqual([]);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain(`fetch: ${server.url(`/pokeapi/tar.gz/${realLock.commit}`)}`);
-    expect(result.stdout).toMatch(/fetch: 184 tables at 0d8fe2bf23d5 verified and stored in .*data\/upstream/);
-    expect(readdirSync(join(cache, 'csv')).sort()).toEqual(Object.keys(fixtureLock.tables).sort());
-    expect(fileHashes(join(cache, 'csv'))).toEqual(fileHashes(sharedCsv));
-    expect(readdirSync(join(clone, 'data')).sort()).toEqual(['README.md', 'media', 'upstream', 'upstream.lock.json']);
-
-    const meta = JSON.parse(readFileSync(join(out, 'v2/meta.json'), 'utf8')) as { upstream_commit: string };
-    expect(meta.upstream_commit).toBe(realLock.commit);
-    // every answer equals the one built from ../shared (media from the committed manifests); meta differs in its build time
-    const here = fileHashes(join(inject('distDir'), 'v2'));
-    const there = fileHashes(join(out, 'v2'));
-    here.delete('meta.json');
-    there.delete('meta.json');
-    expect(there.size).toBe(here.size);
-    const differ = [...here].filter(([path, hash]) => there.get(path) !== hash).map(([path]) => path);
-    expect(differ).toEqual([]);
-  });
-
-  it('downloads nothing the second time', { timeout: 300_000 }, async () => {
-    const before = server.hits.get(`/pokeapi/tar.gz/${realLock.commit}`);
-    const result = await build({ DATA_URL: server.url('/pokeapi/tar.gz/{commit}') });
-    expect(result.code).toBe(0);
-    expect(result.stdout).not.toContain('fetch:');
-    expect(result.stdout).toContain('build: dist/ is up to date');
-    expect(server.hits.get(`/pokeapi/tar.gz/${realLock.commit}`)).toBe(before);
-  });
-
-  describe('a failed download: one clear error, the cache and dist/ as they were', () => {
-    // a newer pin (another commit, three tables) makes the cache stale, so the build must download
-    const ALTERED = Buffer.from('id,identifier\n1,teal\n2,ambr\n');
-    let tinyLock: UpstreamLock;
-    let body: Buffer;
-    beforeAll(() => {
-      const tiny = tinyTables(join(scratch, 'pin-tables'));
-      tinyLock = { ...lockForFolder('2'.repeat(40), tiny), archive: realLock.archive };
-      body = upstreamArchive(tiny, `pokeapi-${tinyLock.commit}`);
-      // the archive server's copy of one table was altered; one the lock names is not there at all
-      const altered = tinyTables(join(scratch, 'altered-tables'));
-      writeFileSync(join(altered, 'colors.csv'), ALTERED);
-      tinyLock.tables['sizes.csv'] = { sha1: gitBlobSha1(Buffer.from('id\n')), size: 3 };
-      server.route('/corrupted.tar.gz', { body: upstreamArchive(altered, `pokeapi-${tinyLock.commit}`) });
-      server.route('/truncated.tar.gz', { body, cutAt: Math.floor(body.length / 2) });
-      server.route('/hangs.tar.gz', { hang: true });
-      writeFileSync(join(clone, 'data/upstream.lock.json'), formatLock(tinyLock));
-    });
-
-    const cases: { name: string; path: string; env: Record<string, string>; hits: number; says: () => string[] }[] = [
-      {
-        name: 'a corrupted table and a missing one',
-        path: '/corrupted.tar.gz',
-        env: {},
-        hits: 1,
-        says: () => [
-          `does not match the lock (commit 222222222222): 2 of 4 tables refused`,
-          `colors.csv: expected git blob ${tinyLock.tables['colors.csv']!.sha1} (${tinyLock.tables['colors.csv']!.size} bytes), found ${gitBlobSha1(ALTERED)} (${ALTERED.length} bytes)`,
-          'sizes.csv: missing from the archive',
-        ],
-      },
-      { name: 'a truncated archive', path: '/truncated.tar.gz', env: {}, hits: 2, says: () => ['the archive is cut short or damaged (gzip: unexpected end of file, after ', '(2 attempts). Set DATA_URL'] },
-      { name: 'a 404', path: '/missing.tar.gz', env: {}, hits: 1, says: () => [': HTTP 404 Not Found. Set DATA_URL to a mirror of that archive, or DATA_DIR to a folder holding the tables (csv/).'] },
-      { name: 'a server that hangs', path: '/hangs.tar.gz', env: { DATA_TIMEOUT_MS: '400' }, hits: 2, says: () => [': no data for 400 ms (DATA_TIMEOUT_MS) (2 attempts). Set DATA_URL'] },
-    ];
-
-    it.each(cases)('$name', { timeout: 120_000 }, async ({ path, env, hits, says }) => {
-      const cacheBefore = fileHashes(cache);
-      const distBefore = fingerprint(out);
-      const result = await build({ DATA_URL: server.url(path), ...env });
-      expect(result.code).toBe(1);
-      const stderr = result.stderr.trim();
-      for (const text of says()) expect(stderr).toContain(text);
-      expect(stderr).toContain(server.url(path));
-      if (path !== '/corrupted.tar.gz') {
-        // a download error is one line, and the last one
-        expect(stderr.split('\n').at(-1)).toMatch(/^could not download the data set from http:\/\/127\.0\.0\.1:\d+\/\S+: .*Set DATA_URL/);
-      }
-      expect(server.hits.get(path)).toBe(hits);
-      expect(fileHashes(cache)).toEqual(cacheBefore);
-      expect(readdirSync(join(clone, 'data')).sort()).toEqual(['README.md', 'media', 'upstream', 'upstream.lock.json']);
-      expect(fingerprint(out)).toEqual(distBefore);
-    });
   });
 });

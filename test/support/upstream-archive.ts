@@ -85,3 +85,13 @@ export async function startTestServer(): Promise<TestServer> {
       }),
   };
 }
+
+/** A tiny invented data set: three tables. */
+export function tinyTables(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'colors.csv'), 'id,identifier\n1,teal\n2,amber\n');
+  writeFileSync(join(dir, 'shapes.csv'), 'id,identifier,corners\n1,square,4\n2,circle,\n');
+  // longer than the 100 bytes a plain tar name holds, with the prefix: needs ustar's prefix or pax
+  writeFileSync(join(dir, 'an_unusually_long_table_name_to_need_the_long_path_forms.csv'), 'id\n1\n');
+  return dir;
+}
