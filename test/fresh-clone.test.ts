@@ -122,6 +122,18 @@ describe('a clone with no ../shared', () => {
     expect(result.stdout).toContain('build: dist/ is up to date');
     expect(server.hits.get(archivePath)).toBe(before);
   });
+
+  it('`npm run fetch-data` says the cache is complete; with --force it downloads again and swaps the cache whole', { timeout: 300_000 }, async () => {
+    const fetchData = (...args: string[]) =>
+      run(join(clone, 'node_modules/.bin/tsx'), ['generator/cli.ts', 'fetch-data', ...args], { cwd: clone, env: userEnv({ DATA_URL: server.url('/pokeapi/tar.gz/{commit}') }) });
+    const before = server.hits.get(archivePath)!;
+    expect((await fetchData()).stdout).toMatch(/already holds the 184 verified tables at 0d8fe2bf23d5 \(--force downloads them again\)/);
+    expect(server.hits.get(archivePath)).toBe(before);
+    expect((await fetchData('--force')).stdout).toMatch(/fetch: 184 tables at 0d8fe2bf23d5 verified and stored in/);
+    expect(server.hits.get(archivePath)).toBe(before + 1);
+    expect(fileHashes(join(cache, 'csv'))).toEqual(fileHashes(sharedCsv));
+    expect(readdirSync(join(clone, 'data')).sort()).toEqual(['README.md', 'media', 'records', 'upstream', 'upstream.lock.json']);
+  });
 });
 
 describe(`${NETLIFY_CLI}: netlify serve --offline on the clone`, () => {
