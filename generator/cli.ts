@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-/** The command line: `import`, `build` and `serve` (what `npm run import|build` and `npm start` call). */
+/** The command line: `fetch-data`, `import`, `build` and `serve` (what `npm run fetch-data|import|build` and `npm start` call). */
 import { Command } from 'commander';
-import { resolveConfig, type ConfigOptions } from './config.ts';
+import { dataCacheDir, resolveConfig, type ConfigOptions } from './config.ts';
 import { BuildError } from './emit/build.ts';
 import { DataError } from './import/tables.ts';
+import { ensureDataSet, fetchCommand } from './fetch/index.ts';
 import { buildStep, consoleLog, ensureBuilt, importStep, inputHashes } from './pipeline.ts';
 import { startPreview } from './preview.ts';
 
@@ -16,11 +17,22 @@ const program = new Command('creature-api')
 const config = () => resolveConfig(program.opts<ConfigOptions>());
 
 program
+  .command('fetch-data')
+  .description('download the pinned upstream tables into data/upstream/ and verify them (import and build do it when they need to)')
+  .option('--force', 'download again even when the cache is complete')
+  .action(async (opts: { force?: boolean }) => {
+    await fetchCommand(dataCacheDir, consoleLog, opts.force ?? false);
+    const c = config();
+    if (c.dataDir !== dataCacheDir) consoleLog.info(`note: builds read ${c.dataDir} (${c.dataSource === 'given' ? '--data / DATA_DIR' : '../shared/upstream'}), which comes first`);
+  });
+
+program
   .command('import')
   .description('read and check the upstream tables, write canonical records to data/records/')
   .option('--force', 'import even when the records are up to date')
-  .action((opts: { force?: boolean }) => {
+  .action(async (opts: { force?: boolean }) => {
     const c = config();
+    await ensureDataSet(c, consoleLog);
     importStep(c, inputHashes(c).records, consoleLog, opts.force ?? true);
   });
 
@@ -30,6 +42,7 @@ program
   .option('--force', 'build even when dist/ is up to date')
   .action(async (opts: { force?: boolean }) => {
     const c = config();
+    await ensureDataSet(c, consoleLog);
     const hashes = inputHashes(c);
     importStep(c, hashes.records, consoleLog);
     await buildStep(c, hashes.build, consoleLog, opts.force ?? false);

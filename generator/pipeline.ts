@@ -3,13 +3,14 @@
  * inputs. "The same inputs" is one hash over the data set and the code that turns it into
  * responses, so a change to either makes `npm start` build again.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot, type Config } from './config.ts';
 import { readBuildStamp, runBuild, type BuildSummary } from './emit/build.ts';
 import { runImport } from './import/import.ts';
 import { createProgress, type Progress } from './progress.ts';
 import { hashFiles, readManifest } from './import/records.ts';
+import { ensureDataSet, fetchedCommit } from './fetch/index.ts';
 
 export interface Log {
   info(message: string): void;
@@ -34,9 +35,15 @@ export interface InputHashes {
   build: string;
 }
 
+/**
+ * The media manifests (which sprite and cry files exist): the data folder's `media/`, or the
+ * compressed copies committed in `data/media/` when it has none (a downloaded data set never does).
+ */
+export const mediaDir = (dataDir: string): string => (existsSync(join(dataDir, 'media')) ? join(dataDir, 'media') : join(repoRoot, 'data/media'));
+
 export function inputHashes(config: Config): InputHashes {
   const records = hashFiles([join(config.dataDir, 'csv'), ...IMPORT_CODE.map((p) => join(repoRoot, p))]);
-  const build = hashFiles([join(config.dataDir, 'media'), ...BUILD_CODE.map((p) => join(repoRoot, p))]);
+  const build = hashFiles([mediaDir(config.dataDir), ...BUILD_CODE.map((p) => join(repoRoot, p))]);
   return { records, build: `${records}:${build}` };
 }
 
@@ -59,12 +66,12 @@ export function importStep(config: Config, hash: string, log: Log, force = false
   else log.info(summary);
 }
 
-/** The upstream commit the data set was taken at, as its PROVENANCE.md names it. */
+/** The upstream commit the data set was taken at: as its PROVENANCE.md names it, or as the download recorded it. */
 export function upstreamCommit(dataDir: string): string {
   try {
     return /commit\s+([0-9a-f]{40})/.exec(readFileSync(join(dataDir, 'PROVENANCE.md'), 'utf8'))?.[1] ?? 'unknown';
   } catch {
-    return 'unknown';
+    return fetchedCommit(dataDir) ?? 'unknown';
   }
 }
 
@@ -86,7 +93,7 @@ export async function buildStep(config: Config, hash: string, log: Log, force = 
   const bar = log.startProgress?.('build: records');
   const summary = await runBuild({
     recordsDir: config.recordsDir,
-    mediaDir: join(config.dataDir, 'media'),
+    mediaDir: mediaDir(config.dataDir),
     outDir: config.outDir,
     baseUrl: config.baseUrl,
     inputHash: hash,
@@ -99,8 +106,9 @@ export async function buildStep(config: Config, hash: string, log: Log, force = 
   return summary;
 }
 
-/** Makes sure dist/ holds a build of the current inputs for the configured base URL. */
+/** Makes sure dist/ holds a build of the current inputs for the configured base URL (downloading the data set first when needed). */
 export async function ensureBuilt(config: Config, log: Log = consoleLog): Promise<void> {
+  await ensureDataSet(config, log);
   const hashes = inputHashes(config);
   importStep(config, hashes.records, log);
   await buildStep(config, hashes.build, log);

@@ -3,7 +3,7 @@
  * It opens `/`, tries `/v2/creature/1`, follows a link in the answer, uses the keyboard only,
  * checks text contrast in both colour schemes, and saves screenshots under test-output/.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -13,7 +13,7 @@ import { itemFile, routesFile, type Routes } from '../edge/layout.ts';
 const origin = inject('previewUrl');
 const base = inject('baseUrl');
 const distDir = inject('distDir');
-const CHROMIUM = '/usr/bin/chromium';
+const chromiumLookup = inject('chromium');
 const outputDir = fileURLToPath(new URL('../test-output/', import.meta.url));
 
 // This machine has no network besides the package registries: no background traffic of any kind.
@@ -28,9 +28,9 @@ const pretty = (path: string) => JSON.stringify(distJson(path), null, 2);
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
+  if ('missing' in chromiumLookup) throw new Error(chromiumLookup.missing);
   mkdirSync(outputDir, { recursive: true });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+  browser = await chromium.launch({ executablePath: chromiumLookup.path, args: ARGS, headless: true });
 });
 
 afterAll(async () => {

@@ -4,7 +4,8 @@
  * against its schema before it is written. One call per shard; shards run side by side.
  */
 import { dirname, join } from 'node:path';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { createAjv, validatorFor } from '../../schemas/ajv.ts';
 import { bulkFile, DEFAULT_LIMIT, itemFile, listFile, pageFile, subresourceFile } from '../../edge/layout.ts';
 import { paginate, type FullList, type ListEntry } from '../../edge/pagination.ts';
@@ -44,8 +45,10 @@ const NEWLINE = Buffer.from('\n');
 /** Stops a shard early when it has found this many bad documents; more would only be noise. */
 const MAX_PROBLEMS = 50;
 
+/** The manifests, as plain text or gzip'd (`sprites.txt.gz`: the copies committed in data/media/). */
 export function readMedia(mediaDir: string): Media {
-  const lines = (file: string) => new Set(readFileSync(join(mediaDir, file), 'utf8').split('\n').map((l) => l.trim()).filter(Boolean));
+  const read = (file: string) => (existsSync(join(mediaDir, file)) ? readFileSync(join(mediaDir, file)) : gunzipSync(readFileSync(join(mediaDir, `${file}.gz`))));
+  const lines = (file: string) => new Set(read(file).toString('utf8').split('\n').map((l) => l.trim()).filter(Boolean));
   return { sprites: lines('sprites.txt'), cries: lines('cries.txt') };
 }
 

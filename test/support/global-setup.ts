@@ -7,6 +7,7 @@ import type { TestProject } from 'vitest/node';
 import { testConfig } from './config.ts';
 import { ensureBuilt } from '../../generator/pipeline.ts';
 import { startPreview, type Preview } from '../../generator/preview.ts';
+import { findChromium, type ChromiumLookup } from './chromium.ts';
 
 let preview: Preview | undefined;
 
@@ -17,6 +18,7 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('previewUrl', preview.url);
   project.provide('distDir', config.outDir);
   project.provide('baseUrl', config.baseUrl);
+  project.provide('chromium', findChromium());
 }
 
 export async function teardown(): Promise<void> {
@@ -28,5 +30,7 @@ declare module 'vitest' {
     previewUrl: string;
     distDir: string;
     baseUrl: string;
+    /** the browser for the docs-page test, or why there is none */
+    chromium: ChromiumLookup;
   }
 }

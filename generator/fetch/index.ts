@@ -1,0 +1,330 @@
+/**
+ * The data set for a fresh clone: the upstream repository's archive at the pinned commit,
+ * streamed (gunzip, then a tar reader), keeping only the tables and hashing each one as it
+ * is written. The cache folder is replaced only when every table of the lock matched; a failed
+ * or refused download leaves it as it was.
+ *
+ *   fetchDataSet(lock, url, cacheDir, log) → the verified folder (`csv/` + `fetched.json`)
+ */
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { Readable, Transform, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { createGunzip } from 'node:zlib';
+import { repoRoot, type Config } from '../config.ts';
+import type { Progress } from '../progress.ts';
+import { archiveUrl, createGitBlobHasher, lockDigest, readLock, type UpstreamLock } from './lock.ts';
+import { createTarReader, TarFormatError } from './tar.ts';
+
+export { archiveUrl, gitBlobSha1, readLock, type UpstreamLock } from './lock.ts';
+
+/** The committed lock of this repository. */
+export const lockPath = join(repoRoot, 'data/upstream.lock.json');
+/** What a cache folder records about the download it holds. */
+const STAMP = 'fetched.json';
+/** No byte for this long (before the answer or during it) ends an attempt. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+const RETRY_PAUSE_MS = 1_000;
+
+export interface FetchLog {
+  info(message: string): void;
+  startProgress?(label: string): Progress;
+}
+
+export interface FetchOptions {
+  timeoutMs?: number;
+  /** attempts after the first, for network errors, timeouts, 5xx and cut-short archives */
+  retries?: number;
+}
+
+/** A download that failed or was refused; its message is the whole story, for the command line. */
+export class FetchError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FetchError';
+  }
+}
+
+interface Stamp {
+  commit: string;
+  lock: string;
+  url: string;
+  fetchedAt: string;
+  tables: number;
+}
+
+/** True when `dir` holds a complete download made for this lock. */
+export function isFetched(lock: UpstreamLock, dir: string): boolean {
+  const stamp = readStamp(dir);
+  if (!stamp || stamp.lock !== lockDigest(lock)) return false;
+  return Object.entries(lock.tables).every(([name, table]) => {
+    try {
+      const size = statSync(join(dir, 'csv', name)).size;
+      return table.size === undefined || size === table.size;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The upstream commit of a fetched folder, or null when it is not one. */
+export function fetchedCommit(dir: string): string | null {
+  return readStamp(dir)?.commit ?? null;
+}
+
+function readStamp(dir: string): Stamp | null {
+  try {
+    return JSON.parse(readFileSync(join(dir, STAMP), 'utf8')) as Stamp;
+  } catch {
+    return null;
+  }
+}
+
+const timeoutFrom = (env: NodeJS.ProcessEnv): number => {
+  const ms = Number(env.DATA_TIMEOUT_MS);
+  return env.DATA_TIMEOUT_MS && Number.isFinite(ms) && ms > 0 ? ms : DEFAULT_TIMEOUT_MS;
+};
+
+/**
+ * Before an import: when the configuration reads the download cache and it is missing or
+ * incomplete, fills it. Folders given with DATA_DIR (or this team's ../shared) are used as they are.
+ */
+export async function ensureDataSet(config: Config, log: FetchLog, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  if (config.dataSource !== 'download') return;
+  const lock = readLock(lockPath);
+  if (isFetched(lock, config.dataDir)) return;
+  log.info(`data: ${config.dataDir} has no verified copy of the tables at ${lock.commit.slice(0, 12)}; downloading them (or set DATA_DIR to a folder that has them)`);
+  await fetchDataSet(lock, archiveUrl(lock, env.DATA_URL), config.dataDir, log, { timeoutMs: timeoutFrom(env) });
+}
+
+/** `npm run fetch-data`: fills the cache folder now (again with `force`). */
+export async function fetchCommand(cacheDir: string, log: FetchLog, force: boolean, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const lock = readLock(lockPath);
+  if (!force && isFetched(lock, cacheDir)) {
+    log.info(`data: ${cacheDir} already holds the ${Object.keys(lock.tables).length} verified tables at ${lock.commit.slice(0, 12)} (--force downloads them again)`);
+    return;
+  }
+  await fetchDataSet(lock, archiveUrl(lock, env.DATA_URL), cacheDir, log, { timeoutMs: timeoutFrom(env) });
+}
+
+/** Downloads the archive at `url`, keeps the lock's tables, verifies them, and swaps them into `cacheDir` whole. */
+export async function fetchDataSet(lock: UpstreamLock, url: string, cacheDir: string, log: FetchLog, options: FetchOptions = {}): Promise<string> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const attempts = 1 + (options.retries ?? 1);
+  const tmp = `${cacheDir}.tmp-${process.pid}-${Date.now().toString(36)}`;
+  const started = performance.now();
+  removeAbandoned(cacheDir);
+  try {
+    for (let attempt = 1; ; attempt++) {
+      rmSync(tmp, { recursive: true, force: true });
+      mkdirSync(join(tmp, 'csv'), { recursive: true });
+      log.info(`fetch: ${url}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
+      try {
+        const found = await download(url, lock, join(tmp, 'csv'), log, timeoutMs);
+        verify(lock, url, found);
+        break;
+      } catch (e) {
+        if (!(e instanceof AttemptError)) throw e;
+        if (!e.retryable || attempt >= attempts) {
+          throw new FetchError(
+            `could not download the data set from ${url}: ${e.message}${attempt > 1 ? ` (${attempt} attempts)` : ''}. ` +
+              'Set DATA_URL to a mirror of that archive, or DATA_DIR to a folder holding the tables (csv/).',
+          );
+        }
+        log.info(`fetch: ${e.message}; trying once more`);
+        await new Promise((r) => setTimeout(r, RETRY_PAUSE_MS));
+      }
+    }
+    const stamp: Stamp = { commit: lock.commit, lock: lockDigest(lock), url, fetchedAt: new Date().toISOString(), tables: Object.keys(lock.tables).length };
+    writeFileSync(join(tmp, STAMP), `${JSON.stringify(stamp, null, 2)}\n`);
+    swapIn(tmp, cacheDir);
+    log.info(`fetch: ${stamp.tables} tables at ${lock.commit.slice(0, 12)} verified and stored in ${cacheDir} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    return cacheDir;
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** Temporary folders of fetches that were killed (Ctrl-C) before they could clean up. */
+function removeAbandoned(cacheDir: string): void {
+  const prefix = `${basename(cacheDir)}.tmp-`;
+  let siblings: string[] = [];
+  try {
+    siblings = readdirSync(dirname(cacheDir));
+  } catch {
+    return;
+  }
+  for (const name of siblings) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(name.slice(prefix.length).split('-')[0]);
+    if (Number.isInteger(pid) && pid !== process.pid && !isRunning(pid)) rmSync(join(dirname(cacheDir), name), { recursive: true, force: true });
+  }
+}
+
+const isRunning = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as { code?: string }).code === 'EPERM';
+  }
+};
+
+function swapIn(tmp: string, dir: string): void {
+  const old = `${dir}.old-${process.pid}`;
+  rmSync(old, { recursive: true, force: true });
+  if (existsSync(dir)) renameSync(dir, old);
+  renameSync(tmp, dir);
+  rmSync(old, { recursive: true, force: true });
+}
+
+/** One failed attempt: why, and whether trying again could help. */
+class AttemptError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+  }
+}
+
+interface Found {
+  sha1: string;
+  size: number;
+}
+
+/** One attempt: streams the archive into `csvDir`, returning each kept table's hash and size. */
+async function download(url: string, lock: UpstreamLock, csvDir: string, log: FetchLog, timeoutMs: number): Promise<Map<string, Found>> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  let timedOut = false;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+  };
+  const silence = `no data for ${timeoutMs >= 1000 ? `${timeoutMs / 1000} s` : `${timeoutMs} ms`} (DATA_TIMEOUT_MS)`;
+  const found = new Map<string, Found>();
+  let open: number | null = null;
+  let bar: Progress | undefined;
+  let bytes = 0;
+  arm();
+  try {
+    let response: Response;
+    try {
+      response = await fetch(url, { signal: controller.signal, redirect: 'follow' });
+    } catch (e) {
+      throw new AttemptError(timedOut ? silence : networkReason(e), true);
+    }
+    if (!response.ok || !response.body) {
+      await response.body?.cancel().catch(() => {});
+      const retryable = response.status >= 500 || response.status === 408 || response.status === 429;
+      throw new AttemptError(`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`, retryable);
+    }
+    const total = Number(response.headers.get('content-length')) || 0;
+    const tableCount = Object.keys(lock.tables).length;
+    bar = log.startProgress?.(total ? 'fetch (MB)' : 'fetch (tables)');
+
+    const prefix = `/${lock.tablesPath.replace(/^\/+|\/+$/g, '')}/`;
+    const reader = createTarReader((entry) => {
+      // `<repo>-<commit>/data/v2/csv/<table>.csv`: the first segment is whatever the archive calls its root
+      const slash = entry.path.indexOf('/');
+      const inRepo = entry.path.slice(slash);
+      if (entry.type !== 'file' || !inRepo.startsWith(prefix)) return null;
+      const name = inRepo.slice(prefix.length);
+      if (name.includes('/') || !Object.hasOwn(lock.tables, name)) return null;
+      const hasher = createGitBlobHasher(entry.size);
+      open = openSync(join(csvDir, basename(name)), 'w');
+      const fd = open;
+      return {
+        write(chunk) {
+          writeSync(fd, chunk);
+          hasher.update(chunk);
+        },
+        end() {
+          closeSync(fd);
+          open = null;
+          found.set(name, { sha1: hasher.digest() ?? 'incomplete', size: entry.size });
+          if (!total) bar?.update(found.size, tableCount);
+        },
+      };
+    });
+
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        arm();
+        bytes += chunk.length;
+        if (total) bar?.update(Math.floor(bytes / 1e6), Math.ceil(total / 1e6));
+        done(null, chunk);
+      },
+    });
+    const tar = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        try {
+          reader.push(chunk);
+          done();
+        } catch (e) {
+          done(e as Error);
+        }
+      },
+      final(done) {
+        try {
+          reader.end();
+          done();
+        } catch (e) {
+          done(e as Error);
+        }
+      },
+    });
+    try {
+      await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), counter, createGunzip(), tar);
+    } catch (e) {
+      if (timedOut) throw new AttemptError(`${silence}, after ${amount(bytes)}`, true);
+      if (e instanceof TarFormatError) throw new AttemptError(`the archive is cut short or damaged (tar: ${e.message})`, true);
+      const code = (e as { code?: string }).code;
+      if (code === 'Z_BUF_ERROR' || code === 'Z_DATA_ERROR') {
+        throw new AttemptError(`the archive is cut short or damaged (gzip: ${(e as Error).message}, after ${amount(bytes)})`, true);
+      }
+      if (bytes > 0) throw new AttemptError(`the archive is cut short: the connection closed after ${amount(bytes)}${total ? ` of ${amount(total)}` : ''} (${networkReason(e)})`, true);
+      throw new AttemptError(`${networkReason(e)}, after ${amount(bytes)}`, true);
+    }
+    bar?.done(`fetch: ${amount(bytes)} read, ${found.size} tables kept`);
+    bar = undefined;
+    return found;
+  } finally {
+    clearTimeout(timer);
+    if (open !== null) closeSync(open);
+    bar?.done(`fetch: stopped after ${amount(bytes)}`);
+  }
+}
+
+/** Every table of the lock, byte for byte; otherwise one line per table that is not. */
+function verify(lock: UpstreamLock, url: string, found: Map<string, Found>): void {
+  const problems: string[] = [];
+  for (const [name, expected] of Object.entries(lock.tables)) {
+    const got = found.get(name);
+    if (!got) problems.push(`${name}: missing from the archive`);
+    else if (got.sha1 !== expected.sha1 || (expected.size !== undefined && got.size !== expected.size)) {
+      problems.push(`${name}: expected git blob ${expected.sha1}${expected.size !== undefined ? ` (${expected.size} bytes)` : ''}, found ${got.sha1} (${got.size} bytes)`);
+    }
+  }
+  if (!problems.length) return;
+  const total = Object.keys(lock.tables).length;
+  const shown = problems.length > 12 ? [...problems.slice(0, 12), `... and ${problems.length - 12} more`] : problems;
+  throw new FetchError(
+    `the archive from ${url} does not match the lock (commit ${lock.commit.slice(0, 12)}): ${problems.length} of ${total} tables refused; the cache was left as it was.\n  ${shown.join('\n  ')}\n` +
+      'Point DATA_URL at an archive of the pinned commit, or DATA_DIR at a folder holding the tables (csv/).',
+  );
+}
+
+const amount = (bytes: number): string => (bytes < 100_000 ? `${bytes} bytes` : `${(bytes / 1e6).toFixed(1)} MB`);
+
+/** A network error in one phrase: what Node says, with the system's code (ECONNREFUSED, ENOTFOUND...). */
+function networkReason(e: unknown): string {
+  const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+  if (cause?.message) return `network error: ${cause.message}`;
+  return `network error: ${e instanceof Error ? e.message : String(e)}`;
+}

@@ -1,0 +1,296 @@
+/**
+ * A fresh clone, as a user meets it: a copy of this repository in a folder with no ../shared
+ * beside it, DATA_URL pointed at a local server holding an archive in the upstream's layout
+ * (with a lock made for it), and the real commands:
+ *   1. `npm run build` downloads, verifies and builds the same API as a build of ../shared;
+ *   2. a second build downloads nothing;
+ *   3. Netlify's own CLI serves that clone: a pinned netlify-cli fetched on demand with npx (not a
+ *      dependency) runs `netlify serve --offline`, which runs netlify.toml's build command,
+ *      bundles the edge function and serves dist/; every row of the shared request table
+ *      (test/support/http-cases.ts) is sent to it;
+ *   4. failed downloads (a corrupted table, a truncated archive, a 404, a server that hangs):
+ *      each one clear error, the cache and dist/ as they were.
+ *
+ * Offline, the CLI cannot download its edge runtime's bootstrap module; NETLIFY_EDGE_BOOTSTRAP
+ * points it at the one its own install ships, and the project's deno (node_modules/.bin) is
+ * first on PATH, so nothing is fetched from Netlify's servers.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { sharedDataDir } from '../generator/config.ts';
+import { gitBlobSha1, lockPath, readLock, type UpstreamLock } from '../generator/fetch/index.ts';
+import { formatLock, lockForFolder } from '../generator/fetch/make-lock.ts';
+import { copyOfClone } from './support/clone.ts';
+import { fileHashes } from './support/files.ts';
+import { checkOutcome, gotFrom, httpCases, loadCaseContext, runCases, type Got, type Sent } from './support/http-cases.ts';
+import { startTestServer, tinyTables, upstreamArchive, type TestServer } from './support/upstream-archive.ts';
+
+/** Pinned: the last major that runs on Node 20 as well as 22 and 24. */
+const NETLIFY_CLI = 'netlify-cli@26.2.0';
+
+const run = promisify(execFile);
+const scratch = mkdtempSync(join(tmpdir(), 'creature-fresh-clone-'));
+const sharedCsv = join(sharedDataDir, 'csv');
+const realLock = readLock(lockPath);
+const baseUrl = inject('baseUrl');
+const archivePath = `/pokeapi/tar.gz/${realLock.commit}`;
+
+let server: TestServer;
+let clone: string;
+let dist: string;
+let cache: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  clone = copyOfClone(join(scratch, 'elsewhere/creature-api'));
+  dist = join(clone, 'dist');
+  cache = join(clone, 'data/upstream');
+  // the real commit, and the hashes of the tables this archive holds (the team's copy)
+  writeFileSync(join(clone, 'data/upstream.lock.json'), formatLock({ ...lockForFolder(realLock.commit, sharedCsv), archive: realLock.archive }));
+  server.route(archivePath, { body: upstreamArchive(sharedCsv, `pokeapi-${realLock.commit}`) });
+});
+
+afterAll(async () => {
+  await server?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** The environment of a user of the clone: none of the variables the test process has for itself. */
+function userEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ['BASE_URL', 'DATA_DIR', 'DATA_URL', 'DATA_TIMEOUT_MS', 'PORT', 'OUT_DIR', 'RECORDS_DIR', 'NODE_OPTIONS', 'VITEST', 'VITEST_POOL_ID', 'VITEST_WORKER_ID']) delete out[name];
+  // links as the build of ../shared that the answers are compared with
+  return { ...out, BASE_URL: baseUrl, ...env };
+}
+
+/** `npm run build` in the clone (the command npm runs). */
+const build = (env: Record<string, string>) =>
+  run(join(clone, 'node_modules/.bin/tsx'), ['generator/cli.ts', 'build'], { cwd: clone, env: userEnv(env), maxBuffer: 1 << 26 }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+  );
+
+/** Every file's path, size, inode and modification time: anything rewritten shows. */
+function fingerprint(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const full = join(d, e.name);
+      if (e.isDirectory()) walk(full);
+      else {
+        const s = lstatSync(full);
+        out.push(`${relative(dir, full)} ${s.size} ${s.ino} ${s.mtimeMs}`);
+      }
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+describe('a clone with no ../shared', () => {
+  it('`npm run build` downloads, verifies, and builds the same API as a build of ../shared', { timeout: 600_000 }, async () => {
+    const result = await build({ DATA_URL: server.url('/pokeapi/tar.gz/{commit}') });
+    expect(result.stderr.split('\n').filter((l) => l.includes('error'))).toEqual([]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`fetch: ${server.url(archivePath)}`);
+    expect(result.stdout).toMatch(/fetch: 184 tables at 0d8fe2bf23d5 verified and stored in .*data\/upstream/);
+    expect(fileHashes(join(cache, 'csv'))).toEqual(fileHashes(sharedCsv));
+    expect(readdirSync(join(clone, 'data')).sort()).toEqual(['README.md', 'media', 'records', 'upstream', 'upstream.lock.json']);
+
+    const meta = JSON.parse(readFileSync(join(dist, 'v2/meta.json'), 'utf8')) as { upstream_commit: string };
+    expect(meta.upstream_commit).toBe(realLock.commit);
+    // every answer equals the one built from ../shared (media from the committed manifests); meta differs in its build time
+    const here = fileHashes(join(inject('distDir'), 'v2'));
+    const there = fileHashes(join(dist, 'v2'));
+    here.delete('meta.json');
+    there.delete('meta.json');
+    expect(there.size).toBe(here.size);
+    expect([...here].filter(([path, hash]) => there.get(path) !== hash).map(([path]) => path)).toEqual([]);
+  });
+
+  it('downloads nothing the second time', { timeout: 300_000 }, async () => {
+    const before = server.hits.get(archivePath);
+    const result = await build({ DATA_URL: server.url('/pokeapi/tar.gz/{commit}') });
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain('fetch:');
+    expect(result.stdout).toContain('build: dist/ is up to date');
+    expect(server.hits.get(archivePath)).toBe(before);
+  });
+
+  it('`npm run fetch-data` says the cache is complete; with --force it downloads again and swaps the cache whole', { timeout: 300_000 }, async () => {
+    const fetchData = (...args: string[]) =>
+      run(join(clone, 'node_modules/.bin/tsx'), ['generator/cli.ts', 'fetch-data', ...args], { cwd: clone, env: userEnv({ DATA_URL: server.url('/pokeapi/tar.gz/{commit}') }) });
+    const before = server.hits.get(archivePath)!;
+    expect((await fetchData()).stdout).toMatch(/already holds the 184 verified tables at 0d8fe2bf23d5 \(--force downloads them again\)/);
+    expect(server.hits.get(archivePath)).toBe(before);
+    expect((await fetchData('--force')).stdout).toMatch(/fetch: 184 tables at 0d8fe2bf23d5 verified and stored in/);
+    expect(server.hits.get(archivePath)).toBe(before + 1);
+    expect(fileHashes(join(cache, 'csv'))).toEqual(fileHashes(sharedCsv));
+    expect(readdirSync(join(clone, 'data')).sort()).toEqual(['README.md', 'media', 'records', 'upstream', 'upstream.lock.json']);
+  });
+});
+
+describe(`${NETLIFY_CLI}: netlify serve --offline on the clone`, () => {
+  let serve: ChildProcess | undefined;
+  let output = '';
+  let origin = '';
+
+  const freePort = () =>
+    new Promise<number>((resolve, reject) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = s.address() as { port: number };
+        s.close(() => resolve(port));
+      });
+      s.on('error', reject);
+    });
+
+  /** The CLI's install (npx's cache): its `netlify` binary and the edge bootstrap it ships. */
+  async function installCli(): Promise<{ bin: string; bootstrap: string }> {
+    const started = performance.now();
+    const { stdout } = await run('npx', ['-y', '-p', NETLIFY_CLI, 'sh', '-c', 'command -v netlify'], { maxBuffer: 1 << 24 });
+    const bin = stdout.trim().split('\n').at(-1)!;
+    const root = dirname(dirname(bin)); // <npx cache>/node_modules
+    const bootstrap = [join(root, '@netlify/edge-functions-dev/dist/deno/bootstrap.mjs'), join(root, 'netlify-cli/node_modules/@netlify/edge-functions-dev/dist/deno/bootstrap.mjs')].find((p) => existsSync(p));
+    if (!bootstrap) throw new Error(`${NETLIFY_CLI} in ${root} ships no @netlify/edge-functions-dev/dist/deno/bootstrap.mjs`);
+    console.log(`[netlify] ${NETLIFY_CLI} ready in ${((performance.now() - started) / 1000).toFixed(1)} s (npx: ${root})`);
+    return { bin, bootstrap };
+  }
+
+  async function waitUntilServing(deadline: number): Promise<void> {
+    while (performance.now() < deadline) {
+      if (serve?.exitCode !== null) throw new Error(`netlify serve exited (${serve?.exitCode}):\n${output.slice(-3000)}`);
+      try {
+        const r = await fetch(`${origin}/v2/`);
+        await r.arrayBuffer();
+        if (r.status === 200) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    throw new Error(`netlify serve did not answer in time:\n${output.slice(-3000)}`);
+  }
+
+  beforeAll(async () => {
+    const { bin, bootstrap } = await installCli();
+    const port = await freePort();
+    origin = `http://localhost:${port}`;
+    // the CLI's state (telemetry choice, caches) stays in the scratch folder, not the user's home
+    const home = join(scratch, 'home');
+    mkdirSync(join(home, '.config/netlify'), { recursive: true });
+    writeFileSync(join(home, '.config/netlify/config.json'), JSON.stringify({ telemetryDisabled: true }));
+    const env = userEnv({
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, '.config'),
+      npm_config_cache: join(process.env.HOME ?? home, '.npm'),
+      PATH: [join(clone, 'node_modules/.bin'), process.env.PATH].join(delimiter),
+      NETLIFY_EDGE_BOOTSTRAP: pathToFileURL(bootstrap).href,
+      CI: 'true',
+      BROWSER: 'none',
+      DATA_URL: server.url('/pokeapi/tar.gz/{commit}'),
+    });
+    const started = performance.now();
+    serve = spawn(process.execPath, [bin, 'serve', '--offline', '--port', String(port)], { cwd: clone, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    serve.stdout!.on('data', (b: Buffer) => (output += b.toString()));
+    serve.stderr!.on('data', (b: Buffer) => (output += b.toString()));
+    await waitUntilServing(performance.now() + 540_000);
+    console.log(`[netlify] netlify serve --offline: build command run and serving in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }, 900_000);
+
+  afterAll(async () => {
+    if (serve?.pid && serve.exitCode === null) {
+      process.kill(-serve.pid, 'SIGTERM');
+      await new Promise((r) => setTimeout(r, 1000));
+      if (serve.exitCode === null) process.kill(-serve.pid, 'SIGKILL');
+    }
+  });
+
+  it('ran the build command (nothing to download or build again) and loaded the edge function', async () => {
+    expect(output).toContain('build: dist/ is up to date');
+    expect(output).not.toContain('fetch:');
+    expect(output).toMatch(/Loaded edge function api/);
+    expect(output).not.toMatch(/Failed to load edge functions/);
+    const r = await fetch(`${origin}/v2/creature/1`);
+    await r.arrayBuffer();
+    expect(r.headers.get('x-nf-edge-functions')).toBe('api');
+  });
+
+  it('answers every row of the shared request table, the static downloads short of two headers', async () => {
+    const ctx = loadCaseContext(dist, baseUrl);
+    const cases = httpCases(ctx);
+    // the CLI does not compress (Netlify's CDN does): ask for the bytes as they are
+    const send = (requests: Sent[]): Promise<Got[]> =>
+      Promise.all(requests.map(async ({ method, path, headers }) => gotFrom(await fetch(`${origin}${path}`, { method, headers: { 'Accept-Encoding': 'identity', ...headers } }))));
+    const outcomes = await runCases(cases, send);
+    const failing = cases.map((c) => ({ c, problems: checkOutcome(ctx, c, outcomes.get(c.name)!) })).filter((f) => f.problems.length);
+    console.log(`[netlify] ${cases.length - failing.length} of ${cases.length} rows answered as the table says`);
+    for (const { c, problems } of failing) console.log(`[netlify] ${c.method ?? 'GET'} ${c.path}: ${problems.join('; ')}`);
+    // Known, and open: /downloads/* is excluded from the edge function (large files stay static), and
+    // netlify.toml's [[headers]] give those files neither X-Data-Version nor a long Cache-Control.
+    // Body, status, type and ETag match; any other difference fails here.
+    const known = [`x-data-version: expected ${ctx.meta.upstream_commit}, found undefined`, 'cache-control: expected a max-age of an hour or more, found public, max-age=0'];
+    const unexpected = failing.filter(({ c, problems }) => !(c.path.startsWith('/downloads/') && problems.every((p) => known.includes(p))));
+    expect(unexpected.map(({ c, problems }) => `${c.name}: ${problems.join('; ')}`)).toEqual([]);
+  });
+});
+
+describe('a failed download: one clear error, the cache and dist/ as they were', () => {
+  // a newer pin (another commit, three tables) makes the cache stale, so the build must download
+  const ALTERED = Buffer.from('id,identifier\n1,teal\n2,ambr\n');
+  let tinyLock: UpstreamLock;
+  beforeAll(() => {
+    const tiny = tinyTables(join(scratch, 'pin-tables'));
+    tinyLock = { ...lockForFolder('2'.repeat(40), tiny), archive: realLock.archive };
+    const body = upstreamArchive(tiny, `pokeapi-${tinyLock.commit}`);
+    // the archive server's copy of one table was altered; one the lock names is not there at all
+    const altered = tinyTables(join(scratch, 'altered-tables'));
+    writeFileSync(join(altered, 'colors.csv'), ALTERED);
+    tinyLock.tables['sizes.csv'] = { sha1: gitBlobSha1(Buffer.from('id\n')), size: 3 };
+    server.route('/corrupted.tar.gz', { body: upstreamArchive(altered, `pokeapi-${tinyLock.commit}`) });
+    server.route('/truncated.tar.gz', { body, cutAt: Math.floor(body.length / 2) });
+    server.route('/hangs.tar.gz', { hang: true });
+    writeFileSync(join(clone, 'data/upstream.lock.json'), formatLock(tinyLock));
+  });
+
+  const cases: { name: string; path: string; env: Record<string, string>; hits: number; says: () => string[] }[] = [
+    {
+      name: 'a corrupted table and a missing one',
+      path: '/corrupted.tar.gz',
+      env: {},
+      hits: 1,
+      says: () => [
+        `does not match the lock (commit 222222222222): 2 of 4 tables refused`,
+        `colors.csv: expected git blob ${tinyLock.tables['colors.csv']!.sha1} (${tinyLock.tables['colors.csv']!.size} bytes), found ${gitBlobSha1(ALTERED)} (${ALTERED.length} bytes)`,
+        'sizes.csv: missing from the archive',
+        'Point DATA_URL at an archive of the pinned commit, or DATA_DIR at a folder holding the tables (csv/).',
+      ],
+    },
+    { name: 'a truncated archive', path: '/truncated.tar.gz', env: {}, hits: 2, says: () => ['the archive is cut short or damaged (gzip: unexpected end of file, after ', '(2 attempts). Set DATA_URL'] },
+    { name: 'a 404', path: '/missing.tar.gz', env: {}, hits: 1, says: () => [': HTTP 404 Not Found. Set DATA_URL to a mirror of that archive, or DATA_DIR to a folder holding the tables (csv/).'] },
+    { name: 'a server that hangs', path: '/hangs.tar.gz', env: { DATA_TIMEOUT_MS: '400' }, hits: 2, says: () => [': no data for 400 ms (DATA_TIMEOUT_MS) (2 attempts). Set DATA_URL'] },
+  ];
+
+  it.each(cases)('$name', { timeout: 120_000 }, async ({ path, env, hits, says }) => {
+    const cacheBefore = fileHashes(cache);
+    const distBefore = fingerprint(dist);
+    const result = await build({ DATA_URL: server.url(path), ...env });
+    expect(result.code).toBe(1);
+    const stderr = result.stderr.trim();
+    for (const text of says()) expect(stderr).toContain(text);
+    expect(stderr).toContain(server.url(path));
+    if (path !== '/corrupted.tar.gz') {
+      // a download error is one line, and the last one
+      expect(stderr.split('\n').at(-1)).toMatch(/^could not download the data set from http:\/\/127\.0\.0\.1:\d+\/\S+: .*Set DATA_URL/);
+    }
+    expect(server.hits.get(path)).toBe(hits);
+    expect(fileHashes(cache)).toEqual(cacheBefore);
+    expect(readdirSync(join(clone, 'data')).sort()).toEqual(['README.md', 'media', 'records', 'upstream', 'upstream.lock.json']);
+    expect(fingerprint(dist)).toEqual(distBefore);
+  });
+});
