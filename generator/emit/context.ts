@@ -56,10 +56,53 @@ export interface BuildContext {
 
 type AnyRecord = Record<string, unknown> & { id: number; name: string | null };
 
+/**
+ * What a document read, as keys an incremental build can match against what changed:
+ * - `r {kind} {id}`: one record (asked for by id, found or not);
+ * - `k {kind}`: every record of a kind (the whole list, or a whole reverse index);
+ * - `g {kind} {child or .} {field} {value as JSON}`: one entry of a reverse index;
+ * - `s {path}`, `c {path}`: whether a sprite or a cry exists.
+ */
+export const readKeys = {
+  record: (kind: string, id: number) => `r ${kind} ${id}`,
+  kind: (kind: string) => `k ${kind}`,
+  group: (kind: string, child: string, field: string, value: unknown) => `g ${kind} ${child} ${field} ${JSON.stringify(value)}`,
+  sprite: (path: string) => `s ${path}`,
+  cry: (path: string) => `c ${path}`,
+};
+/** The child name a groupBy (over whole records) is keyed with in `readKeys.group`. */
+export const WHOLE_RECORD = '.';
+
+/**
+ * A reverse index as an emitter sees it when reads are recorded: looking up one value is a read
+ * of that entry; anything that walks the whole index is a read of the whole kind.
+ */
+function recordedIndex<V, T>(index: ReadonlyMap<V, T>, onRead: (key: string) => void, kind: string, child: string, field: string): ReadonlyMap<V, T> {
+  const whole = () => onRead(readKeys.kind(kind));
+  return {
+    get: (value) => (onRead(readKeys.group(kind, child, field, value)), index.get(value)),
+    has: (value) => (onRead(readKeys.group(kind, child, field, value)), index.has(value)),
+    get size() {
+      whole();
+      return index.size;
+    },
+    forEach: (fn, thisArg?: unknown) => (whole(), index.forEach(fn, thisArg)),
+    entries: () => (whole(), index.entries()),
+    keys: () => (whole(), index.keys()),
+    values: () => (whole(), index.values()),
+    [Symbol.iterator]: () => (whole(), index[Symbol.iterator]()),
+  };
+}
+
+/**
+ * `onRead`, when given, is told every read (see readKeys) as it happens; the incremental build
+ * attributes them to the document being made. Without it the context reads at full speed.
+ */
 export function createContext(
   baseUrl: string,
   records: ReadonlyMap<KindName, ReadonlyArray<Record<string, unknown>>>,
   media: Media,
+  onRead?: (key: string) => void,
 ): BuildContext {
   const byId = new Map<KindName, Map<number, AnyRecord>>();
   const memo = new Map<string, unknown>();
@@ -75,7 +118,10 @@ export function createContext(
     if (!memo.has(key)) memo.set(key, make());
     return memo.get(key) as T;
   };
-  const find = (kind: KindName, id: number) => table(kind).get(id);
+  const find = (kind: KindName, id: number) => {
+    onRead?.(readKeys.record(kind, id));
+    return table(kind).get(id);
+  };
   const get = (kind: KindName, id: number) => {
     const found = find(kind, id);
     if (!found) throw new Error(`no ${kind} with id ${id}`);
@@ -97,21 +143,34 @@ export function createContext(
       get(kind, id);
       return { url: url(kind, id) };
     },
-    records: <K extends KindName>(kind: K) => (records.get(kind) ?? []) as unknown as readonly RecordOf<K>[],
+    records: <K extends KindName>(kind: K) => {
+      onRead?.(readKeys.kind(kind));
+      return (records.get(kind) ?? []) as unknown as readonly RecordOf<K>[];
+    },
     get: <K extends KindName>(kind: K, id: number) => get(kind, id) as unknown as RecordOf<K>,
     find: <K extends KindName>(kind: K, id: number) => find(kind, id) as unknown as RecordOf<K> | undefined,
-    groupBy: (kind, field) =>
-      remember(`group:${kind}:${field}`, () => groupBy((records.get(kind) ?? []) as AnyRecord[], (r) => r[field])) as never,
+    groupBy: (kind, field) => {
+      const index = remember(`group:${kind}:${field}`, () => groupBy((records.get(kind) ?? []) as AnyRecord[], (r) => r[field]));
+      return (onRead ? recordedIndex(index, onRead, kind, WHOLE_RECORD, field) : index) as never;
+    },
     refsWhere: (kind, field, value) => (context.groupBy(kind, field).get(value) ?? []).map((r) => ref(kind, r.id as number)),
-    childrenBy: (kind, child, field) =>
-      remember(`children:${kind}:${child}:${field}`, () => {
+    childrenBy: (kind, child, field) => {
+      const index = remember(`children:${kind}:${child}:${field}`, () => {
         const owned = ((records.get(kind) ?? []) as AnyRecord[]).flatMap((owner) =>
           (owner[child] as Array<Record<string, unknown>>).map((row) => ({ owner, row })),
         );
         return groupBy(owned, ({ row }) => row[field]);
-      }) as never,
-    sprite: (path) => (media.sprites.has(path) ? SPRITE_BASE + path : null),
-    cry: (path) => (media.cries.has(path) ? CRY_BASE + path : null),
+      });
+      return (onRead ? recordedIndex(index, onRead, kind, child, field) : index) as never;
+    },
+    sprite: (path) => {
+      onRead?.(readKeys.sprite(path));
+      return media.sprites.has(path) ? SPRITE_BASE + path : null;
+    },
+    cry: (path) => {
+      onRead?.(readKeys.cry(path));
+      return media.cries.has(path) ? CRY_BASE + path : null;
+    },
   };
   return context;
 }
