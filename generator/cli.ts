@@ -53,7 +53,9 @@ program
   .option('--port <port>', 'the port; env PORT (default 8080)')
   .action(async (opts: { port?: string }) => {
     const c = resolveConfig({ ...program.opts<ConfigOptions>(), ...(opts.port ? { port: opts.port } : {}) });
-    await startDev(c);
+    const dev = await startDev(c);
+    // the planner keeps a spare copy of dist/ (hard links) beside it: removed on the way out
+    process.once('SIGINT', () => void dev.close().then(() => process.exit(130)));
   });
 
 try {

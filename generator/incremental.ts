@@ -18,7 +18,8 @@
  * Code changes are not watched: they need a restart (and `npm start` builds again).
  */
 import { createHash } from 'node:crypto';
-import { linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { promises as fsp } from 'node:fs';
+import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAjv, validatorFor } from '../schemas/ajv.ts';
 import { tables as tableDeclarations, type TableKey } from '../schemas/tables.ts';
@@ -26,9 +27,8 @@ import { bulkFile, itemFile, pageFile, subresourceFile, DEFAULT_LIMIT } from '..
 import { BuildError, finishBuild, readBuildIndex, type BuildIndex, type FinishOptions } from './emit/build.ts';
 import { memberSource } from './emit/archive.ts';
 import { createContext, readKeys, WHOLE_RECORD, type BuildContext, type Media } from './emit/context.ts';
-import { BulkWriter, emitRecord, kindEmitter, kindList, listFiles, nameOwners, readMedia, type KindEmitter, type KindResult } from './emit/emit-kinds.ts';
+import { BulkWriter, bulkChunk, emitRecord, kindEmitter, kindList, listFiles, nameOwners, readMedia, type KindEmitter, type KindResult } from './emit/emit-kinds.ts';
 import { checkKindRecords } from './import/import.ts';
-import { swapIn } from './import/records.ts';
 import { checkKeys, DataError, readTable, storeOf, type TableStore } from './import/tables.ts';
 import { assembleRecords, ownedTables, ownersOfRows, recordSchema, type KindSpec } from './model/define.ts';
 import { allKinds, type KindName } from './model/kinds.ts';
@@ -64,6 +64,8 @@ export interface UpdateReport {
 export interface IncrementalBuild {
   /** Brings dist/ up to date with the data set; throws DataError or BuildError and changes nothing when the edit is bad. */
   update(): Promise<UpdateReport>;
+  /** Removes the folders it keeps beside dist/. */
+  close(): Promise<void>;
 }
 
 /** A file's identity between looks: cheap to ask, and its bytes' hash once they were read. */
@@ -115,6 +117,29 @@ function linkTree(from: string, to: string): void {
     else linkSync(source, target);
   }
 }
+
+/** linkTree off the event loop, a batch of links at a time, for a copy made while nothing waits on it. */
+async function linkTreeAsync(from: string, to: string): Promise<void> {
+  await fsp.mkdir(to, { recursive: true });
+  const entries = await fsp.readdir(from, { withFileTypes: true });
+  for (let i = 0; i < entries.length; i += 64) {
+    await Promise.all(
+      entries.slice(i, i + 64).map((entry) => {
+        const source = join(from, entry.name);
+        const target = join(to, entry.name);
+        return entry.isDirectory() ? linkTreeAsync(source, target) : fsp.link(source, target);
+      }),
+    );
+  }
+}
+
+const folderIdentity = (dir: string): number | null => {
+  try {
+    return statSync(dir).ino;
+  } catch {
+    return null;
+  }
+};
 
 interface Reads {
   /** read key → units (kind and id) whose documents made that read */
@@ -220,7 +245,52 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
     for (const [kind, em] of emitters) listJson.set(kind, JSON.stringify(kindList(em, ctx, records.get(kind) ?? [])));
   }
 
+  /**
+   * The served build, by its folder's inode: the planner's state describes that build only.
+   * After each update a spare copy of it (hard links) is made in the background, so the next
+   * update starts from a copy instead of making one while the user waits.
+   */
+  let served = folderIdentity(options.outDir);
+  let spare: { from: number | null; path: string; ready: Promise<boolean> } | null = null;
+  let swaps = 0;
+  const prepareSpare = () => {
+    const path = `${options.outDir}.spare-${process.pid}`;
+    const from = served;
+    const ready = fsp
+      .rm(path, { recursive: true, force: true })
+      .then(() => linkTreeAsync(options.outDir, path))
+      .then(() => folderIdentity(options.outDir) === from)
+      .catch(() => false);
+    spare = { from, path, ready };
+  };
+  prepareSpare();
+  /** A folder of links to the served build: the spare when it is ready and still of this build. */
+  const freshCopy = async (): Promise<string> => {
+    const tmp = `${options.outDir}.tmp-${process.pid}`;
+    rmSync(tmp, { recursive: true, force: true });
+    const candidate = spare;
+    spare = null;
+    if (candidate && candidate.from === served && (await candidate.ready)) {
+      renameSync(candidate.path, tmp);
+      return tmp;
+    }
+    if (candidate) await candidate.ready.then(() => fsp.rm(candidate.path, { recursive: true, force: true }));
+    linkTree(options.outDir, tmp);
+    return tmp;
+  };
+  /** Two renames, as swapIn does; the old folder is removed in the background. */
+  const swap = (tmp: string) => {
+    const old = `${options.outDir}.old-${process.pid}-${++swaps}`;
+    renameSync(options.outDir, old);
+    renameSync(tmp, options.outDir);
+    void fsp.rm(old, { recursive: true, force: true });
+    served = folderIdentity(options.outDir);
+  };
+
   async function update(): Promise<UpdateReport> {
+    if (folderIdentity(options.outDir) !== served) {
+      throw new BuildError([`${options.outDir} was replaced by another build while npm run dev was running; restart it to build from there`]);
+    }
     const steps: Record<string, number> = {};
     let lap = performance.now();
     const step = (name: string) => {
@@ -367,8 +437,7 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
     step('documents');
 
     // 4. a new folder of links to the served build, with what changed replaced
-    const tmp = `${options.outDir}.tmp-${process.pid}`;
-    rmSync(tmp, { recursive: true, force: true });
+    const tmp = await freshCopy();
     const rewritten = new Set<string>();
     const replace = (rel: string, body: string | Buffer) => {
       const path = join(tmp, rel);
@@ -387,7 +456,6 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
       rewritten.add(rel);
     };
     try {
-      linkTree(options.outDir, tmp);
       step('link copy');
       const kindsTouched = new Set<KindName>(
         [...made.values()].map((m) => m.kind).concat(gone.map((g) => g.kind), [...changed.keys()].filter((k) => emitters.has(k))),
@@ -399,9 +467,27 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
         remove(itemFile(kind, record.id));
         for (const { sub } of emitters.get(kind)!.subs) remove(subresourceFile(kind, record.id, sub));
       }
-      for (const { kind, record, docs } of made.values()) {
-        replace(itemFile(kind, record.id), docs.item!);
-        for (const { sub, body } of docs.subs) replace(subresourceFile(kind, record.id, sub), body);
+      // a document made again with the same bytes stays the served build's file (and its links)
+      const sameAsServed = (rel: string, body: string | Buffer) => {
+        try {
+          return readFileSync(join(tmp, rel)).equals(typeof body === 'string' ? Buffer.from(body) : body);
+        } catch {
+          return false;
+        }
+      };
+      const replacedItems = new Set<string>();
+      for (const [unit, { kind, record, docs }] of made) {
+        let replaced = false;
+        if (!sameAsServed(itemFile(kind, record.id), docs.item!)) {
+          replace(itemFile(kind, record.id), docs.item!);
+          replaced = true;
+        }
+        for (const { sub, body } of docs.subs) {
+          if (sameAsServed(subresourceFile(kind, record.id, sub), body)) continue;
+          replace(subresourceFile(kind, record.id, sub), body);
+          replaced = true;
+        }
+        if (replaced) replacedItems.add(unit);
       }
       // names: every name whose owner changed, or whose owner's files were made again
       for (const [kind, { before, after }] of owners) {
@@ -410,7 +496,7 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
         for (const name of names) {
           const was = before.get(name);
           const now = after.get(name);
-          if (was === now && (now === undefined || !made.has(unitOf(kind, now)))) continue;
+          if (was === now && (now === undefined || !replacedItems.has(unitOf(kind, now)))) continue;
           if (now === undefined) {
             remove(itemFile(kind, name));
             for (const sub of subs) remove(subresourceFile(kind, name, sub));
@@ -437,10 +523,14 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
           for (const [path, body] of listFiles(kind, full, options.baseUrl)) replace(path, body);
           nextLists.set(kind, json);
         }
-        const kindDirty = new Set([...made.values()].filter((m) => m.kind === kind).map((m) => m.record.id).concat(gone.filter((g) => g.kind === kind).map((g) => g.record.id)));
+        // the bulk lines that changed: items written again, and items that came or went
+        const kindDirty = [...made.values()]
+          .filter((m) => m.kind === kind && rewritten.has(itemFile(kind, m.record.id)))
+          .map((m) => m.record.id)
+          .concat(gone.filter((g) => g.kind === kind).map((g) => g.record.id));
         const previous = kindResults.get(kind);
         const oldBulk = memberSource(previous ? { file: join(options.outDir, bulkFile(kind)), members: previous.bulk } : undefined);
-        const dirtyChunks = new Set([...kindDirty].map((id) => String(Math.floor(id / 32))));
+        const dirtyChunks = new Set(kindDirty.map(bulkChunk));
         const bulk = new BulkWriter(join(tmp, bulkFile(kind)));
         try {
           for (const record of recs) {
@@ -466,7 +556,7 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
       const newIndex = readBuildIndex(tmp);
       if (newIndex && newIndex.archive.file !== index.archive.file) rmSync(join(tmp, index.archive.file), { force: true });
       step('artifacts and archive');
-      swapIn(tmp, options.outDir);
+      swap(tmp);
       step('swap');
 
       // the new state, now that it is served
@@ -476,6 +566,7 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
       for (const [k, v] of nextLists) listJson.set(k, v);
     } finally {
       rmSync(tmp, { recursive: true, force: true });
+      prepareSpare();
     }
     commit();
     return {
@@ -496,7 +587,14 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
     }
   }
 
-  return { update };
+  return {
+    update,
+    close: async () => {
+      const last = spare;
+      spare = null;
+      if (last) await last.ready.then(() => fsp.rm(last.path, { recursive: true, force: true }));
+    },
+  };
 }
 
 /** Writes a new file (the path was just removed, so this never writes through a link). */

@@ -129,6 +129,8 @@ export interface PreviousArchive extends PreviousMembers {
 
 /** About 64 entries per member: a changed entry costs recompressing its neighbours only. */
 const ENTRIES_PER_MEMBER = 64;
+/** A file this large starts a member of its own: recompressing its neighbours would cost more than the lost context saves. */
+const OWN_MEMBER_BYTES = 64 * 1024;
 /** FNV-1a of a path: where members start does not move when entries are added or removed elsewhere. */
 function pathHash(path: string): number {
   let h = 0x811c9dc5;
@@ -139,7 +141,7 @@ function pathHash(path: string): number {
 /**
  * Archives `root/dir` as `dir/...` into a .tar.gz; hard-linked files are stored once, then as
  * links. The gzip stream is cut into members at every folder and at entries picked by a hash
- * of their path, so the same tree always gives the same bytes. A member is keyed by its
+ * of their path (and before every large file), so the same tree always gives the same bytes. A member is keyed by its
  * entries (path, type, size, link); one with the key of a member of `previous` and none of
  * whose files were rewritten since is copied from it, not recompressed.
  */
@@ -166,7 +168,7 @@ export function writeTarGz(root: string, dir: string, outFile: string, previous?
   const groups: TarEntry[][] = [];
   for (const entry of entries) {
     const last = groups[groups.length - 1];
-    if (!last || entry.type === '5' || pathHash(entry.rel) % ENTRIES_PER_MEMBER === 0) groups.push([entry]);
+    if (!last || entry.type === '5' || entry.size >= OWN_MEMBER_BYTES || pathHash(entry.rel) % ENTRIES_PER_MEMBER === 0) groups.push([entry]);
     else last.push(entry);
   }
   const old = memberSource(previous);
@@ -176,7 +178,8 @@ export function writeTarGz(root: string, dir: string, outFile: string, previous?
       const key = createHash('sha1')
         .update(group.map((e) => `${e.rel}\0${e.type}\0${e.size}\0${e.linkTarget}`).join('\n'))
         .digest('hex');
-      const reused = group.some((e) => previous?.rewritten.has(e.rel)) ? null : old.get(key);
+      // a link entry is its path and its target, both in the key: only a file's bytes can change unseen
+      const reused = group.some((e) => e.type === '0' && previous?.rewritten.has(e.rel)) ? null : old.get(key);
       if (reused) {
         out.append(key, reused);
         continue;

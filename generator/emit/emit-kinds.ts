@@ -143,10 +143,10 @@ export function listFiles(kind: string, full: FullList, baseUrl: string): Array<
 }
 
 /**
- * Bulk files are gzip members of up to 32 consecutive ids each (the chunk is the id's bucket),
+ * Bulk files are gzip members of up to 16 consecutive ids each (the chunk is the id's bucket),
  * so an edit of one record recompresses one member and copies the rest.
  */
-export const bulkChunk = (id: number): string => String(Math.floor(id / 32));
+export const bulkChunk = (id: number): string => String(Math.floor(id / 16));
 
 /** Writes a bulk file from lines in id order, one gzip member per chunk. */
 export class BulkWriter {
