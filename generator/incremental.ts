@@ -26,7 +26,7 @@ import { tables as tableDeclarations, type TableKey } from '../schemas/tables.ts
 import { bulkFile, itemFile, pageFile, subresourceFile, DEFAULT_LIMIT } from '../edge/layout.ts';
 import { BuildError, finishBuild, readBuildIndex, type BuildIndex, type FinishOptions } from './emit/build.ts';
 import { memberSource } from './emit/archive.ts';
-import { createContext, readKeys, WHOLE_RECORD, type BuildContext, type Media } from './emit/context.ts';
+import { createContext, indexKind, readKeys, WHOLE_RECORD, type BuildContext, type Media } from './emit/context.ts';
 import { BulkWriter, bulkChunk, emitRecord, kindEmitter, kindList, listFiles, nameOwners, readMedia, type KindEmitter, type KindResult } from './emit/emit-kinds.ts';
 import { checkKindRecords } from './import/import.ts';
 import { checkKeys, DataError, readTable, storeOf, type TableStore } from './import/tables.ts';
@@ -122,9 +122,9 @@ function linkTree(from: string, to: string): void {
 async function linkTreeAsync(from: string, to: string): Promise<void> {
   await fsp.mkdir(to, { recursive: true });
   const entries = await fsp.readdir(from, { withFileTypes: true });
-  for (let i = 0; i < entries.length; i += 64) {
+  for (let i = 0; i < entries.length; i += 16) {
     await Promise.all(
-      entries.slice(i, i + 64).map((entry) => {
+      entries.slice(i, i + 16).map((entry) => {
         const source = join(from, entry.name);
         const target = join(to, entry.name);
         return entry.isDirectory() ? linkTreeAsync(source, target) : fsp.link(source, target);
@@ -132,6 +132,9 @@ async function linkTreeAsync(from: string, to: string): Promise<void> {
     );
   }
 }
+
+/** How long after a swap the planner waits before its background file work (see prepareSpare). */
+const BACKGROUND_PAUSE_MS = 1500;
 
 const folderIdentity = (dir: string): number | null => {
   try {
@@ -221,10 +224,12 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
   // what every document reads
   const reads: Reads = { readers: new Map(), byUnit: new Map(), indexes: new Set() };
   let reading: Set<string> | null = null;
-  const contextOver = (recs: ReadonlyMap<KindName, readonly AnyRecord[]>, m: Media): BuildContext =>
-    createContext(options.baseUrl, recs, m, (key) => reading?.add(key));
+  /** the reverse indexes of the last context, handed to the next for the kinds an edit did not touch */
+  let indexes = new Map<string, unknown>();
+  const contextOver = (recs: ReadonlyMap<KindName, readonly AnyRecord[]>, m: Media, memo: Map<string, unknown>): BuildContext =>
+    createContext(options.baseUrl, recs, m, (key) => reading?.add(key), memo);
   {
-    const ctx = contextOver(records, media);
+    const ctx = contextOver(records, media, indexes);
     for (const [kind, em] of emitters) {
       for (const record of records.get(kind) ?? []) {
         reading = new Set([readKeys.record(kind, record.id)]);
@@ -253,11 +258,17 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
   let served = folderIdentity(options.outDir);
   let spare: { from: number | null; path: string; ready: Promise<boolean> } | null = null;
   let swaps = 0;
-  const prepareSpare = () => {
+  /**
+   * Starts the spare copy of the served build; first, after a pause, removes the folder an
+   * update swapped out. The pause lets the preview's first reads of a new build go ahead of the
+   * thousands of unlinks and links, which share Node's thread pool with them.
+   */
+  const prepareSpare = (swappedOut?: string) => {
     const path = `${options.outDir}.spare-${process.pid}`;
     const from = served;
-    const ready = fsp
-      .rm(path, { recursive: true, force: true })
+    const ready = new Promise((r) => setTimeout(r, swappedOut ? BACKGROUND_PAUSE_MS : 0))
+      .then(() => (swappedOut === undefined ? undefined : fsp.rm(swappedOut, { recursive: true, force: true })))
+      .then(() => fsp.rm(path, { recursive: true, force: true }))
       .then(() => linkTreeAsync(options.outDir, path))
       .then(() => folderIdentity(options.outDir) === from)
       .catch(() => false);
@@ -278,13 +289,13 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
     linkTree(options.outDir, tmp);
     return tmp;
   };
-  /** Two renames, as swapIn does; the old folder is removed in the background. */
-  const swap = (tmp: string) => {
+  /** Two renames, as swapIn does; returns the old folder, which prepareSpare removes later. */
+  const swap = (tmp: string): string => {
     const old = `${options.outDir}.old-${process.pid}-${++swaps}`;
     renameSync(options.outDir, old);
     renameSync(tmp, options.outDir);
-    void fsp.rm(old, { recursive: true, force: true });
     served = folderIdentity(options.outDir);
+    return old;
   };
 
   async function update(): Promise<UpdateReport> {
@@ -394,6 +405,7 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
         }
       }
     }
+    const nextIndexes = new Map([...indexes].filter(([key]) => !changed.has(indexKind(key) as KindName)));
     const dirty = new Set<string>();
     for (const key of dirtyKeys) for (const unit of reads.readers.get(key) ?? []) dirty.add(unit);
     for (const [kind, diff] of changed) if (emitters.has(kind)) for (const id of diff.keys()) dirty.add(unitOf(kind, id));
@@ -405,7 +417,7 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
 
     const index = readBuildIndex(options.outDir);
     if (!index) throw new BuildError([`${options.outDir} has no build index; run a full build (npm run build -- --force)`]);
-    const ctx = contextOver(nextRecords, nextMedia);
+    const ctx = contextOver(nextRecords, nextMedia, nextIndexes);
     const made = new Map<string, { kind: KindName; record: AnyRecord; docs: ReturnType<typeof emitRecord>; reads: Set<string> }>();
     const gone: Array<{ kind: KindName; record: AnyRecord }> = [];
     const buildProblems: string[] = [];
@@ -438,6 +450,7 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
 
     // 4. a new folder of links to the served build, with what changed replaced
     const tmp = await freshCopy();
+    let swappedOut: string | undefined;
     const rewritten = new Set<string>();
     const replace = (rel: string, body: string | Buffer) => {
       const path = join(tmp, rel);
@@ -556,7 +569,7 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
       const newIndex = readBuildIndex(tmp);
       if (newIndex && newIndex.archive.file !== index.archive.file) rmSync(join(tmp, index.archive.file), { force: true });
       step('artifacts and archive');
-      swap(tmp);
+      swappedOut = swap(tmp);
       step('swap');
 
       // the new state, now that it is served
@@ -566,7 +579,7 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
       for (const [k, v] of nextLists) listJson.set(k, v);
     } finally {
       rmSync(tmp, { recursive: true, force: true });
-      prepareSpare();
+      prepareSpare(swappedOut);
     }
     commit();
     return {
@@ -581,6 +594,7 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
     function commit() {
       for (const [path, seen] of newSeen) seenFiles.set(path, seen);
       records = nextRecords;
+      indexes = nextIndexes;
       tableRows = nextRows;
       tables = nextTables;
       media = nextMedia;

@@ -70,6 +70,9 @@ export const readKeys = {
   sprite: (path: string) => `s ${path}`,
   cry: (path: string) => `c ${path}`,
 };
+/** The kind a reverse index of createContext's `memo` is made of. */
+export const indexKind = (memoKey: string): string => memoKey.split(':')[1] ?? '';
+
 /** The child name a groupBy (over whole records) is keyed with in `readKeys.group`. */
 export const WHOLE_RECORD = '.';
 
@@ -103,9 +106,13 @@ export function createContext(
   records: ReadonlyMap<KindName, ReadonlyArray<Record<string, unknown>>>,
   media: Media,
   onRead?: (key: string) => void,
+  /**
+   * Where the reverse indexes are kept (`indexKind` names each entry's kind): the incremental
+   * build hands over those of kinds an edit did not touch, so they are not made again.
+   */
+  memo: Map<string, unknown> = new Map(),
 ): BuildContext {
   const byId = new Map<KindName, Map<number, AnyRecord>>();
-  const memo = new Map<string, unknown>();
   const table = (kind: KindName) => {
     let map = byId.get(kind);
     if (!map) {
