@@ -138,11 +138,15 @@ export async function runDevBench(scratch: string, upstream: string): Promise<De
  */
 export async function previewPeakRss(dist: string, env: NodeJS.ProcessEnv): Promise<DevBenchRow> {
   const port = await freePort();
-  const serve = cli(['serve', '--port', String(port)], { ...env, OUT_DIR: dist });
+  // the links keep the base URL dist/ was built with, so `serve` finds it up to date and serves it as it is
+  const baseUrl = (JSON.parse(readFileSync(join(dist, 'build-stamp.json'), 'utf8')) as { baseUrl: string }).baseUrl;
+  const serve = cli(['serve', '--port', String(port)], { ...env, OUT_DIR: dist, BASE_URL: baseUrl });
   try {
     await serve.waitFor(/serving /);
+    if (/build: \d+ files/.test(serve.output())) throw new Error(`serve built again; the figure would include a build:\n${serve.output()}`);
     // the peak from here on: serving, not the start's check of the inputs (Linux: 5 resets VmHWM)
     writeFileSync(`/proc/${serve.child.pid}/clear_refs`, '5');
+    const rssAtStart = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${serve.child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
     const origin = `http://127.0.0.1:${port}`;
     const routes = JSON.parse(readFileSync(join(dist, routesFile), 'utf8')) as Routes;
     const paths = routes.kinds.flatMap((kind) => (JSON.parse(readFileSync(join(dist, listFile(kind)), 'utf8')) as FullList).results.map((r) => new URL(r.url).pathname));
@@ -158,7 +162,11 @@ export async function previewPeakRss(dist: string, env: NodeJS.ProcessEnv): Prom
     await Promise.all(Array.from({ length: 16 }, worker));
     const status = readFileSync(`/proc/${serve.child.pid}/status`, 'utf8');
     const peak = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
-    return { what: `preview peak RSS, every item once (${paths.length} items, ${(bytes / 1e6).toFixed(0)} MB sent)`, figure: `${peak.toFixed(0)} MB`, goal: '< 200 MB' };
+    return {
+      what: `preview peak RSS, every item once (${paths.length} items, ${(bytes / 1e6).toFixed(0)} MB sent)`,
+      figure: `${peak.toFixed(0)} MB (${rssAtStart.toFixed(0)} MB when it started serving)`,
+      goal: '< 200 MB',
+    };
   } finally {
     await serve.stop();
   }

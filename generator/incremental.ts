@@ -393,10 +393,10 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
     const dirtyKeys = new Set<string>(mediaKeys);
     for (const [kind, diff] of changed) {
       dirtyKeys.add(readKeys.kind(kind));
-      const indexes = [...reads.indexes].map((sig) => sig.split(' ')).filter(([k]) => k === kind);
+      const signatures = [...reads.indexes].map((sig) => sig.split(' ')).filter(([k]) => k === kind);
       for (const [id, { before, after }] of diff) {
         dirtyKeys.add(readKeys.record(kind, id));
-        for (const [, child, field] of indexes as [string, string, string][]) {
+        for (const [, child, field] of signatures as [string, string, string][]) {
           for (const record of [before, after]) {
             if (!record) continue;
             const rows = child === WHOLE_RECORD ? [record] : ((record[child] as AnyRow[] | undefined) ?? []);

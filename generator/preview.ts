@@ -159,8 +159,8 @@ export interface PreviewCacheSizes {
   compressionCacheBytes?: number;
 }
 
-export const DEFAULT_FILE_CACHE_BYTES = 128 * 1024 * 1024;
-export const DEFAULT_COMPRESSION_CACHE_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_FILE_CACHE_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_COMPRESSION_CACHE_BYTES = 16 * 1024 * 1024;
 
 /**
  * Which build `root` holds, from the folder's inode and its build stamp's inode, time and size:
