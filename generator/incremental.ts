@@ -26,7 +26,7 @@ import { tables as tableDeclarations, type TableKey } from '../schemas/tables.ts
 import { bulkFile, itemFile, pageFile, subresourceFile, DEFAULT_LIMIT } from '../edge/layout.ts';
 import { BuildError, finishBuild, readBuildIndex, type BuildIndex, type FinishOptions } from './emit/build.ts';
 import { memberSource } from './emit/archive.ts';
-import { createContext, indexKind, readKeys, WHOLE_RECORD, type BuildContext, type Media } from './emit/context.ts';
+import { createContext, patchIndexes, readKeys, WHOLE_RECORD, type BuildContext, type Media } from './emit/context.ts';
 import { BulkWriter, bulkChunk, emitRecord, kindEmitter, kindList, listFiles, nameOwners, readMedia, type KindEmitter, type KindResult } from './emit/emit-kinds.ts';
 import { checkKindRecords } from './import/import.ts';
 import { checkKeys, DataError, readTable, storeOf, type TableStore } from './import/tables.ts';
@@ -405,7 +405,8 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
         }
       }
     }
-    const nextIndexes = new Map([...indexes].filter(([key]) => !changed.has(indexKind(key) as KindName)));
+    const nextIndexes = new Map(indexes);
+    for (const [kind, diff] of changed) patchIndexes(nextIndexes, kind, [...diff.values()]);
     const dirty = new Set<string>();
     for (const key of dirtyKeys) for (const unit of reads.readers.get(key) ?? []) dirty.add(unit);
     for (const [kind, diff] of changed) if (emitters.has(kind)) for (const id of diff.keys()) dirty.add(unitOf(kind, id));

@@ -70,9 +70,6 @@ export const readKeys = {
   sprite: (path: string) => `s ${path}`,
   cry: (path: string) => `c ${path}`,
 };
-/** The kind a reverse index of createContext's `memo` is made of. */
-export const indexKind = (memoKey: string): string => memoKey.split(':')[1] ?? '';
-
 /** The child name a groupBy (over whole records) is keyed with in `readKeys.group`. */
 export const WHOLE_RECORD = '.';
 
@@ -107,8 +104,8 @@ export function createContext(
   media: Media,
   onRead?: (key: string) => void,
   /**
-   * Where the reverse indexes are kept (`indexKind` names each entry's kind): the incremental
-   * build hands over those of kinds an edit did not touch, so they are not made again.
+   * Where the reverse indexes are kept: the incremental build hands over those of the last
+   * update (patched where records changed: patchIndexes), so they are not made again.
    */
   memo: Map<string, unknown> = new Map(),
 ): BuildContext {
@@ -180,4 +177,56 @@ export function createContext(
     },
   };
   return context;
+}
+
+type IndexEntry = AnyRecord | { owner: AnyRecord; row: Record<string, unknown> };
+
+/**
+ * Brings the reverse indexes of `kind` in a context's memo up to date for records that changed
+ * (their versions before and after; either may be missing), giving exactly what building them
+ * again from the new records gives: each value's entries in record order, then row order within
+ * a record, and the values in the order of their first entry. New maps and arrays replace the
+ * changed ones, so the memo handed in as the previous one stays as it was.
+ */
+export function patchIndexes(memo: Map<string, unknown>, kind: string, changes: ReadonlyArray<{ before?: AnyRecord | undefined; after?: AnyRecord | undefined }>): void {
+  const changedIds = new Set(changes.map((c) => (c.before ?? c.after)!.id));
+  const afters = changes.flatMap((c) => (c.after ? [c.after] : [])).sort((a, b) => a.id - b.id);
+  for (const [memoKey, value] of [...memo]) {
+    const [type, memoKind, a, b] = memoKey.split(':') as [string, string, string, string | undefined];
+    if (memoKind !== kind) continue;
+    const child = type === 'children' ? a : null;
+    const field = child === null ? a : b!;
+    const ownerOf = (e: IndexEntry): AnyRecord => (child === null ? (e as AnyRecord) : (e as { owner: AnyRecord }).owner);
+    const keyOf = (e: IndexEntry): unknown => (child === null ? (e as AnyRecord)[field] : (e as { row: Record<string, unknown> }).row[field]);
+    const entriesOf = (r: AnyRecord): IndexEntry[] => (child === null ? [r] : (r[child] as Array<Record<string, unknown>>).map((row) => ({ owner: r, row })));
+    const index = value as Map<unknown, IndexEntry[]>;
+    const next = new Map(index);
+    const touched = new Set<unknown>();
+    for (const c of changes) for (const r of [c.before, c.after]) if (r) for (const e of entriesOf(r)) touched.add(keyOf(e));
+    for (const v of touched) next.set(v, (index.get(v) ?? []).filter((e) => !changedIds.has(ownerOf(e).id)));
+    // each changed record's entries go in as one block, before the first entry of a later record
+    for (const r of afters) {
+      const blocks = new Map<unknown, IndexEntry[]>();
+      for (const e of entriesOf(r)) {
+        const k = keyOf(e);
+        const block = blocks.get(k);
+        if (block) block.push(e);
+        else blocks.set(k, [e]);
+      }
+      for (const [k, block] of blocks) {
+        const list = next.get(k)!;
+        const at = list.findIndex((e) => ownerOf(e).id > r.id);
+        list.splice(at < 0 ? list.length : at, 0, ...block);
+      }
+    }
+    for (const v of touched) if (next.get(v)!.length === 0) next.delete(v);
+    // values in the order their first entry appears, as groupBy makes them
+    const position = (e: IndexEntry): [number, number] => {
+      const owner = ownerOf(e);
+      return [owner.id, child === null ? 0 : (owner[child] as unknown[]).indexOf((e as { row: unknown }).row)];
+    };
+    const ordered = [...next].map(([k, list]) => ({ k, list, at: position(list[0]!) }));
+    ordered.sort((x, y) => x.at[0] - y.at[0] || x.at[1] - y.at[1]);
+    memo.set(memoKey, new Map(ordered.map(({ k, list }) => [k, list])));
+  }
 }
