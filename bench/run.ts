@@ -4,13 +4,15 @@
  *   - full import + build of the whole data set: wall seconds and peak RSS of each process
  *   - a rebuild with nothing changed (what `npm start` pays on a warm tree)
  *   - `cp -r` of the resulting dist/, the floor a build that writes the same files can approach
+ *   - the dev loop (bench/dev.ts): edit → served answer for a stat change, a move rename and a
+ *     save that changes nothing; the preview's peak RSS serving every item once
  * It works in a scratch folder and leaves data/records and dist/ alone.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot } from '../generator/config.ts';
+import { repoRoot, resolveConfig } from '../generator/config.ts';
 
 interface Measured {
   seconds: number;
@@ -90,6 +92,12 @@ try {
   rows.push([`cp -r dist/, median of ${ROUNDS}`, `${median(copySeconds).toFixed(2)} s (${range(copySeconds)})`, '']);
   rows.push(['build ÷ cp -r (medians)', `${(median(buildSeconds) / median(copySeconds)).toFixed(1)}×`, '≤ 3×']);
   rows.push(['dist/', `${size.files} files, ${(size.bytes / 1e6).toFixed(0)} MB (hard-linked names counted once)`, '']);
+
+  // the dev loop beside the full build of the same run, and the preview's memory on this dist/
+  const { previewPeakRss, runDevBench } = await import('./dev.ts');
+  rows.push(...(await runDevBench(scratch, resolveConfig({}, {}).dataDir)).map((r): [string, string, string] => [r.what, r.figure, r.goal]));
+  const rss = await previewPeakRss(dist, env);
+  rows.push([rss.what, rss.figure, rss.goal]);
 
   const width = Math.max(...rows.map((r) => r[0].length));
   console.log(`\nbench on ${new Date().toISOString()} (node ${process.version}, ${availableParallelism()} cores)\n`);

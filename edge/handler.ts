@@ -133,7 +133,10 @@ export function createResponder(files: FileReader, options: HandlerOptions) {
     }
     return read;
   };
-  /** files do not change under a running handler, so each file's hash is computed once */
+  /**
+   * Files do not change under one handler: a CDN deploy is immutable, and the preview makes a
+   * new handler for each build it serves. So each file's hash is computed once.
+   */
   const fileHashes = new Map<string, Promise<string>>();
 
   const readJson = async <T>(path: string): Promise<T | null> => {

@@ -33,6 +33,8 @@ export const archiveFile = (version: string, upstreamCommit: string) => `${DOWNL
 export const metaFile = `${API_PREFIX}/meta.json`;
 /** What a build was made from; decides whether `npm start` must build again. */
 export const buildStampFile = 'build-stamp.json';
+/** What a build keeps for the next one to reuse (where each bulk file's and the archive's gzip members lie); not served. */
+export const buildIndexFile = 'build-index.json';
 
 export interface Routes {
   kinds: string[];

@@ -7,6 +7,7 @@ import { DataError } from './import/tables.ts';
 import { ensureDataSet, fetchCommand } from './fetch/index.ts';
 import { buildStep, consoleLog, ensureBuilt, importStep, inputHashes } from './pipeline.ts';
 import { startPreview } from './preview.ts';
+import { startDev } from './dev.ts';
 
 const program = new Command('creature-api')
   .description('Builds the creature reference API as static files and serves them.')
@@ -57,6 +58,17 @@ program
     await ensureBuilt(c);
     const preview = await startPreview({ root: c.outDir, baseUrl: c.baseUrl, port: c.port, host: '0.0.0.0' });
     console.log(`serving ${c.outDir} at ${preview.url.replace('0.0.0.0', 'localhost')}/v2/`);
+  });
+
+program
+  .command('dev')
+  .description('serve like serve, and rebuild what a saved change of the data set reaches')
+  .option('--port <port>', 'the port; env PORT (default 8080)')
+  .action(async (opts: { port?: string }) => {
+    const c = resolveConfig({ ...program.opts<ConfigOptions>(), ...(opts.port ? { port: opts.port } : {}) });
+    const dev = await startDev(c);
+    // the planner keeps a spare copy of dist/ (hard links) beside it: removed on the way out
+    process.once('SIGINT', () => void dev.close().then(() => process.exit(130)));
   });
 
 try {

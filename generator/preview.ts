@@ -1,14 +1,17 @@
 /**
  * The local preview: http-server as the HTTP shell, with one `before` middleware that hands
  * every request to the shared request logic (edge/handler.ts), which reads files under dist/.
+ * It notices a new build of the folder (createServing) and then keeps nothing of the old one.
  */
+import { readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { resolve, sep } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants as zlibConstants, gzip, gzipSync } from 'node:zlib';
 import httpServer from 'http-server';
 import { createResponder, matchesEtag, type FileReader, type Reply } from '../edge/handler.ts';
+import { buildStampFile } from '../edge/layout.ts';
 
 /** Reads files under `root` only; any path that would leave it reads as missing. */
 export function diskReader(root: string): FileReader {
@@ -76,16 +79,14 @@ export class PromiseLru<V> {
 }
 
 /**
- * Keeps the bytes of recently read files in memory, up to `maxBytes`: files under dist/ do not
- * change under a running preview (the handler keeps their hashes on the same assumption), and a
- * read from memory spares the four thread-pool round trips of a file read.
+ * Keeps the bytes of recently read files in memory, up to `maxBytes`: a read from memory spares
+ * the four thread-pool round trips of a file read. Files of one build never change (a new build
+ * is swapped in whole, and gets a new reader: see createServing).
  */
 export function cachedReader(reader: FileReader, maxBytes: number): FileReader {
   const files = new PromiseLru<Uint8Array | null>(maxBytes, (body) => (body !== null && body.byteLength <= maxBytes / 8 ? body.byteLength : null));
   return { read: (path) => files.get(path, () => reader.read(path)) };
 }
-
-type Respond = ReturnType<typeof createResponder>;
 
 /** A content coding the preview can send. */
 export type Coding = 'br' | 'gzip' | 'identity';
@@ -150,27 +151,120 @@ export class CompressionCache {
 /** `"abc"` → `"abc-br"`: a compressed variant is other bytes, so it gets its own strong ETag. */
 export const variantEtag = (etag: string, coding: Coding): string => (coding === 'identity' ? etag : `${etag.slice(0, -1)}-${coding}"`);
 
-export interface PreviewOptions {
-  /** compressed variants kept in memory, in bytes */
+/** The preview's memory for one build; all of it is dropped when another build is swapped in. */
+export interface PreviewCacheSizes {
+  /** file bytes kept in memory (default 128 MB); a file larger than an eighth of it is not kept */
+  fileCacheBytes?: number;
+  /** compressed variants kept in memory (default 64 MB) */
   compressionCacheBytes?: number;
 }
 
+export const DEFAULT_FILE_CACHE_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_COMPRESSION_CACHE_BYTES = 16 * 1024 * 1024;
+
 /**
- * Hands a request to the shared request logic and writes its answer, choosing the body's coding
- * from Accept-Encoding. The coding changes the bytes, hence the ETag, so If-None-Match is
- * evaluated here, against the ETag of the variant that would be sent. The request logic is
- * called through createResponder, not as web Request → Response: the same answer without
- * building and draining a web stream per request.
+ * Which build `root` holds, from the folder's inode and its build stamp's inode, time and size:
+ * a build swaps the whole folder in, so each build has its own. Two `stat`s, a few microseconds,
+ * cheap enough to ask on every request. Null while a swap leaves no folder there.
  */
-export function previewMiddleware(respond: Respond, origin: string, options: PreviewOptions = {}) {
-  const variants = new CompressionCache(options.compressionCacheBytes ?? 64 * 1024 * 1024);
+export function buildIdentity(root: string): string | null {
+  let folder;
+  try {
+    folder = statSync(root);
+  } catch {
+    return null;
+  }
+  try {
+    const stamp = statSync(join(root, buildStampFile));
+    return `${folder.ino}:${stamp.ino}:${stamp.mtimeMs}:${stamp.size}`;
+  } catch {
+    return `${folder.ino}:-`;
+  }
+}
+
+/** Everything the preview keeps about one build: its reader's bytes, the request logic's routes, lists and ETags, compressed variants. */
+interface Generation {
+  identity: string;
+  respond: ReturnType<typeof createResponder>;
+  variants: CompressionCache;
+}
+
+/** What answering needs of a request, from node's IncomingMessage or anything else. */
+export interface PreviewRequest {
+  method: string;
+  /** absolute URL */
+  url: string;
+  acceptEncoding?: string | undefined;
+  ifNoneMatch?: string | undefined;
+}
+
+/** A swap is two renames; a request that lands between them waits this long before asking again. */
+const SWAP_WAIT_MS = 20;
+const MAX_ATTEMPTS = 50;
+
+/**
+ * Answers from exactly one build of `root`. Each build gets a fresh generation of caches; a
+ * request is answered within one generation and its answer used only if the folder still
+ * holds that build afterwards, otherwise it is answered again from the new one. So no answer
+ * mixes two builds, and an ETag is only ever compared with the bytes of the build now served.
+ * The base URL of computed pages is the build's own (its stamp says it), so `next` links of a
+ * page always match the build its items came from.
+ */
+export function createServing(root: string, fallbackBaseUrl: string, sizes: PreviewCacheSizes = {}) {
+  let current: Generation | null = null;
+  const generation = (): Generation | null => {
+    const identity = buildIdentity(root);
+    if (identity === null) return null;
+    if (current?.identity !== identity) {
+      const files = cachedReader(diskReader(root), sizes.fileCacheBytes ?? DEFAULT_FILE_CACHE_BYTES);
+      current = {
+        identity,
+        respond: createResponder(files, { baseUrl: stampBaseUrl(root) ?? fallbackBaseUrl }),
+        variants: new CompressionCache(sizes.compressionCacheBytes ?? DEFAULT_COMPRESSION_CACHE_BYTES),
+      };
+    }
+    return current;
+  };
   // If-None-Match is evaluated in negotiate(), against the variant sent: the request logic never sees it
   const noHeaders = { get: () => null };
+  return async function answer(request: PreviewRequest): Promise<Reply> {
+    let last: Reply | null = null;
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const gen = generation();
+      if (gen === null) {
+        await new Promise((r) => setTimeout(r, SWAP_WAIT_MS));
+        continue;
+      }
+      // HEAD answers with the headers GET would have, compressed length included
+      const method = request.method === 'HEAD' ? 'GET' : request.method;
+      const reply = await gen.respond({ method, url: request.url, headers: noHeaders });
+      last = await negotiate(reply, request, gen.variants);
+      if (buildIdentity(root) === gen.identity) return last;
+    }
+    // the folder kept changing under every attempt: the last answer is still from one build's request logic
+    return last ?? { status: 404, headers: { 'content-type': 'application/json; charset=utf-8' }, body: Buffer.from('"Not Found"') };
+  };
+}
+
+function stampBaseUrl(root: string): string | null {
+  try {
+    const stamp = JSON.parse(readFileSync(join(root, buildStampFile), 'utf8')) as { baseUrl?: unknown };
+    return typeof stamp.baseUrl === 'string' ? stamp.baseUrl : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Hands a request to the serving logic and writes its answer. The coding changes the bytes,
+ * hence the ETag, so If-None-Match is evaluated in negotiate(), against the ETag of the variant
+ * that would be sent. The request logic is called through createResponder, not as web
+ * Request → Response: the same answer without building and draining a web stream per request.
+ */
+export function previewMiddleware(answer: ReturnType<typeof createServing>, origin: string) {
   return (req: IncomingMessage, res: ServerResponse) => {
     const method = req.method ?? 'GET';
-    // HEAD answers with the headers GET would have, compressed length included
-    respond({ method: method === 'HEAD' ? 'GET' : method, url: absoluteUrl(req.url ?? '/', origin), headers: noHeaders })
-      .then((reply) => negotiate(reply, req, variants))
+    answer({ method, url: absoluteUrl(req.url ?? '/', origin), acceptEncoding: req.headers['accept-encoding'], ifNoneMatch: req.headers['if-none-match'] })
       .then(({ status, headers, body }) => {
         res.statusCode = status;
         // http-server promises byte ranges on every response; these answers never serve one
@@ -196,13 +290,13 @@ function absoluteUrl(path: string, origin: string): string {
 }
 
 /** The variant of a reply this client gets: its coding, ETag and length, or 304 when it has it. */
-async function negotiate(reply: Reply, req: IncomingMessage, variants: CompressionCache): Promise<Reply> {
+async function negotiate(reply: Reply, req: PreviewRequest, variants: CompressionCache): Promise<Reply> {
   const headers = reply.headers;
   headers['vary'] = 'Accept-Encoding';
   let body = reply.body;
   const etag = headers['etag'];
   if (body !== null && etag !== undefined && body.byteLength >= MIN_COMPRESSED_SIZE && COMPRESSIBLE.test(headers['content-type'] ?? '')) {
-    const coding = chooseCoding(req.headers['accept-encoding']);
+    const coding = chooseCoding(req.acceptEncoding);
     if (coding !== 'identity') {
       body = await variants.get(etag, coding, body);
       headers['content-encoding'] = coding;
@@ -210,7 +304,7 @@ async function negotiate(reply: Reply, req: IncomingMessage, variants: Compressi
       headers['etag'] = variantEtag(etag, coding);
     }
   }
-  if (reply.status === 200 && headers['etag'] !== undefined && matchesEtag(req.headers['if-none-match'] ?? null, headers['etag'])) {
+  if (reply.status === 200 && headers['etag'] !== undefined && matchesEtag(req.ifNoneMatch ?? null, headers['etag'])) {
     delete headers['content-length'];
     delete headers['content-encoding'];
     return { status: 304, headers, body: null };
@@ -241,13 +335,20 @@ function silenceUnionDeprecation(): void {
   }) as typeof process.emitWarning;
 }
 
-export function startPreview(options: { root: string; baseUrl: string; port: number; host?: string }): Promise<Preview> {
+export interface PreviewStartOptions extends PreviewCacheSizes {
+  root: string;
+  /** the base URL of computed pages when the build has no stamp to say it */
+  baseUrl: string;
+  port: number;
+  host?: string;
+}
+
+export function startPreview(options: PreviewStartOptions): Promise<Preview> {
   silenceUnionDeprecation();
-  const respond = createResponder(cachedReader(diskReader(options.root), 128 * 1024 * 1024), { baseUrl: options.baseUrl });
   const host = options.host ?? '127.0.0.1';
   const server = httpServer.createServer({
     root: options.root,
-    before: [previewMiddleware(respond, `http://${host}`)],
+    before: [previewMiddleware(createServing(options.root, options.baseUrl, options), `http://${host}`)],
     showDir: 'false',
     autoIndex: 'false',
     cache: -1,

@@ -1,51 +1,17 @@
 /**
- * Bulk downloads: a gzip'd NDJSON stream per collection (written by the shards as they make
+ * Bulk downloads: a gzip'd NDJSON file per collection (written by the shards as they make
  * the items) and one ustar archive of the whole dist/v2 tree (made last). Both are
- * deterministic: entries in name order, times zero, owner root, the same gzip level.
+ * deterministic: entries in name order, times zero, owner root, the same gzip level, and the
+ * same cuts between gzip members, so a build that redoes part of them gives the same bytes.
  */
-import { createWriteStream, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, lstatSync, openSync, readdirSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { once } from 'node:events';
-import { createGzip, type Gzip } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 
 /** Fast compression: the downloads are made on every build, and level 1 costs a fraction of 6. */
 const GZIP_LEVEL = 1;
 const BLOCK = 512;
-
-/** Chunks handed to gzip at once: fewer, larger writes cost far less than many small ones. */
-const BATCH_BYTES = 1 << 20;
-
-/** A gzip'd file written in order, in batches, respecting the stream's backpressure. */
-export class GzipFile {
-  private readonly gzip: Gzip;
-  private readonly finished: Promise<unknown>;
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
-  constructor(path: string) {
-    this.gzip = createGzip({ level: GZIP_LEVEL });
-    const file = createWriteStream(path);
-    this.gzip.pipe(file);
-    this.finished = once(file, 'finish');
-  }
-  async write(chunk: string | Uint8Array): Promise<void> {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    this.pending.push(buffer);
-    this.pendingBytes += buffer.byteLength;
-    if (this.pendingBytes >= BATCH_BYTES) await this.flush();
-  }
-  private async flush(): Promise<void> {
-    if (!this.pendingBytes) return;
-    const batch = Buffer.concat(this.pending, this.pendingBytes);
-    this.pending = [];
-    this.pendingBytes = 0;
-    if (!this.gzip.write(batch)) await once(this.gzip, 'drain');
-  }
-  async close(): Promise<void> {
-    await this.flush();
-    this.gzip.end();
-    await this.finished;
-  }
-}
 
 function octal(value: number, width: number): string {
   return value.toString(8).padStart(width - 1, '0') + '\0';
@@ -79,35 +45,162 @@ export function tarHeader(path: string, size: number, type: '0' | '1' | '5', lin
   return header;
 }
 
-/** Archives `root/dir` as `dir/...` into a .tar.gz; hard-linked files are stored once, then as links. */
-export async function writeTarGz(root: string, dir: string, outFile: string): Promise<number> {
-  const out = new GzipFile(outFile);
+/**
+ * A gzip file written as a series of independent members (RFC 1952 allows any number; gunzip,
+ * tar and zlib read them as one stream). Each member is compressed on its own, so a later build
+ * that changes a few entries recompresses only their members and copies the others' bytes.
+ */
+export interface GzipMember {
+  /** what the member holds, as the writer names it (a chunk key, a signature of entries) */
+  key: string;
+  offset: number;
+  length: number;
+}
+
+export class MemberGzipFile {
+  private readonly fd: number;
+  private offset = 0;
+  readonly members: GzipMember[] = [];
+  constructor(path: string) {
+    // never written through: the path may be a hard link to a file of the build being served
+    rmSync(path, { force: true });
+    this.fd = openSync(path, 'w');
+  }
+  /** Compresses `body` as a member of its own. */
+  add(key: string, body: Buffer): void {
+    this.append(key, gzipSync(body, { level: GZIP_LEVEL }));
+  }
+  /** Appends a member compressed before (its bytes as they are). */
+  append(key: string, compressed: Uint8Array): void {
+    writeSync(this.fd, compressed);
+    this.members.push({ key, offset: this.offset, length: compressed.byteLength });
+    this.offset += compressed.byteLength;
+  }
+  close(): GzipMember[] {
+    closeSync(this.fd);
+    return this.members;
+  }
+}
+
+/** The bytes of a member of a file written by MemberGzipFile. */
+export function readMember(fd: number, member: GzipMember): Buffer {
+  const out = Buffer.allocUnsafe(member.length);
+  let done = 0;
+  while (done < member.length) done += readSync(fd, out, done, member.length - done, member.offset + done);
+  return out;
+}
+
+/** Members of a previous file, by key, and where to read them. */
+export interface PreviousMembers {
+  file: string;
+  members: readonly GzipMember[];
+}
+
+/** Reads members of a previous file by key; null when there is no such member or file. */
+export function memberSource(previous: PreviousMembers | undefined): { get(key: string): Buffer | null; close(): void } {
+  if (!previous) return { get: () => null, close: () => {} };
+  let fd: number | null = null;
+  try {
+    fd = openSync(previous.file, 'r');
+  } catch {
+    return { get: () => null, close: () => {} };
+  }
+  const byKey = new Map(previous.members.map((m) => [m.key, m]));
+  return {
+    get: (key) => {
+      const m = byKey.get(key);
+      return m && fd !== null ? readMember(fd, m) : null;
+    },
+    close: () => fd !== null && closeSync(fd),
+  };
+}
+
+interface TarEntry {
+  rel: string;
+  type: '0' | '1' | '5';
+  size: number;
+  linkTarget: string;
+}
+
+/** A previous archive of the same folder, and which of its files have been written since. */
+export interface PreviousArchive extends PreviousMembers {
+  rewritten: ReadonlySet<string>;
+}
+
+/** About 64 entries per member: a changed entry costs recompressing its neighbours only. */
+const ENTRIES_PER_MEMBER = 64;
+/** A file this large starts a member of its own: recompressing its neighbours would cost more than the lost context saves. */
+const OWN_MEMBER_BYTES = 64 * 1024;
+/** FNV-1a of a path: where members start does not move when entries are added or removed elsewhere. */
+function pathHash(path: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < path.length; i++) h = Math.imul(h ^ path.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/**
+ * Archives `root/dir` as `dir/...` into a .tar.gz; hard-linked files are stored once, then as
+ * links. The gzip stream is cut into members at every folder and at entries picked by a hash
+ * of their path (and before every large file), so the same tree always gives the same bytes. A member is keyed by its
+ * entries (path, type, size, link); one with the key of a member of `previous` and none of
+ * whose files were rewritten since is copied from it, not recompressed.
+ */
+export function writeTarGz(root: string, dir: string, outFile: string, previous?: PreviousArchive): GzipMember[] {
+  const entries: TarEntry[] = [];
   const firstPathOfInode = new Map<number, string>();
-  let entries = 0;
-  const visit = async (rel: string) => {
+  const visit = (rel: string) => {
     const full = join(root, rel);
     const st = lstatSync(full);
     if (st.isDirectory()) {
-      await out.write(tarHeader(`${rel}/`, 0, '5'));
-      entries++;
-      for (const name of readdirSync(full).sort()) await visit(`${rel}/${name}`);
+      entries.push({ rel: `${rel}/`, type: '5', size: 0, linkTarget: '' });
+      for (const name of readdirSync(full).sort()) visit(`${rel}/${name}`);
       return;
     }
-    const first = st.nlink > 1 ? firstPathOfInode.get(st.ino) : undefined;
-    if (first !== undefined) {
-      await out.write(tarHeader(rel, 0, '1', first));
-    } else {
-      if (st.nlink > 1) firstPathOfInode.set(st.ino, rel);
-      const body = readFileSync(full);
-      await out.write(tarHeader(rel, body.byteLength, '0'));
-      await out.write(body);
-      const pad = (BLOCK - (body.byteLength % BLOCK)) % BLOCK;
-      if (pad) await out.write(Buffer.alloc(pad));
+    const first = firstPathOfInode.get(st.ino);
+    if (first !== undefined) entries.push({ rel, type: '1', size: 0, linkTarget: first });
+    else {
+      firstPathOfInode.set(st.ino, rel);
+      entries.push({ rel, type: '0', size: st.size, linkTarget: '' });
     }
-    entries++;
   };
-  await visit(dir);
-  await out.write(Buffer.alloc(BLOCK * 2));
-  await out.close();
-  return entries;
+  visit(dir);
+
+  const groups: TarEntry[][] = [];
+  for (const entry of entries) {
+    const last = groups[groups.length - 1];
+    if (!last || entry.type === '5' || entry.size >= OWN_MEMBER_BYTES || pathHash(entry.rel) % ENTRIES_PER_MEMBER === 0) groups.push([entry]);
+    else last.push(entry);
+  }
+  const old = memberSource(previous);
+  const out = new MemberGzipFile(outFile);
+  try {
+    for (const group of groups) {
+      const key = createHash('sha1')
+        .update(group.map((e) => `${e.rel}\0${e.type}\0${e.size}\0${e.linkTarget}`).join('\n'))
+        .digest('hex');
+      // a link entry is its path and its target, both in the key: only a file's bytes can change unseen
+      const reused = group.some((e) => e.type === '0' && previous?.rewritten.has(e.rel)) ? null : old.get(key);
+      if (reused) {
+        out.append(key, reused);
+        continue;
+      }
+      const parts: Buffer[] = [];
+      for (const e of group) {
+        if (e.type !== '0') {
+          parts.push(tarHeader(e.rel, 0, e.type, e.linkTarget));
+          continue;
+        }
+        const body = readFileSync(join(root, e.rel));
+        if (body.byteLength !== e.size) throw new Error(`${e.rel} changed while it was archived`);
+        parts.push(tarHeader(e.rel, body.byteLength, '0'), body);
+        const pad = (BLOCK - (body.byteLength % BLOCK)) % BLOCK;
+        if (pad) parts.push(Buffer.alloc(pad));
+      }
+      out.add(key, Buffer.concat(parts));
+    }
+    out.add('end', Buffer.alloc(BLOCK * 2));
+  } finally {
+    old.close();
+  }
+  return out.close();
 }

@@ -5,15 +5,15 @@
  * folder, and `dist/` is replaced only when every document of every kind was good.
  */
 import { availableParallelism } from 'node:os';
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { archiveFile, buildStampFile, bulkFile, metaFile, notFoundFile, rootFile, routesFile, type Meta, type Routes } from '../../edge/layout.ts';
+import { archiveFile, buildIndexFile, buildStampFile, bulkFile, metaFile, notFoundFile, rootFile, routesFile, type Meta, type Routes } from '../../edge/layout.ts';
 import { swapIn } from '../import/records.ts';
 import { allResources } from '../resources/index.ts';
 import type { WorkerMessage } from './build-worker.ts';
-import { emitKinds, type ShardJob, type ShardResult } from './emit-kinds.ts';
-import { writeTarGz } from './archive.ts';
+import { emitKinds, type KindResult, type ShardJob, type ShardResult } from './emit-kinds.ts';
+import { writeTarGz, type GzipMember, type PreviousArchive } from './archive.ts';
 import { artifactMakers } from './artifacts.ts';
 import { Output } from './output.ts';
 
@@ -119,14 +119,57 @@ async function buildInto(tmp: string, options: BuildOptions): Promise<BuildSumma
 
   const problems = results.flatMap((r) => r.problems);
   if (problems.length) throw new BuildError(problems);
-  const built = results.flatMap((r) => r.kinds).sort((a, b) => (a.kind < b.kind ? -1 : 1));
+  const built = results.flatMap((r) => r.kinds);
+  const finished = await finishBuild(tmp, options, built);
+  swapIn(tmp, options.outDir);
+  return {
+    files: finished.files + results.reduce((n, r) => n + r.files, 0),
+    bytes: finished.bytes + results.reduce((n, r) => n + r.bytes, 0),
+    kinds: built.length,
+  };
+}
+
+/**
+ * What a build of dist/ keeps for the next one to reuse: the gzip members of every bulk file
+ * and of the archive (see archive.ts). Not served.
+ */
+export interface BuildIndex {
+  kinds: KindResult[];
+  archive: { file: string; members: GzipMember[] };
+}
+
+export function readBuildIndex(outDir: string): BuildIndex | null {
+  try {
+    return JSON.parse(readFileSync(join(outDir, buildIndexFile), 'utf8')) as BuildIndex;
+  } catch {
+    return null;
+  }
+}
+
+export type FinishOptions = Pick<BuildOptions, 'baseUrl' | 'inputHash' | 'about' | 'only'>;
+
+/**
+ * The files made from every kind's result once their documents are in `tmp`: the root, 404,
+ * routing table, meta, the artifacts (OpenAPI, types, docs page), the stamp, the build index
+ * and, last, the archive of the whole v2/ tree. Shared by the full and the incremental build:
+ * `previous` (the served build's archive and the paths rewritten since) lets the archive copy
+ * members whose files did not change. Every write
+ * replaces a path rather than writing into it, as `tmp` may hold links to the served build.
+ */
+export async function finishBuild(
+  tmp: string,
+  options: FinishOptions,
+  kindResults: readonly KindResult[],
+  previous?: PreviousArchive,
+): Promise<{ files: number; bytes: number }> {
+  const built = [...kindResults].sort((a, b) => (a.kind < b.kind ? -1 : 1));
   const routes: Routes = {
     kinds: built.map((k) => k.kind),
     subresources: Object.fromEntries(built.filter((k) => k.subresources.length).map((k) => [k.kind, k.subresources])),
     idOnly: built.filter((k) => k.idOnly).map((k) => k.kind),
     site: {},
   };
-  const out = new Output(tmp);
+  const out = new Output(tmp, 32, { replace: true });
   // the upstream's root lists `meta` among the collections; here it says what was built
   const rootEntries = [...routes.kinds, 'meta'].sort().map((k) => [k, `${options.baseUrl}/${k}/`]);
   await out.write(rootFile, JSON.stringify(Object.fromEntries(rootEntries)));
@@ -167,13 +210,11 @@ async function buildInto(tmp: string, options: BuildOptions): Promise<BuildSumma
   await out.write(buildStampFile, JSON.stringify(stamp));
   await out.finish();
   // last, so that it holds every file of v2/ as served
-  await writeTarGz(tmp, 'v2', join(tmp, archive));
-  swapIn(tmp, options.outDir);
-  return {
-    files: out.files + results.reduce((n, r) => n + r.files, 0),
-    bytes: out.bytes + results.reduce((n, r) => n + r.bytes, 0),
-    kinds: routes.kinds.length,
-  };
+  const members = writeTarGz(tmp, 'v2', join(tmp, archive), previous && { ...previous, rewritten: new Set([...previous.rewritten, ...out.written]) });
+  const index: BuildIndex = { kinds: built, archive: { file: archive, members } };
+  rmSync(join(tmp, buildIndexFile), { force: true });
+  writeFileSync(join(tmp, buildIndexFile), JSON.stringify(index));
+  return { files: out.files, bytes: out.bytes };
 }
 
 /** How many records each kind has, from the import's manifest (for progress only). */

@@ -56,13 +56,60 @@ export interface BuildContext {
 
 type AnyRecord = Record<string, unknown> & { id: number; name: string | null };
 
+/**
+ * What a document read, as keys an incremental build can match against what changed:
+ * - `r {kind} {id}`: one record (asked for by id, found or not);
+ * - `k {kind}`: every record of a kind (the whole list, or a whole reverse index);
+ * - `g {kind} {child or .} {field} {value as JSON}`: one entry of a reverse index;
+ * - `s {path}`, `c {path}`: whether a sprite or a cry exists.
+ */
+export const readKeys = {
+  record: (kind: string, id: number) => `r ${kind} ${id}`,
+  kind: (kind: string) => `k ${kind}`,
+  group: (kind: string, child: string, field: string, value: unknown) => `g ${kind} ${child} ${field} ${JSON.stringify(value)}`,
+  sprite: (path: string) => `s ${path}`,
+  cry: (path: string) => `c ${path}`,
+};
+/** The child name a groupBy (over whole records) is keyed with in `readKeys.group`. */
+export const WHOLE_RECORD = '.';
+
+/**
+ * A reverse index as an emitter sees it when reads are recorded: looking up one value is a read
+ * of that entry; anything that walks the whole index is a read of the whole kind.
+ */
+function recordedIndex<V, T>(index: ReadonlyMap<V, T>, onRead: (key: string) => void, kind: string, child: string, field: string): ReadonlyMap<V, T> {
+  const whole = () => onRead(readKeys.kind(kind));
+  return {
+    get: (value) => (onRead(readKeys.group(kind, child, field, value)), index.get(value)),
+    has: (value) => (onRead(readKeys.group(kind, child, field, value)), index.has(value)),
+    get size() {
+      whole();
+      return index.size;
+    },
+    forEach: (fn, thisArg?: unknown) => (whole(), index.forEach(fn, thisArg)),
+    entries: () => (whole(), index.entries()),
+    keys: () => (whole(), index.keys()),
+    values: () => (whole(), index.values()),
+    [Symbol.iterator]: () => (whole(), index[Symbol.iterator]()),
+  };
+}
+
+/**
+ * `onRead`, when given, is told every read (see readKeys) as it happens; the incremental build
+ * attributes them to the document being made. Without it the context reads at full speed.
+ */
 export function createContext(
   baseUrl: string,
   records: ReadonlyMap<KindName, ReadonlyArray<Record<string, unknown>>>,
   media: Media,
+  onRead?: (key: string) => void,
+  /**
+   * Where the reverse indexes are kept: the incremental build hands over those of the last
+   * update (patched where records changed: patchIndexes), so they are not made again.
+   */
+  memo: Map<string, unknown> = new Map(),
 ): BuildContext {
   const byId = new Map<KindName, Map<number, AnyRecord>>();
-  const memo = new Map<string, unknown>();
   const table = (kind: KindName) => {
     let map = byId.get(kind);
     if (!map) {
@@ -75,7 +122,10 @@ export function createContext(
     if (!memo.has(key)) memo.set(key, make());
     return memo.get(key) as T;
   };
-  const find = (kind: KindName, id: number) => table(kind).get(id);
+  const find = (kind: KindName, id: number) => {
+    onRead?.(readKeys.record(kind, id));
+    return table(kind).get(id);
+  };
   const get = (kind: KindName, id: number) => {
     const found = find(kind, id);
     if (!found) throw new Error(`no ${kind} with id ${id}`);
@@ -97,21 +147,86 @@ export function createContext(
       get(kind, id);
       return { url: url(kind, id) };
     },
-    records: <K extends KindName>(kind: K) => (records.get(kind) ?? []) as unknown as readonly RecordOf<K>[],
+    records: <K extends KindName>(kind: K) => {
+      onRead?.(readKeys.kind(kind));
+      return (records.get(kind) ?? []) as unknown as readonly RecordOf<K>[];
+    },
     get: <K extends KindName>(kind: K, id: number) => get(kind, id) as unknown as RecordOf<K>,
     find: <K extends KindName>(kind: K, id: number) => find(kind, id) as unknown as RecordOf<K> | undefined,
-    groupBy: (kind, field) =>
-      remember(`group:${kind}:${field}`, () => groupBy((records.get(kind) ?? []) as AnyRecord[], (r) => r[field])) as never,
+    groupBy: (kind, field) => {
+      const index = remember(`group:${kind}:${field}`, () => groupBy((records.get(kind) ?? []) as AnyRecord[], (r) => r[field]));
+      return (onRead ? recordedIndex(index, onRead, kind, WHOLE_RECORD, field) : index) as never;
+    },
     refsWhere: (kind, field, value) => (context.groupBy(kind, field).get(value) ?? []).map((r) => ref(kind, r.id as number)),
-    childrenBy: (kind, child, field) =>
-      remember(`children:${kind}:${child}:${field}`, () => {
+    childrenBy: (kind, child, field) => {
+      const index = remember(`children:${kind}:${child}:${field}`, () => {
         const owned = ((records.get(kind) ?? []) as AnyRecord[]).flatMap((owner) =>
           (owner[child] as Array<Record<string, unknown>>).map((row) => ({ owner, row })),
         );
         return groupBy(owned, ({ row }) => row[field]);
-      }) as never,
-    sprite: (path) => (media.sprites.has(path) ? SPRITE_BASE + path : null),
-    cry: (path) => (media.cries.has(path) ? CRY_BASE + path : null),
+      });
+      return (onRead ? recordedIndex(index, onRead, kind, child, field) : index) as never;
+    },
+    sprite: (path) => {
+      onRead?.(readKeys.sprite(path));
+      return media.sprites.has(path) ? SPRITE_BASE + path : null;
+    },
+    cry: (path) => {
+      onRead?.(readKeys.cry(path));
+      return media.cries.has(path) ? CRY_BASE + path : null;
+    },
   };
   return context;
+}
+
+type IndexEntry = AnyRecord | { owner: AnyRecord; row: Record<string, unknown> };
+
+/**
+ * Brings the reverse indexes of `kind` in a context's memo up to date for records that changed
+ * (their versions before and after; either may be missing), giving exactly what building them
+ * again from the new records gives: each value's entries in record order, then row order within
+ * a record, and the values in the order of their first entry. New maps and arrays replace the
+ * changed ones, so the memo handed in as the previous one stays as it was.
+ */
+export function patchIndexes(memo: Map<string, unknown>, kind: string, changes: ReadonlyArray<{ before?: AnyRecord | undefined; after?: AnyRecord | undefined }>): void {
+  const changedIds = new Set(changes.map((c) => (c.before ?? c.after)!.id));
+  const afters = changes.flatMap((c) => (c.after ? [c.after] : [])).sort((a, b) => a.id - b.id);
+  for (const [memoKey, value] of [...memo]) {
+    const [type, memoKind, a, b] = memoKey.split(':') as [string, string, string, string | undefined];
+    if (memoKind !== kind) continue;
+    const child = type === 'children' ? a : null;
+    const field = child === null ? a : b!;
+    const ownerOf = (e: IndexEntry): AnyRecord => (child === null ? (e as AnyRecord) : (e as { owner: AnyRecord }).owner);
+    const keyOf = (e: IndexEntry): unknown => (child === null ? (e as AnyRecord)[field] : (e as { row: Record<string, unknown> }).row[field]);
+    const entriesOf = (r: AnyRecord): IndexEntry[] => (child === null ? [r] : (r[child] as Array<Record<string, unknown>>).map((row) => ({ owner: r, row })));
+    const index = value as Map<unknown, IndexEntry[]>;
+    const next = new Map(index);
+    const touched = new Set<unknown>();
+    for (const c of changes) for (const r of [c.before, c.after]) if (r) for (const e of entriesOf(r)) touched.add(keyOf(e));
+    for (const v of touched) next.set(v, (index.get(v) ?? []).filter((e) => !changedIds.has(ownerOf(e).id)));
+    // each changed record's entries go in as one block, before the first entry of a later record
+    for (const r of afters) {
+      const blocks = new Map<unknown, IndexEntry[]>();
+      for (const e of entriesOf(r)) {
+        const k = keyOf(e);
+        const block = blocks.get(k);
+        if (block) block.push(e);
+        else blocks.set(k, [e]);
+      }
+      for (const [k, block] of blocks) {
+        const list = next.get(k)!;
+        const at = list.findIndex((e) => ownerOf(e).id > r.id);
+        list.splice(at < 0 ? list.length : at, 0, ...block);
+      }
+    }
+    for (const v of touched) if (next.get(v)!.length === 0) next.delete(v);
+    // values in the order their first entry appears, as groupBy makes them
+    const position = (e: IndexEntry): [number, number] => {
+      const owner = ownerOf(e);
+      return [owner.id, child === null ? 0 : (owner[child] as unknown[]).indexOf((e as { row: unknown }).row)];
+    };
+    const ordered = [...next].map(([k, list]) => ({ k, list, at: position(list[0]!) }));
+    ordered.sort((x, y) => x.at[0] - y.at[0] || x.at[1] - y.at[1]);
+    memo.set(memoKey, new Map(ordered.map(({ k, list }) => [k, list])));
+  }
 }

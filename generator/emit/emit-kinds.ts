@@ -2,10 +2,13 @@
  * The build's work for a set of kinds: every item (by id, and by name as a link), its
  * subresources, the collection's whole list and its default-size pages, each document checked
  * against its schema before it is written. One call per shard; shards run side by side.
+ * The pieces (one record's documents, a kind's names, list and bulk chunks) are exported for
+ * the incremental planner, which redoes them for a few records with the same code.
  */
 import { dirname, join } from 'node:path';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
+import type { Ajv } from 'ajv';
 import { createAjv, validatorFor } from '../../schemas/ajv.ts';
 import { bulkFile, DEFAULT_LIMIT, itemFile, listFile, pageFile, subresourceFile } from '../../edge/layout.ts';
 import { paginate, type FullList, type ListEntry } from '../../edge/pagination.ts';
@@ -14,7 +17,7 @@ import { allKinds, type KindName } from '../model/kinds.ts';
 import type { AnyResource } from '../resources/define.ts';
 import { allResources } from '../resources/index.ts';
 import { createContext, type BuildContext, type Media } from './context.ts';
-import { GzipFile } from './archive.ts';
+import { MemberGzipFile, type GzipMember } from './archive.ts';
 import { Output } from './output.ts';
 
 export interface ShardJob {
@@ -31,6 +34,8 @@ export interface KindResult {
   count: number;
   subresources: string[];
   idOnly: boolean;
+  /** the members of the kind's bulk file, keyed by chunk */
+  bulk: GzipMember[];
 }
 
 export interface ShardResult {
@@ -40,6 +45,8 @@ export interface ShardResult {
   bytes: number;
 }
 
+type AnyRecord = { id: number; name: string | null };
+
 const NEWLINE = Buffer.from('\n');
 
 /** Stops a shard early when it has found this many bad documents; more would only be noise. */
@@ -47,15 +54,137 @@ const MAX_PROBLEMS = 50;
 
 /** The manifests, as plain text or gzip'd (`sprites.txt.gz`: the copies committed in data/media/). */
 export function readMedia(mediaDir: string): Media {
-  const read = (file: string) => (existsSync(join(mediaDir, file)) ? readFileSync(join(mediaDir, file)) : gunzipSync(readFileSync(join(mediaDir, `${file}.gz`))));
-  const lines = (file: string) => new Set(read(file).toString('utf8').split('\n').map((l) => l.trim()).filter(Boolean));
-  return { sprites: lines('sprites.txt'), cries: lines('cries.txt') };
+  return { sprites: mediaLines(mediaDir, 'sprites.txt'), cries: mediaLines(mediaDir, 'cries.txt') };
+}
+const mediaLines = (mediaDir: string, file: string) => {
+  const plain = join(mediaDir, file);
+  const bytes = existsSync(plain) ? readFileSync(plain) : gunzipSync(readFileSync(`${plain}.gz`));
+  return new Set(bytes.toString('utf8').split('\n').map((l) => l.trim()).filter(Boolean));
+};
+
+/** A kind's resource with its compiled validators: what making one record's documents needs. */
+export interface KindEmitter {
+  kind: KindName;
+  resource: AnyResource;
+  check: (doc: unknown) => string | null;
+  subs: Array<{ sub: string; emit: (record: unknown, ctx: BuildContext) => unknown; check: (doc: unknown) => string | null }>;
+  listed: ((row: unknown) => boolean) | undefined;
+  idOnly: boolean;
 }
 
-/** The list entry of a record: name and URL, or URL alone for kinds without names. */
-function listEntry(ctx: BuildContext, kind: KindName, record: { id: number; name: string | null }): ListEntry {
-  const url = ctx.url(kind, record.id);
-  return record.name === null ? { url } : { name: record.name, url };
+const specs = new Map(allKinds.map((k) => [k.kind as string, k]));
+
+export function kindEmitter(ajv: Ajv, resource: AnyResource): KindEmitter {
+  const spec = specs.get(resource.kind);
+  return {
+    kind: resource.kind,
+    resource,
+    check: validatorFor(ajv, resource.schema),
+    subs: Object.entries(resource.subresources ?? {}).map(([sub, def]) => ({
+      sub,
+      emit: def.emit as (record: unknown, ctx: BuildContext) => unknown,
+      check: validatorFor(ajv, def.schema),
+    })),
+    listed: spec?.listed as ((row: unknown) => boolean) | undefined,
+    idOnly: spec?.name === null,
+  };
+}
+
+/** One record's documents: the item's bytes (also its bulk line) and each subresource's. */
+export interface RecordDocuments {
+  item: Buffer | null;
+  subs: Array<{ sub: string; body: string }>;
+  problems: string[];
+}
+
+export function emitRecord(em: KindEmitter, ctx: BuildContext, record: AnyRecord): RecordDocuments {
+  const out: RecordDocuments = { item: null, subs: [], problems: [] };
+  try {
+    const doc = (em.resource.emit as (r: unknown, c: BuildContext) => unknown)(record, ctx);
+    const error = em.check(doc);
+    if (error) {
+      out.problems.push(`${em.kind} ${record.id}: ${error}`);
+      return out;
+    }
+    // encoded once: the same bytes go to the item's file and to the collection's bulk file
+    out.item = Buffer.from(JSON.stringify(doc));
+    for (const { sub, emit, check } of em.subs) {
+      const subDoc = emit(record, ctx);
+      const subError = check(subDoc);
+      if (subError) out.problems.push(`${em.kind} ${record.id} ${sub}: ${subError}`);
+      else out.subs.push({ sub, body: JSON.stringify(subDoc) });
+    }
+  } catch (e) {
+    out.problems.push(`${em.kind} ${record.id}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return out;
+}
+
+/** Which id each name addresses: the lowest id that has it (see the kind's duplicateNames). */
+export function nameOwners(records: readonly AnyRecord[]): Map<string, number> {
+  const owners = new Map<string, number>();
+  for (const r of records) if (r.name !== null && !owners.has(r.name)) owners.set(r.name, r.id);
+  return owners;
+}
+
+/** The collection's whole list: name and URL, or URL alone for kinds without names. */
+export function kindList(em: KindEmitter, ctx: BuildContext, records: readonly AnyRecord[]): FullList {
+  const results: ListEntry[] = [];
+  for (const record of records) {
+    if (em.listed !== undefined && !em.listed(record)) continue;
+    const url = ctx.url(em.kind, record.id);
+    results.push(record.name === null ? { url } : { name: record.name, url });
+  }
+  return { count: results.length, results };
+}
+
+/** The list's file and its default-size pages, by path. */
+export function listFiles(kind: string, full: FullList, baseUrl: string): Array<[string, string]> {
+  const files: Array<[string, string]> = [[listFile(kind), JSON.stringify(full)]];
+  const collectionUrl = `${baseUrl}/${kind}/`;
+  for (let offset = 0; offset === 0 || offset < full.count; offset += DEFAULT_LIMIT) {
+    files.push([pageFile(kind, offset), JSON.stringify(paginate(full, collectionUrl, offset, DEFAULT_LIMIT))]);
+  }
+  return files;
+}
+
+/**
+ * Bulk files are gzip members of up to 16 consecutive ids each (the chunk is the id's bucket),
+ * so an edit of one record recompresses one member and copies the rest.
+ */
+export const bulkChunk = (id: number): string => String(Math.floor(id / 16));
+
+/** Writes a bulk file from lines in id order, one gzip member per chunk. */
+export class BulkWriter {
+  private readonly file: MemberGzipFile;
+  private chunk: string | null = null;
+  /** the current chunk's compressed bytes were copied from the previous build */
+  private reused = false;
+  private lines: Buffer[] = [];
+  constructor(path: string) {
+    mkdirSync(dirname(path), { recursive: true });
+    this.file = new MemberGzipFile(path);
+  }
+  /** the line of record `id`; `reuse` gives a chunk's earlier compressed bytes when its lines are known unchanged */
+  add(id: number, line: () => Buffer, reuse?: (chunk: string) => Buffer | null): void {
+    const chunk = bulkChunk(id);
+    if (chunk !== this.chunk) {
+      this.flush();
+      this.chunk = chunk;
+      const old = reuse?.(chunk) ?? null;
+      this.reused = old !== null;
+      if (old) this.file.append(chunk, old);
+    }
+    if (!this.reused) this.lines.push(line(), NEWLINE);
+  }
+  private flush(): void {
+    if (this.chunk !== null && !this.reused) this.file.add(this.chunk, Buffer.concat(this.lines));
+    this.lines = [];
+  }
+  close(): GzipMember[] {
+    this.flush();
+    return this.file.close();
+  }
 }
 
 export async function emitKinds(job: ShardJob, progress: (records: number) => void = () => {}): Promise<ShardResult> {
@@ -63,54 +192,29 @@ export async function emitKinds(job: ShardJob, progress: (records: number) => vo
   const ajv = createAjv();
   const out = new Output(job.outDir);
   const problems: string[] = [];
-  const specs = new Map(allKinds.map((k) => [k.kind as string, k]));
   const results: KindResult[] = [];
-  const emit = (fn: (r: unknown, c: BuildContext) => unknown, record: unknown) => fn(record, ctx);
 
-  for (const resource of allResources.filter((r) => job.kinds.includes(r.kind)) as AnyResource[]) {
-    const kind = resource.kind;
-    const spec = specs.get(kind);
-    const listed = spec?.listed as ((row: unknown) => boolean) | undefined;
-    const check = validatorFor(ajv, resource.schema);
-    const subs = Object.entries(resource.subresources ?? {}).map(([sub, def]) => ({ sub, def, check: validatorFor(ajv, def.schema) }));
-    const nameOwners = new Set<string>();
-    const list: ListEntry[] = [];
-    const bulkPath = join(job.outDir, bulkFile(kind));
-    mkdirSync(dirname(bulkPath), { recursive: true });
-    const bulk = new GzipFile(bulkPath);
+  for (const resource of allResources.filter((r) => job.kinds.includes(r.kind))) {
+    const em = kindEmitter(ajv, resource);
+    const kind = em.kind;
+    const records = ctx.records(kind) as readonly AnyRecord[];
+    const owners = nameOwners(records);
+    const bulk = new BulkWriter(join(job.outDir, bulkFile(kind)));
     let sinceProgress = 0;
-    for (const record of ctx.records(kind) as ReadonlyArray<{ id: number; name: string | null }>) {
-      try {
-        const doc = emit(resource.emit as (r: unknown, c: BuildContext) => unknown, record);
-        const error = check(doc);
-        if (error) problems.push(`${kind} ${record.id}: ${error}`);
-        else {
-          // encoded once: the same bytes go to the item's file and to the collection's bulk file
-          const body = Buffer.from(JSON.stringify(doc));
-          await out.write(itemFile(kind, record.id), body);
-          await bulk.write(body);
-          await bulk.write(NEWLINE);
-          // a name used twice addresses the lowest id (see the kind's duplicateNames)
-          const ownsName = record.name !== null && !nameOwners.has(record.name);
-          if (ownsName && record.name !== null) {
-            nameOwners.add(record.name);
-            out.alias(itemFile(kind, record.name), itemFile(kind, record.id));
-          }
-          for (const { sub, def, check: checkSub } of subs) {
-            const subDoc = emit(def.emit as (r: unknown, c: BuildContext) => unknown, record);
-            const subError = checkSub(subDoc);
-            if (subError) {
-              problems.push(`${kind} ${record.id} ${sub}: ${subError}`);
-              continue;
-            }
-            await out.write(subresourceFile(kind, record.id, sub), JSON.stringify(subDoc));
-            if (ownsName && record.name !== null) out.alias(subresourceFile(kind, record.name, sub), subresourceFile(kind, record.id, sub));
-          }
+    for (const record of records) {
+      const docs = emitRecord(em, ctx, record);
+      problems.push(...docs.problems);
+      if (docs.item) {
+        const item = docs.item;
+        await out.write(itemFile(kind, record.id), item);
+        bulk.add(record.id, () => item);
+        const ownsName = record.name !== null && owners.get(record.name) === record.id;
+        if (ownsName) out.alias(itemFile(kind, record.name!), itemFile(kind, record.id));
+        for (const { sub, body } of docs.subs) {
+          await out.write(subresourceFile(kind, record.id, sub), body);
+          if (ownsName) out.alias(subresourceFile(kind, record.name!, sub), subresourceFile(kind, record.id, sub));
         }
-      } catch (e) {
-        problems.push(`${kind} ${record.id}: ${e instanceof Error ? e.message : String(e)}`);
       }
-      if (listed === undefined || listed(record)) list.push(listEntry(ctx, kind, record));
       if (problems.length >= MAX_PROBLEMS) break;
       if (++sinceProgress === 250) {
         progress(sinceProgress);
@@ -118,15 +222,11 @@ export async function emitKinds(job: ShardJob, progress: (records: number) => vo
       }
     }
     progress(sinceProgress);
-    await bulk.close();
+    const bulkMembers = bulk.close();
     if (problems.length >= MAX_PROBLEMS) break;
-    const full: FullList = { count: list.length, results: list };
-    await out.write(listFile(kind), JSON.stringify(full));
-    const collectionUrl = `${job.baseUrl}/${kind}/`;
-    for (let offset = 0; offset === 0 || offset < full.count; offset += DEFAULT_LIMIT) {
-      await out.write(pageFile(kind, offset), JSON.stringify(paginate(full, collectionUrl, offset, DEFAULT_LIMIT)));
-    }
-    results.push({ kind, count: full.count, subresources: subs.map((s) => s.sub), idOnly: spec?.name === null });
+    const full = kindList(em, ctx, records);
+    for (const [path, body] of listFiles(kind, full, job.baseUrl)) await out.write(path, body);
+    results.push({ kind, count: full.count, subresources: em.subs.map((s) => s.sub), idOnly: em.idOnly, bulk: bulkMembers });
   }
   await out.finish();
   return { kinds: results, problems, files: out.files, bytes: out.bytes };

@@ -3,7 +3,7 @@
  * Writes go through the libuv thread pool with a bounded number in flight, so the file system's
  * work overlaps with making the next documents instead of stalling the build on each syscall.
  */
-import { linkSync, mkdirSync } from 'node:fs';
+import { linkSync, mkdirSync, rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
@@ -14,10 +14,17 @@ export class Output {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly aliases: Array<[string, string]> = [];
   private failure: unknown = null;
+  /** every path written or linked, when replacing (an incremental build reports them) */
+  readonly written = new Set<string>();
 
   constructor(
     readonly root: string,
     private readonly maxInFlight = 32,
+    /**
+     * Remove a path before writing it. Needed where the folder holds hard links to the files of
+     * the build being served (an incremental build): writing through one would change them.
+     */
+    private readonly options: { replace?: boolean } = {},
   ) {}
 
   private ensureDir(path: string) {
@@ -32,6 +39,10 @@ export class Output {
   async write(rel: string, body: string | Uint8Array): Promise<void> {
     const path = join(this.root, rel);
     this.ensureDir(path);
+    if (this.options.replace) {
+      rmSync(path, { force: true });
+      this.written.add(rel);
+    }
     this.files++;
     this.bytes += typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
     const tracked: Promise<void> = writeFile(path, body)
@@ -57,6 +68,10 @@ export class Output {
     for (const [rel, existing] of this.aliases) {
       const path = join(this.root, rel);
       this.ensureDir(path);
+      if (this.options.replace) {
+        rmSync(path, { force: true });
+        this.written.add(rel);
+      }
       linkSync(join(this.root, existing), path);
     }
   }

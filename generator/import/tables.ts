@@ -124,11 +124,28 @@ export function readTable<T extends TableKey>(table: T, text: string, problems: 
   return rows;
 }
 
-/** Checks primary keys for duplicates and foreign keys for targets, across all tables read. */
-export function checkKeys(store: Map<TableKey, Array<Record<string, unknown>>>, problems: Problems): void {
-  const ids = new Map<string, Set<number>>();
+const primaryKeyOf = (table: TableKey) => Object.entries(tables[table]).find(([, s]) => columnInfo(s).primaryKey)?.[0];
+
+/**
+ * Checks primary keys for duplicates and foreign keys for targets, across all tables read.
+ * `changed`: only what a change of these tables can break (their own keys, and every foreign
+ * key into them); the rest was checked before.
+ */
+export function checkKeys(store: Map<TableKey, Array<Record<string, unknown>>>, problems: Problems, changed?: ReadonlySet<TableKey>): void {
+  const ids = new Map<TableKey, Set<number> | null>();
+  const idsOf = (table: TableKey): Set<number> | null => {
+    let known = ids.get(table);
+    if (known === undefined) {
+      const pk = primaryKeyOf(table);
+      const rows = store.get(table);
+      known = pk && rows ? new Set(rows.map((row) => row[pk] as number)) : null;
+      ids.set(table, known);
+    }
+    return known;
+  };
   for (const [table, rows] of store) {
-    const pk = Object.entries(tables[table]).find(([, s]) => columnInfo(s).primaryKey)?.[0];
+    if (changed && !changed.has(table)) continue;
+    const pk = primaryKeyOf(table);
     if (!pk) continue;
     const seen = new Set<number>();
     rows.forEach((row, i) => {
@@ -142,9 +159,10 @@ export function checkKeys(store: Map<TableKey, Array<Record<string, unknown>>>, 
   }
   for (const [table, rows] of store) {
     for (const [field, schema] of Object.entries(tables[table])) {
-      const target = columnInfo(schema).references;
+      const target = columnInfo(schema).references as TableKey | undefined;
       if (!target) continue;
-      const targetIds = ids.get(target as TableKey);
+      if (changed && !changed.has(table) && !changed.has(target)) continue;
+      const targetIds = idsOf(target);
       if (!targetIds) {
         problems.push({ table: `${table}.csv`, column: csvHeaderOf(field), message: `references table ${target}, which is not loaded or has no id` });
         continue;

@@ -119,11 +119,15 @@ function compareBy(fields: ReadonlyArray<string>) {
   };
 }
 
-/** Rows of a child table, each with its own children attached, without the key to the owner. */
-function childRows(spec: ChildSpec, tables: TableStore): Map<unknown, AnyRow[]> {
+/**
+ * Rows of a child table, each with its own children attached, without the key to the owner;
+ * only those whose key is in `wanted` when given (a stable sort keeps their order the same).
+ */
+function childRows(spec: ChildSpec, tables: TableStore, wanted?: ReadonlySet<unknown>): Map<unknown, AnyRow[]> {
   let rows = tables.rows(spec.table) as readonly AnyRow[];
+  if (wanted) rows = rows.filter((r) => wanted.has(r[spec.key]));
   if (spec.orderBy) rows = [...rows].sort(compareBy(spec.orderBy));
-  if (Object.keys(spec.children).length) rows = attachChildren(rows, spec.children, tables);
+  if (Object.keys(spec.children).length) rows = attachChildren(rows, spec.children, tables, wanted !== undefined);
   const groups = new Map<unknown, AnyRow[]>();
   for (const { [spec.key]: owner, ...rest } of rows) {
     let list = groups.get(owner);
@@ -133,12 +137,15 @@ function childRows(spec: ChildSpec, tables: TableStore): Map<unknown, AnyRow[]> 
   return groups;
 }
 
-/** Copies of `owners`, each with the rows of every child table it owns; pure. */
-function attachChildren(owners: readonly AnyRow[], children: Children, tables: TableStore): AnyRow[] {
+/**
+ * Copies of `owners`, each with the rows of every child table it owns; pure. `subset`: the
+ * owners are a few of the table's rows, so only their children are gathered (same result).
+ */
+function attachChildren(owners: readonly AnyRow[], children: Children, tables: TableStore, subset = false): AnyRow[] {
   const attached = owners.map((o) => ({ ...o }));
   for (const [field, spec] of Object.entries(children)) {
-    const groups = childRows(spec, tables);
     const ownerKey = spec.on ?? 'id';
+    const groups = childRows(spec, tables, subset ? new Set(owners.map((o) => o[ownerKey])) : undefined);
     for (const owner of attached) owner[field] = groups.get(owner[ownerKey]) ?? [];
   }
   return attached;
@@ -147,12 +154,55 @@ function attachChildren(owners: readonly AnyRow[], children: Children, tables: T
 /** Public names say `creature` where the upstream's identifiers say `pokemon` (`selected-pokemon` → `selected-creature`). */
 export const productWordReplaced = (identifier: string) => identifier.replace(/pokemon/g, 'creature');
 
-/** Canonical records of one kind, in id order; pure. */
-export function assembleRecords(spec: KindSpec, tables: TableStore): AnyRow[] {
-  const main = [...(tables.rows(spec.table) as readonly AnyRow[])].sort((a, b) => (a.id as number) - (b.id as number));
+/** Canonical records of one kind, in id order; pure. `onlyIds`: just the records with these ids. */
+export function assembleRecords(spec: KindSpec, tables: TableStore, onlyIds?: ReadonlySet<number>): AnyRow[] {
+  let main = tables.rows(spec.table) as readonly AnyRow[];
+  if (onlyIds) main = main.filter((r) => onlyIds.has(r.id as number));
+  main = [...main].sort((a, b) => (a.id as number) - (b.id as number));
   const named = main.map((row) => ({
     ...row,
     name: spec.name === null ? null : productWordReplaced(spec.name ? spec.name(row as never, tables) : (row.identifier as string)),
   }));
-  return attachChildren(named, spec.children, tables);
+  return attachChildren(named, spec.children, tables, onlyIds !== undefined);
+}
+
+/** Every table a kind's records are made of: its main table and the tables it owns, at any depth. */
+export function ownedTables(spec: KindSpec): Set<TableKey> {
+  const out = new Set<TableKey>([spec.table]);
+  const visit = (children: Children) => {
+    for (const c of Object.values(children)) {
+      out.add(c.table);
+      visit(c.children);
+    }
+  };
+  visit(spec.children);
+  return out;
+}
+
+/**
+ * Ids of the records of `spec` that rows of `table` (changed, added or removed ones) are part
+ * of, found through the chain of owner keys; `stores` are the tables before and after the
+ * change, so an owner is found whichever version holds it. Only for tables the kind owns.
+ */
+export function ownersOfRows(spec: KindSpec, table: TableKey, rows: readonly AnyRow[], stores: readonly TableStore[]): Set<number> {
+  const ids = new Set<number>();
+  if (spec.table === table) for (const r of rows) ids.add(r.id as number);
+  const rowsOf = (t: TableKey) => stores.flatMap((st) => st.rows(t) as readonly AnyRow[]);
+  /** owner ids of `found`, rows of the last table in `path` */
+  const up = (path: readonly ChildSpec[], found: readonly AnyRow[]): void => {
+    const last = path[path.length - 1]!;
+    const keys = new Set(found.map((r) => r[last.key]));
+    const on = last.on ?? 'id';
+    const parentRows = rowsOf(path.length === 1 ? spec.table : path[path.length - 2]!.table).filter((r) => keys.has(r[on]));
+    if (path.length === 1) for (const r of parentRows) ids.add(r.id as number);
+    else up(path.slice(0, -1), parentRows);
+  };
+  const visit = (children: Children, path: readonly ChildSpec[]) => {
+    for (const c of Object.values(children)) {
+      if (c.table === table) up([...path, c], rows);
+      visit(c.children, [...path, c]);
+    }
+  };
+  visit(spec.children, []);
+  return ids;
 }

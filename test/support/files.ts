@@ -1,6 +1,6 @@
 /** What the tests read off the repository and the build, written once. */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { repoRoot } from '../../generator/config.ts';
@@ -17,6 +17,27 @@ export function fileHashes(dir: string): Map<string, string> {
   };
   walk(dir);
   return out;
+}
+
+/**
+ * One hash of a whole tree: every file's relative path, bytes, inode and modification time, in
+ * path order, so that a rewrite with the same bytes (or a folder swapped in whole) changes it
+ * too; `absent` when there is no such folder, so a folder that appears is a change as well.
+ */
+export function treeHash(dir: string): string {
+  if (!existsSync(dir)) return 'absent';
+  const hash = createHash('sha256');
+  const walk = (d: string) => {
+    hash.update(`dir ${relative(dir, d)} ${statSync(d).ino}\n`);
+    for (const name of readdirSync(d).sort()) {
+      const full = join(d, name);
+      const st = lstatSync(full);
+      if (st.isDirectory()) walk(full);
+      else hash.update(`${relative(dir, full)} ${st.ino} ${st.mtimeMs} ${st.size} `).update(readFileSync(full)).update('\n');
+    }
+  };
+  walk(dir);
+  return hash.digest('hex');
 }
 
 /** An `[[edge_functions]]` entry of netlify.toml. */

@@ -1,28 +1,51 @@
 /**
- * Before any test: make sure dist/ holds a full build of ../shared/upstream for the default
- * base URL (a clean clone builds it here; a warm tree reuses it when the inputs are unchanged),
- * then start the preview on a free port for the HTTP tests.
+ * Before any test: make sure the tests' own folder (.test-build/, see config.ts) holds a full
+ * build of the data set for the default base URL (a clean clone builds it here; a warm tree
+ * reuses it when the inputs are unchanged), then start the preview on a free port for the HTTP
+ * tests.
+ *
+ * It also guards what the user serves: the user's dist/ and records are hashed before any test
+ * and again after the last one, and the run fails if either changed (or appeared). The check
+ * lives in teardown because only there has every test file finished.
  */
 import type { TestProject } from 'vitest/node';
-import { testConfig } from './config.ts';
+import { overlaps, testBuildDir, testConfig, userFolders } from './config.ts';
+import { treeHash } from './files.ts';
 import { ensureBuilt } from '../../generator/pipeline.ts';
 import { startPreview, type Preview } from '../../generator/preview.ts';
 import { findChromium, type ChromiumLookup } from './chromium.ts';
 
 let preview: Preview | undefined;
+let before: Map<string, string> | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
   const config = testConfig();
+  const guarded = userFolders();
+  for (const folder of guarded) {
+    for (const ours of [testBuildDir, config.outDir, config.recordsDir]) {
+      if (overlaps(folder, ours)) throw new Error(`the tests would build into ${ours}, which is or holds the user's ${folder}; set TEST_BUILD_DIR elsewhere`);
+    }
+  }
+  before = new Map(guarded.map((folder) => [folder, treeHash(folder)]));
   await ensureBuilt(config, { info: (m) => console.log(`[setup] ${m}`), warn: (m) => console.log(`[setup] warning: ${m}`) });
   preview = await startPreview({ root: config.outDir, baseUrl: config.baseUrl, port: 0 });
   project.provide('previewUrl', preview.url);
   project.provide('distDir', config.outDir);
   project.provide('baseUrl', config.baseUrl);
   project.provide('chromium', findChromium());
+  project.provide('guardedFolders', Object.fromEntries(before));
 }
 
 export async function teardown(): Promise<void> {
   await preview?.close();
+  const changed = [...(before ?? [])].filter(([folder, hash]) => treeHash(folder) !== hash).map(([folder]) => folder);
+  if (changed.length) {
+    // vitest reports an error thrown here but still exits 0; the exit code is what CI reads
+    console.error(`\nThe test run changed what the user serves: ${changed.join(', ')}. Tests must build into ${testBuildDir} or a temporary folder.\n`);
+    process.exitCode = 1;
+  } else if (before) {
+    console.log(`[teardown] ${[...before.keys()].join(' and ')} unchanged by the test run`);
+  }
 }
 
 declare module 'vitest' {
@@ -32,5 +55,7 @@ declare module 'vitest' {
     baseUrl: string;
     /** the browser for the docs-page test, or why there is none */
     chromium: ChromiumLookup;
+    /** the user's folders the run must leave alone, with their hashes before any test ran */
+    guardedFolders: Record<string, string>;
   }
 }

@@ -1,0 +1,71 @@
+/**
+ * `npm run dev` over a copy of the data set: a saved table change reaches the preview's
+ * answers; a bad edit prints the named problem and the preview keeps the last good build.
+ */
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testConfig } from './support/config.ts';
+import { resolveConfig } from '../generator/config.ts';
+import { startDev, type Dev } from '../generator/dev.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'creature-dev-'));
+const data = join(scratch, 'data');
+const config = resolveConfig({ data, out: join(scratch, 'dist'), port: '0' }, { RECORDS_DIR: join(scratch, 'records') });
+const said: string[] = [];
+const log = { info: (m: string) => said.push(m), warn: (m: string) => said.push(`warning: ${m}`) };
+let dev: Dev;
+
+beforeAll(async () => {
+  mkdirSync(data, { recursive: true });
+  for (const part of ['csv', 'media', 'PROVENANCE.md']) cpSync(join(testConfig().dataDir, part), join(data, part), { recursive: true });
+  dev = await startDev(config, log, { host: '127.0.0.1' });
+}, 600_000);
+afterAll(async () => {
+  await dev?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+const statsFile = join(data, 'csv/pokemon_stats.csv');
+/** Pikachu's base HP line of the stats table, written with the given value (the file's CRLF kept). */
+const setPikachuHp = (value: string) => {
+  const text = readFileSync(statsFile, 'utf8');
+  const next = text.replace(/^25,1,[^,\r\n]*,0(\r?)$/m, `25,1,${value},0$1`);
+  expect(next).not.toBe(text);
+  writeFileSync(statsFile, next);
+};
+const pikachuHp = async (key: string) => {
+  const body = (await (await fetch(`${dev.preview.url}/v2/creature/${key}`)).json()) as { stats: Array<{ base_stat: number }> };
+  return body.stats[0]!.base_stat;
+};
+async function until<T>(what: string, probe: () => Promise<T> | T, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const value = await probe();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}; the dev log says:\n${said.join('\n')}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('npm run dev', () => {
+  it('serves the result of a saved table change', async () => {
+    expect(await pikachuHp('25')).toBe(35);
+    setPikachuHp('41');
+    await until('the new base stat', () => pikachuHp('25'), (hp) => hp === 41);
+    expect(await pikachuHp('pikachu')).toBe(41);
+    expect(said.some((m) => /pokemon_stats\.csv → 1 creature changed/.test(m))).toBe(true);
+  }, 180_000);
+
+  it('prints a bad edit by table, row and column, and keeps serving the last good build', async () => {
+    setPikachuHp('lots');
+    const problem = await until('the problem report', () => said.find((m) => m.includes('"lots"')), (m) => m !== undefined);
+    expect(problem).toMatch(/table pokemon_stats\.csv, row \d+ \(line \d+\), column base_stat: expected an integer, found "lots"/);
+    expect(problem).toMatch(/keeps serving the last good build/);
+    expect(await pikachuHp('25')).toBe(41);
+
+    setPikachuHp('42');
+    await until('the fixed base stat', () => pikachuHp('pikachu'), (hp) => hp === 42);
+  }, 180_000);
+});
