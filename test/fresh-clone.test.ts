@@ -221,7 +221,7 @@ describe(`${NETLIFY_CLI}: netlify serve --offline on the clone`, () => {
     expect(r.headers.get('x-nf-edge-functions')).toBe('api');
   });
 
-  it('answers every row of the shared request table, the static downloads short of two headers', async () => {
+  it('answers every row of the shared request table; the static downloads short only of the CLI\'s own Cache-Control', async () => {
     const ctx = loadCaseContext(dist, baseUrl);
     const cases = httpCases(ctx);
     // the CLI does not compress (Netlify's CDN does): ask for the bytes as they are
@@ -231,11 +231,12 @@ describe(`${NETLIFY_CLI}: netlify serve --offline on the clone`, () => {
     const failing = cases.map((c) => ({ c, problems: checkOutcome(ctx, c, outcomes.get(c.name)!) })).filter((f) => f.problems.length);
     console.log(`[netlify] ${cases.length - failing.length} of ${cases.length} rows answered as the table says`);
     for (const { c, problems } of failing) console.log(`[netlify] ${c.method ?? 'GET'} ${c.path}: ${problems.join('; ')}`);
-    // Known, and open: /downloads/* is excluded from the edge function (large files stay static), and
-    // netlify.toml's [[headers]] give those files neither X-Data-Version nor a long Cache-Control.
-    // Body, status, type and ETag match; any other difference fails here.
-    const known = [`x-data-version: expected ${ctx.meta.upstream_commit}, found undefined`, 'cache-control: expected a max-age of an hour or more, found public, max-age=0'];
-    const unexpected = failing.filter(({ c, problems }) => !(c.path.startsWith('/downloads/') && problems.every((p) => known.includes(p))));
+    // /downloads/* are static files outside the edge function; the build's _headers gives them the
+    // data version and the cache policy of every other answer. The CLI's static server sends its
+    // own `Cache-Control: public, max-age=0` for static files whatever _headers says (Netlify's CDN
+    // applies custom Cache-Control to static files); that one header is all that may differ.
+    const cliOwn = 'cache-control: expected a max-age of an hour or more, found public, max-age=0';
+    const unexpected = failing.filter(({ c, problems }) => !(c.path.startsWith('/downloads/') && problems.every((p) => p === cliOwn)));
     expect(unexpected.map(({ c, problems }) => `${c.name}: ${problems.join('; ')}`)).toEqual([]);
   });
 });

@@ -4,7 +4,8 @@
  * build's temporary folder, so it may read them; what it returns is written in the same
  * all-or-nothing build. An artifact with a `route` is served at that path (outside /v2/ too).
  */
-import type { Meta, Routes } from '../../edge/layout.ts';
+import { CACHE_OK } from '../../edge/handler.ts';
+import { DOWNLOADS_DIR, type Meta, type Routes } from '../../edge/layout.ts';
 import type { AnyResource } from '../resources/define.ts';
 import { docsPage } from './docs-page.ts';
 import { openApiMaker } from './openapi.ts';
@@ -43,9 +44,21 @@ const notFoundPage: ArtifactMaker = {
   make: () => [{ path: '404.html', body: JSON.stringify('Not Found') }],
 };
 
+/**
+ * Netlify's `_headers` for the downloads, which it serves as static files outside the edge
+ * function: the same data version and cache policy as every other answer of this build.
+ */
+const downloadHeaders: ArtifactMaker = {
+  name: 'download headers',
+  make: ({ meta }) => [
+    { path: '_headers', body: `/${DOWNLOADS_DIR}/*\n  X-Data-Version: ${meta.upstream_commit}\n  Cache-Control: ${CACHE_OK}\n` },
+  ],
+};
+
 /** Every maker, in the order they run. */
 export const artifactMakers: ArtifactMaker[] = [
   notFoundPage,
+  downloadHeaders,
   openApiMaker,
   typeScriptTypesMaker,
   // keep last: the docs page lists what the makers before it serve
