@@ -27,7 +27,7 @@ import { bulkFile, itemFile, pageFile, subresourceFile, DEFAULT_LIMIT } from '..
 import { BuildError, finishBuild, readBuildIndex, type BuildIndex, type FinishOptions } from './emit/build.ts';
 import { memberSource } from './emit/archive.ts';
 import { createContext, patchIndexes, readKeys, WHOLE_RECORD, type BuildContext, type Media } from './emit/context.ts';
-import { BulkWriter, bulkChunk, emitRecord, kindEmitter, kindList, listFiles, nameOwners, readMedia, type KindEmitter, type KindResult } from './emit/emit-kinds.ts';
+import { BulkWriter, bulkChunk, emitRecord, kindEmitter, kindList, listFiles, manifestPaths, nameOwners, readMedia, type KindEmitter, type KindResult } from './emit/emit-kinds.ts';
 import { checkKindRecords } from './import/import.ts';
 import { checkKeys, DataError, readTable, storeOf, type TableStore } from './import/tables.ts';
 import { assembleRecords, ownedTables, ownersOfRows, recordSchema, type KindSpec } from './model/define.ts';
@@ -348,7 +348,7 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
       const found = look(path);
       newSeen.set(path, found.seen);
       if (found.text === null || found.seen.hash === seenFiles.get(path)?.hash) continue;
-      const paths = new Set(found.text.split('\n').map((l) => l.trim()).filter(Boolean));
+      const paths = manifestPaths(found.text);
       const before = media[key];
       const toKey = key === 'sprites' ? readKeys.sprite : readKeys.cry;
       for (const p of paths) if (!before.has(p)) mediaKeys.push(toKey(p));

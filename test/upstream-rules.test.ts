@@ -22,8 +22,15 @@ const item = <T>(kind: string, id: string | number): T => JSON.parse(readFileSyn
 interface Version {
   version: { url: string };
 }
-const versionIds = (details: Version[]) => details.map((d) => Number(/\/version\/(\d+)\/$/.exec(d.version.url)?.[1]));
+const idIn = (url: string) => Number(/\/(\d+)\/$/.exec(url)?.[1]);
 const ascending = (ids: number[]) => ids.every((id, i) => i === 0 || ids[i - 1]! <= id);
+
+/** Entries linking `linkField` once each in id order, each with its versions by version id. */
+function expectHeldOrder(entries: Array<Record<string, unknown> & { version_details: Version[] }>, linkField: string, label: string) {
+  const ids = entries.map((e) => idIn((e[linkField] as { url: string }).url));
+  expect(ascending(ids) && new Set(ids).size === ids.length, label).toBe(true);
+  for (const e of entries) expect(ascending(e.version_details.map((d) => idIn(d.version.url))), label).toBe(true);
+}
 
 describe('creature-form trigger_conditions', () => {
   const conditions = table('pokemon_form_conditions');
@@ -51,19 +58,13 @@ describe('held items', () => {
 
   it('a creature lists each held item once, by item id, its versions by version id', () => {
     for (const id of creatures) {
-      const held = item<{ held_items: Array<{ item: { url: string }; version_details: Version[] }> }>('creature', id).held_items;
-      const itemIds = held.map((h) => Number(/\/item\/(\d+)\/$/.exec(h.item.url)?.[1]));
-      expect(ascending(itemIds) && new Set(itemIds).size === itemIds.length, `creature ${id}`).toBe(true);
-      for (const h of held) expect(ascending(versionIds(h.version_details)), `creature ${id}`).toBe(true);
+      expectHeldOrder(item<{ held_items: Array<{ item: { url: string }; version_details: Version[] }> }>('creature', id).held_items, 'item', `creature ${id}`);
     }
   });
 
   it('an item lists its holders by creature id, their versions by version id', () => {
     for (const id of items) {
-      const holders = item<{ held_by_creature: Array<{ creature: { url: string }; version_details: Version[] }> }>('item', id).held_by_creature;
-      const creatureIds = holders.map((h) => Number(/\/creature\/(\d+)\/$/.exec(h.creature.url)?.[1]));
-      expect(ascending(creatureIds) && new Set(creatureIds).size === creatureIds.length, `item ${id}`).toBe(true);
-      for (const h of holders) expect(ascending(versionIds(h.version_details)), `item ${id}`).toBe(true);
+      expectHeldOrder(item<{ held_by_creature: Array<{ creature: { url: string }; version_details: Version[] }> }>('item', id).held_by_creature, 'creature', `item ${id}`);
     }
   });
 

@@ -59,8 +59,10 @@ export function readMedia(mediaDir: string): Media {
 const mediaLines = (mediaDir: string, file: string) => {
   const plain = join(mediaDir, file);
   const bytes = existsSync(plain) ? readFileSync(plain) : gunzipSync(readFileSync(`${plain}.gz`));
-  return new Set(bytes.toString('utf8').split('\n').map((l) => l.trim()).filter(Boolean));
+  return manifestPaths(bytes.toString('utf8'));
 };
+/** The paths a media manifest lists, one a line. */
+export const manifestPaths = (text: string): Set<string> => new Set(text.split('\n').map((l) => l.trim()).filter(Boolean));
 
 /** A kind's resource with its compiled validators: what making one record's documents needs. */
 export interface KindEmitter {
