@@ -153,9 +153,9 @@ export const variantEtag = (etag: string, coding: Coding): string => (coding ===
 
 /** The preview's memory for one build; all of it is dropped when another build is swapped in. */
 export interface PreviewCacheSizes {
-  /** file bytes kept in memory (default 128 MB); a file larger than an eighth of it is not kept */
+  /** file bytes kept in memory (default 32 MB, DEFAULT_FILE_CACHE_BYTES); a file larger than an eighth of it is not kept */
   fileCacheBytes?: number;
-  /** compressed variants kept in memory (default 64 MB) */
+  /** compressed variants kept in memory (default 16 MB, DEFAULT_COMPRESSION_CACHE_BYTES) */
   compressionCacheBytes?: number;
 }
 
