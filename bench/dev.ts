@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { listFile, type Routes, routesFile } from '../edge/layout.ts';
 import type { FullList } from '../edge/pagination.ts';
 import { repoRoot, resolveConfig } from '../generator/config.ts';
+import { nodeFlagsOf } from './npm-flags.ts';
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -34,7 +35,7 @@ interface Cli {
   stop(): Promise<void>;
 }
 
-/** The CLI as npm runs it (`npm run dev` adds --max-semi-space-size=64, see package.json). */
+/** The CLI, with the Node flags of the npm script that runs it (package.json). */
 function cli(args: string[], env: NodeJS.ProcessEnv, nodeFlags: string[] = []): Cli {
   const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'generator/cli.ts', ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -95,7 +96,7 @@ export async function runDevBench(scratch: string, upstream: string): Promise<De
   const rows: DevBenchRow[] = [];
 
   const started = performance.now();
-  const dev = cli(['dev'], env, ['--max-semi-space-size=64']);
+  const dev = cli(['dev'], env, nodeFlagsOf('dev'));
   try {
     await dev.waitFor(/dev: serving/);
     rows.push({ what: 'npm run dev: start (import + full build + planner)', figure: `${((performance.now() - started) / 1000).toFixed(1)} s`, goal: 'once per session' });
@@ -140,7 +141,7 @@ export async function previewPeakRss(dist: string, env: NodeJS.ProcessEnv): Prom
   const port = await freePort();
   // the links keep the base URL dist/ was built with, so `serve` finds it up to date and serves it as it is
   const baseUrl = (JSON.parse(readFileSync(join(dist, 'build-stamp.json'), 'utf8')) as { baseUrl: string }).baseUrl;
-  const serve = cli(['serve', '--port', String(port)], { ...env, OUT_DIR: dist, BASE_URL: baseUrl });
+  const serve = cli(['serve', '--port', String(port)], { ...env, OUT_DIR: dist, BASE_URL: baseUrl }, nodeFlagsOf('start'));
   try {
     await serve.waitFor(/serving /);
     if (/build: \d+ files/.test(serve.output())) throw new Error(`serve built again; the figure would include a build:\n${serve.output()}`);

@@ -21,6 +21,7 @@ import type { FullList } from '../edge/pagination.ts';
 import { repoRoot, resolveConfig } from '../generator/config.ts';
 import { ensureBuilt } from '../generator/pipeline.ts';
 import { diskReader, startPreview } from '../generator/preview.ts';
+import { nodeFlagsOf } from './npm-flags.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 const AUTOCANNON = join(repoRoot, 'node_modules/autocannon/autocannon.js');
@@ -105,7 +106,7 @@ async function waitUntilServing(url: string, child: ChildProcess, log: () => str
 
 /** The preview as `npm start` runs it, in its own process, so the load generator does not share its thread. */
 async function startPreviewProcess(dist: string, baseUrl: string): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SELF, '--serve-preview', dist, baseUrl], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeFlagsOf('start'), '--import', 'tsx', SELF, '--serve-preview', dist, baseUrl], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
   const url = await new Promise<string>((resolveUrl, reject) => {

@@ -2,12 +2,9 @@
 /** The command line: `fetch-data`, `import`, `build` and `serve` (what `npm run fetch-data|import|build` and `npm start` call). */
 import { Command } from 'commander';
 import { dataCacheDir, resolveConfig, type ConfigOptions } from './config.ts';
-import { BuildError } from './emit/build.ts';
-import { DataError } from './import/tables.ts';
 import { ensureDataSet, fetchCommand } from './fetch/index.ts';
 import { buildStep, consoleLog, ensureBuilt, importStep, inputHashes } from './pipeline.ts';
 import { startPreview } from './preview.ts';
-import { startDev } from './dev.ts';
 
 const program = new Command('creature-api')
   .description('Builds the creature reference API as static files and serves them.')
@@ -34,7 +31,7 @@ program
   .action(async (opts: { force?: boolean }) => {
     const c = config();
     await ensureDataSet(c, consoleLog);
-    importStep(c, inputHashes(c).records, consoleLog, opts.force ?? true);
+    await importStep(c, inputHashes(c).records, consoleLog, opts.force ?? true);
   });
 
 program
@@ -45,7 +42,7 @@ program
     const c = config();
     await ensureDataSet(c, consoleLog);
     const hashes = inputHashes(c);
-    importStep(c, hashes.records, consoleLog);
+    await importStep(c, hashes.records, consoleLog);
     await buildStep(c, hashes.build, consoleLog, opts.force ?? false);
   });
 
@@ -66,6 +63,8 @@ program
   .option('--port <port>', 'the port; env PORT (default 8080)')
   .action(async (opts: { port?: string }) => {
     const c = resolveConfig({ ...program.opts<ConfigOptions>(), ...(opts.port ? { port: opts.port } : {}) });
+    // loaded here: serving alone does not need the planner
+    const { startDev } = await import('./dev.ts');
     const dev = await startDev(c);
     // the planner keeps a spare copy of dist/ (hard links) beside it: removed on the way out
     process.once('SIGINT', () => void dev.close().then(() => process.exit(130)));
@@ -74,6 +73,9 @@ program
 try {
   await program.parseAsync();
 } catch (e) {
+  // the import and the build are loaded only when they run (pipeline.ts); so are their errors
+  const { DataError } = await import('./import/tables.ts');
+  const { BuildError } = await import('./emit/build.ts');
   if (e instanceof DataError) {
     console.error(`The data set has problems; nothing was written.\n${e.message}`);
   } else if (e instanceof BuildError) {

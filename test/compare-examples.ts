@@ -21,7 +21,7 @@ if (!kinds.length) {
 const config = resolveConfig();
 const hashes = inputHashes(config);
 const recordsDir = join(tmpdir(), `creature-records-${hashes.records.slice(0, 16)}`);
-if (!existsSync(join(recordsDir, 'manifest.json'))) importStep({ ...config, recordsDir }, hashes.records, consoleLog, true);
+if (!existsSync(join(recordsDir, 'manifest.json'))) await importStep({ ...config, recordsDir }, hashes.records, consoleLog, true);
 
 const outDir = mkdtempSync(join(tmpdir(), 'creature-compare-'));
 let failed = 0;

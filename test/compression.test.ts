@@ -6,10 +6,10 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, inject, it } from 'vitest';
 import { itemFile, pageFile } from '../edge/layout.ts';
-import { chooseCoding, MIN_COMPRESSED_SIZE, variantEtag } from '../generator/preview.ts';
+import { chooseCoding, CompressionCache, MIN_COMPRESSED_SIZE, ownBytes, variantEtag } from '../generator/preview.ts';
 
 const origin = inject('previewUrl');
 const distDir = inject('distDir');
@@ -168,5 +168,32 @@ describe('conditional requests match the variant that would be sent', () => {
     expect((await raw(defaultPage, { 'Accept-Encoding': 'br', 'If-None-Match': `"nope", ${tag}` })).status).toBe(304);
     expect((await raw(defaultPage, { 'Accept-Encoding': 'br', 'If-None-Match': '*' })).status).toBe(304);
     expect((await raw('/v2/creature/no-such-thing', { 'If-None-Match': '*' })).status).toBe(404);
+  });
+});
+
+describe('compressed variants kept in memory cost what they are counted as', () => {
+  // zlib returns its output as a view of a 16 KB chunk; kept as it is, each small variant would
+  // keep the whole chunk alive while the cache counted only its own bytes
+  const body = Buffer.from(JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ name: `invented-${i}`, url: `https://example.test/v2/thing/${i}/` }))));
+
+  it('a variant owns exactly its bytes, in both codings and on both sides of the thread-pool size', async () => {
+    const variants = new CompressionCache(1024 * 1024);
+    for (const [n, coding] of [[1, 'gzip'], [1, 'br'], [4, 'gzip'], [4, 'br']] as const) {
+      const input = Buffer.concat(Array.from({ length: n }, () => body));
+      const out = await variants.get(`"etag-${n}-${coding}"`, coding, input);
+      expect(out.byteLength).toBeLessThan(input.byteLength);
+      expect(out.byteOffset).toBe(0);
+      expect(out.buffer.byteLength).toBe(out.byteLength);
+      expect((coding === 'br' ? brotliDecompressSync(out) : gunzipSync(out)).equals(input)).toBe(true);
+    }
+  });
+
+  it('ownBytes copies a view and passes whole buffers through', () => {
+    const view = gzipSync(body);
+    expect(view.buffer.byteLength).toBeGreaterThan(view.byteLength);
+    const own = ownBytes(view);
+    expect(own.equals(view)).toBe(true);
+    expect(own.buffer.byteLength).toBe(own.byteLength);
+    expect(ownBytes(own)).toBe(own);
   });
 });

@@ -16,13 +16,9 @@ import { emitKinds, type KindResult, type ShardJob, type ShardResult } from './e
 import { writeTarGz, type GzipMember, type PreviousArchive } from './archive.ts';
 import { artifactMakers } from './artifacts.ts';
 import { Output } from './output.ts';
+import type { BuildStamp } from './stamp.ts';
 
 export { readMedia } from './emit-kinds.ts';
-
-export interface BuildStamp {
-  inputHash: string;
-  baseUrl: string;
-}
 
 export interface BuildOptions {
   recordsDir: string;
@@ -223,13 +219,5 @@ function recordCounts(recordsDir: string): Record<string, number> {
     return (JSON.parse(readFileSync(join(recordsDir, 'manifest.json'), 'utf8')) as { kinds?: Record<string, number> }).kinds ?? {};
   } catch {
     return {};
-  }
-}
-
-export function readBuildStamp(outDir: string): BuildStamp | null {
-  try {
-    return JSON.parse(readFileSync(join(outDir, buildStampFile), 'utf8')) as BuildStamp;
-  } catch {
-    return null;
   }
 }
