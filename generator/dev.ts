@@ -10,17 +10,19 @@ import type { Config } from './config.ts';
 import { BuildError } from './emit/build.ts';
 import { DataError } from './import/tables.ts';
 import { openIncremental, type IncrementalBuild, type UpdateReport } from './incremental.ts';
-import { buildTime, consoleLog, ensureBuilt, inputHashes, mediaDir, projectVersion, upstreamCommit, type Log } from './pipeline.ts';
+import type { FileHashMemo } from './import/records.ts';
+import { buildTime, codeHash, consoleLog, ensureBuilt, inputHashes, mediaDir, projectVersion, upstreamCommit, type Log } from './pipeline.ts';
 import { startPreview, type Preview } from './preview.ts';
 
 /** Saves come in bursts (an editor writes, renames, touches): wait this long after the last event. */
 export const DEBOUNCE_MS = 100;
 
 /**
- * What an incremental build's stamp says instead of an input hash: computing one costs more
- * than the rest of a small update, so the next `npm start` builds again once, to be sure.
+ * What an incremental build's stamp says once the code changed under a running `npm run dev`:
+ * its updates are still made by the code it started with, so no input hash describes them,
+ * and the next `npm start` builds again.
  */
-export const INCREMENTAL_STAMP = 'incremental build by npm run dev';
+export const OLDER_CODE_STAMP = 'made by npm run dev with code older than the working tree';
 
 export interface Dev {
   preview: Preview;
@@ -35,11 +37,29 @@ function describe(report: UpdateReport, seconds: number): string {
 }
 
 export async function startDev(config: Config, log: Log = consoleLog, options: { host?: string } = {}): Promise<Dev> {
+  // Each update's stamp carries the input hash of the files as they were before the update read
+  // them: a file saved again meanwhile makes the stamp older than dist/, never newer, so the
+  // next `npm start` builds again rather than serve something stale. The memo keeps that a
+  // matter of a few stat calls and the changed tables.
+  const hashMemo: FileHashMemo = new Map();
+  const code = codeHash(hashMemo);
+  let codeChangeSaid = false;
+  let inputs = '';
+  const takeInputs = () => {
+    if (codeHash(hashMemo) === code) {
+      inputs = inputHashes(config, hashMemo).build;
+      return;
+    }
+    inputs = OLDER_CODE_STAMP;
+    if (!codeChangeSaid) log.warn('the code changed since npm run dev started; updates are still made by the code it started with. Restart it to use the new code.');
+    codeChangeSaid = true;
+  };
+
   // a full build of the data set as it is, and a planner that saw the same data set
   let planner: IncrementalBuild;
   for (;;) {
     await ensureBuilt(config, log);
-    const built = inputHashes(config).build;
+    const built = inputHashes(config, hashMemo).build;
     const started = performance.now();
     log.info('dev: reading the data set and what every document reads (once per session)');
     planner = openIncremental({
@@ -47,9 +67,9 @@ export async function startDev(config: Config, log: Log = consoleLog, options: {
       mediaDir: mediaDir(config.dataDir),
       outDir: config.outDir,
       baseUrl: config.baseUrl,
-      finish: () => ({ inputHash: INCREMENTAL_STAMP, about: { upstreamCommit: upstreamCommit(config.dataDir), version: projectVersion(), builtAt: buildTime() } }),
+      finish: () => ({ inputHash: inputs, about: { upstreamCommit: upstreamCommit(config.dataDir), version: projectVersion(), builtAt: buildTime() } }),
     });
-    if (inputHashes(config).build === built) {
+    if (inputHashes(config, hashMemo).build === built) {
       log.info(`dev: ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
       break;
     }
@@ -65,6 +85,7 @@ export async function startDev(config: Config, log: Log = consoleLog, options: {
   const runUpdate = async () => {
     const started = performance.now();
     try {
+      takeInputs();
       const report = await planner.update();
       log.info(describe(report, (performance.now() - started) / 1000));
     } catch (e) {

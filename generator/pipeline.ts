@@ -12,7 +12,7 @@ import { repoRoot, type Config } from './config.ts';
 import type { BuildSummary } from './emit/build.ts';
 import { readBuildStamp } from './emit/stamp.ts';
 import { createProgress, type Progress } from './progress.ts';
-import { hashFiles, readManifest } from './import/records.ts';
+import { hashFiles, readManifest, type FileHashMemo } from './import/records.ts';
 import { ensureDataSet, fetchedCommit } from './fetch/index.ts';
 
 export interface Log {
@@ -44,9 +44,13 @@ export interface InputHashes {
  */
 export const mediaDir = (dataDir: string): string => (existsSync(join(dataDir, 'media')) ? join(dataDir, 'media') : join(repoRoot, 'data/media'));
 
-export function inputHashes(config: Config): InputHashes {
-  const records = hashFiles([join(config.dataDir, 'csv'), ...IMPORT_CODE.map((p) => join(repoRoot, p))]);
-  const build = hashFiles([mediaDir(config.dataDir), ...BUILD_CODE.map((p) => join(repoRoot, p))]);
+/** A hash of the code alone (what turns the data set into records and responses). */
+export const codeHash = (memo?: FileHashMemo): string => hashFiles([...new Set([...IMPORT_CODE, ...BUILD_CODE])].map((p) => join(repoRoot, p)), memo);
+
+/** The hashes of what the records and the build are made from; with a memo, files unchanged since it last saw them are not read again. */
+export function inputHashes(config: Config, memo?: FileHashMemo): InputHashes {
+  const records = hashFiles([join(config.dataDir, 'csv'), ...IMPORT_CODE.map((p) => join(repoRoot, p))], memo);
+  const build = hashFiles([mediaDir(config.dataDir), ...BUILD_CODE.map((p) => join(repoRoot, p))], memo);
   return { records, build: `${records}:${build}` };
 }
 
@@ -88,8 +92,7 @@ export function buildTime(env: NodeJS.ProcessEnv = process.env): string {
 export const projectVersion = (): string => (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
 export async function buildStep(config: Config, hash: string, log: Log, force = false): Promise<BuildSummary | null> {
-  const stamp = readBuildStamp(config.outDir);
-  if (!force && stamp?.inputHash === hash && stamp.baseUrl === config.baseUrl) {
+  if (!force && isUpToDate(config, hash)) {
     log.info('build: dist/ is up to date');
     return null;
   }
@@ -111,10 +114,23 @@ export async function buildStep(config: Config, hash: string, log: Log, force = 
   return summary;
 }
 
-/** Makes sure dist/ holds a build of the current inputs for the configured base URL (downloading the data set first when needed). */
+/**
+ * Makes sure dist/ holds a build of the current inputs for the configured base URL (downloading
+ * the data set first when needed). The records are only the build's way there: when dist/ is
+ * up to date they are not looked at (after `npm run dev`, dist/ is newer than they are).
+ */
 export async function ensureBuilt(config: Config, log: Log = consoleLog): Promise<void> {
   await ensureDataSet(config, log);
   const hashes = inputHashes(config);
+  if (isUpToDate(config, hashes.build)) {
+    log.info('build: dist/ is up to date');
+    return;
+  }
   await importStep(config, hashes.records, log);
   await buildStep(config, hashes.build, log);
+}
+
+function isUpToDate(config: Config, buildHash: string): boolean {
+  const stamp = readBuildStamp(config.outDir);
+  return stamp?.inputHash === buildHash && stamp.baseUrl === config.baseUrl;
 }

@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from './support/config.ts';
 import { resolveConfig } from '../generator/config.ts';
 import { startDev, type Dev } from '../generator/dev.ts';
+import { readBuildStamp } from '../generator/emit/stamp.ts';
+import { ensureBuilt, inputHashes } from '../generator/pipeline.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'creature-dev-'));
 const data = join(scratch, 'data');
@@ -56,6 +58,12 @@ describe('npm run dev', () => {
     await until('the new base stat', () => pikachuHp('25'), (hp) => hp === 41);
     expect(await pikachuHp('pikachu')).toBe(41);
     expect(said.some((m) => /pokemon_stats\.csv → 1 creature changed/.test(m))).toBe(true);
+
+    // the stamp names the inputs the update was made from, so `npm start` next serves it as it is
+    expect(readBuildStamp(config.outDir)?.inputHash).toBe(inputHashes(config).build);
+    const startSaid: string[] = [];
+    await ensureBuilt(config, { info: (m) => startSaid.push(m), warn: (m) => startSaid.push(`warning: ${m}`) });
+    expect(startSaid).toEqual(['build: dist/ is up to date']);
   }, 180_000);
 
   it('prints a bad edit by table, row and column, and keeps serving the last good build', async () => {

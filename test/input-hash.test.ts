@@ -1,0 +1,44 @@
+/**
+ * The input hash that decides whether `npm start` builds again: a memo of file hashes (what
+ * `npm run dev` keeps between saves) gives the same hash as reading everything, sees an edit
+ * that keeps the size, and does not read a file it has seen unchanged.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { hashFiles, type FileHashMemo } from '../generator/import/records.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'creature-input-hash-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe('hashFiles with a memo', () => {
+  mkdirSync(join(scratch, 'csv/deeper'), { recursive: true });
+  writeFileSync(join(scratch, 'csv/a.csv'), 'id,name\n1,invented\n');
+  writeFileSync(join(scratch, 'csv/deeper/b.csv'), 'id\n7\n');
+  const paths = [join(scratch, 'csv'), join(scratch, 'absent')];
+  const memo: FileHashMemo = new Map();
+
+  it('gives the hash that reading every file gives, and again when nothing changed', () => {
+    const read = hashFiles(paths);
+    expect(hashFiles(paths, memo)).toBe(read);
+    expect(memo.size).toBe(2);
+    expect(hashFiles(paths, memo)).toBe(read);
+  });
+
+  it('sees an edit that keeps the size', () => {
+    const before = hashFiles(paths, memo);
+    writeFileSync(join(scratch, 'csv/a.csv'), 'id,name\n2,invented\n');
+    const after = hashFiles(paths, memo);
+    expect(after).not.toBe(before);
+    expect(after).toBe(hashFiles(paths));
+  });
+
+  it('takes the hash of a file it saw unchanged from the memo, without reading it', () => {
+    const path = join(scratch, 'csv/deeper/b.csv');
+    const seen = memo.get(path);
+    expect(seen).toBeDefined();
+    memo.set(path, { ...seen!, digest: '0'.repeat(64) });
+    expect(hashFiles(paths, memo)).not.toBe(hashFiles(paths));
+  });
+});
