@@ -101,6 +101,25 @@ export function changedRows(before: readonly AnyRow[], after: readonly AnyRow[])
   return [...before.slice(start, endB), ...after.slice(start, endA)];
 }
 
+/**
+ * The values of one reverse index whose entries a record's change alters, as a reader of an
+ * entry sees it: for an index of whole records, whether the record is in it (what else it reads
+ * of the record is a read of its own, see emit/context.ts); for an index of child rows, which
+ * rows the record has there, as they are.
+ */
+export function changedIndexEntries(before: AnyRow | undefined, after: AnyRow | undefined, child: string, field: string): unknown[] {
+  const entriesByValue = (record: AnyRow | undefined): Map<unknown, string> => {
+    const byValue = new Map<unknown, string>();
+    if (!record) return byValue;
+    if (child === WHOLE_RECORD) return byValue.set(record[field], '');
+    for (const row of (record[child] as AnyRow[] | undefined) ?? []) byValue.set(row[field], (byValue.get(row[field]) ?? '') + JSON.stringify(row) + '\n');
+    return byValue;
+  };
+  const was = entriesByValue(before);
+  const now = entriesByValue(after);
+  return [...new Set([...was.keys(), ...now.keys()])].filter((value) => was.get(value) !== now.get(value));
+}
+
 /** A TableStore that notes which tables are read (the name functions read other tables). */
 function recordingStore(store: TableStore, read: Set<TableKey>): TableStore {
   return {
@@ -401,12 +420,9 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
       const signatures = [...reads.indexes].map((sig) => sig.split(' ')).filter(([k]) => k === kind);
       for (const [id, { before, after }] of diff) {
         dirtyKeys.add(readKeys.record(kind, id));
+        if (before?.name !== after?.name || !before || !after) dirtyKeys.add(readKeys.name(kind, id));
         for (const [, child, field] of signatures as [string, string, string][]) {
-          for (const record of [before, after]) {
-            if (!record) continue;
-            const rows = child === WHOLE_RECORD ? [record] : ((record[child] as AnyRow[] | undefined) ?? []);
-            for (const row of rows) dirtyKeys.add(readKeys.group(kind, child, field, row[field]));
-          }
+          for (const value of changedIndexEntries(before, after, child, field)) dirtyKeys.add(readKeys.group(kind, child, field, value));
         }
       }
     }

@@ -55,16 +55,24 @@ export interface BuildContext {
 }
 
 type AnyRecord = Record<string, unknown> & { id: number; name: string | null };
+type OwnedEntry = { owner: AnyRecord; row: Record<string, unknown> };
+type IndexEntry = AnyRecord | OwnedEntry;
 
 /**
  * What a document read, as keys an incremental build can match against what changed:
- * - `r {kind} {id}`: one record (asked for by id, found or not);
+ * - `r {kind} {id}`: one record, any of its fields (asked for by id, found or not);
+ * - `n {kind} {id}`: only whether the record exists, and its name (a link to it);
  * - `k {kind}`: every record of a kind (the whole list, or a whole reverse index);
- * - `g {kind} {child or .} {field} {value as JSON}`: one entry of a reverse index;
+ * - `g {kind} {child or .} {field} {value as JSON}`: one entry of a reverse index: which
+ *   records (and which of their child rows, as they are) have that value. The records in it
+ *   are read like any other: their name is an `n` read, another field an `r` read;
  * - `s {path}`, `c {path}`: whether a sprite or a cry exists.
+ * A link changes only with a name, so a stat edit does not make every document that links to
+ * the creature again, only those that read its stats.
  */
 export const readKeys = {
   record: (kind: string, id: number) => `r ${kind} ${id}`,
+  name: (kind: string, id: number) => `n ${kind} ${id}`,
   kind: (kind: string) => `k ${kind}`,
   group: (kind: string, child: string, field: string, value: unknown) => `g ${kind} ${child} ${field} ${JSON.stringify(value)}`,
   sprite: (path: string) => `s ${path}`,
@@ -74,13 +82,44 @@ export const readKeys = {
 export const WHOLE_RECORD = '.';
 
 /**
- * A reverse index as an emitter sees it when reads are recorded: looking up one value is a read
- * of that entry; anything that walks the whole index is a read of the whole kind.
+ * A record as an emitter finds it in a reverse index when reads are recorded: its id is part of
+ * the index entry, its name is an `n` read, anything else an `r` read of the record.
  */
-function recordedIndex<V, T>(index: ReadonlyMap<V, T>, onRead: (key: string) => void, kind: string, child: string, field: string): ReadonlyMap<V, T> {
+function recordedRecord(record: AnyRecord, onRead: (key: string) => void, kind: string): AnyRecord {
+  const whole = () => onRead(readKeys.record(kind, record.id));
+  return new Proxy(record, {
+    get(target, property, receiver) {
+      if (property === 'name') onRead(readKeys.name(kind, target.id));
+      else if (property !== 'id') whole();
+      return Reflect.get(target, property, receiver) as unknown;
+    },
+    has: (target, property) => (whole(), Reflect.has(target, property)),
+    ownKeys: (target) => (whole(), Reflect.ownKeys(target)),
+    getOwnPropertyDescriptor: (target, property) => (whole(), Reflect.getOwnPropertyDescriptor(target, property)),
+  });
+}
+
+/**
+ * A reverse index as an emitter sees it when reads are recorded: looking up one value is a read
+ * of that entry (whose records are then read field by field: recordedRecord); anything that
+ * walks the whole index is a read of the whole kind.
+ */
+function recordedIndex<V>(
+  index: ReadonlyMap<V, readonly IndexEntry[]>,
+  onRead: (key: string) => void,
+  kind: string,
+  child: string,
+  field: string,
+): ReadonlyMap<V, readonly IndexEntry[]> {
   const whole = () => onRead(readKeys.kind(kind));
+  const entries = (value: V): readonly IndexEntry[] | undefined => {
+    onRead(readKeys.group(kind, child, field, value));
+    return index
+      .get(value)
+      ?.map((e) => (child === WHOLE_RECORD ? recordedRecord(e as AnyRecord, onRead, kind) : { ...(e as OwnedEntry), owner: recordedRecord((e as OwnedEntry).owner, onRead, kind) }));
+  };
   return {
-    get: (value) => (onRead(readKeys.group(kind, child, field, value)), index.get(value)),
+    get: entries,
     has: (value) => (onRead(readKeys.group(kind, child, field, value)), index.has(value)),
     get size() {
       whole();
@@ -131,9 +170,16 @@ export function createContext(
     if (!found) throw new Error(`no ${kind} with id ${id}`);
     return found;
   };
+  /** A record a link is made to: only its existence and name are read. */
+  const linked = (kind: KindName, id: number) => {
+    onRead?.(readKeys.name(kind, id));
+    const found = table(kind).get(id);
+    if (!found) throw new Error(`no ${kind} with id ${id}`);
+    return found;
+  };
   const url = (kind: KindName, id: number) => `${baseUrl}/${kind}/${id}/`;
   const ref = (kind: KindName, id: number): NamedResource => {
-    const record = get(kind, id);
+    const record = linked(kind, id);
     if (record.name === null) throw new Error(`${kind} has no names; link to it with resource()`);
     return { name: record.name, url: url(kind, id) };
   };
@@ -144,7 +190,7 @@ export function createContext(
     ref,
     refOrNull: (kind, id) => (id === null ? null : ref(kind, id)),
     resource: (kind, id) => {
-      get(kind, id);
+      linked(kind, id);
       return { url: url(kind, id) };
     },
     records: <K extends KindName>(kind: K) => {
@@ -155,7 +201,7 @@ export function createContext(
     find: <K extends KindName>(kind: K, id: number) => find(kind, id) as unknown as RecordOf<K> | undefined,
     groupBy: (kind, field) => {
       const index = remember(`group:${kind}:${field}`, () => groupBy((records.get(kind) ?? []) as AnyRecord[], (r) => r[field]));
-      return (onRead ? recordedIndex(index, onRead, kind, WHOLE_RECORD, field) : index) as never;
+      return (onRead ? recordedIndex(index as ReadonlyMap<unknown, readonly IndexEntry[]>, onRead, kind, WHOLE_RECORD, field) : index) as never;
     },
     refsWhere: (kind, field, value) => (context.groupBy(kind, field).get(value) ?? []).map((r) => ref(kind, r.id as number)),
     childrenBy: (kind, child, field) => {
@@ -165,7 +211,7 @@ export function createContext(
         );
         return groupBy(owned, ({ row }) => row[field]);
       });
-      return (onRead ? recordedIndex(index, onRead, kind, child, field) : index) as never;
+      return (onRead ? recordedIndex(index as ReadonlyMap<unknown, readonly IndexEntry[]>, onRead, kind, child, field) : index) as never;
     },
     sprite: (path) => {
       onRead?.(readKeys.sprite(path));
@@ -179,7 +225,6 @@ export function createContext(
   return context;
 }
 
-type IndexEntry = AnyRecord | { owner: AnyRecord; row: Record<string, unknown> };
 
 /**
  * Brings the reverse indexes of `kind` in a context's memo up to date for records that changed
