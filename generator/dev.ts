@@ -33,7 +33,7 @@ function describe(report: UpdateReport, seconds: number): string {
   const what = [...report.tables, ...(report.mediaPaths ? [`${report.mediaPaths} media path(s)`] : [])].join(', ') || 'no file with other bytes';
   if (report.unchanged) return `dev: ${what}; nothing the API serves changed (${seconds.toFixed(2)} s)`;
   const records = Object.entries(report.records).map(([kind, n]) => `${n} ${kind}`).join(', ') || 'no records';
-  return `dev: ${what} → ${records} changed, ${report.documents} record(s) made again, swapped in after ${seconds.toFixed(2)} s`;
+  return `dev: ${what} → ${records} changed, ${report.documents} document(s) made again, swapped in after ${seconds.toFixed(2)} s`;
 }
 
 export async function startDev(config: Config, log: Log = consoleLog, options: { host?: string } = {}): Promise<Dev> {

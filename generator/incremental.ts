@@ -8,8 +8,9 @@
  * reports each read: emit/context.ts `readKeys`). An update
  *   1. re-reads the changed tables and checks their keys (and the keys that point into them);
  *   2. re-assembles only the records those rows belong to, and keeps those that differ;
- *   3. finds every document that read one of them (or a reverse-index entry they are in, or a
- *      media path that appeared or went) and makes it again, with the same code as a build;
+ *   3. finds every document (an item, or one of its subresources: each has reads of its own)
+ *      that read one of them (or a reverse-index entry they are in, or a media path that
+ *      appeared or went) and makes it again, with the same code as a build;
  *   4. writes a new folder of hard links to the served build, replaces what changed (items,
  *      names, lists and pages, the bulk members holding changed lines), rewrites the small
  *      files and artifacts, and lets the archive copy every gzip member none of whose files
@@ -27,7 +28,7 @@ import { bulkFile, itemFile, pageFile, subresourceFile, DEFAULT_LIMIT } from '..
 import { BuildError, finishBuild, readBuildIndex, type BuildIndex, type FinishOptions } from './emit/build.ts';
 import { memberSource } from './emit/archive.ts';
 import { createContext, patchIndexes, readKeys, WHOLE_RECORD, type BuildContext, type Media } from './emit/context.ts';
-import { BulkWriter, bulkChunk, emitRecord, kindEmitter, kindList, listFiles, manifestPaths, nameOwners, readMedia, type KindEmitter, type KindResult } from './emit/emit-kinds.ts';
+import { BulkWriter, bulkChunk, emitRecord, ITEM_PART, kindEmitter, kindList, listFiles, manifestPaths, nameOwners, partsOf, readMedia, type KindEmitter, type KindResult, type RecordDocuments } from './emit/emit-kinds.ts';
 import { checkKindRecords } from './import/import.ts';
 import { checkKeys, DataError, readTable, storeOf, type TableStore } from './import/tables.ts';
 import { assembleRecords, ownedTables, ownersOfRows, recordSchema, type KindSpec } from './model/define.ts';
@@ -55,8 +56,10 @@ export interface UpdateReport {
   mediaPaths: number;
   /** records that differ, by kind */
   records: Record<string, number>;
-  /** records whose documents were made again */
+  /** documents made again (an item or one subresource of a record), and records that went */
   documents: number;
+  /** the documents made again by kind and document (`creature item`, `creature encounters`) */
+  made: Record<string, number>;
   /** nothing the API serves changed, so dist/ was left as it was */
   unchanged: boolean;
   /** seconds spent in each step, in order */
@@ -77,7 +80,9 @@ interface Seen {
   hash: string;
 }
 
-const unitOf = (kind: string, id: number) => `${kind} ${id}`;
+/** What the planner makes again: one document of one record (`part`: emit-kinds.ts partsOf). */
+const unitOf = (kind: string, id: number, part: string) => `${kind} ${id} ${part}`;
+const recordOf = (kind: string, id: number) => `${kind} ${id}`;
 const hashOf = (bytes: string | Buffer) => createHash('sha1').update(bytes).digest('hex');
 
 /**
@@ -166,7 +171,7 @@ const folderIdentity = (dir: string): number | null => {
 };
 
 interface Reads {
-  /** read key → units (kind and id) whose documents made that read */
+  /** read key → units (unitOf: kind, id and document) that made that read */
   readers: Map<string, Set<string>>;
   /** unit → its read keys, to forget them when it is made again */
   byUnit: Map<string, string[]>;
@@ -254,15 +259,18 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
   {
     const ctx = contextOver(records, media, indexes);
     for (const [kind, em] of emitters) {
+      const makers: Array<[string, (record: unknown, c: BuildContext) => unknown]> = [[ITEM_PART, em.resource.emit as (r: unknown, c: BuildContext) => unknown], ...em.subs.map((s) => [s.sub, s.emit] as [string, typeof s.emit])];
       for (const record of records.get(kind) ?? []) {
-        reading = new Set([readKeys.record(kind, record.id)]);
-        try {
-          (em.resource.emit as (r: unknown, c: BuildContext) => unknown)(record, ctx);
-          for (const { emit } of em.subs) emit(record, ctx);
-        } catch {
-          // the served build had no problems; should this record fail now, its update will say so
+        for (const [part, make] of makers) {
+          // every document of a record reads the record: an edit of it makes them all again
+          reading = new Set([readKeys.record(kind, record.id)]);
+          try {
+            make(record, ctx);
+          } catch {
+            // the served build had no problems; should this record fail now, its update will say so
+          }
+          remember(reads, unitOf(kind, record.id, part), reading);
         }
-        remember(reads, unitOf(kind, record.id), reading);
       }
     }
     reading = null;
@@ -430,40 +438,64 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
     for (const [kind, diff] of changed) patchIndexes(nextIndexes, kind, [...diff.values()]);
     const dirty = new Set<string>();
     for (const key of dirtyKeys) for (const unit of reads.readers.get(key) ?? []) dirty.add(unit);
-    for (const [kind, diff] of changed) if (emitters.has(kind)) for (const id of diff.keys()) dirty.add(unitOf(kind, id));
+    for (const [kind, diff] of changed) {
+      const em = emitters.get(kind);
+      if (em) for (const id of diff.keys()) for (const part of partsOf(em)) dirty.add(unitOf(kind, id, part));
+    }
 
     if (!dirty.size) {
       commit();
-      return { tables: [...changedTables.keys()].map((t) => `${t}.csv`), mediaPaths: mediaKeys.length, records: {}, documents: 0, unchanged: true, steps };
+      return { tables: [...changedTables.keys()].map((t) => `${t}.csv`), mediaPaths: mediaKeys.length, records: {}, documents: 0, made: {}, unchanged: true, steps };
     }
 
     const index = readBuildIndex(options.outDir);
     if (!index) throw new BuildError([`${options.outDir} has no build index; run a full build (npm run build -- --force)`]);
     const ctx = contextOver(nextRecords, nextMedia, nextIndexes);
-    const made = new Map<string, { kind: KindName; record: AnyRecord; docs: ReturnType<typeof emitRecord>; reads: Set<string> }>();
+    /** by record (`kind id`): the documents made again, and what each read */
+    const made = new Map<string, { kind: KindName; record: AnyRecord; docs: RecordDocuments; reads: Map<string, Set<string>> }>();
     const gone: Array<{ kind: KindName; record: AnyRecord }> = [];
     const buildProblems: string[] = [];
     const byId = new Map<KindName, Map<number, AnyRecord>>();
-    const recordOf = (kind: KindName, id: number) => {
+    const nextRecord = (kind: KindName, id: number) => {
       let map = byId.get(kind);
       if (!map) byId.set(kind, (map = new Map((nextRecords.get(kind) ?? []).map((r) => [r.id, r]))));
       return map.get(id);
     };
+    const partsByRecord = new Map<string, { kind: KindName; id: number; parts: Set<string> }>();
     for (const unit of [...dirty].sort()) {
-      const [kind, idText] = unit.split(' ') as [KindName, string];
-      const id = Number(idText);
+      const [kind, idText, part] = unit.split(' ') as [KindName, string, string];
+      const key = recordOf(kind, Number(idText));
+      const entry = partsByRecord.get(key);
+      if (entry) entry.parts.add(part);
+      else partsByRecord.set(key, { kind, id: Number(idText), parts: new Set([part]) });
+    }
+    let documents = 0;
+    const madeByPart: Record<string, number> = {};
+    for (const [key, { kind, id, parts }] of partsByRecord) {
       const em = emitters.get(kind);
       if (!em) continue;
-      const record = recordOf(kind, id);
+      const record = nextRecord(kind, id);
       if (!record) {
         const before = changed.get(kind)?.get(id)?.before;
         if (before) gone.push({ kind, record: before });
         continue;
       }
-      reading = new Set([readKeys.record(kind, id)]);
-      const docs = emitRecord(em, ctx, record);
-      made.set(unit, { kind, record, docs, reads: reading });
+      // one document at a time, so that each one's reads are its own
+      const docs: RecordDocuments = { item: null, subs: [], problems: [] };
+      const partReads = new Map<string, Set<string>>();
+      for (const part of partsOf(em)) {
+        if (!parts.has(part)) continue;
+        reading = new Set([readKeys.record(kind, id)]);
+        const one = emitRecord(em, ctx, record, new Set([part]));
+        partReads.set(unitOf(kind, id, part), reading);
+        docs.item ??= one.item;
+        docs.subs.push(...one.subs);
+        docs.problems.push(...one.problems);
+        documents++;
+        madeByPart[`${kind} ${part}`] = (madeByPart[`${kind} ${part}`] ?? 0) + 1;
+      }
       reading = null;
+      made.set(key, { kind, record, docs, reads: partReads });
       buildProblems.push(...docs.problems);
     }
     reading = null;
@@ -511,10 +543,10 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
         }
       };
       const replacedItems = new Set<string>();
-      for (const [unit, { kind, record, docs }] of made) {
+      for (const [key, { kind, record, docs }] of made) {
         let replaced = false;
-        if (!sameAsServed(itemFile(kind, record.id), docs.item!)) {
-          replace(itemFile(kind, record.id), docs.item!);
+        if (docs.item && !sameAsServed(itemFile(kind, record.id), docs.item)) {
+          replace(itemFile(kind, record.id), docs.item);
           replaced = true;
         }
         for (const { sub, body } of docs.subs) {
@@ -522,7 +554,7 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
           replace(subresourceFile(kind, record.id, sub), body);
           replaced = true;
         }
-        if (replaced) replacedItems.add(unit);
+        if (replaced) replacedItems.add(key);
       }
       // names: every name whose owner changed, or whose owner's files were made again
       for (const [kind, { before, after }] of owners) {
@@ -531,7 +563,7 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
         for (const name of names) {
           const was = before.get(name);
           const now = after.get(name);
-          if (was === now && (now === undefined || !replacedItems.has(unitOf(kind, now)))) continue;
+          if (was === now && (now === undefined || !replacedItems.has(recordOf(kind, now)))) continue;
           if (now === undefined) {
             remove(itemFile(kind, name));
             for (const sub of subs) remove(subresourceFile(kind, name, sub));
@@ -571,7 +603,7 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
           for (const record of recs) {
             bulk.add(
               record.id,
-              () => made.get(unitOf(kind, record.id))?.docs.item ?? readFileSync(join(tmp, itemFile(kind, record.id))),
+              () => made.get(recordOf(kind, record.id))?.docs.item ?? readFileSync(join(tmp, itemFile(kind, record.id))),
               (chunk) => (dirtyChunks.has(chunk) ? null : oldBulk.get(chunk)),
             );
           }
@@ -596,7 +628,7 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
 
       // the new state, now that it is served
       for (const unit of dirty) forget(reads, unit);
-      for (const [unit, m] of made) remember(reads, unit, m.reads);
+      for (const m of made.values()) for (const [unit, keys] of m.reads) remember(reads, unit, keys);
       listJson.clear();
       for (const [k, v] of nextLists) listJson.set(k, v);
     } finally {
@@ -608,7 +640,8 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
       tables: [...changedTables.keys()].map((t) => `${t}.csv`),
       mediaPaths: mediaKeys.length,
       records: Object.fromEntries([...changed].map(([k, d]) => [k, d.size])),
-      documents: made.size + gone.length,
+      documents: documents + gone.length,
+      made: madeByPart,
       unchanged: false,
       steps,
     };

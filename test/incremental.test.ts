@@ -89,6 +89,10 @@ describe('incremental rebuilds equal a full build, file by file', () => {
     const moved = await update();
     expect(moved.records).toEqual({ move: 1 });
     expect(moved.documents).toBeGreaterThan(300);
+    // each document's reads are its own: the creatures' items link to the move and are made
+    // again, their encounters read no move and are not
+    expect(moved.made['creature item']).toBeGreaterThan(300);
+    expect(moved.made['creature encounters']).toBeUndefined();
     expect(readFileSync(join(served, 'v2/move/body-tackle.json'), 'utf8')).toBe(readFileSync(join(served, 'v2/move/33.json'), 'utf8'));
 
     editLine('csv/languages.csv', '5,fr,fr,fr,1,8', '5,fr,fr,french,1,8');

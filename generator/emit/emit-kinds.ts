@@ -74,10 +74,19 @@ export interface KindEmitter {
   idOnly: boolean;
 }
 
+/**
+ * The name of one of a record's documents: `item`, or a subresource's path segment. The
+ * incremental planner records what each document reads on its own, so that an edit only the
+ * item reads (a move's name, in a creature's moves) does not make its subresources again.
+ */
+export const ITEM_PART = 'item';
+export const partsOf = (em: KindEmitter): string[] => [ITEM_PART, ...em.subs.map((s) => s.sub)];
+
 const specs = new Map(allKinds.map((k) => [k.kind as string, k]));
 
 export function kindEmitter(ajv: Ajv, resource: AnyResource): KindEmitter {
   const spec = specs.get(resource.kind);
+  if (resource.subresources && ITEM_PART in resource.subresources) throw new Error(`${resource.kind}: a subresource may not be named ${ITEM_PART}`);
   return {
     kind: resource.kind,
     resource,
@@ -94,23 +103,28 @@ export function kindEmitter(ajv: Ajv, resource: AnyResource): KindEmitter {
 
 /** One record's documents: the item's bytes (also its bulk line) and each subresource's. */
 export interface RecordDocuments {
+  /** null when the item was not asked for, or could not be made (then `problems` says why) */
   item: Buffer | null;
   subs: Array<{ sub: string; body: string }>;
   problems: string[];
 }
 
-export function emitRecord(em: KindEmitter, ctx: BuildContext, record: AnyRecord): RecordDocuments {
+/** Makes a record's documents, or those of `parts` only, each checked against its schema. */
+export function emitRecord(em: KindEmitter, ctx: BuildContext, record: AnyRecord, parts?: ReadonlySet<string>): RecordDocuments {
   const out: RecordDocuments = { item: null, subs: [], problems: [] };
   try {
-    const doc = (em.resource.emit as (r: unknown, c: BuildContext) => unknown)(record, ctx);
-    const error = em.check(doc);
-    if (error) {
-      out.problems.push(`${em.kind} ${record.id}: ${error}`);
-      return out;
+    if (!parts || parts.has(ITEM_PART)) {
+      const doc = (em.resource.emit as (r: unknown, c: BuildContext) => unknown)(record, ctx);
+      const error = em.check(doc);
+      if (error) {
+        out.problems.push(`${em.kind} ${record.id}: ${error}`);
+        return out;
+      }
+      // encoded once: the same bytes go to the item's file and to the collection's bulk file
+      out.item = Buffer.from(JSON.stringify(doc));
     }
-    // encoded once: the same bytes go to the item's file and to the collection's bulk file
-    out.item = Buffer.from(JSON.stringify(doc));
     for (const { sub, emit, check } of em.subs) {
+      if (parts && !parts.has(sub)) continue;
       const subDoc = emit(record, ctx);
       const subError = check(subDoc);
       if (subError) out.problems.push(`${em.kind} ${record.id} ${sub}: ${subError}`);
