@@ -104,9 +104,9 @@ async function waitUntilServing(url: string, child: ChildProcess, log: () => str
   throw new Error(`no answer from ${url} within 20 s:\n${log()}`);
 }
 
-/** The preview as `npm start` runs it, in its own process, so the load generator does not share its thread. */
-async function startPreviewProcess(dist: string, baseUrl: string): Promise<Server> {
-  const child = spawn(process.execPath, [...nodeFlagsOf('start'), '--import', 'tsx', SELF, '--serve-preview', dist, baseUrl], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+/** The preview as `npm start` runs it (or with other Node flags), in its own process, so the load generator does not share its thread. */
+async function startPreviewProcess(dist: string, baseUrl: string, nodeFlags = nodeFlagsOf('start')): Promise<Server> {
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', SELF, '--serve-preview', dist, baseUrl], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
   const url = await new Promise<string>((resolveUrl, reject) => {
@@ -334,6 +334,27 @@ export async function runHttpBench(dist: string): Promise<HttpBenchRow[]> {
         nginx: n ? fmtLoad(n) : 'n/a (a computed page needs njs or similar)',
         ratio: n ? `${Math.round((rate(p) / rate(n)) * 100)}%` : '',
         target: isItem ? '≥ 50% of nginx' : '',
+      });
+    }
+
+    // what npm start's small semi-space (it keeps the preview under its memory goal) costs in
+    // throughput: the largest item, measured back to back with and without it
+    const semiSpace = nodeFlagsOf('start').filter((flag) => flag.startsWith('--max-semi-space-size'));
+    if (semiSpace.length) {
+      const largest = TARGETS[1]!.path;
+      const plain = await startPreviewProcess(dist, meta.base_url, nodeFlagsOf('start').filter((flag) => !semiSpace.includes(flag)));
+      servers.push(plain);
+      await autocannon(plain.url + largest, CONNECTIONS, 2);
+      const withFlag = await measure(preview, [largest], CONNECTIONS, SECONDS);
+      const without = await measure(plain, [largest], CONNECTIONS, SECONDS);
+      await plain.stop();
+      servers.splice(servers.indexOf(plain), 1);
+      rows.push({
+        what: `${largest}, ${CONNECTIONS} conn, ${SECONDS} s: npm start's ${semiSpace.join(' ')} against Node's default`,
+        preview: fmtLoad(withFlag),
+        nginx: `without it: ${fmtLoad(without)}`,
+        ratio: `${Math.round((rate(withFlag) / rate(without)) * 100)}% of the default's`,
+        target: '',
       });
     }
 
