@@ -24,9 +24,9 @@ import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync,
 import { join } from 'node:path';
 import { createAjv, validatorFor } from '../schemas/ajv.ts';
 import { tables as tableDeclarations, type TableKey } from '../schemas/tables.ts';
-import { bulkFile, itemFile, pageFile, subresourceFile, DEFAULT_LIMIT } from '../edge/layout.ts';
+import { API_PREFIX, bulkFile, itemFile, pageFile, subresourceFile, DEFAULT_LIMIT } from '../edge/layout.ts';
 import { BuildError, finishBuild, readBuildIndex, type BuildIndex, type FinishOptions } from './emit/build.ts';
-import { memberSource } from './emit/archive.ts';
+import { archiveEntries, memberSource, type ArchiveEntry } from './emit/archive.ts';
 import { createContext, patchIndexes, readKeys, WHOLE_RECORD, type BuildContext, type Media } from './emit/context.ts';
 import { BulkWriter, bulkChunk, emitRecord, ITEM_PART, kindEmitter, kindList, listFiles, manifestPaths, nameOwners, partsOf, readMedia, type KindEmitter, type KindResult, type RecordDocuments } from './emit/emit-kinds.ts';
 import { checkKindRecords } from './import/import.ts';
@@ -287,6 +287,8 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
    * update starts from a copy instead of making one while the user waits.
    */
   let served = folderIdentity(options.outDir);
+  /** the served build's archive entries: each update's copy of it differs only where it rewrote */
+  let servedEntries: readonly ArchiveEntry[] = archiveEntries(options.outDir, API_PREFIX);
   let spare: { from: number | null; path: string; ready: Promise<boolean> } | null = null;
   let swaps = 0;
   /**
@@ -619,7 +621,12 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
       // the small files, the artifacts and the archive, as a full build makes them
       const finish = options.finish();
       const oldArchive = join(options.outDir, index.archive.file);
-      await finishBuild(tmp, { ...finish, baseUrl: options.baseUrl }, [...kindResults.values()], { file: oldArchive, members: index.archive.members, rewritten });
+      const finished = await finishBuild(tmp, { ...finish, baseUrl: options.baseUrl }, [...kindResults.values()], {
+        file: oldArchive,
+        members: index.archive.members,
+        rewritten,
+        entries: servedEntries,
+      });
       const newIndex = readBuildIndex(tmp);
       if (newIndex && newIndex.archive.file !== index.archive.file) rmSync(join(tmp, index.archive.file), { force: true });
       step('artifacts and archive');
@@ -629,6 +636,7 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
       // the new state, now that it is served
       for (const unit of dirty) forget(reads, unit);
       for (const m of made.values()) for (const [unit, keys] of m.reads) remember(reads, unit, keys);
+      servedEntries = finished.archiveEntries;
       listJson.clear();
       for (const [k, v] of nextLists) listJson.set(k, v);
     } finally {

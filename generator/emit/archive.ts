@@ -115,16 +115,114 @@ export function memberSource(previous: PreviousMembers | undefined): { get(key: 
   };
 }
 
-interface TarEntry {
+/** One entry of an archive, in archive order. */
+export interface ArchiveEntry {
   rel: string;
+  /** '0' a file, '1' a hard link to the entry `linkTarget` (the first path of its inode), '5' a folder (`rel` ends with /) */
   type: '0' | '1' | '5';
   size: number;
   linkTarget: string;
+  /** not archived: tells hard links apart when the list is patched (patchArchiveEntries) */
+  ino: number;
 }
 
 /** A previous archive of the same folder, and which of its files have been written since. */
 export interface PreviousArchive extends PreviousMembers {
+  /** files written, linked or removed since, relative to the root */
   rewritten: ReadonlySet<string>;
+  /**
+   * The previous archive's entries, when the folder is a copy of its tree (hard links: same
+   * inodes) changed only at `rewritten`: then only those paths are looked at again.
+   */
+  entries?: readonly ArchiveEntry[];
+}
+
+/** Archive order: a folder, then its contents by name (as a sorted readdir gives them). */
+function compareArchivePaths(a: string, b: string): number {
+  const x = a.replace(/\/$/, '').split('/');
+  const y = b.replace(/\/$/, '').split('/');
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+  return x.length - y.length;
+}
+
+/** Files whose inode came earlier are links to its first path; the others are files. */
+function markLinks(entries: ArchiveEntry[]): ArchiveEntry[] {
+  const firstPathOfInode = new Map<number, string>();
+  for (const e of entries) {
+    if (e.type === '5') continue;
+    const first = firstPathOfInode.get(e.ino);
+    e.type = first === undefined ? '0' : '1';
+    e.linkTarget = first ?? '';
+    if (first === undefined) firstPathOfInode.set(e.ino, e.rel);
+  }
+  return entries;
+}
+
+/** Every entry of `root/dir` (archived as `dir/...`), by walking the tree. */
+export function archiveEntries(root: string, dir: string): ArchiveEntry[] {
+  const entries: ArchiveEntry[] = [];
+  const visit = (rel: string) => {
+    const full = join(root, rel);
+    const st = lstatSync(full);
+    if (st.isDirectory()) {
+      entries.push({ rel: `${rel}/`, type: '5', size: 0, linkTarget: '', ino: st.ino });
+      for (const name of readdirSync(full).sort()) visit(`${rel}/${name}`);
+      return;
+    }
+    entries.push({ rel, type: '0', size: st.size, linkTarget: '', ino: st.ino });
+  };
+  visit(dir);
+  return markLinks(entries);
+}
+
+/**
+ * What archiveEntries gives for `root/dir`, from the entries of an earlier tree that `root`
+ * differs from only at the `changed` paths (and the folders holding them): those are looked at
+ * again, the rest is taken as it was. An update of a few hundred files then costs a few hundred
+ * `lstat` calls instead of a walk of the whole tree.
+ */
+export function patchArchiveEntries(root: string, dir: string, earlier: readonly ArchiveEntry[], changed: Iterable<string>): ArchiveEntry[] {
+  const byRel = new Map(earlier.map((e) => [e.rel, { ...e }]));
+  let added = false;
+  const folderExists = new Map<string, boolean>();
+  const isFolder = (rel: string) => {
+    let found = folderExists.get(rel);
+    if (found === undefined) {
+      try {
+        found = lstatSync(join(root, rel)).isDirectory();
+      } catch {
+        found = false;
+      }
+      folderExists.set(rel, found);
+    }
+    return found;
+  };
+  for (const rel of changed) {
+    if (!rel.startsWith(`${dir}/`)) continue;
+    let st;
+    try {
+      st = lstatSync(join(root, rel));
+    } catch {
+      st = null;
+    }
+    if (st?.isDirectory()) throw new Error(`${rel} is a folder; the archive's list is patched with files`);
+    if (st) {
+      if (!byRel.has(rel)) added = true;
+      byRel.set(rel, { rel, type: '0', size: st.size, linkTarget: '', ino: st.ino });
+    } else byRel.delete(rel);
+    // the folders above it: new ones join, emptied ones that were removed go
+    for (let cut = rel.lastIndexOf('/'); cut > dir.length; cut = rel.lastIndexOf('/', cut - 1)) {
+      const folder = `${rel.slice(0, cut)}/`;
+      const exists = isFolder(folder.slice(0, -1));
+      if (exists && !byRel.has(folder)) {
+        byRel.set(folder, { rel: folder, type: '5', size: 0, linkTarget: '', ino: lstatSync(join(root, folder)).ino });
+        added = true;
+      } else if (!exists) byRel.delete(folder);
+    }
+  }
+  const entries = [...byRel.values()];
+  if (added) entries.sort((a, b) => compareArchivePaths(a.rel, b.rel));
+  return markLinks(entries);
 }
 
 /** About 64 entries per member: a changed entry costs recompressing its neighbours only. */
@@ -145,30 +243,14 @@ function pathHash(path: string): number {
  * entries (path, type, size, link); one with the key of a member of `previous` and none of
  * whose files were rewritten since is copied from it, not recompressed.
  */
-export function writeTarGz(root: string, dir: string, outFile: string, previous?: PreviousArchive): GzipMember[] {
-  const entries: TarEntry[] = [];
-  const firstPathOfInode = new Map<number, string>();
-  const visit = (rel: string) => {
-    const full = join(root, rel);
-    const st = lstatSync(full);
-    if (st.isDirectory()) {
-      entries.push({ rel: `${rel}/`, type: '5', size: 0, linkTarget: '' });
-      for (const name of readdirSync(full).sort()) visit(`${rel}/${name}`);
-      return;
-    }
-    const first = firstPathOfInode.get(st.ino);
-    if (first !== undefined) entries.push({ rel, type: '1', size: 0, linkTarget: first });
-    else {
-      firstPathOfInode.set(st.ino, rel);
-      entries.push({ rel, type: '0', size: st.size, linkTarget: '' });
-    }
-  };
-  visit(dir);
+export function writeTarGz(root: string, dir: string, outFile: string, previous?: PreviousArchive): { members: GzipMember[]; entries: ArchiveEntry[] } {
+  const entries = previous?.entries ? patchArchiveEntries(root, dir, previous.entries, previous.rewritten) : archiveEntries(root, dir);
 
-  const groups: TarEntry[][] = [];
+  const groups: ArchiveEntry[][] = [];
   for (const entry of entries) {
     const last = groups[groups.length - 1];
-    if (!last || entry.type === '5' || entry.size >= OWN_MEMBER_BYTES || pathHash(entry.rel) % ENTRIES_PER_MEMBER === 0) groups.push([entry]);
+    const size = entry.type === '0' ? entry.size : 0;
+    if (!last || entry.type === '5' || size >= OWN_MEMBER_BYTES || pathHash(entry.rel) % ENTRIES_PER_MEMBER === 0) groups.push([entry]);
     else last.push(entry);
   }
   const old = memberSource(previous);
@@ -176,7 +258,7 @@ export function writeTarGz(root: string, dir: string, outFile: string, previous?
   try {
     for (const group of groups) {
       const key = createHash('sha1')
-        .update(group.map((e) => `${e.rel}\0${e.type}\0${e.size}\0${e.linkTarget}`).join('\n'))
+        .update(group.map((e) => `${e.rel}\0${e.type}\0${e.type === '0' ? e.size : 0}\0${e.linkTarget}`).join('\n'))
         .digest('hex');
       // a link entry is its path and its target, both in the key: only a file's bytes can change unseen
       const reused = group.some((e) => e.type === '0' && previous?.rewritten.has(e.rel)) ? null : old.get(key);
@@ -202,5 +284,5 @@ export function writeTarGz(root: string, dir: string, outFile: string, previous?
   } finally {
     old.close();
   }
-  return out.close();
+  return { members: out.close(), entries };
 }

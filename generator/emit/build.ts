@@ -13,7 +13,7 @@ import { swapIn } from '../import/records.ts';
 import { allResources } from '../resources/index.ts';
 import type { WorkerMessage } from './build-worker.ts';
 import { emitKinds, type KindResult, type ShardJob, type ShardResult } from './emit-kinds.ts';
-import { writeTarGz, type GzipMember, type PreviousArchive } from './archive.ts';
+import { writeTarGz, type ArchiveEntry, type GzipMember, type PreviousArchive } from './archive.ts';
 import { artifactMakers } from './artifacts.ts';
 import { Output } from './output.ts';
 import type { BuildStamp } from './stamp.ts';
@@ -157,7 +157,7 @@ export async function finishBuild(
   options: FinishOptions,
   kindResults: readonly KindResult[],
   previous?: PreviousArchive,
-): Promise<{ files: number; bytes: number }> {
+): Promise<{ files: number; bytes: number; archiveEntries: ArchiveEntry[] }> {
   const built = [...kindResults].sort((a, b) => (a.kind < b.kind ? -1 : 1));
   const routes: Routes = {
     kinds: built.map((k) => k.kind),
@@ -206,11 +206,11 @@ export async function finishBuild(
   await out.write(buildStampFile, JSON.stringify(stamp));
   await out.finish();
   // last, so that it holds every file of v2/ as served
-  const members = writeTarGz(tmp, 'v2', join(tmp, archive), previous && { ...previous, rewritten: new Set([...previous.rewritten, ...out.written]) });
+  const { members, entries } = writeTarGz(tmp, 'v2', join(tmp, archive), previous && { ...previous, rewritten: new Set([...previous.rewritten, ...out.written]) });
   const index: BuildIndex = { kinds: built, archive: { file: archive, members } };
   rmSync(join(tmp, buildIndexFile), { force: true });
   writeFileSync(join(tmp, buildIndexFile), JSON.stringify(index));
-  return { files: out.files, bytes: out.bytes };
+  return { files: out.files, bytes: out.bytes, archiveEntries: entries };
 }
 
 /** How many records each kind has, from the import's manifest (for progress only). */
