@@ -259,7 +259,11 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
   {
     const ctx = contextOver(records, media, indexes);
     for (const [kind, em] of emitters) {
-      const makers: Array<[string, (record: unknown, c: BuildContext) => unknown]> = [[ITEM_PART, em.resource.emit as (r: unknown, c: BuildContext) => unknown], ...em.subs.map((s) => [s.sub, s.emit] as [string, typeof s.emit])];
+      // unchecked (the served build checked every document): only the reads are wanted here
+      const makers: Array<[string, (record: unknown, c: BuildContext) => unknown]> = [
+        [ITEM_PART, em.resource.emit as (r: unknown, c: BuildContext) => unknown],
+        ...em.subs.map(({ sub, emit }): [string, typeof emit] => [sub, emit]),
+      ];
       for (const record of records.get(kind) ?? []) {
         for (const [part, make] of makers) {
           // every document of a record reads the record: an edit of it makes them all again
