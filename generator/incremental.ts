@@ -28,7 +28,7 @@ import { API_PREFIX, bulkFile, itemFile, pageFile, subresourceFile, DEFAULT_LIMI
 import { BuildError, finishBuild, readBuildIndex, type BuildIndex, type FinishOptions } from './emit/build.ts';
 import { archiveEntries, memberSource, type ArchiveEntry } from './emit/archive.ts';
 import { createContext, patchIndexes, readKeys, WHOLE_RECORD, type BuildContext, type Media } from './emit/context.ts';
-import { BulkWriter, bulkChunk, emitRecord, ITEM_PART, kindEmitter, kindList, listFiles, manifestPaths, nameOwners, partsOf, readMedia, type KindEmitter, type KindResult, type RecordDocuments } from './emit/emit-kinds.ts';
+import { BulkWriter, bulkChunk, emitRecord, kindEmitter, kindList, listFiles, manifestPaths, nameOwners, readMedia, type KindEmitter, type KindResult, type RecordDocuments } from './emit/emit-kinds.ts';
 import { checkKindRecords } from './import/import.ts';
 import { checkKeys, DataError, readTable, storeOf, type TableStore } from './import/tables.ts';
 import { assembleRecords, ownedTables, ownersOfRows, recordSchema, type KindSpec } from './model/define.ts';
@@ -80,7 +80,7 @@ interface Seen {
   hash: string;
 }
 
-/** What the planner makes again: one document of one record (`part`: emit-kinds.ts partsOf). */
+/** What the planner makes again: one document of one record (`part`: emit-kinds.ts DocumentMaker). */
 const unitOf = (kind: string, id: number, part: string) => `${kind} ${id} ${part}`;
 const recordOf = (kind: string, id: number) => `${kind} ${id}`;
 const hashOf = (bytes: string | Buffer) => createHash('sha1').update(bytes).digest('hex');
@@ -259,17 +259,13 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
   {
     const ctx = contextOver(records, media, indexes);
     for (const [kind, em] of emitters) {
-      // unchecked (the served build checked every document): only the reads are wanted here
-      const makers: Array<[string, (record: unknown, c: BuildContext) => unknown]> = [
-        [ITEM_PART, em.resource.emit as (r: unknown, c: BuildContext) => unknown],
-        ...em.subs.map(({ sub, emit }): [string, typeof emit] => [sub, emit]),
-      ];
       for (const record of records.get(kind) ?? []) {
-        for (const [part, make] of makers) {
+        // unchecked (the served build checked every document): only the reads are wanted here
+        for (const { part, emit } of em.documents) {
           // every document of a record reads the record: an edit of it makes them all again
           reading = new Set([readKeys.record(kind, record.id)]);
           try {
-            make(record, ctx);
+            emit(record, ctx);
           } catch {
             // the served build had no problems; should this record fail now, its update will say so
           }
@@ -446,7 +442,7 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
     for (const key of dirtyKeys) for (const unit of reads.readers.get(key) ?? []) dirty.add(unit);
     for (const [kind, diff] of changed) {
       const em = emitters.get(kind);
-      if (em) for (const id of diff.keys()) for (const part of partsOf(em)) dirty.add(unitOf(kind, id, part));
+      if (em) for (const id of diff.keys()) for (const { part } of em.documents) dirty.add(unitOf(kind, id, part));
     }
 
     if (!dirty.size) {
@@ -486,20 +482,17 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
         if (before) gone.push({ kind, record: before });
         continue;
       }
-      // one document at a time, so that each one's reads are its own
-      const docs: RecordDocuments = { item: null, subs: [], problems: [] };
       const partReads = new Map<string, Set<string>>();
-      for (const part of partsOf(em)) {
-        if (!parts.has(part)) continue;
-        reading = new Set([readKeys.record(kind, id)]);
-        const one = emitRecord(em, ctx, record, new Set([part]));
-        partReads.set(unitOf(kind, id, part), reading);
-        docs.item ??= one.item;
-        docs.subs.push(...one.subs);
-        docs.problems.push(...one.problems);
-        documents++;
-        madeByPart[`${kind} ${part}`] = (madeByPart[`${kind} ${part}`] ?? 0) + 1;
-      }
+      const docs = emitRecord(em, ctx, record, {
+        parts,
+        // each document's reads are its own
+        beforeEach: (part) => {
+          reading = new Set([readKeys.record(kind, id)]);
+          partReads.set(unitOf(kind, id, part), reading);
+          documents++;
+          madeByPart[`${kind} ${part}`] = (madeByPart[`${kind} ${part}`] ?? 0) + 1;
+        },
+      });
       reading = null;
       made.set(key, { kind, record, docs, reads: partReads });
       buildProblems.push(...docs.problems);
@@ -538,7 +531,7 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
 
       for (const { kind, record } of gone) {
         remove(itemFile(kind, record.id));
-        for (const { sub } of emitters.get(kind)!.subs) remove(subresourceFile(kind, record.id, sub));
+        for (const sub of emitters.get(kind)!.subs) remove(subresourceFile(kind, record.id, sub));
       }
       // a document made again with the same bytes stays the served build's file (and its links)
       const sameAsServed = (rel: string, body: string | Buffer) => {
@@ -564,7 +557,7 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
       }
       // names: every name whose owner changed, or whose owner's files were made again
       for (const [kind, { before, after }] of owners) {
-        const subs = emitters.get(kind)!.subs.map((s) => s.sub);
+        const subs = emitters.get(kind)!.subs;
         const names = new Set([...before.keys(), ...after.keys()]);
         for (const name of names) {
           const was = before.get(name);
@@ -617,7 +610,7 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
           oldBulk.close();
         }
         rewritten.add(bulkFile(kind));
-        const result: KindResult = { kind, count: full.count, subresources: em.subs.map((s) => s.sub), idOnly: em.idOnly, bulk: bulk.close() };
+        const result: KindResult = { kind, count: full.count, subresources: em.subs, idOnly: em.idOnly, bulk: bulk.close() };
         kindResults.set(kind, result);
       }
 

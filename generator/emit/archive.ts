@@ -5,7 +5,7 @@
  * same cuts between gzip members, so a build that redoes part of them gives the same bytes.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, lstatSync, openSync, readdirSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readdirSync, readFileSync, readSync, rmSync, writeSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
@@ -120,6 +120,7 @@ export interface ArchiveEntry {
   rel: string;
   /** '0' a file, '1' a hard link to the entry `linkTarget` (the first path of its inode), '5' a folder (`rel` ends with /) */
   type: '0' | '1' | '5';
+  /** the file's size on disk, kept for a link too: it becomes the file should its first path go */
   size: number;
   linkTarget: string;
   /** not archived: tells hard links apart when the list is patched (patchArchiveEntries) */
@@ -144,6 +145,9 @@ function compareArchivePaths(a: string, b: string): number {
   for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
   return x.length - y.length;
 }
+
+/** What an entry's header says it holds: a link or a folder holds nothing. */
+const storedSize = (e: ArchiveEntry): number => (e.type === '0' ? e.size : 0);
 
 /** Files whose inode came earlier are links to its first path; the others are files. */
 function markLinks(entries: ArchiveEntry[]): ArchiveEntry[] {
@@ -184,16 +188,18 @@ export function archiveEntries(root: string, dir: string): ArchiveEntry[] {
 export function patchArchiveEntries(root: string, dir: string, earlier: readonly ArchiveEntry[], changed: Iterable<string>): ArchiveEntry[] {
   const byRel = new Map(earlier.map((e) => [e.rel, { ...e }]));
   let added = false;
-  const folderExists = new Map<string, boolean>();
-  const isFolder = (rel: string) => {
-    let found = folderExists.get(rel);
+  /** each folder above a changed path: looked at once, null when it is gone */
+  const folders = new Map<string, Stats | null>();
+  const folderAt = (rel: string) => {
+    let found = folders.get(rel);
     if (found === undefined) {
       try {
-        found = lstatSync(join(root, rel)).isDirectory();
+        const st = lstatSync(join(root, rel));
+        found = st.isDirectory() ? st : null;
       } catch {
-        found = false;
+        found = null;
       }
-      folderExists.set(rel, found);
+      folders.set(rel, found);
     }
     return found;
   };
@@ -213,11 +219,11 @@ export function patchArchiveEntries(root: string, dir: string, earlier: readonly
     // the folders above it: new ones join, emptied ones that were removed go
     for (let cut = rel.lastIndexOf('/'); cut > dir.length; cut = rel.lastIndexOf('/', cut - 1)) {
       const folder = `${rel.slice(0, cut)}/`;
-      const exists = isFolder(folder.slice(0, -1));
-      if (exists && !byRel.has(folder)) {
-        byRel.set(folder, { rel: folder, type: '5', size: 0, linkTarget: '', ino: lstatSync(join(root, folder)).ino });
+      const st = folderAt(folder.slice(0, -1));
+      if (st && !byRel.has(folder)) {
+        byRel.set(folder, { rel: folder, type: '5', size: 0, linkTarget: '', ino: st.ino });
         added = true;
-      } else if (!exists) byRel.delete(folder);
+      } else if (!st) byRel.delete(folder);
     }
   }
   const entries = [...byRel.values()];
@@ -249,8 +255,7 @@ export function writeTarGz(root: string, dir: string, outFile: string, previous?
   const groups: ArchiveEntry[][] = [];
   for (const entry of entries) {
     const last = groups[groups.length - 1];
-    const size = entry.type === '0' ? entry.size : 0;
-    if (!last || entry.type === '5' || size >= OWN_MEMBER_BYTES || pathHash(entry.rel) % ENTRIES_PER_MEMBER === 0) groups.push([entry]);
+    if (!last || entry.type === '5' || storedSize(entry) >= OWN_MEMBER_BYTES || pathHash(entry.rel) % ENTRIES_PER_MEMBER === 0) groups.push([entry]);
     else last.push(entry);
   }
   const old = memberSource(previous);
@@ -258,7 +263,7 @@ export function writeTarGz(root: string, dir: string, outFile: string, previous?
   try {
     for (const group of groups) {
       const key = createHash('sha1')
-        .update(group.map((e) => `${e.rel}\0${e.type}\0${e.type === '0' ? e.size : 0}\0${e.linkTarget}`).join('\n'))
+        .update(group.map((e) => `${e.rel}\0${e.type}\0${storedSize(e)}\0${e.linkTarget}`).join('\n'))
         .digest('hex');
       // a link entry is its path and its target, both in the key: only a file's bytes can change unseen
       const reused = group.some((e) => e.type === '0' && previous?.rewritten.has(e.rel)) ? null : old.get(key);

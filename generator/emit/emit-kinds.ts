@@ -64,38 +64,43 @@ const mediaLines = (mediaDir: string, file: string) => {
 /** The paths a media manifest lists, one a line. */
 export const manifestPaths = (text: string): Set<string> => new Set(text.split('\n').map((l) => l.trim()).filter(Boolean));
 
-/** A kind's resource with its compiled validators: what making one record's documents needs. */
-export interface KindEmitter {
-  kind: KindName;
-  resource: AnyResource;
-  check: (doc: unknown) => string | null;
-  subs: Array<{ sub: string; emit: (record: unknown, ctx: BuildContext) => unknown; check: (doc: unknown) => string | null }>;
-  listed: ((row: unknown) => boolean) | undefined;
-  idOnly: boolean;
-}
-
 /**
  * The name of one of a record's documents: `item`, or a subresource's path segment. The
  * incremental planner records what each document reads on its own, so that an edit only the
  * item reads (a move's name, in a creature's moves) does not make its subresources again.
  */
 export const ITEM_PART = 'item';
-export const partsOf = (em: KindEmitter): string[] => [ITEM_PART, ...em.subs.map((s) => s.sub)];
+
+/** How one of a record's documents is made, and the schema check it must pass. */
+export interface DocumentMaker {
+  part: string;
+  emit: (record: unknown, ctx: BuildContext) => unknown;
+  check: (doc: unknown) => string | null;
+}
+
+/** A kind's resource with its compiled validators: what making one record's documents needs. */
+export interface KindEmitter {
+  kind: KindName;
+  /** the item's maker first, then each subresource's */
+  documents: DocumentMaker[];
+  /** the subresources' path segments */
+  subs: string[];
+  listed: ((row: unknown) => boolean) | undefined;
+  idOnly: boolean;
+}
 
 const specs = new Map(allKinds.map((k) => [k.kind as string, k]));
 
 export function kindEmitter(ajv: Ajv, resource: AnyResource): KindEmitter {
   const spec = specs.get(resource.kind);
   if (resource.subresources && ITEM_PART in resource.subresources) throw new Error(`${resource.kind}: a subresource may not be named ${ITEM_PART}`);
+  const subs = Object.entries(resource.subresources ?? {}).map(
+    ([sub, def]): DocumentMaker => ({ part: sub, emit: def.emit as DocumentMaker['emit'], check: validatorFor(ajv, def.schema) }),
+  );
   return {
     kind: resource.kind,
-    resource,
-    check: validatorFor(ajv, resource.schema),
-    subs: Object.entries(resource.subresources ?? {}).map(([sub, def]) => ({
-      sub,
-      emit: def.emit as (record: unknown, ctx: BuildContext) => unknown,
-      check: validatorFor(ajv, def.schema),
-    })),
+    documents: [{ part: ITEM_PART, emit: resource.emit as DocumentMaker['emit'], check: validatorFor(ajv, resource.schema) }, ...subs],
+    subs: subs.map((s) => s.part),
     listed: spec?.listed as ((row: unknown) => boolean) | undefined,
     idOnly: spec?.name === null,
   };
@@ -109,26 +114,33 @@ export interface RecordDocuments {
   problems: string[];
 }
 
-/** Makes a record's documents, or those of `parts` only, each checked against its schema. */
-export function emitRecord(em: KindEmitter, ctx: BuildContext, record: AnyRecord, parts?: ReadonlySet<string>): RecordDocuments {
+/**
+ * Makes a record's documents, or those of `parts` only, each checked against its schema.
+ * `beforeEach` is told each document's part just before it is made (the incremental planner
+ * starts a new set of reads there).
+ */
+export function emitRecord(
+  em: KindEmitter,
+  ctx: BuildContext,
+  record: AnyRecord,
+  only: { parts?: ReadonlySet<string>; beforeEach?: (part: string) => void } = {},
+): RecordDocuments {
   const out: RecordDocuments = { item: null, subs: [], problems: [] };
   try {
-    if (!parts || parts.has(ITEM_PART)) {
-      const doc = (em.resource.emit as (r: unknown, c: BuildContext) => unknown)(record, ctx);
-      const error = em.check(doc);
-      if (error) {
-        out.problems.push(`${em.kind} ${record.id}: ${error}`);
-        return out;
-      }
-      // encoded once: the same bytes go to the item's file and to the collection's bulk file
-      out.item = Buffer.from(JSON.stringify(doc));
-    }
-    for (const { sub, emit, check } of em.subs) {
-      if (parts && !parts.has(sub)) continue;
-      const subDoc = emit(record, ctx);
-      const subError = check(subDoc);
-      if (subError) out.problems.push(`${em.kind} ${record.id} ${sub}: ${subError}`);
-      else out.subs.push({ sub, body: JSON.stringify(subDoc) });
+    for (const { part, emit, check } of em.documents) {
+      if (only.parts && !only.parts.has(part)) continue;
+      only.beforeEach?.(part);
+      const doc = emit(record, ctx);
+      const error = check(doc);
+      if (part === ITEM_PART) {
+        if (error) {
+          out.problems.push(`${em.kind} ${record.id}: ${error}`);
+          return out;
+        }
+        // encoded once: the same bytes go to the item's file and to the collection's bulk file
+        out.item = Buffer.from(JSON.stringify(doc));
+      } else if (error) out.problems.push(`${em.kind} ${record.id} ${part}: ${error}`);
+      else out.subs.push({ sub: part, body: JSON.stringify(doc) });
     }
   } catch (e) {
     out.problems.push(`${em.kind} ${record.id}: ${e instanceof Error ? e.message : String(e)}`);
@@ -242,7 +254,7 @@ export async function emitKinds(job: ShardJob, progress: (records: number) => vo
     if (problems.length >= MAX_PROBLEMS) break;
     const full = kindList(em, ctx, records);
     for (const [path, body] of listFiles(kind, full, job.baseUrl)) await out.write(path, body);
-    results.push({ kind, count: full.count, subresources: em.subs.map((s) => s.sub), idOnly: em.idOnly, bulk: bulkMembers });
+    results.push({ kind, count: full.count, subresources: em.subs, idOnly: em.idOnly, bulk: bulkMembers });
   }
   await out.finish();
   return { kinds: results, problems, files: out.files, bytes: out.bytes };
