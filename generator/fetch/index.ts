@@ -15,7 +15,7 @@ import { createGunzip } from 'node:zlib';
 import { repoRoot, type Config } from '../config.ts';
 import type { Progress } from '../progress.ts';
 import { archiveUrl, createGitBlobHasher, lockDigest, readLock, type UpstreamLock } from './lock.ts';
-import { createTarReader, TarFormatError } from './tar.ts';
+import { createTarReader, TarFormatError, type EntrySink, type TarEntry } from './tar.ts';
 
 export { archiveUrl, gitBlobSha1, readLock, type UpstreamLock } from './lock.ts';
 
@@ -194,109 +194,161 @@ interface Found {
   size: number;
 }
 
+/** Ends an attempt when no byte came for `timeoutMs`: armed at the start and again on every chunk. */
+class IdleWatch {
+  readonly controller = new AbortController();
+  timedOut = false;
+  private timer: NodeJS.Timeout | undefined;
+  constructor(private readonly timeoutMs: number) {
+    this.arm();
+  }
+  arm(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timedOut = true;
+      this.controller.abort();
+    }, this.timeoutMs);
+  }
+  stop(): void {
+    clearTimeout(this.timer);
+  }
+  /** what a timeout is called in a failure message */
+  get silence(): string {
+    return `no data for ${this.timeoutMs >= 1000 ? `${this.timeoutMs / 1000} s` : `${this.timeoutMs} ms`} (DATA_TIMEOUT_MS)`;
+  }
+}
+
+/**
+ * Takes the lock's tables out of the archive's entries (`<root>/data/v2/csv/<table>.csv`, the
+ * root being whatever the archive calls it) into `csvDir`, hashing each as it is written.
+ */
+class TableExtractor {
+  readonly found = new Map<string, Found>();
+  /** the file being written, closed on the way out should the attempt stop inside it */
+  private open: number | null = null;
+  private readonly prefix: string;
+  constructor(
+    private readonly lock: UpstreamLock,
+    private readonly csvDir: string,
+    private readonly onTable: () => void,
+  ) {
+    this.prefix = `/${lock.tablesPath.replace(/^\/+|\/+$/g, '')}/`;
+  }
+
+  entry(entry: TarEntry): EntrySink | null {
+    const inRepo = entry.path.slice(entry.path.indexOf('/'));
+    if (entry.type !== 'file' || !inRepo.startsWith(this.prefix)) return null;
+    const name = inRepo.slice(this.prefix.length);
+    if (name.includes('/') || !Object.hasOwn(this.lock.tables, name)) return null;
+    const hasher = createGitBlobHasher(entry.size);
+    const fd = openSync(join(this.csvDir, basename(name)), 'w');
+    this.open = fd;
+    return {
+      write: (chunk) => {
+        writeSync(fd, chunk);
+        hasher.update(chunk);
+      },
+      end: () => {
+        closeSync(fd);
+        this.open = null;
+        this.found.set(name, { sha1: hasher.digest() ?? 'incomplete', size: entry.size });
+        this.onTable();
+      },
+    };
+  }
+
+  close(): void {
+    if (this.open !== null) closeSync(this.open);
+    this.open = null;
+  }
+}
+
+/** A Writable that feeds the tar reader. */
+function tarWritable(reader: ReturnType<typeof createTarReader>): Writable {
+  const settle = (step: () => void, done: (e?: Error | null) => void) => {
+    try {
+      step();
+      done();
+    } catch (e) {
+      done(e as Error);
+    }
+  };
+  return new Writable({
+    write: (chunk: Buffer, _encoding, done) => settle(() => reader.push(chunk), done),
+    final: (done) => settle(() => reader.end(), done),
+  });
+}
+
+/** Passes chunks on, re-arming the idle watch and counting bytes for the progress bar. */
+function countingStream(watch: IdleWatch, onBytes: (chunk: number) => void): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      watch.arm();
+      onBytes(chunk.length);
+      done(null, chunk);
+    },
+  });
+}
+
+/** Why a stream of the archive stopped, as an attempt's failure (every such failure may pass: retryable). */
+function streamFailure(e: unknown, watch: IdleWatch, bytes: number, total: number): AttemptError {
+  if (watch.timedOut) return new AttemptError(`${watch.silence}, after ${amount(bytes)}`, true);
+  if (e instanceof TarFormatError) return new AttemptError(`the archive is cut short or damaged (tar: ${e.message})`, true);
+  const code = (e as { code?: string }).code;
+  if (code === 'Z_BUF_ERROR' || code === 'Z_DATA_ERROR') {
+    return new AttemptError(`the archive is cut short or damaged (gzip: ${(e as Error).message}, after ${amount(bytes)})`, true);
+  }
+  if (bytes > 0) return new AttemptError(`the archive is cut short: the connection closed after ${amount(bytes)}${total ? ` of ${amount(total)}` : ''} (${networkReason(e)})`, true);
+  return new AttemptError(`${networkReason(e)}, after ${amount(bytes)}`, true);
+}
+
+/** The archive's response, or the attempt's failure: a network error, a timeout, or an HTTP status (5xx, 408 and 429 may pass). */
+async function request(url: string, watch: IdleWatch): Promise<Response & { body: ReadableStream<Uint8Array> }> {
+  let response: Response;
+  try {
+    response = await fetch(url, { signal: watch.controller.signal, redirect: 'follow' });
+  } catch (e) {
+    throw new AttemptError(watch.timedOut ? watch.silence : networkReason(e), true);
+  }
+  if (!response.ok || !response.body) {
+    await response.body?.cancel().catch(() => {});
+    const retryable = response.status >= 500 || response.status === 408 || response.status === 429;
+    throw new AttemptError(`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`, retryable);
+  }
+  return response as Response & { body: ReadableStream<Uint8Array> };
+}
+
 /** One attempt: streams the archive into `csvDir`, returning each kept table's hash and size. */
 async function download(url: string, lock: UpstreamLock, csvDir: string, log: FetchLog, timeoutMs: number): Promise<Map<string, Found>> {
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  let timedOut = false;
-  const arm = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
-  };
-  const silence = `no data for ${timeoutMs >= 1000 ? `${timeoutMs / 1000} s` : `${timeoutMs} ms`} (DATA_TIMEOUT_MS)`;
-  const found = new Map<string, Found>();
-  let open: number | null = null;
+  const watch = new IdleWatch(timeoutMs);
   let bar: Progress | undefined;
   let bytes = 0;
-  arm();
+  let total = 0;
+  const tableCount = Object.keys(lock.tables).length;
+  // without a length to count bytes against, the bar counts tables
+  const tables = new TableExtractor(lock, csvDir, () => {
+    if (!total) bar?.update(tables.found.size, tableCount);
+  });
   try {
-    let response: Response;
-    try {
-      response = await fetch(url, { signal: controller.signal, redirect: 'follow' });
-    } catch (e) {
-      throw new AttemptError(timedOut ? silence : networkReason(e), true);
-    }
-    if (!response.ok || !response.body) {
-      await response.body?.cancel().catch(() => {});
-      const retryable = response.status >= 500 || response.status === 408 || response.status === 429;
-      throw new AttemptError(`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`, retryable);
-    }
-    const total = Number(response.headers.get('content-length')) || 0;
-    const tableCount = Object.keys(lock.tables).length;
+    const response = await request(url, watch);
+    total = Number(response.headers.get('content-length')) || 0;
     bar = log.startProgress?.(total ? 'fetch (MB)' : 'fetch (tables)');
-
-    const prefix = `/${lock.tablesPath.replace(/^\/+|\/+$/g, '')}/`;
-    const reader = createTarReader((entry) => {
-      // `<repo>-<commit>/data/v2/csv/<table>.csv`: the first segment is whatever the archive calls its root
-      const slash = entry.path.indexOf('/');
-      const inRepo = entry.path.slice(slash);
-      if (entry.type !== 'file' || !inRepo.startsWith(prefix)) return null;
-      const name = inRepo.slice(prefix.length);
-      if (name.includes('/') || !Object.hasOwn(lock.tables, name)) return null;
-      const hasher = createGitBlobHasher(entry.size);
-      open = openSync(join(csvDir, basename(name)), 'w');
-      const fd = open;
-      return {
-        write(chunk) {
-          writeSync(fd, chunk);
-          hasher.update(chunk);
-        },
-        end() {
-          closeSync(fd);
-          open = null;
-          found.set(name, { sha1: hasher.digest() ?? 'incomplete', size: entry.size });
-          if (!total) bar?.update(found.size, tableCount);
-        },
-      };
+    const counter = countingStream(watch, (n) => {
+      bytes += n;
+      if (total) bar?.update(Math.floor(bytes / 1e6), Math.ceil(total / 1e6));
     });
-
-    const counter = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        arm();
-        bytes += chunk.length;
-        if (total) bar?.update(Math.floor(bytes / 1e6), Math.ceil(total / 1e6));
-        done(null, chunk);
-      },
-    });
-    const tar = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        try {
-          reader.push(chunk);
-          done();
-        } catch (e) {
-          done(e as Error);
-        }
-      },
-      final(done) {
-        try {
-          reader.end();
-          done();
-        } catch (e) {
-          done(e as Error);
-        }
-      },
-    });
+    const tar = tarWritable(createTarReader((entry) => tables.entry(entry)));
     try {
       await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), counter, createGunzip(), tar);
     } catch (e) {
-      if (timedOut) throw new AttemptError(`${silence}, after ${amount(bytes)}`, true);
-      if (e instanceof TarFormatError) throw new AttemptError(`the archive is cut short or damaged (tar: ${e.message})`, true);
-      const code = (e as { code?: string }).code;
-      if (code === 'Z_BUF_ERROR' || code === 'Z_DATA_ERROR') {
-        throw new AttemptError(`the archive is cut short or damaged (gzip: ${(e as Error).message}, after ${amount(bytes)})`, true);
-      }
-      if (bytes > 0) throw new AttemptError(`the archive is cut short: the connection closed after ${amount(bytes)}${total ? ` of ${amount(total)}` : ''} (${networkReason(e)})`, true);
-      throw new AttemptError(`${networkReason(e)}, after ${amount(bytes)}`, true);
+      throw streamFailure(e, watch, bytes, total);
     }
-    bar?.done(`fetch: ${amount(bytes)} read, ${found.size} tables kept`);
+    bar?.done(`fetch: ${amount(bytes)} read, ${tables.found.size} tables kept`);
     bar = undefined;
-    return found;
+    return tables.found;
   } finally {
-    clearTimeout(timer);
-    if (open !== null) closeSync(open);
+    watch.stop();
+    tables.close();
     bar?.done(`fetch: stopped after ${amount(bytes)}`);
   }
 }
