@@ -128,108 +128,93 @@ const SCHEMA_KEYWORDS = new Set(['items', 'not', 'additionalProperties']);
 const asJson = (value: unknown): JsonValue => JSON.parse(JSON.stringify(value)) as JsonValue;
 
 /**
- * Names every schema a resource response is made of and converts them to plain JSON Schemas
- * where each named shape is written once and referenced by `$ref`. A keyword this does not know
- * stops it, so a constraint is never dropped from the documents silently.
+ * The components being named and written: which schema object has which name, and each
+ * component's converted body. Names follow object identity (see the module comment); inside a
+ * `Type.Recursive` shape, where TypeBox copied the objects, structure stands in for identity.
  */
-export function buildContract(resources: readonly AnyResource[], routes: Routes): Contract {
-  const nameOf = new Map<object, string>();
-  const claimed = new Map<string, object>();
-  const claim = (name: string, schema: object) => {
-    const holder = claimed.get(name);
-    if (holder !== undefined && holder !== schema) throw new Error(`two different schemas would both be named ${name}`);
-    claimed.set(name, schema);
-    if (!nameOf.has(schema)) nameOf.set(schema, name);
-  };
-
-  const items: Record<string, string> = {};
-  const subresources: Record<string, Record<string, string>> = {};
-  const roots: [string, TSchema][] = [];
-  for (const resource of [...resources].sort((a, b) => (a.kind < b.kind ? -1 : 1))) {
-    const name = pascalCase(resource.kind);
-    claim(name, resource.schema);
-    items[resource.kind] = name;
-    roots.push([name, resource.schema]);
-    for (const [sub, def] of Object.entries(resource.subresources ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {
-      const subName = name + pascalCase(sub);
-      claim(subName, def.schema);
-      (subresources[resource.kind] ??= {})[sub] = subName;
-      roots.push([subName, def.schema]);
-    }
-  }
-  const fixed: [string, TSchema][] = [
-    [PAGINATED_LIST, common.PaginatedList], [NOT_FOUND, common.NotFound], [META, MetaSchema], [ROOT_INDEX, rootIndexSchema(routes)],
-  ];
-  for (const [name, schema] of fixed) claim(name, schema);
-  for (const module of Object.keys(outputSchemaModules).sort()) {
-    const exports = outputSchemaModules[module]!;
-    for (const name of Object.keys(exports).sort()) {
-      const value = exports[name];
-      if (isSchema(value)) claim(name, value);
-    }
-  }
-  /**
-   * `Type.Recursive` copies the schemas it is given, so inside a recursive shape identity is lost:
-   * there an object shape equal, key for key, to exactly one exported shape takes that one's name.
-   */
-  const byStructure = new Map<string, string | null>();
-  for (const [name, schema] of claimed) {
-    if (roots.some(([, root]) => root === schema) || (schema as { type?: unknown }).type !== 'object') continue;
-    const key = JSON.stringify(schema);
-    const known = byStructure.get(key);
-    byStructure.set(key, known === undefined || known === nameOf.get(schema) ? (nameOf.get(schema) ?? name) : null);
-  }
+class ComponentSet {
+  private readonly nameOf = new Map<object, string>();
+  private readonly claimed = new Map<string, object>();
+  /** an object shape's JSON → the one exported name it equals, or null when several do */
+  private readonly byStructure = new Map<string, string | null>();
   /** `$id` of a recursive schema → its component (TypeBox's `Type.Recursive` refers to itself by `$id`) */
-  const idNames = new Map<string, string>();
-  for (const [schema, name] of nameOf) {
-    const id = (schema as { $id?: unknown }).$id;
-    if (typeof id === 'string') idNames.set(id, name);
+  private readonly idNames = new Map<string, string>();
+  readonly schemas: Record<string, JsonSchema> = {};
+
+  /** @param summaries component → what it is, for the resources' responses */
+  constructor(private readonly summaries: ReadonlyMap<string, string>) {}
+
+  claim(name: string, schema: object): void {
+    const holder = this.claimed.get(name);
+    if (holder !== undefined && holder !== schema) throw new Error(`two different schemas would both be named ${name}`);
+    this.claimed.set(name, schema);
+    if (!this.nameOf.has(schema)) this.nameOf.set(schema, name);
   }
 
-  const schemas: Record<string, JsonSchema> = {};
-  /** component → what it is, for the resources' responses */
-  const summaries = new Map(Object.entries(items).flatMap(([kind, name]) => (RESOURCE_SUMMARIES[kind] ? [[name, RESOURCE_SUMMARIES[kind]!]] : [])));
-  const define = (name: string, schema: TSchema) => {
-    if (name in schemas) return;
-    schemas[name] = {}; // claimed before its body is made, so a cycle ends here
-    const summary = summaries.get(name);
-    schemas[name] = summary === undefined ? convert(schema, true) : { description: summary, ...convert(schema, true) };
-  };
-  const convert = (schema: TSchema, isRoot: boolean): JsonSchema => {
-    if (!isRoot) {
-      // a shared shape used with a meaning of its own: a reference plus this field's description
-      const base = describedFrom(schema);
-      if (base !== schema && typeof schema.description === 'string') {
-        const baseName = nameOf.get(base) ?? byStructure.get(JSON.stringify(base)) ?? undefined;
-        if (baseName !== undefined) {
-          define(baseName, base);
-          return { $ref: componentRef(baseName), description: schema.description };
-        }
-      }
-      let name = nameOf.get(schema) ?? byStructure.get(JSON.stringify(schema)) ?? undefined;
-      if (name === undefined && typeof schema.$id === 'string') {
-        name = pascalCase(schema.$id);
-        claim(name, schema);
-        idNames.set(schema.$id, name);
-      }
-      if (name !== undefined) {
-        define(name, schema);
-        return { $ref: componentRef(name) };
+  /** Once every shape is claimed: the structural names (roots excepted) and the `$id`s. */
+  sealNames(roots: ReadonlySet<object>): void {
+    for (const [name, schema] of this.claimed) {
+      if (roots.has(schema) || (schema as { type?: unknown }).type !== 'object') continue;
+      const key = JSON.stringify(schema);
+      const known = this.byStructure.get(key);
+      const own = this.nameOf.get(schema);
+      this.byStructure.set(key, known === undefined || known === own ? (own ?? name) : null);
+    }
+    for (const [schema, name] of this.nameOf) {
+      const id = (schema as { $id?: unknown }).$id;
+      if (typeof id === 'string') this.idNames.set(id, name);
+    }
+  }
+
+  define(name: string, schema: TSchema): void {
+    if (name in this.schemas) return;
+    this.schemas[name] = {}; // claimed before its body is made, so a cycle ends here
+    const summary = this.summaries.get(name);
+    const body = this.convertBody(schema);
+    this.schemas[name] = summary === undefined ? body : { description: summary, ...body };
+  }
+
+  private nameFor(schema: TSchema): string | undefined {
+    return this.nameOf.get(schema) ?? this.byStructure.get(JSON.stringify(schema)) ?? undefined;
+  }
+
+  /** A schema inside another: a reference when it is a named shape, its body otherwise. */
+  private convert(schema: TSchema): JsonSchema {
+    // a shared shape used with a meaning of its own: a reference plus this field's description
+    const base = describedFrom(schema);
+    if (base !== schema && typeof schema.description === 'string') {
+      const baseName = this.nameFor(base);
+      if (baseName !== undefined) {
+        this.define(baseName, base);
+        return { $ref: componentRef(baseName), description: schema.description };
       }
     }
+    let name = this.nameFor(schema);
+    if (name === undefined && typeof schema.$id === 'string') {
+      name = pascalCase(schema.$id);
+      this.claim(name, schema);
+      this.idNames.set(schema.$id, name);
+    }
+    if (name === undefined) return this.convertBody(schema);
+    this.define(name, schema);
+    return { $ref: componentRef(name) };
+  }
+
+  /** A schema's own keywords, subschemas converted; a keyword this does not know stops it. */
+  private convertBody(schema: TSchema): JsonSchema {
     const out: JsonSchema = {};
     for (const [key, value] of Object.entries(schema)) {
       if (key === '$id') continue;
       if (key === '$ref') {
-        const target = typeof value === 'string' ? idNames.get(value) : undefined;
+        const target = typeof value === 'string' ? this.idNames.get(value) : undefined;
         if (target === undefined) throw new Error(`a $ref to ${JSON.stringify(value)} names no known schema`);
         out.$ref = componentRef(target);
       } else if (SCHEMA_MAP_KEYWORDS.has(key)) {
-        out[key] = Object.fromEntries(Object.entries(value as Record<string, TSchema>).map(([k, v]) => [k, convert(v, false)]));
+        out[key] = Object.fromEntries(Object.entries(value as Record<string, TSchema>).map(([k, v]) => [k, this.convert(v)]));
       } else if (SCHEMA_LIST_KEYWORDS.has(key)) {
-        out[key] = (value as TSchema[]).map((v) => convert(v, false));
+        out[key] = (value as TSchema[]).map((v) => this.convert(v));
       } else if (SCHEMA_KEYWORDS.has(key) && typeof value === 'object' && value !== null) {
-        out[key] = convert(value as TSchema, false);
+        out[key] = this.convert(value as TSchema);
       } else if (VALUE_KEYWORDS.has(key) || SCHEMA_KEYWORDS.has(key)) {
         out[key] = asJson(value);
       } else {
@@ -237,9 +222,51 @@ export function buildContract(resources: readonly AnyResource[], routes: Routes)
       }
     }
     return out;
-  };
-  for (const [name, schema] of [...roots, ...fixed]) define(name, schema);
-  const sorted = Object.fromEntries(Object.keys(schemas).sort().map((name) => [name, schemas[name]!]));
+  }
+}
+
+/** Each resource's response and its subresources' responses, named, in kind and path order. */
+function resourceRoots(resources: readonly AnyResource[]): Pick<Contract, 'items' | 'subresources'> & { roots: [string, TSchema][] } {
+  const items: Record<string, string> = {};
+  const subresources: Record<string, Record<string, string>> = {};
+  const roots: [string, TSchema][] = [];
+  for (const resource of [...resources].sort((a, b) => (a.kind < b.kind ? -1 : 1))) {
+    const name = pascalCase(resource.kind);
+    items[resource.kind] = name;
+    roots.push([name, resource.schema]);
+    for (const [sub, def] of Object.entries(resource.subresources ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const subName = name + pascalCase(sub);
+      (subresources[resource.kind] ??= {})[sub] = subName;
+      roots.push([subName, def.schema]);
+    }
+  }
+  return { items, subresources, roots };
+}
+
+/**
+ * Names every schema a resource response is made of and converts them to plain JSON Schemas
+ * where each named shape is written once and referenced by `$ref`. A keyword this does not know
+ * stops it, so a constraint is never dropped from the documents silently.
+ */
+export function buildContract(resources: readonly AnyResource[], routes: Routes): Contract {
+  const { items, subresources, roots } = resourceRoots(resources);
+  const summaries = new Map(Object.entries(items).flatMap(([kind, name]) => (RESOURCE_SUMMARIES[kind] ? [[name, RESOURCE_SUMMARIES[kind]!]] : [])));
+  const components = new ComponentSet(summaries);
+  for (const [name, schema] of roots) components.claim(name, schema);
+  const fixed: [string, TSchema][] = [
+    [PAGINATED_LIST, common.PaginatedList], [NOT_FOUND, common.NotFound], [META, MetaSchema], [ROOT_INDEX, rootIndexSchema(routes)],
+  ];
+  for (const [name, schema] of fixed) components.claim(name, schema);
+  for (const module of Object.keys(outputSchemaModules).sort()) {
+    const exports = outputSchemaModules[module]!;
+    for (const name of Object.keys(exports).sort()) {
+      const value = exports[name];
+      if (isSchema(value)) components.claim(name, value);
+    }
+  }
+  components.sealNames(new Set(roots.map(([, schema]) => schema)));
+  for (const [name, schema] of [...roots, ...fixed]) components.define(name, schema);
+  const sorted = Object.fromEntries(Object.keys(components.schemas).sort().map((name) => [name, components.schemas[name]!]));
   return { schemas: sorted, items, subresources };
 }
 
@@ -293,66 +320,113 @@ forms, evolution chains and everything they link to. Every answer is a static fi
 - **Errors**: anything else answers 404 with the JSON body \`"Not Found"\`; methods other than GET and HEAD answer 405.
 - **Naming**: the upstream's product word is \`creature\` in every path, field and lowercase identifier.`;
 
-/** The OpenAPI 3.1 document: every path the service answers, over the contract's components. */
-export function openApiDocument({ baseUrl, version, routes, contract, examples }: OpenApiInput): JsonSchema {
-  const paths: Record<string, JsonValue> = {};
-  paths['/'] = {
+/** The query parameters of every collection (`#/components/parameters/…`). */
+const COLLECTION_PARAMETERS: Record<string, JsonSchema> = {
+  limit: {
+    name: 'limit', in: 'query', required: false,
+    description: 'Page size: 1–100000; missing, invalid or ≤ 0 means 20, above 100000 means 100000.',
+    schema: { type: 'integer', default: 20, minimum: 1, maximum: 100000 },
+  },
+  offset: {
+    name: 'offset', in: 'query', required: false,
+    description: 'Index of the first entry; missing, invalid or negative means 0.',
+    schema: { type: 'integer', default: 0, minimum: 0 },
+  },
+  q: {
+    name: 'q', in: 'query', required: false,
+    description: 'Keep only the entries whose name contains this text (case-insensitive).',
+    schema: { type: 'string' },
+  },
+};
+
+/** `/` and `/meta/`. */
+const META_PATHS: Record<string, JsonValue> = {
+  '/': {
     get: {
       operationId: 'getRoot', summary: 'Every collection', tags: ['meta'],
       responses: { '200': ok('Each collection’s URL by name.', ROOT_INDEX) },
     },
-  };
-  paths['/meta/'] = {
+  },
+  '/meta/': {
     get: {
       operationId: 'getMeta', summary: 'What was built', tags: ['meta'],
       responses: { '200': ok('The upstream commit, build time, version, base URL and each collection’s size.', META) },
     },
-  };
-  for (const kind of [...routes.kinds].sort()) {
-    const name = contract.items[kind];
-    if (name === undefined) throw new Error(`the kind ${kind} is routed but has no response schema`);
-    const idOnly = routes.idOnly.includes(kind);
-    const example = examples[kind];
-    const key = idOnly ? 'id' : 'idOrName';
-    const keyParameter: JsonSchema = idOnly
-      ? { name: 'id', in: 'path', required: true, description: 'The numeric id.', schema: { type: 'integer' } }
-      : {
-          name: 'idOrName', in: 'path', required: true,
-          description: 'The numeric id or the name (lowercase, hyphenated; any letter case is accepted).',
-          schema: { type: 'string' },
-        };
-    if (example) {
-      keyParameter.examples = {
-        id: { summary: 'by id', value: idOnly ? example.id : String(example.id) },
-        ...(example.name !== undefined && !idOnly ? { name: { summary: 'by name', value: example.name } } : {}),
+  },
+};
+
+/** The path parameter that names an item: its id, or (for kinds with names) its id or name, with a real example. */
+function itemKeyParameter(idOnly: boolean, example: KindExample | undefined): JsonSchema {
+  const parameter: JsonSchema = idOnly
+    ? { name: 'id', in: 'path', required: true, description: 'The numeric id.', schema: { type: 'integer' } }
+    : {
+        name: 'idOrName', in: 'path', required: true,
+        description: 'The numeric id or the name (lowercase, hyphenated; any letter case is accepted).',
+        schema: { type: 'string' },
       };
-    }
-    paths[`/${kind}/`] = {
+  if (example) {
+    parameter.examples = {
+      id: { summary: 'by id', value: idOnly ? example.id : String(example.id) },
+      ...(example.name !== undefined && !idOnly ? { name: { summary: 'by name', value: example.name } } : {}),
+    };
+  }
+  return parameter;
+}
+
+/** A kind's paths: its collection, its items, and each subresource of an item. */
+function kindPaths(kind: string, { routes, contract, examples }: Pick<OpenApiInput, 'routes' | 'contract' | 'examples'>): Record<string, JsonValue> {
+  const name = contract.items[kind];
+  if (name === undefined) throw new Error(`the kind ${kind} is routed but has no response schema`);
+  const idOnly = routes.idOnly.includes(kind);
+  const key = idOnly ? 'id' : 'idOrName';
+  const keyParameter = itemKeyParameter(idOnly, examples[kind]);
+  const paths: Record<string, JsonValue> = {
+    [`/${kind}/`]: {
       get: {
         operationId: `list${name}`, summary: `List ${kind}`, tags: [kind],
-        parameters: ['limit', 'offset', 'q'].map((p) => ({ $ref: `#/components/parameters/${p}` })),
+        parameters: Object.keys(COLLECTION_PARAMETERS).map((p) => ({ $ref: `#/components/parameters/${p}` })),
         responses: { '200': ok(`A page of links to ${kind} resources.`, PAGINATED_LIST) },
       },
-    };
-    paths[`/${kind}/{${key}}`] = {
+    },
+    [`/${kind}/{${key}}`]: {
       parameters: [keyParameter],
       get: {
         operationId: `get${name}`, summary: `One ${kind}`, tags: [kind],
         responses: { '200': ok(`The ${kind}.`, name), '404': notFoundRef },
       },
+    },
+  };
+  for (const sub of routes.subresources[kind] ?? []) {
+    const subName = contract.subresources[kind]?.[sub];
+    if (subName === undefined) throw new Error(`the subresource ${kind}/${sub} is routed but has no response schema`);
+    paths[`/${kind}/{${key}}/${sub}`] = {
+      parameters: [keyParameter],
+      get: {
+        operationId: `get${subName}`, summary: `The ${sub} of one ${kind}`, tags: [kind],
+        responses: { '200': ok(`The ${sub} of the ${kind}.`, subName), '404': notFoundRef },
+      },
     };
-    for (const sub of routes.subresources[kind] ?? []) {
-      const subName = contract.subresources[kind]?.[sub];
-      if (subName === undefined) throw new Error(`the subresource ${kind}/${sub} is routed but has no response schema`);
-      paths[`/${kind}/{${key}}/${sub}`] = {
-        parameters: [keyParameter],
-        get: {
-          operationId: `get${subName}`, summary: `The ${sub} of one ${kind}`, tags: [kind],
-          responses: { '200': ok(`The ${sub} of the ${kind}.`, subName), '404': notFoundRef },
-        },
-      };
-    }
   }
+  return paths;
+}
+
+/** A tag per kind, with the kind's summary, after the `meta` tag. */
+function tags(kinds: readonly string[]): JsonValue[] {
+  return [
+    { name: 'meta', description: 'The root index and what was built' },
+    ...[...kinds].sort().map((k) => {
+      const summary = RESOURCE_SUMMARIES[k];
+      if (summary === undefined) throw new Error(`the kind ${k} has no summary in schemas/output/summaries.ts`);
+      return { name: k, description: summary };
+    }),
+  ];
+}
+
+/** The OpenAPI 3.1 document: every path the service answers, over the contract's components. */
+export function openApiDocument(input: OpenApiInput): JsonSchema {
+  const { baseUrl, version, routes, contract } = input;
+  const paths: Record<string, JsonValue> = { ...META_PATHS };
+  for (const kind of [...routes.kinds].sort()) Object.assign(paths, kindPaths(kind, input));
   return {
     openapi: '3.1.0',
     info: {
@@ -362,34 +436,11 @@ export function openApiDocument({ baseUrl, version, routes, contract, examples }
     servers: [{ url: baseUrl }],
     // an open API: no request needs credentials
     security: [],
-    tags: [
-      { name: 'meta', description: 'The root index and what was built' },
-      ...[...routes.kinds].sort().map((k) => {
-        const summary = RESOURCE_SUMMARIES[k];
-        if (summary === undefined) throw new Error(`the kind ${k} has no summary in schemas/output/summaries.ts`);
-        return { name: k, description: summary };
-      }),
-    ],
+    tags: tags(routes.kinds),
     paths,
     components: {
       schemas: contract.schemas,
-      parameters: {
-        limit: {
-          name: 'limit', in: 'query', required: false,
-          description: 'Page size: 1–100000; missing, invalid or ≤ 0 means 20, above 100000 means 100000.',
-          schema: { type: 'integer', default: 20, minimum: 1, maximum: 100000 },
-        },
-        offset: {
-          name: 'offset', in: 'query', required: false,
-          description: 'Index of the first entry; missing, invalid or negative means 0.',
-          schema: { type: 'integer', default: 0, minimum: 0 },
-        },
-        q: {
-          name: 'q', in: 'query', required: false,
-          description: 'Keep only the entries whose name contains this text (case-insensitive).',
-          schema: { type: 'string' },
-        },
-      },
+      parameters: COLLECTION_PARAMETERS,
       headers: HEADERS,
       responses: {
         NotFound: {
