@@ -31,7 +31,7 @@ program
   .action(async (opts: { force?: boolean }) => {
     const c = config();
     await ensureDataSet(c, consoleLog);
-    await importStep(c, inputHashes(c).records, consoleLog, opts.force ?? true);
+    await importStep(c, inputHashes(c).records, consoleLog, opts.force ?? false);
   });
 
 program
