@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { createServer } from 'node:net';
 import { availableParallelism, loadavg, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { createHandler } from '../edge/handler.ts';
 import { listFile, metaFile, type Meta } from '../edge/layout.ts';
 import type { FullList } from '../edge/pagination.ts';
@@ -23,7 +23,6 @@ import { ensureBuilt } from '../generator/pipeline.ts';
 import { diskReader, startPreview } from '../generator/preview.ts';
 import { nodeFlagsOf } from './npm-flags.ts';
 
-const SELF = fileURLToPath(import.meta.url);
 const AUTOCANNON = join(repoRoot, 'node_modules/autocannon/autocannon.js');
 const CONNECTIONS = 64;
 const SECONDS = 15;
@@ -32,21 +31,21 @@ const STRESS_SECONDS = 30;
 /** Linux reports process CPU time in ticks of 1/100 s (USER_HZ). */
 const TICKS_PER_SECOND = 100;
 
-interface Target {
+export interface Target {
   label: string;
   path: string;
   /** nginx serves it (items and precomputed pages); a computed page needs code nginx does not run */
   nginx: boolean;
 }
 
-const TARGETS: Target[] = [
+export const TARGETS: Target[] = [
   { label: 'item /v2/move/tackle', path: '/v2/move/tackle', nginx: true },
   { label: 'item /v2/creature/bulbasaur', path: '/v2/creature/bulbasaur', nginx: true },
   { label: 'default page /v2/creature/?offset=40&limit=20', path: '/v2/creature/?offset=40&limit=20', nginx: true },
   { label: 'computed page /v2/creature/?offset=7&limit=50', path: '/v2/creature/?offset=7&limit=50', nginx: false },
 ];
 
-interface Load {
+export interface Load {
   requests: number;
   seconds: number;
   p99: number;
@@ -68,7 +67,7 @@ interface AutocannonResult {
 
 // ---- servers ----------------------------------------------------------------------------------
 
-interface Server {
+export interface Server {
   name: string;
   url: string;
   /** the processes whose CPU time counts (nginx: master and workers) */
@@ -104,9 +103,14 @@ async function waitUntilServing(url: string, child: ChildProcess, log: () => str
   throw new Error(`no answer from ${url} within 20 s:\n${log()}`);
 }
 
-/** The preview as `npm start` runs it (or with other Node flags), in its own process, so the load generator does not share its thread. */
-async function startPreviewProcess(dist: string, baseUrl: string, nodeFlags = nodeFlagsOf('start')): Promise<Server> {
-  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', SELF, '--serve-preview', dist, baseUrl], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * The preview as `npm start` runs it (or with other Node flags), in its own process, so the load
+ * generator does not share its thread. `tree` is the checkout whose code serves (bench/compare.ts
+ * starts an older commit's preview beside this one's).
+ */
+export async function startPreviewProcess(dist: string, baseUrl: string, nodeFlags = nodeFlagsOf('start'), tree = repoRoot): Promise<Server> {
+  const entry = join(tree, 'bench/http.ts');
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', entry, '--serve-preview', dist, baseUrl], { cwd: tree, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
   const url = await new Promise<string>((resolveUrl, reject) => {
@@ -198,7 +202,7 @@ function cpuTicks(pids: number[]): number | null {
 
 // ---- load -----------------------------------------------------------------------------------------
 
-function autocannon(url: string, connections: number, seconds: number): Promise<AutocannonResult> {
+export function autocannon(url: string, connections: number, seconds: number): Promise<AutocannonResult> {
   return new Promise((resolveRun, reject) => {
     const child = spawn(process.execPath, [AUTOCANNON, '-c', String(connections), '-d', String(seconds), '-j', url], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -215,7 +219,7 @@ function autocannon(url: string, connections: number, seconds: number): Promise<
   });
 }
 
-async function measure(server: Server, paths: string[], connections: number, seconds: number): Promise<Load> {
+export async function measure(server: Server, paths: string[], connections: number, seconds: number): Promise<Load> {
   const pids = server.pids();
   const before = cpuTicks(pids);
   // the connections are shared out over the paths, one load generator each
@@ -293,8 +297,8 @@ async function pageComputation(dist: string, meta: Meta): Promise<{ p50: number;
 
 // ---- the run ------------------------------------------------------------------------------------
 
-const rate = (l: Load) => l.requests / l.seconds;
-const fmtLoad = (l: Load) => `${Math.round(rate(l)).toLocaleString('en')} req/s, p99 ${l.p99} ms${l.cpuUs === null ? '' : `, ${Math.round(l.cpuUs)} µs CPU/req`}`;
+export const rate = (l: Load) => l.requests / l.seconds;
+export const fmtLoad = (l: Load) => `${Math.round(rate(l)).toLocaleString('en')} req/s, p99 ${l.p99} ms${l.cpuUs === null ? '' : `, ${Math.round(l.cpuUs)} µs CPU/req`}`;
 const fmtLoadAvg = () => loadavg().map((x) => x.toFixed(1)).join(' ');
 
 export interface HttpBenchRow {

@@ -6,8 +6,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../generator/config.ts';
 
-export function nodeFlagsOf(script: string): string[] {
-  const scripts = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+/** `tree`: the checkout whose package.json says them (bench/compare.ts runs an older commit too). */
+export function nodeFlagsOf(script: string, tree = repoRoot): string[] {
+  const scripts = (JSON.parse(readFileSync(join(tree, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
   const command = scripts[script];
   if (command === undefined) throw new Error(`package.json has no script "${script}"`);
   const [runner, ...words] = command.split(/\s+/);

@@ -13,9 +13,9 @@ import { openIncremental, type IncrementalBuild, type UpdateReport } from './inc
 import type { FileHashMemo } from './import/records.ts';
 import { buildTime, codeHash, consoleLog, ensureBuilt, inputHashes, mediaDir, projectVersion, upstreamCommit, type Log } from './pipeline.ts';
 import { startPreview, type Preview } from './preview.ts';
+import { openSteady, UpdateQueue } from './dev-queue.ts';
 
-/** Saves come in bursts (an editor writes, renames, touches): wait this long after the last event. */
-export const DEBOUNCE_MS = 100;
+export { DEBOUNCE_MS } from './dev-queue.ts';
 
 /**
  * What an incremental build's stamp says once the code changed under a running `npm run dev`:
@@ -36,84 +36,95 @@ function describe(report: UpdateReport, seconds: number): string {
   return `dev: ${what} → ${records} changed, ${report.documents} document(s) made again, swapped in after ${seconds.toFixed(2)} s`;
 }
 
-export async function startDev(config: Config, log: Log = consoleLog, options: { host?: string } = {}): Promise<Dev> {
-  // Each update's stamp carries the input hash of the files as they were before the update read
-  // them: a file saved again meanwhile makes the stamp older than dist/, never newer, so the
-  // next `npm start` builds again rather than serve something stale. The memo keeps that a
-  // matter of a few stat calls and the changed tables.
-  const hashMemo: FileHashMemo = new Map();
-  const code = codeHash(hashMemo);
-  let codeChangeSaid = false;
-  let inputs = '';
-  const takeInputs = () => {
-    if (codeHash(hashMemo) === code) {
-      inputs = inputHashes(config, hashMemo).build;
+/**
+ * What each update's stamp says it was made from: the input hash of the files as they were just
+ * before the update read them. A file saved again meanwhile makes the stamp older than dist/,
+ * never newer, so the next `npm start` builds again rather than serve something stale. The memo
+ * keeps that a matter of a few stat calls and the changed tables. Once the code changed, no
+ * input hash describes the updates (they are made by the code dev started with): OLDER_CODE_STAMP.
+ */
+class StampedInputs {
+  private readonly memo: FileHashMemo = new Map();
+  private readonly code: string;
+  private codeChangeSaid = false;
+  current = '';
+  constructor(
+    private readonly config: Config,
+    private readonly log: Log,
+  ) {
+    this.code = codeHash(this.memo);
+  }
+  /** the inputs' hash now */
+  hash(): string {
+    return inputHashes(this.config, this.memo).build;
+  }
+  /** Takes the hash for the update about to run. */
+  take(): void {
+    if (codeHash(this.memo) === this.code) {
+      this.current = this.hash();
       return;
     }
-    inputs = OLDER_CODE_STAMP;
-    if (!codeChangeSaid) log.warn('the code changed since npm run dev started; updates are still made by the code it started with. Restart it to use the new code.');
-    codeChangeSaid = true;
-  };
+    this.current = OLDER_CODE_STAMP;
+    if (!this.codeChangeSaid) this.log.warn('the code changed since npm run dev started; updates are still made by the code it started with. Restart it to use the new code.');
+    this.codeChangeSaid = true;
+  }
+}
+
+/** The planner over the configured data set and dist/; `inputs` is what each update's stamp says it was made from. */
+function openPlanner(config: Config, inputs: () => string): IncrementalBuild {
+  return openIncremental({
+    dataDir: config.dataDir,
+    mediaDir: mediaDir(config.dataDir),
+    outDir: config.outDir,
+    baseUrl: config.baseUrl,
+    finish: () => ({ inputHash: inputs(), about: { upstreamCommit: upstreamCommit(config.dataDir), version: projectVersion(), builtAt: buildTime() } }),
+  });
+}
+
+/** What the user reads when an update failed: the preview keeps the last good build in every case. */
+function failureMessage(e: unknown): string {
+  if (e instanceof DataError) return `The data set has problems; the preview keeps serving the last good build.\n${e.message}`;
+  if (e instanceof BuildError) return `The build failed; the preview keeps serving the last good build.\n${e.message}`;
+  return `The update failed; the preview keeps serving the last good build.\n${e instanceof Error ? (e.stack ?? e.message) : String(e)}`;
+}
+
+export async function startDev(config: Config, log: Log = consoleLog, options: { host?: string } = {}): Promise<Dev> {
+  const inputs = new StampedInputs(config, log);
 
   // a full build of the data set as it is, and a planner that saw the same data set
-  let planner: IncrementalBuild;
-  for (;;) {
-    await ensureBuilt(config, log);
-    const built = inputHashes(config, hashMemo).build;
-    const started = performance.now();
-    log.info('dev: reading the data set and what every document reads (once per session)');
-    planner = openIncremental({
-      dataDir: config.dataDir,
-      mediaDir: mediaDir(config.dataDir),
-      outDir: config.outDir,
-      baseUrl: config.baseUrl,
-      finish: () => ({ inputHash: inputs, about: { upstreamCommit: upstreamCommit(config.dataDir), version: projectVersion(), builtAt: buildTime() } }),
-    });
-    if (inputHashes(config, hashMemo).build === built) {
-      log.info(`dev: ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-      break;
-    }
-    log.info('dev: the data set changed while starting; building again');
-  }
+  let started = 0;
+  const planner = await openSteady({
+    prepare: () => ensureBuilt(config, log),
+    fingerprint: () => inputs.hash(),
+    open: () => {
+      started = performance.now();
+      log.info('dev: reading the data set and what every document reads (once per session)');
+      return openPlanner(config, () => inputs.current);
+    },
+    onChanged: () => log.info('dev: the data set changed while starting; building again'),
+  });
+  log.info(`dev: ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
   const preview = await startPreview({ root: config.outDir, baseUrl: config.baseUrl, port: config.port, host: options.host ?? '0.0.0.0' });
   log.info(`dev: serving ${config.outDir} at ${preview.url.replace('0.0.0.0', 'localhost')}/v2/; watching ${config.dataDir}/csv and /media`);
 
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> = Promise.resolve();
-  let pending = false;
-  const runUpdate = async () => {
-    const started = performance.now();
+  const queue = new UpdateQueue(async () => {
+    const began = performance.now();
     try {
-      takeInputs();
+      inputs.take();
       const report = await planner.update();
-      log.info(describe(report, (performance.now() - started) / 1000));
+      log.info(describe(report, (performance.now() - began) / 1000));
     } catch (e) {
-      if (e instanceof DataError) log.warn(`The data set has problems; the preview keeps serving the last good build.\n${e.message}`);
-      else if (e instanceof BuildError) log.warn(`The build failed; the preview keeps serving the last good build.\n${e.message}`);
-      else log.warn(`The update failed; the preview keeps serving the last good build.\n${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      log.warn(failureMessage(e));
     }
-  };
-  const schedule = () => {
-    pending = true;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = null;
-      running = running.then(async () => {
-        if (!pending) return;
-        pending = false;
-        await runUpdate();
-      });
-    }, DEBOUNCE_MS);
-  };
-  const watchers: FSWatcher[] = [join(config.dataDir, 'csv'), mediaDir(config.dataDir)].map((dir) => watch(dir, () => schedule()));
+  });
+  const watchers: FSWatcher[] = [join(config.dataDir, 'csv'), mediaDir(config.dataDir)].map((dir) => watch(dir, () => queue.notify()));
 
   return {
     preview,
     close: async () => {
       for (const w of watchers) w.close();
-      if (timer) clearTimeout(timer);
-      await running;
+      await queue.close();
       await preview.close();
       await planner.close();
     },

@@ -30,7 +30,7 @@ function runImport(...flags: string[]): string {
 
 /** The test process's environment without what Vite sets for itself (BASE_URL) or what names the user's folders. */
 const childEnv = (): NodeJS.ProcessEnv => {
-  const env = { ...process.env, RECORDS_DIR: records, CI: 'true' };
+  const env: NodeJS.ProcessEnv = { ...process.env, RECORDS_DIR: records, CI: 'true' };
   delete env['BASE_URL'];
   delete env['OUT_DIR'];
   return env;
