@@ -12,26 +12,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot, resolveConfig } from '../generator/config.ts';
-
-interface Measured {
-  seconds: number;
-  /** the largest RSS of the process and its threads */
-  peakRssMb: number;
-  output: string;
-}
-
-/** Runs a command under GNU time; wall seconds and peak RSS come from its report. */
-function measure(command: string[], env: NodeJS.ProcessEnv): Measured {
-  const result = spawnSync('/usr/bin/time', ['-v', ...command], { cwd: repoRoot, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  const report = result.stderr;
-  if (result.status !== 0) throw new Error(`${command.join(' ')} failed:\n${result.stdout}\n${report}`);
-  const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(report);
-  const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(report);
-  if (!wall || !rss) throw new Error(`no figures from /usr/bin/time:\n${report}`);
-  const seconds = Number(wall[1] ?? 0) * 3600 + Number(wall[2]) * 60 + Number(wall[3]);
-  return { seconds, peakRssMb: Number(rss[1]) / 1024, output: result.stdout.trim() };
-}
+import { resolveConfig } from '../generator/config.ts';
+import { measure, median, range, type Measured } from './measure.ts';
 
 function treeSize(dir: string): { files: number; bytes: number } {
   let files = 0;
@@ -56,54 +38,65 @@ function treeSize(dir: string): { files: number; bytes: number } {
 }
 
 const ROUNDS = 3;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-const range = (xs: number[]) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)} s`;
 
-const scratch = mkdtempSync(join(tmpdir(), 'creature-bench-'));
-const dist = join(scratch, 'dist');
-const env = { ...process.env, OUT_DIR: dist, RECORDS_DIR: join(scratch, 'records') };
-const cli = ['node', '--import', 'tsx', 'generator/cli.ts'];
-const rows: Array<[string, string, string]> = [];
+/** Every figure of the working tree, in one table. */
+async function runBench(): Promise<void> {
+  const scratch = mkdtempSync(join(tmpdir(), 'creature-bench-'));
+  const dist = join(scratch, 'dist');
+  const env = { ...process.env, OUT_DIR: dist, RECORDS_DIR: join(scratch, 'records') };
+  const cli = ['node', '--import', 'tsx', 'generator/cli.ts'];
+  const rows: Array<[string, string, string]> = [];
 
-try {
-  const imported = measure([...cli, 'import', '--force'], env);
-  // This machine's disk is noisy (the same cp -r has taken 1 s and 20 s): build and copy are
-  // measured in alternation, each into an empty folder, and compared by their medians.
-  const builds: Measured[] = [];
-  const copies: Measured[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    rmSync(dist, { recursive: true, force: true });
-    spawnSync('sync');
-    builds.push(measure([...cli, 'build', '--force'], env));
-    spawnSync('sync');
-    copies.push(measure(['cp', '-r', dist, join(scratch, `copy-${round}`)], env));
-    rmSync(join(scratch, `copy-${round}`), { recursive: true, force: true });
+  try {
+    const imported = measure([...cli, 'import', '--force'], env);
+    // This machine's disk is noisy (the same cp -r has taken 1 s and 20 s): build and copy are
+    // measured in alternation, each into an empty folder, and compared by their medians.
+    const builds: Measured[] = [];
+    const copies: Measured[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      rmSync(dist, { recursive: true, force: true });
+      spawnSync('sync');
+      builds.push(measure([...cli, 'build', '--force'], env));
+      spawnSync('sync');
+      copies.push(measure(['cp', '-r', dist, join(scratch, `copy-${round}`)], env));
+      rmSync(join(scratch, `copy-${round}`), { recursive: true, force: true });
+    }
+    const again = measure([...cli, 'build'], env);
+    const size = treeSize(dist);
+    const buildSeconds = builds.map((b) => b.seconds);
+    const copySeconds = copies.map((c) => c.seconds);
+    const buildRss = Math.max(...builds.map((b) => b.peakRssMb));
+
+    rows.push(['import (tables → records)', `${imported.seconds.toFixed(2)} s, peak RSS ${imported.peakRssMb.toFixed(0)} MB`, '']);
+    rows.push([`build (records → dist/), median of ${ROUNDS}`, `${median(buildSeconds).toFixed(2)} s (${range(buildSeconds)}), peak RSS ${buildRss.toFixed(0)} MB`, '']);
+    rows.push(['import + build, whole data set', `${(imported.seconds + median(buildSeconds)).toFixed(2)} s, peak RSS ${Math.max(imported.peakRssMb, buildRss).toFixed(0)} MB`, '≤ 20 s, ≤ 1.5 GB']);
+    rows.push(['rebuild, nothing changed', `${again.seconds.toFixed(2)} s`, '≤ 2 s']);
+    rows.push([`cp -r dist/, median of ${ROUNDS}`, `${median(copySeconds).toFixed(2)} s (${range(copySeconds)})`, '']);
+    rows.push(['build ÷ cp -r (medians)', `${(median(buildSeconds) / median(copySeconds)).toFixed(1)}×`, '≤ 3×']);
+    rows.push(['dist/', `${size.files} files, ${(size.bytes / 1e6).toFixed(0)} MB (hard-linked names counted once)`, '']);
+
+    // the dev loop beside the full build of the same run, and the preview's memory on this dist/
+    const { previewPeakRss, runDevBench } = await import('./dev.ts');
+    rows.push(...(await runDevBench(scratch, resolveConfig({}, {}).dataDir)).map((r): [string, string, string] => [r.what, r.figure, r.goal]));
+    const rss = await previewPeakRss(dist, env);
+    rows.push([rss.what, rss.figure, rss.goal]);
+
+    const width = Math.max(...rows.map((r) => r[0].length));
+    console.log(`\nbench on ${new Date().toISOString()} (node ${process.version}, ${availableParallelism()} cores)\n`);
+    for (const [what, figure, target] of rows) console.log(`${what.padEnd(width)}  ${figure.padEnd(58)}  ${target}`);
+    // the HTTP figures (preview and nginx side by side, page computation) on the same dist/
+    await (await import('./http.ts')).runHttpBench(dist);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
   }
-  const again = measure([...cli, 'build'], env);
-  const size = treeSize(dist);
-  const buildSeconds = builds.map((b) => b.seconds);
-  const copySeconds = copies.map((c) => c.seconds);
-  const buildRss = Math.max(...builds.map((b) => b.peakRssMb));
+}
 
-  rows.push(['import (tables → records)', `${imported.seconds.toFixed(2)} s, peak RSS ${imported.peakRssMb.toFixed(0)} MB`, '']);
-  rows.push([`build (records → dist/), median of ${ROUNDS}`, `${median(buildSeconds).toFixed(2)} s (${range(buildSeconds)}), peak RSS ${buildRss.toFixed(0)} MB`, '']);
-  rows.push(['import + build, whole data set', `${(imported.seconds + median(buildSeconds)).toFixed(2)} s, peak RSS ${Math.max(imported.peakRssMb, buildRss).toFixed(0)} MB`, '≤ 20 s, ≤ 1.5 GB']);
-  rows.push(['rebuild, nothing changed', `${again.seconds.toFixed(2)} s`, '≤ 2 s']);
-  rows.push([`cp -r dist/, median of ${ROUNDS}`, `${median(copySeconds).toFixed(2)} s (${range(copySeconds)})`, '']);
-  rows.push(['build ÷ cp -r (medians)', `${(median(buildSeconds) / median(copySeconds)).toFixed(1)}×`, '≤ 3×']);
-  rows.push(['dist/', `${size.files} files, ${(size.bytes / 1e6).toFixed(0)} MB (hard-linked names counted once)`, '']);
-
-  // the dev loop beside the full build of the same run, and the preview's memory on this dist/
-  const { previewPeakRss, runDevBench } = await import('./dev.ts');
-  rows.push(...(await runDevBench(scratch, resolveConfig({}, {}).dataDir)).map((r): [string, string, string] => [r.what, r.figure, r.goal]));
-  const rss = await previewPeakRss(dist, env);
-  rows.push([rss.what, rss.figure, rss.goal]);
-
-  const width = Math.max(...rows.map((r) => r[0].length));
-  console.log(`\nbench on ${new Date().toISOString()} (node ${process.version}, ${availableParallelism()} cores)\n`);
-  for (const [what, figure, target] of rows) console.log(`${what.padEnd(width)}  ${figure.padEnd(58)}  ${target}`);
-  // the HTTP figures (preview and nginx side by side, page computation) on the same dist/
-  await (await import('./http.ts')).runHttpBench(dist);
-} finally {
-  rmSync(scratch, { recursive: true, force: true });
+// `npm run bench -- --against REF`: the main figures of REF and of the working tree side by side
+const against = process.argv.indexOf('--against');
+if (against >= 0) {
+  const ref = process.argv[against + 1];
+  if (!ref) throw new Error('--against needs a commit or branch, e.g. --against main');
+  await (await import('./compare.ts')).runComparison(ref);
+} else {
+  await runBench();
 }

@@ -1,0 +1,28 @@
+/**
+ * How the bench times a command: under GNU time, for its wall seconds and the peak RSS of the
+ * process and its threads; and the small statistics the tables print.
+ */
+import { spawnSync } from 'node:child_process';
+import { repoRoot } from '../generator/config.ts';
+
+export interface Measured {
+  seconds: number;
+  /** the largest RSS of the process and its threads */
+  peakRssMb: number;
+  output: string;
+}
+
+/** Runs a command under GNU time in `cwd`; wall seconds and peak RSS come from its report. */
+export function measure(command: string[], env: NodeJS.ProcessEnv, cwd = repoRoot): Measured {
+  const result = spawnSync('/usr/bin/time', ['-v', ...command], { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const report = result.stderr;
+  if (result.status !== 0) throw new Error(`${command.join(' ')} failed:\n${result.stdout}\n${report}`);
+  const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(report);
+  const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(report);
+  if (!wall || !rss) throw new Error(`no figures from /usr/bin/time:\n${report}`);
+  const seconds = Number(wall[1] ?? 0) * 3600 + Number(wall[2]) * 60 + Number(wall[3]);
+  return { seconds, peakRssMb: Number(rss[1]) / 1024, output: result.stdout.trim() };
+}
+
+export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+export const range = (xs: number[]): string => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)} s`;
