@@ -1,39 +1,13 @@
 /**
- * Files a build makes besides the resources' own: documents about the API (OpenAPI, types),
- * the docs page, bulk downloads. Each maker runs after every resource file is written into the
- * build's temporary folder, so it may read them; what it returns is written in the same
- * all-or-nothing build. An artifact with a `route` is served at that path (outside /v2/ too).
+ * The list of artifact makers a build runs (see artifact.ts for what one is), with the two
+ * small ones that need no module of their own.
  */
 import { CACHE_OK } from '../../edge/handler.ts';
-import { DOWNLOADS_DIR, type Meta, type Routes } from '../../edge/layout.ts';
-import type { AnyResource } from '../resources/define.ts';
+import { DOWNLOADS_DIR } from '../../edge/layout.ts';
+import type { ArtifactMaker } from './artifact.ts';
 import { docsPage } from './docs-page.ts';
 import { openApiMaker } from './openapi.ts';
 import { typeScriptTypesMaker } from './typescript-types.ts';
-
-export interface ArtifactContext {
-  baseUrl: string;
-  /** the build's temporary folder, holding every resource file already */
-  outDir: string;
-  resources: readonly AnyResource[];
-  routes: Routes;
-  meta: Meta;
-}
-
-export interface Artifact {
-  /** where it goes, relative to dist/ */
-  path: string;
-  body: string | Uint8Array;
-  /** the URL path it answers at, when it is not a /v2/ resource (e.g. `/` for the docs page) */
-  route?: string;
-  /** its Content-Type when it has a route */
-  contentType?: string;
-}
-
-export interface ArtifactMaker {
-  name: string;
-  make(ctx: ArtifactContext): Promise<Artifact[]> | Artifact[];
-}
 
 /**
  * The site's 404.html: a CDN serves it for a rewrite whose target file is missing (Netlify

@@ -15,7 +15,7 @@ import { resources as moves } from '../resources/moves/index.ts';
 import { resources as species } from '../resources/species/index.ts';
 import { resources as world } from '../resources/world/index.ts';
 import type { AnyResource } from '../resources/define.ts';
-import type { Artifact, ArtifactContext, ArtifactMaker } from './artifacts.ts';
+import type { Artifact, ArtifactContext, ArtifactMaker } from './artifact.ts';
 import { buildContract, type JsonValue } from './openapi.ts';
 import { escapeHtml, referenceSection, resourceAnchor, type ReferenceExample } from './reference.ts';
 

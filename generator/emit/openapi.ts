@@ -31,7 +31,7 @@ import * as summaries from '../../schemas/output/summaries.ts';
 import * as world from '../../schemas/output/world.ts';
 import { RESOURCE_SUMMARIES } from '../../schemas/output/summaries.ts';
 import type { AnyResource } from '../resources/define.ts';
-import type { ArtifactMaker } from './artifacts.ts';
+import type { ArtifactMaker } from './artifact.ts';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 export type JsonSchema = { [key: string]: JsonValue };

@@ -10,7 +10,7 @@
  * so a schema it cannot express never becomes a type that accepts too much.
  */
 import type { Routes } from '../../edge/layout.ts';
-import type { ArtifactMaker } from './artifacts.ts';
+import type { ArtifactMaker } from './artifact.ts';
 import { buildContract, META, NOT_FOUND, PAGINATED_LIST, ROOT_INDEX, type Contract, type JsonSchema, type JsonValue } from './openapi.ts';
 
 /** Operator precedence of a rendered type, to know when it needs parentheses. */
