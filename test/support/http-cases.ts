@@ -14,6 +14,9 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { itemFile, listFile, metaFile, rootFile, routesFile, subresourceFile, type Meta, type Routes } from '../../edge/layout.ts';
 import type { FullList, ListEntry } from '../../edge/pagination.ts';
+import { SPOOFED_HEADERS } from '../../netlify/deploy-checks.ts';
+
+export { SPOOFED_HEADERS };
 
 export type { FullList, ListEntry };
 
@@ -196,27 +199,6 @@ export function httpCases(ctx: Pick<CaseContext, 'routes'>): HttpCase[] {
   }
   return cases;
 }
-
-/**
- * Headers a client may send that no answer may depend on: the marker the edge function once
- * stepped aside for, the forwarding and override headers proxies and frameworks honour, cookies,
- * a client's own cache directives. Request headers are no part of the CDN's cache key, so an
- * answer that changed with one of them could be stored and served to everyone.
- */
-export const SPOOFED_HEADERS: Record<string, string> = {
-  'x-static-read': '1',
-  'X-Forwarded-Host': 'evil.example',
-  'X-Forwarded-Proto': 'http',
-  Forwarded: 'host=evil.example;proto=http',
-  'X-Original-URL': '/v2/creature/2',
-  'X-Rewrite-URL': '/v2/creature/2',
-  'X-HTTP-Method-Override': 'DELETE',
-  'X-Nf-Request-Id': 'spoofed',
-  'Netlify-Vary': 'query',
-  Cookie: 'nf_ab=branch; session=1',
-  Accept: 'text/html',
-  'Cache-Control': 'no-cache',
-};
 
 /**
  * Every row again with the spoofed headers added: each must get the same answer as without
