@@ -227,7 +227,8 @@ const outsideApi = (c: HttpCase) => !/^\/v2(\/|$)/.test(new URL(c.path, 'http://
  * How the CLI's static layer answers rows outside /v2 differently from the function that answered
  * them before: its own `Cache-Control: public, max-age=0` whatever _headers says (Netlify's CDN
  * applies _headers to static files), its own type for .js, no data version on its 404 page
- * (the rules' JSON 404 outside the API), and a 404 for a PUT to an unknown path.
+ * (the rules' JSON 404 outside the API) nor on `/` (it matches _headers against index.html),
+ * and a 404 for a PUT to an unknown path.
  */
 function staticLayerOwn(c: HttpCase, problem: string): boolean {
   if (!outsideApi(c)) return false;
@@ -235,6 +236,8 @@ function staticLayerOwn(c: HttpCase, problem: string): boolean {
     /^cache-control: expected .*, found public, max-age=0$/.test(problem) ||
     problem === 'content-type: expected text/javascript; charset=utf-8, found application/javascript; charset=utf-8' ||
     (c.status === 404 && /^x-data-version: expected \w+, found undefined$/.test(problem)) ||
+    // the CLI matches _headers against the file it serves (index.html), not the request path `/`
+    (c.path === '/' && /^x-data-version: expected \w+, found undefined$/.test(problem)) ||
     (c.method === 'PUT' && (problem === 'status: expected 405, found 404' || problem.startsWith('content-type: expected application/json; charset=utf-8, found text/plain') || problem.startsWith('x-data-version:') || problem.startsWith('allow:') || problem.startsWith('body: not JSON') || problem.startsWith('cache-control:')))
   );
 }
@@ -322,6 +325,8 @@ describe(`${NETLIFY_CLI}: a function that throws hands the request on to the rul
       const got = answers[i]!;
       const text = Buffer.from(got.body).toString('utf8');
       if (got.status === 404 && text === '"Not Found"') return;
+      // the CLI's own server refuses a NUL byte before any rule (the function answers it with a 404)
+      if (c.name === 'NUL byte' && got.status === 400) return;
       const expected = expectedBody(ctx, c.body);
       const same = got.status === c.status && expected !== null && ('bytes' in expected ? expected.bytes.equals(Buffer.from(got.body)) : isDeepStrictEqual(JSON.parse(text), expected.value));
       if (same) right.push(c.name);
