@@ -7,6 +7,7 @@ import {
   API_PREFIX, DEFAULT_LIMIT, itemFile, listFile, metaFile, pageFile, rootFile, routesFile, subresourceFile, type Meta, type Routes,
 } from './layout.ts';
 import { paginate, parseLimit, parseOffset, type FullList } from './pagination.ts';
+import { queryParam } from './params.ts';
 
 export interface FileReader {
   /** the bytes of a file under dist/, by its relative path, or null when there is none */
@@ -152,9 +153,9 @@ export function createResponder(files: FileReader, options: HandlerOptions) {
   };
 
   async function collection(kind: string, params: URLSearchParams): Promise<Answer> {
-    const limit = parseLimit(params.get('limit'));
-    const offset = parseOffset(params.get('offset'));
-    const q = params.get('q');
+    const limit = parseLimit(queryParam(params, 'limit'));
+    const offset = parseOffset(queryParam(params, 'offset'));
+    const q = queryParam(params, 'q');
     if (q === null && limit === DEFAULT_LIMIT && offset % DEFAULT_LIMIT === 0) {
       const precomputed = await fileAnswer(pageFile(kind, offset));
       if (precomputed.status === 200) return precomputed;

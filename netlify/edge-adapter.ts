@@ -1,24 +1,27 @@
 /**
- * The Netlify edge function's logic: edge/handler.ts behind the CDN. The handler answers every
- * request; the files it reads are the deploy's own static files, fetched from the same site.
+ * The Netlify edge function's logic: edge/handler.ts behind the CDN. The function is declared on
+ * the API's paths only (netlify.toml); the files it reads are the deploy's own static files,
+ * fetched from the same site under FILE_READ_PREFIX, a path it is not declared on, so its reads
+ * never run it again and no request header decides whether it answers.
  * Kept out of netlify/edge-functions/ because Netlify deploys every file there as a function.
  */
 import { createHandler, type FileReader } from '../edge/handler.ts';
 import { API_PREFIX, metaFile, type Meta } from '../edge/layout.ts';
+import { QUERY_PARAMS } from '../edge/params.ts';
 
 /**
- * Marks the function's own reads of build files. The function is declared on every path, so
- * its reads reach it again; with this header it steps aside and the static layer serves the file.
+ * Where the function reads build files: `/_files/v2/creature/1.json` is `dist/v2/creature/1.json`
+ * (a rewrite in netlify.toml). Outside the function's declared paths, so a read is a static
+ * answer, stored by the CDN like any static file, and never a second invocation.
  */
-export const STATIC_READ_HEADER = 'x-static-read';
+export const FILE_READ_PREFIX = '/_files';
 
-/** The CDN's cache key: the path plus only the query parameters the handler reads. */
-export const NETLIFY_VARY = 'query=limit|offset|q';
+/** The CDN's cache key: the path plus only the query parameters the handler reads (edge/params.ts). */
+export const NETLIFY_VARY = `query=${QUERY_PARAMS.join('|')}`;
 /**
  * A deploy's answers never change (a new deploy empties the CDN cache), so 200s are kept for a
- * year. Everything else is not stored at the CDN: 404s cost no read, and a stored answer at a
- * path the function reads from (say `/v2/creature/1.json`, a 404 for the public) would be
- * served to those reads too.
+ * year. Everything else is not stored at the CDN: a 404 is cheap to compute, and a stored 503
+ * would outlive the fault that made it.
  */
 export const CDN_CACHE_OK = 'public, s-maxage=31536000';
 export const CDN_NO_STORE = 'no-store';
@@ -39,10 +42,10 @@ function startGeneration(origin: string, fetcher: Fetcher): Generation {
   const generation: Generation = { handle: Promise.resolve(null as unknown as Handle), failed: false };
   const reader: FileReader = {
     async read(path) {
-      const url = new URL(`/${path.split('/').map(encodeURIComponent).join('/')}`, origin);
+      const url = new URL(`${FILE_READ_PREFIX}/${path.split('/').map(encodeURIComponent).join('/')}`, origin);
       let response: Response;
       try {
-        response = await fetcher(new Request(url, { headers: { [STATIC_READ_HEADER]: '1' } }));
+        response = await fetcher(new Request(url));
       } catch {
         generation.failed = true;
         return null;
@@ -82,20 +85,25 @@ function unavailable(): Response {
       'X-Content-Type-Options': 'nosniff',
       'Cache-Control': 'no-store',
       'Retry-After': '1',
-      'Netlify-CDN-Cache-Control': CDN_NO_STORE,
-      'Netlify-Vary': NETLIFY_VARY,
+      ...cdnHeaders(false),
     },
   });
 }
 
 /**
- * The edge function's body: `undefined` lets the request go on to the static layer (the
- * function's own reads), anything else is the answer.
+ * What the CDN reads: whether and how long to store an answer, and its cache key. The same
+ * policy goes in both Netlify's own header and the standard one (RFC 9213): one report
+ * (nitrojs/nitro#2431) saw Netlify-Vary ignored when only Netlify's header was sent.
  */
+function cdnHeaders(storable: boolean): Record<string, string> {
+  const policy = storable ? CDN_CACHE_OK : CDN_NO_STORE;
+  return { 'Netlify-CDN-Cache-Control': policy, 'CDN-Cache-Control': policy, 'Netlify-Vary': NETLIFY_VARY };
+}
+
+/** The edge function's body: every request it is declared on gets an answer. */
 export function createEdgeAdapter(fetcher: Fetcher = (request) => fetch(request)) {
   let current: Generation | null = null;
-  return async function answer(request: Request): Promise<Response | undefined> {
-    if (request.headers.has(STATIC_READ_HEADER)) return undefined;
+  return async function answer(request: Request): Promise<Response> {
     const generation = (current ??= startGeneration(new URL(request.url).origin, fetcher));
     const handle = await generation.handle;
     const response = generation.failed ? null : await handle(request);
@@ -105,9 +113,8 @@ export function createEdgeAdapter(fetcher: Fetcher = (request) => fetch(request)
     }
     // Only GET answers are stored by the CDN; a HEAD or a 304 stored under the URL would be
     // served to a later plain GET.
-    const cacheable = request.method === 'GET' && response.status === 200;
-    response.headers.set('Netlify-CDN-Cache-Control', cacheable ? CDN_CACHE_OK : CDN_NO_STORE);
-    response.headers.set('Netlify-Vary', NETLIFY_VARY);
+    const storable = request.method === 'GET' && response.status === 200;
+    for (const [name, value] of Object.entries(cdnHeaders(storable))) response.headers.set(name, value);
     return response;
   };
 }

@@ -2,14 +2,18 @@
  * Runs the Netlify edge function under Deno, the runtime Netlify runs it in, against a built
  * dist/. Stand-ins play the rest of Netlify's request chain as test/netlify-rules.test.ts
  * checks it with Netlify's own rule matcher: a request goes to the edge functions whose
- * declared paths (URLPattern, as in netlify.toml) match it; if none answers, the static layer
- * serves the file at that exact path, or a 404.
+ * declared paths (URLPattern, as in netlify.toml) match it; if none answers, the first rule
+ * whose path matches (rules without query conditions only; a file at the request's own path
+ * wins over a rule that is not forced; a rewrite to a missing file is the site's 404 page),
+ * else the file at that exact path, else the 404 page. Every method is served alike there.
  *
  *   deno run --allow-read netlify/edge-harness.ts INPUT.json   (prints OUTPUT as JSON)
  *
- * INPUT: { dist, origin, declarations: [{ function, path, excludedPath? }], requests: [{ method, path, headers }] }
- * OUTPUT: { results: [{ route, status, headers, body (base64) }] }: route is the function
- * that answered, or null when the static layer did.
+ * INPUT: { dist, origin, declarations: [{ function, path, excludedPath? }],
+ *          rules: [{ from, to, status, force? }], requests: [{ method, path, headers }] }
+ * OUTPUT: { results: [{ route, invocations, status, headers, body (base64) }] }: route is the
+ * function that answered, or null when the rules and static files did; invocations counts the
+ * edge functions run while answering (the function's own reads included).
  */
 import type { Context } from '@netlify/edge-functions';
 import api from './edge-functions/api.ts';
@@ -20,11 +24,13 @@ declare const Deno: {
   readFile(path: string): Promise<Uint8Array<ArrayBuffer>>;
   readTextFile(path: string): Promise<string>;
   realPath(path: string): Promise<string>;
+  stat(path: string): Promise<{ isFile: boolean }>;
 };
 /** Deno has URLPattern built in; the DOM types this project is checked with do not yet. */
 declare class URLPattern {
   constructor(input: { pathname: string });
   test(input: { pathname: string }): boolean;
+  exec(input: { pathname: string }): { pathname: { groups: Record<string, string | undefined> } } | null;
 }
 
 type EdgeFunction = (request: Request, context: Context) => Promise<Response | undefined> | Response | undefined;
@@ -34,10 +40,17 @@ interface Declaration {
   path: string | string[];
   excludedPath?: string | string[];
 }
+interface Rule {
+  from: string;
+  to: string;
+  status: number;
+  force?: boolean;
+}
 interface Input {
   dist: string;
   origin: string;
   declarations: Declaration[];
+  rules: Rule[];
   requests: { method: string; path: string; headers: Record<string, string> }[];
 }
 
@@ -59,37 +72,63 @@ const routes = input.declarations.map((d) => {
 
 const TYPES: Record<string, string> = { json: 'application/json', html: 'text/html', css: 'text/css', js: 'text/javascript', gz: 'application/gzip', ts: 'text/plain' };
 
-/** Netlify's static layer: the file at the request's path (index.html for a folder), or a 404. */
-async function staticLayer(request: Request): Promise<Response> {
+/** A file of the publish folder at a URL path (index.html for a folder), or null. */
+async function fileAt(urlPath: string): Promise<string | null> {
   let path: string;
   try {
-    path = decodeURIComponent(new URL(request.url).pathname);
+    path = decodeURIComponent(urlPath);
   } catch {
-    return new Response('Not Found', { status: 404 });
+    return null;
   }
   if (path.endsWith('/')) path += 'index.html';
   try {
     const full = await Deno.realPath(dist + path);
-    if (!full.startsWith(`${dist}/`)) throw new Error('outside the publish folder');
-    const type = TYPES[full.slice(full.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
-    return new Response(request.method === 'HEAD' ? null : await Deno.readFile(full), { headers: { 'content-type': type } });
+    return full.startsWith(`${dist}/`) && (await Deno.stat(full)).isFile ? full : null;
   } catch {
-    return new Response('Not Found', { status: 404, headers: { 'content-type': 'text/plain' } });
+    return null;
   }
 }
 
-/** The request chain: matching edge functions in declared order, then the static layer. */
+async function serveFile(request: Request, full: string | null, status = 200): Promise<Response> {
+  if (full === null) return serveFile(request, await fileAt('/404.html'), 404);
+  const type = TYPES[full.slice(full.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
+  return new Response(request.method === 'HEAD' ? null : await Deno.readFile(full), { status, headers: { 'content-type': type } });
+}
+
+// Netlify's `from` ignores a trailing slash; `*` is the splat, `:name` one segment.
+const rules = input.rules.map((rule) => ({ ...rule, pattern: new URLPattern({ pathname: `${rule.from.replace(/\/$/, '')}{/}?` }) }));
+
+/** Netlify's chain after the edge functions: rules (evaluated once), then static files. */
+async function rulesAndFiles(request: Request): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  const exact = await fileAt(pathname);
+  for (const rule of rules) {
+    const match = rule.pattern.exec({ pathname });
+    if (!match) continue;
+    if (exact && !rule.force) break;
+    const groups = match.pathname.groups;
+    const target = rule.to.replace(/:(\w+)/g, (_, name: string) => (name === 'splat' ? groups['0'] : groups[name]) ?? '');
+    return serveFile(request, await fileAt(target), rule.status);
+  }
+  return serveFile(request, exact);
+}
+
+/** Edge functions run so far: what Netlify would bill. */
+let invocations = 0;
+
+/** The request chain: matching edge functions in declared order, then the rules and static files. */
 async function chain(request: Request): Promise<{ route: string | null; response: Response }> {
   const url = new URL(request.url);
   if (url.origin !== input.origin) throw new Error(`the edge function fetched ${url.href}, outside the site`);
   for (const route of routes) {
     const input = { pathname: url.pathname };
     if (!route.paths.some((p) => p.test(input)) || route.excluded.some((p) => p.test(input))) continue;
-    const context = { next: () => staticLayer(request), params: {} } as unknown as Context;
+    const context = { next: () => rulesAndFiles(request), params: {} } as unknown as Context;
+    invocations++;
     const response = await route.fn(request, context);
     if (response) return { route: route.name, response };
   }
-  return { route: null, response: await staticLayer(request) };
+  return { route: null, response: await rulesAndFiles(request) };
 }
 
 // What the edge function's own fetch reaches: the same chain.
@@ -103,9 +142,10 @@ const toBase64 = (bytes: Uint8Array) => {
 
 const results = [];
 for (const r of input.requests) {
+  const before = invocations;
   const { route, response } = await chain(new Request(input.origin + r.path, { method: r.method, headers: r.headers }));
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
-  results.push({ route, status: response.status, headers, body: toBase64(new Uint8Array(await response.arrayBuffer())) });
+  results.push({ route, invocations: invocations - before, status: response.status, headers, body: toBase64(new Uint8Array(await response.arrayBuffer())) });
 }
 console.log(JSON.stringify({ results }));

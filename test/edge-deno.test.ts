@@ -1,20 +1,24 @@
 /**
  * The Netlify edge function (netlify/edge-functions/api.ts) under Deno, against the built dist/,
- * for every row of the shared table (netlify/edge-harness.ts plays the rest of Netlify's request
- * chain). Each answer must meet the row, carry the CDN's cache headers, and have the preview's
- * status, bytes and headers. Also: the function type-checks under Deno, and the adapter's
- * behaviour when a read fails.
+ * for every row of the shared table, and every row again with spoofed headers
+ * (netlify/edge-harness.ts plays the rest of Netlify's request chain, with netlify.toml's rules
+ * as Netlify's own parser reads them). Each API answer must meet the row, carry the CDN's cache
+ * headers, have the preview's status, bytes and headers, and cost one invocation: the
+ * function's reads never run it again. Rows outside /v2 are the static layer's. Also: the
+ * function type-checks under Deno, and the adapter's behaviour when a read fails.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { parseAllRedirects } from '@netlify/redirect-parser';
 import { describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../generator/config.ts';
-import { CDN_CACHE_OK, CDN_NO_STORE, createEdgeAdapter, NETLIFY_VARY, STATIC_READ_HEADER } from '../netlify/edge-adapter.ts';
-import { readNetlifyConfig } from './support/files.ts';
-import { checkOutcome, expectedBody, gotFrom, httpCases, loadCaseContext, runCases, type Got, type Sent } from './support/http-cases.ts';
+import { CDN_CACHE_OK, CDN_NO_STORE, createEdgeAdapter, FILE_READ_PREFIX, NETLIFY_VARY } from '../netlify/edge-adapter.ts';
+import { config as functionConfig } from '../netlify/edge-functions/api.ts';
+import { netlifyTomlPath, readNetlifyConfig } from './support/files.ts';
+import { checkOutcome, expectedBody, gotFrom, httpCases, loadCaseContext, runCases, SPOOFED_HEADERS, withSpoofedHeaders, type Got, type Sent } from './support/http-cases.ts';
 
 const run = promisify(execFile);
 const deno = join(repoRoot, 'node_modules/.bin/deno');
@@ -23,12 +27,20 @@ const denoEnv = { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' };
 const distDir = inject('distDir');
 const previewUrl = inject('previewUrl');
 const ctx = loadCaseContext(distDir, inject('baseUrl'));
-const cases = httpCases(ctx);
+const table = httpCases(ctx);
+const cases = [...table, ...withSpoofedHeaders(table)];
 
 const declarations = readNetlifyConfig().edge_functions ?? [];
+// the harness plays the rules without query conditions (outside the function's paths, none has one)
+const parsed = await parseAllRedirects({ redirectsFiles: [], netlifyConfigPath: netlifyTomlPath, configRedirects: [], minimal: false });
+if (parsed.errors.length) throw parsed.errors[0];
+const rules = (parsed.redirects as { from: string; to: string; status?: number; force?: boolean; query?: Record<string, string> }[])
+  .filter((r) => !r.query || Object.keys(r.query).length === 0)
+  .map(({ from, to, status, force }) => ({ from, to, status: status ?? 301, force: force ?? false }));
 
 interface EdgeGot extends Got {
   route: string | null;
+  invocations: number;
 }
 const work = mkdtempSync(join(tmpdir(), 'edge-deno-'));
 let batch = 0;
@@ -36,14 +48,14 @@ let batch = 0;
 async function sendToEdge(requests: Sent[]): Promise<EdgeGot[]> {
   if (!requests.length) return [];
   const input = join(work, `input-${batch++}.json`);
-  writeFileSync(input, JSON.stringify({ dist: distDir, origin: 'https://creatures.example', declarations, requests }));
+  writeFileSync(input, JSON.stringify({ dist: distDir, origin: 'https://creatures.example', declarations, rules, requests }));
   const { stdout } = await run(deno, ['run', '--no-lock', `--allow-read`, join(repoRoot, 'netlify/edge-harness.ts'), input], {
     cwd: repoRoot,
     env: denoEnv,
     maxBuffer: 1 << 30,
   });
-  const { results } = JSON.parse(stdout) as { results: { route: string | null; status: number; headers: Record<string, string>; body: string }[] };
-  return results.map((r) => ({ route: r.route, status: r.status, headers: r.headers, body: new Uint8Array(Buffer.from(r.body, 'base64')) }));
+  const { results } = JSON.parse(stdout) as { results: { route: string | null; invocations: number; status: number; headers: Record<string, string>; body: string }[] };
+  return results.map((r) => ({ route: r.route, invocations: r.invocations, status: r.status, headers: r.headers, body: new Uint8Array(Buffer.from(r.body, 'base64')) }));
 }
 /** The preview's uncompressed answers: the edge leaves compression (and its ETag variants) to Netlify's CDN. */
 const sendToPreview = (requests: Sent[]): Promise<Got[]> =>
@@ -55,12 +67,17 @@ const sendToPreview = (requests: Sent[]): Promise<Got[]> =>
 const SHARED_HEADERS = ['content-type', 'cache-control', 'etag', 'x-data-version', 'access-control-allow-origin', 'access-control-expose-headers', 'x-content-type-options', 'allow'];
 
 describe('netlify.toml declares the edge function', () => {
-  it('on every path, with manual caching, from a file that exists', () => {
-    expect(declarations.map((d) => d.function)).toEqual(['api']);
-    const [api] = declarations;
-    expect(api!.path).toBe('/*');
-    expect(api!.cache).toBe('manual');
+  it('on the API\'s paths only, with manual caching, from a file that exists, bypassed when it fails', () => {
+    expect(declarations.map((d) => d.function)).toEqual(['api', 'api']);
+    expect(declarations.map((d) => d.path)).toEqual(['/v2', '/v2/*']);
+    for (const d of declarations) expect(d.cache).toBe('manual');
     expect(readFileSync(join(repoRoot, 'netlify/edge-functions/api.ts'), 'utf8')).toMatch(/export default/);
+    expect(functionConfig.onError).toBe('bypass');
+  });
+
+  it('its reads are under a prefix it is not declared on, rewritten to the build files', () => {
+    expect(FILE_READ_PREFIX.startsWith('/v2')).toBe(false);
+    expect(rules[0]).toEqual({ from: `${FILE_READ_PREFIX}/*`, to: '/:splat', status: 200, force: false });
   });
 
   it('type-checks under Deno with the handler it wraps', async () => {
@@ -75,16 +92,26 @@ describe('the edge function under Deno answers every row of the table', async ()
   const routed = cases.filter((c) => (edge.get(c.name)!.got as EdgeGot).route !== null);
   const unrouted = cases.filter((c) => (edge.get(c.name)!.got as EdgeGot).route === null);
 
+  it('routes exactly the rows under /v2 to the function', () => {
+    // as URLs read the path: `/v2/%2e%2e/%2e%2e/package.json` is `/package.json`
+    const underV2 = (c: (typeof cases)[number]) => /^\/v2(\/|$)/.test(new URL(c.path, 'https://creatures.example').pathname);
+    expect(routed.filter((c) => !underV2(c)).map((c) => c.name)).toEqual([]);
+    expect(unrouted.filter(underV2).map((c) => c.name)).toEqual([]);
+  });
+
   it.each(routed.map((c) => [c.name, c] as const))('%s', (_name, c) => {
     const outcome = edge.get(c.name)!;
-    const got = outcome.got;
+    const got = outcome.got as EdgeGot;
     const where = `${c.method ?? 'GET'} ${c.path}`;
     expect(checkOutcome(ctx, c, outcome), where).toEqual([]);
+    // one invocation, whatever the function read
+    expect(got.invocations, where).toBe(1);
 
     // cacheable at the CDN: 200s to GET for the deploy's lifetime, nothing else
     expect(got.headers['netlify-vary'], where).toBe(NETLIFY_VARY);
     const storable = (c.method ?? 'GET') === 'GET' && got.status === 200;
     expect(got.headers['netlify-cdn-cache-control'], where).toBe(storable ? CDN_CACHE_OK : CDN_NO_STORE);
+    expect(got.headers['cdn-cache-control'], where).toBe(got.headers['netlify-cdn-cache-control']);
 
     // the preview's answer, byte for byte and header for header
     const fromPreview = preview.get(c.name)!.got;
@@ -93,30 +120,52 @@ describe('the edge function under Deno answers every row of the table', async ()
     expect(Buffer.from(got.body).equals(Buffer.from(fromPreview.body)), `${where}: the same bytes as the preview`).toBe(true);
   });
 
-  // Rows the function is not declared on are the static layer's (their headers: netlify-rules.test.ts).
-  it.each(unrouted.map((c) => [c.name, c] as const))('%s (static on Netlify)', (_name, c) => {
+  // Outside /v2 the rules and static files answer (their headers: netlify-rules.test.ts); what
+  // Netlify's static layer does with other methods is not known offline.
+  const staticRows = unrouted.filter((c) => ['GET', 'HEAD'].includes(c.method ?? 'GET'));
+  it.each(staticRows.map((c) => [c.name, c] as const))('%s (static on Netlify)', (_name, c) => {
     const { got } = edge.get(c.name)!;
-    expect(c.path).toMatch(/^\/downloads\//);
+    expect((got as EdgeGot).invocations).toBe(0);
     expect(got.status).toBe(c.status);
     const expected = expectedBody(ctx, c.body);
-    expect(expected && 'bytes' in expected && expected.bytes.equals(Buffer.from(got.body))).toBe(true);
+    if (expected && 'bytes' in expected) expect(expected.bytes.equals(Buffer.from(got.body))).toBe(true);
+    else if (expected && 'value' in expected) expect(JSON.parse(Buffer.from(got.body).toString('utf8'))).toEqual(expected.value);
+    else expect(got.body.byteLength).toBe(0);
   });
 });
 
 describe('the adapter', () => {
   const origin = 'https://creatures.example';
+  /** The deploy's files as the function reads them: under its prefix, or nothing. */
   const staticFiles = (root: string) => async (request: Request) => {
+    const { pathname } = new URL(request.url);
+    if (!pathname.startsWith(`${FILE_READ_PREFIX}/`)) return new Response('', { status: 404 });
     try {
-      return new Response(readFileSync(join(root, decodeURIComponent(new URL(request.url).pathname))));
+      return new Response(readFileSync(join(root, decodeURIComponent(pathname.slice(FILE_READ_PREFIX.length)))));
     } catch {
       return new Response('', { status: 404 });
     }
   };
 
-  it('steps aside for its own reads, so the static layer serves them', async () => {
-    const answer = createEdgeAdapter(staticFiles(distDir));
-    expect(await answer(new Request(`${origin}/v2/creature/1.json`, { headers: { [STATIC_READ_HEADER]: '1' } }))).toBeUndefined();
-    expect((await answer(new Request(`${origin}/v2/creature/1.json`)))!.status).toBe(404);
+  it('reads build files under its prefix with no header of its own, and answers a request with any headers', async () => {
+    const seen: Request[] = [];
+    const files = staticFiles(distDir);
+    const answer = createEdgeAdapter(async (request) => {
+      seen.push(request);
+      return files(request);
+    });
+    const plain = await answer(new Request(`${origin}/v2/creature/?offset=3&limit=2`));
+    const spoofed = await answer(new Request(`${origin}/v2/creature/?offset=3&limit=2`, { headers: SPOOFED_HEADERS }));
+    expect(seen.length).toBeGreaterThan(0);
+    for (const request of seen) {
+      expect(new URL(request.url).pathname.startsWith(`${FILE_READ_PREFIX}/v2/`), request.url).toBe(true);
+      const names: string[] = [];
+      request.headers.forEach((_value, name) => names.push(name));
+      expect(names).toEqual([]);
+    }
+    expect(plain.status).toBe(200);
+    expect(spoofed.status).toBe(200);
+    expect(await spoofed.text()).toBe(await plain.text());
   });
 
   it('answers 503, stored nowhere, when a file cannot be read, and recovers on the next request', async () => {

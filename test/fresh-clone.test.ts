@@ -7,7 +7,9 @@
  *   3. Netlify's own CLI serves that clone: a pinned netlify-cli fetched on demand with npx (not a
  *      dependency) runs `netlify serve --offline`, which runs netlify.toml's build command,
  *      bundles the edge function and serves dist/; every row of the shared request table
- *      (test/support/http-cases.ts) is sent to it;
+ *      (test/support/http-cases.ts) is sent to it, and again with spoofed headers, and
+ *      `npm run check:deploy` runs against it; then again with a function that throws, whose
+ *      requests the rules must answer;
  *   4. failed downloads (a corrupted table, a truncated archive, a 404, a server that hangs):
  *      each one clear error, the cache and dist/ as they were.
  *
@@ -21,14 +23,14 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
+import { isDeepStrictEqual, promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { sharedDataDir } from '../generator/config.ts';
 import { gitBlobSha1, lockPath, readLock, type UpstreamLock } from '../generator/fetch/index.ts';
 import { formatLock, lockForFolder } from '../generator/fetch/make-lock.ts';
 import { copyOfClone } from './support/clone.ts';
 import { fileHashes } from './support/files.ts';
-import { checkOutcome, gotFrom, httpCases, loadCaseContext, runCases, type Got, type Sent } from './support/http-cases.ts';
+import { checkOutcome, expectedBody, gotFrom, httpCases, loadCaseContext, runCases, withSpoofedHeaders, type Got, type HttpCase, type Sent } from './support/http-cases.ts';
 import { startTestServer, tinyTables, upstreamArchive, type TestServer } from './support/upstream-archive.ts';
 
 /** Pinned: the last major that runs on Node 20 as well as 22 and 24. */
@@ -136,51 +138,37 @@ describe('a clone with no ../shared', () => {
   });
 });
 
-describe(`${NETLIFY_CLI}: netlify serve --offline on the clone`, () => {
-  let serve: ChildProcess | undefined;
-  let output = '';
-  let origin = '';
+/** The CLI's install (npx's cache): its `netlify` binary and the edge bootstrap it ships. */
+async function installCli(): Promise<{ bin: string; bootstrap: string }> {
+  const started = performance.now();
+  const { stdout } = await run('npx', ['-y', '-p', NETLIFY_CLI, 'sh', '-c', 'command -v netlify'], { maxBuffer: 1 << 24 });
+  const bin = stdout.trim().split('\n').at(-1)!;
+  const root = dirname(dirname(bin)); // <npx cache>/node_modules
+  const bootstrap = [join(root, '@netlify/edge-functions-dev/dist/deno/bootstrap.mjs'), join(root, 'netlify-cli/node_modules/@netlify/edge-functions-dev/dist/deno/bootstrap.mjs')].find((p) => existsSync(p));
+  if (!bootstrap) throw new Error(`${NETLIFY_CLI} in ${root} ships no @netlify/edge-functions-dev/dist/deno/bootstrap.mjs`);
+  console.log(`[netlify] ${NETLIFY_CLI} ready in ${((performance.now() - started) / 1000).toFixed(1)} s (npx: ${root})`);
+  return { bin, bootstrap };
+}
 
-  const freePort = () =>
-    new Promise<number>((resolve, reject) => {
-      const s = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = s.address() as { port: number };
-        s.close(() => resolve(port));
-      });
-      s.on('error', reject);
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
     });
+    s.on('error', reject);
+  });
 
-  /** The CLI's install (npx's cache): its `netlify` binary and the edge bootstrap it ships. */
-  async function installCli(): Promise<{ bin: string; bootstrap: string }> {
-    const started = performance.now();
-    const { stdout } = await run('npx', ['-y', '-p', NETLIFY_CLI, 'sh', '-c', 'command -v netlify'], { maxBuffer: 1 << 24 });
-    const bin = stdout.trim().split('\n').at(-1)!;
-    const root = dirname(dirname(bin)); // <npx cache>/node_modules
-    const bootstrap = [join(root, '@netlify/edge-functions-dev/dist/deno/bootstrap.mjs'), join(root, 'netlify-cli/node_modules/@netlify/edge-functions-dev/dist/deno/bootstrap.mjs')].find((p) => existsSync(p));
-    if (!bootstrap) throw new Error(`${NETLIFY_CLI} in ${root} ships no @netlify/edge-functions-dev/dist/deno/bootstrap.mjs`);
-    console.log(`[netlify] ${NETLIFY_CLI} ready in ${((performance.now() - started) / 1000).toFixed(1)} s (npx: ${root})`);
-    return { bin, bootstrap };
-  }
+/** One `netlify serve --offline` of the clone, in a process group of its own. */
+class NetlifyServe {
+  output = '';
+  origin = '';
+  private child: ChildProcess | undefined;
 
-  async function waitUntilServing(deadline: number): Promise<void> {
-    while (performance.now() < deadline) {
-      if (serve?.exitCode !== null) throw new Error(`netlify serve exited (${serve?.exitCode}):\n${output.slice(-3000)}`);
-      try {
-        const r = await fetch(`${origin}/v2/`);
-        await r.arrayBuffer();
-        if (r.status === 200) return;
-      } catch {
-        // not listening yet
-      }
-      await new Promise((r) => setTimeout(r, 1000));
-    }
-    throw new Error(`netlify serve did not answer in time:\n${output.slice(-3000)}`);
-  }
-
-  beforeAll(async () => {
+  async start(label: string): Promise<void> {
     const { bin, bootstrap } = await installCli();
     const port = await freePort();
-    origin = `http://localhost:${port}`;
+    this.origin = `http://localhost:${port}`;
     // the CLI's state (telemetry choice, caches) stays in the scratch folder, not the user's home
     const home = join(scratch, 'home');
     mkdirSync(join(home, '.config/netlify'), { recursive: true });
@@ -196,48 +184,157 @@ describe(`${NETLIFY_CLI}: netlify serve --offline on the clone`, () => {
       DATA_URL: server.url('/pokeapi/tar.gz/{commit}'),
     });
     const started = performance.now();
-    serve = spawn(process.execPath, [bin, 'serve', '--offline', '--port', String(port)], { cwd: clone, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    serve.stdout!.on('data', (b: Buffer) => (output += b.toString()));
-    serve.stderr!.on('data', (b: Buffer) => (output += b.toString()));
-    await waitUntilServing(performance.now() + 540_000);
-    console.log(`[netlify] netlify serve --offline: build command run and serving in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  }, 900_000);
+    this.child = spawn(process.execPath, [bin, 'serve', '--offline', '--port', String(port)], { cwd: clone, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child.stdout!.on('data', (b: Buffer) => (this.output += b.toString()));
+    this.child.stderr!.on('data', (b: Buffer) => (this.output += b.toString()));
+    await this.waitUntilServing(performance.now() + 540_000);
+    console.log(`[netlify] ${label}: build command run and serving in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
 
-  afterAll(async () => {
-    if (serve?.pid && serve.exitCode === null) {
-      process.kill(-serve.pid, 'SIGTERM');
+  private async waitUntilServing(deadline: number): Promise<void> {
+    while (performance.now() < deadline) {
+      if (this.child?.exitCode !== null) throw new Error(`netlify serve exited (${this.child?.exitCode}):\n${this.output.slice(-3000)}`);
+      try {
+        const r = await fetch(`${this.origin}/v2/meta/`);
+        await r.arrayBuffer();
+        if (r.status === 200) return;
+      } catch {
+        // not listening yet
+      }
       await new Promise((r) => setTimeout(r, 1000));
-      if (serve.exitCode === null) process.kill(-serve.pid, 'SIGKILL');
     }
-  });
+    throw new Error(`netlify serve did not answer in time:\n${this.output.slice(-3000)}`);
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (child?.pid && child.exitCode === null) {
+      process.kill(-child.pid, 'SIGTERM');
+      await new Promise((r) => setTimeout(r, 1000));
+      if (child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
+    }
+  }
+
+  /** The rows as sent to it; the CLI does not compress (Netlify's CDN does), so ask for the bytes as they are. */
+  send = (requests: Sent[]): Promise<Got[]> =>
+    Promise.all(requests.map(async ({ method, path, headers }) => gotFrom(await fetch(`${this.origin}${path}`, { method, headers: { 'Accept-Encoding': 'identity', ...headers } }))));
+}
+
+/** Rows outside the function's paths, as URLs read them (`/v2/%2e%2e/%2e%2e/package.json` is `/package.json`). */
+const outsideApi = (c: HttpCase) => !/^\/v2(\/|$)/.test(new URL(c.path, 'http://localhost').pathname);
+
+/**
+ * How the CLI's static layer answers rows outside /v2 differently from the function that answered
+ * them before: its own `Cache-Control: public, max-age=0` whatever _headers says (Netlify's CDN
+ * applies _headers to static files), its own type for .js, no data version on its 404 page
+ * (the rules' JSON 404 outside the API) nor on `/` (it matches _headers against index.html),
+ * and a 404 for a PUT to an unknown path.
+ */
+function staticLayerOwn(c: HttpCase, problem: string): boolean {
+  if (!outsideApi(c)) return false;
+  return (
+    /^cache-control: expected .*, found public, max-age=0$/.test(problem) ||
+    problem === 'content-type: expected text/javascript; charset=utf-8, found application/javascript; charset=utf-8' ||
+    (c.status === 404 && /^x-data-version: expected \w+, found undefined$/.test(problem)) ||
+    // the CLI matches _headers against the file it serves (index.html), not the request path `/`
+    (c.path === '/' && /^x-data-version: expected \w+, found undefined$/.test(problem)) ||
+    (c.method === 'PUT' && (problem === 'status: expected 405, found 404' || problem.startsWith('content-type: expected application/json; charset=utf-8, found text/plain') || problem.startsWith('x-data-version:') || problem.startsWith('allow:') || problem.startsWith('body: not JSON') || problem.startsWith('cache-control:')))
+  );
+}
+
+describe(`${NETLIFY_CLI}: netlify serve --offline on the clone`, () => {
+  const cli = new NetlifyServe();
+  beforeAll(() => cli.start('netlify serve --offline'), 900_000);
+  afterAll(() => cli.stop());
 
   it('ran the build command (nothing to download or build again) and loaded the edge function', async () => {
-    expect(output).toContain('build: dist/ is up to date');
-    expect(output).not.toContain('fetch:');
-    expect(output).toMatch(/Loaded edge function api/);
-    expect(output).not.toMatch(/Failed to load edge functions/);
-    const r = await fetch(`${origin}/v2/creature/1`);
+    expect(cli.output).toContain('build: dist/ is up to date');
+    expect(cli.output).not.toContain('fetch:');
+    expect(cli.output).toMatch(/Loaded edge function api/);
+    expect(cli.output).not.toMatch(/Failed to load edge functions/);
+    const r = await fetch(`${cli.origin}/v2/creature/1`);
     await r.arrayBuffer();
     expect(r.headers.get('x-nf-edge-functions')).toBe('api');
   });
 
-  it('answers every row of the shared request table; the static downloads short only of the CLI\'s own Cache-Control', async () => {
+  it("runs the function on the API's paths only: not for its own reads, the docs page, its assets or the downloads", async () => {
     const ctx = loadCaseContext(dist, baseUrl);
-    const cases = httpCases(ctx);
-    // the CLI does not compress (Netlify's CDN does): ask for the bytes as they are
-    const send = (requests: Sent[]): Promise<Got[]> =>
-      Promise.all(requests.map(async ({ method, path, headers }) => gotFrom(await fetch(`${origin}${path}`, { method, headers: { 'Accept-Encoding': 'identity', ...headers } }))));
-    const outcomes = await runCases(cases, send);
+    const staticPaths = ['/_files/v2/creature/1.json', '/_files/v2/_lists/creature.json', ...Object.keys(ctx.routes.site).filter((r) => !r.startsWith('/v2/')).slice(0, 5)];
+    for (const path of staticPaths) {
+      const r = await fetch(`${cli.origin}${path}`, { method: 'HEAD' });
+      expect({ path, status: r.status, function: r.headers.get('x-nf-edge-functions') }).toEqual({ path, status: 200, function: null });
+    }
+  });
+
+  it('answers every row of the shared request table, and every row again with spoofed headers; outside /v2 short only of what its static layer does its own way', async () => {
+    const ctx = loadCaseContext(dist, baseUrl);
+    const table = httpCases(ctx);
+    // spoofed rows first: the function's first request may be one of them
+    const cases = [...withSpoofedHeaders(table), ...table];
+    const outcomes = await runCases(cases, cli.send);
     const failing = cases.map((c) => ({ c, problems: checkOutcome(ctx, c, outcomes.get(c.name)!) })).filter((f) => f.problems.length);
     console.log(`[netlify] ${cases.length - failing.length} of ${cases.length} rows answered as the table says`);
-    for (const { c, problems } of failing) console.log(`[netlify] ${c.method ?? 'GET'} ${c.path}: ${problems.join('; ')}`);
-    // /downloads/* are static files outside the edge function; the build's _headers gives them the
-    // data version and the cache policy of every other answer. The CLI's static server sends its
-    // own `Cache-Control: public, max-age=0` for static files whatever _headers says (Netlify's CDN
-    // applies custom Cache-Control to static files); that one header is all that may differ.
-    const cliOwn = 'cache-control: expected a max-age of an hour or more, found public, max-age=0';
-    const unexpected = failing.filter(({ c, problems }) => !(c.path.startsWith('/downloads/') && problems.every((p) => p === cliOwn)));
+    for (const { c, problems } of failing) console.log(`[netlify] ${c.method ?? 'GET'} ${c.path}${c.name.endsWith('(spoofed headers)') ? ' (spoofed)' : ''}: ${problems.join('; ')}`);
+    const unexpected = failing.filter(({ c, problems }) => !problems.every((p) => staticLayerOwn(c, p)));
     expect(unexpected.map(({ c, problems }) => `${c.name}: ${problems.join('; ')}`)).toEqual([]);
+    // a spoofed row's answer is the plain row's, byte for byte
+    for (const c of table) {
+      const plain = outcomes.get(c.name)!.got;
+      const spoofed = outcomes.get(`${c.name} (spoofed headers)`)!.got;
+      expect({ row: c.name, status: spoofed.status, same: Buffer.from(spoofed.body).equals(Buffer.from(plain.body)) }).toEqual({ row: c.name, status: plain.status, same: true });
+    }
+  });
+
+  it('`npm run check:deploy` against it: every check it can run passes, the CDN ones are skipped', async () => {
+    const { stdout, code } = await run(join(clone, 'node_modules/.bin/tsx'), ['scripts/check-deploy.ts', cli.origin], { cwd: clone, env: userEnv({}) }).then(
+      ({ stdout }) => ({ stdout, code: 0 }),
+      (e: { stdout: string; code: number }) => ({ stdout: e.stdout, code: e.code }),
+    );
+    console.log(stdout.trim().split('\n').map((l) => `[check:deploy] ${l}`).join('\n'));
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^PASS {2}the function's reads reach the files$/m);
+    expect(stdout).toMatch(/^PASS {2}a spoofed header changes nothing$/m);
+    expect(stdout).toMatch(/^SKIP {2}a repeated GET is a CDN cache hit/m);
+    expect(stdout).not.toMatch(/^FAIL/m);
+  });
+});
+
+describe(`${NETLIFY_CLI}: a function that throws hands the request on to the rules`, () => {
+  const cli = new NetlifyServe();
+  const adapter = () => join(clone, 'netlify/edge-adapter.ts');
+  let original = '';
+  beforeAll(async () => {
+    original = readFileSync(adapter(), 'utf8');
+    writeFileSync(adapter(), "/** A fault injected by test/fresh-clone.test.ts. */\nexport function createEdgeAdapter() {\n  return async (_request: Request): Promise<Response> => {\n    throw new Error('injected fault');\n  };\n}\n");
+    await cli.start('netlify serve --offline, the function throwing');
+  }, 900_000);
+  afterAll(async () => {
+    await cli.stop();
+    writeFileSync(adapter(), original);
+  });
+
+  it('each row is the right answer or a "Not Found" 404, never a wrong page or a 5xx', async () => {
+    const ctx = loadCaseContext(dist, baseUrl);
+    // a build file asked for by its own path is served as the file it is (as netlify-rules.test.ts lists them)
+    const servedAsFiles = ['internal list file', 'internal routing table', 'item file name'];
+    const rows = httpCases(ctx).filter((c) => !outsideApi(c) && (c.method ?? 'GET') === 'GET' && !c.headers && !c.revalidate && !servedAsFiles.includes(c.name));
+    const answers = await cli.send(rows.map((c) => ({ method: 'GET', path: c.path, headers: {} })));
+    const wrong: string[] = [];
+    const right: string[] = [];
+    rows.forEach((c, i) => {
+      const got = answers[i]!;
+      const text = Buffer.from(got.body).toString('utf8');
+      if (got.status === 404 && text === '"Not Found"') return;
+      // the CLI's own server refuses a NUL byte before any rule (the function answers it with a 404)
+      if (c.name === 'NUL byte' && got.status === 400) return;
+      const expected = expectedBody(ctx, c.body);
+      const same = got.status === c.status && expected !== null && ('bytes' in expected ? expected.bytes.equals(Buffer.from(got.body)) : isDeepStrictEqual(JSON.parse(text), expected.value));
+      if (same) right.push(c.name);
+      else wrong.push(`${c.name}: ${got.status} ${text.slice(0, 80)}`);
+    });
+    expect(wrong).toEqual([]);
+    expect(right).toEqual(expect.arrayContaining(['root', 'meta', 'item by id', 'item by name', 'encounters by id', 'first page', 'default-size page by offset']));
+    expect(cli.output).toMatch(/handing GET \/v2\/creature\/1 on to the rules: injected fault/);
   });
 });
 

@@ -1,12 +1,14 @@
 /**
- * The shared table (test/support/http-cases.ts) against the running preview, over real HTTP.
+ * The shared table (test/support/http-cases.ts) against the running preview, over real HTTP:
+ * every row, and every row again with headers no answer may depend on.
  */
 import { describe, expect, inject, it } from 'vitest';
-import { checkOutcome, gotFrom, httpCases, loadCaseContext, runCases, type Got, type Sent } from './support/http-cases.ts';
+import { checkOutcome, gotFrom, httpCases, loadCaseContext, runCases, withSpoofedHeaders, type Got, type Sent } from './support/http-cases.ts';
 
 const origin = inject('previewUrl');
 const ctx = loadCaseContext(inject('distDir'), inject('baseUrl'));
-const cases = httpCases(ctx);
+const table = httpCases(ctx);
+const cases = [...table, ...withSpoofedHeaders(table)];
 
 const send = (requests: Sent[]): Promise<Got[]> =>
   Promise.all(requests.map(async ({ method, path, headers }) => gotFrom(await fetch(`${origin}${path}`, { method, headers }))));

@@ -3,11 +3,14 @@
  * rules, netlify-redirector is the wasm matcher `netlify dev` uses), over the built dist/, for
  * every row of the shared table:
  *
- * 1. With the edge function (how the site runs): the function answers every row but the
- *    downloads, reading build files from the same site. Each read goes down Netlify's chain
- *    (rules, then static files): it must get exactly the file it asks for, or a non-200 when
- *    there is none. The request module behind that chain must then meet the row. Default-size
- *    pages and items must be file reads, never a list computation.
+ * 1. With the edge function (how the site runs): the function answers every row under /v2,
+ *    reading build files from the same site under its own prefix (FILE_READ_PREFIX), where it
+ *    is not declared. Each read goes down Netlify's chain (rules, then static files): it must
+ *    get exactly the file it asks for, or a non-200 when there is none. The request module
+ *    behind that chain must then meet the row. Default-size pages and items must be file
+ *    reads, never a list computation. Rows outside /v2 (the docs page, its assets, the
+ *    downloads, anything else) are the rules' and static files': the row's answer, with the
+ *    headers the build's _headers gives each static page.
  * 2. Without edge functions (they do not run under split testing): the rules alone give the
  *    row's answer or a 404, never a different page; where a build file is asked for by its own
  *    path it is served as is (listed below).
@@ -20,6 +23,7 @@ import { parseAllRedirects } from '@netlify/redirect-parser';
 import { describe, expect, inject, it } from 'vitest';
 import { createHandler } from '../edge/handler.ts';
 import { listFile, pageFile } from '../edge/layout.ts';
+import { FILE_READ_PREFIX } from '../netlify/edge-adapter.ts';
 import { netlifyTomlPath, readNetlifyConfig } from './support/files.ts';
 import { checkOutcome, expectedBody, firstRequest, gotFrom, httpCases, loadCaseContext, runCases, type Got, type HttpCase, type Sent } from './support/http-cases.ts';
 
@@ -111,34 +115,72 @@ function staticChain(pathAndQuery: string): StaticAnswer {
   throw new Error(`${pathAndQuery}: rule ${m.from} answers ${m.status}; the edge function's reads must never be redirected`);
 }
 
+/** The build's `_headers` (Netlify's format: a path, then its headers indented), as path → headers. */
+function readHeadersFile(): Map<string, Record<string, string>> {
+  const rulesByPath = new Map<string, Record<string, string>>();
+  let current: Record<string, string> | null = null;
+  for (const line of readFileSync(join(distDir, '_headers'), 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    if (!/^\s/.test(line)) rulesByPath.set(line.trim(), (current = {}));
+    else if (current) {
+      const colon = line.indexOf(':');
+      current[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+    }
+  }
+  return rulesByPath;
+}
+
+/** Rows outside the function's paths, as URLs read them (`/v2/%2e%2e/%2e%2e/package.json` is `/package.json`). */
+const outsideApi = (c: HttpCase) => !/^\/v2(\/|$)/.test(new URL(c.path, 'https://creatures.example').pathname);
+
 describe('netlify.toml', () => {
-  it('publishes dist/ and forces no rule, so a file at its own path is always served as is', () => {
+  it('publishes dist/, redirects nothing, and forces only the rule that keeps the docs page at one address', () => {
     expect(config.build?.publish).toBe('dist');
     expect(rules.length).toBeGreaterThan(0);
-    expect(rules.filter((r) => r.force)).toEqual([]);
+    expect(rules.filter((r) => r.force).map((r) => r.from)).toEqual(['/index.html']);
     expect(rules.filter((r) => r.status !== undefined && r.status >= 300 && r.status < 400)).toEqual([]);
   });
 
-  it('every build file the edge function can read is served at its own path; a missing one is not a 200', () => {
-    const examples = ['v2/index.json', 'v2/meta.json', 'v2/_routes.json', 'v2/404.json', listFile('creature'), pageFile('creature', 0), 'v2/creature/1.json', 'v2/creature/bulbasaur.json', 'v2/_sub/creature/encounters/25.json', 'index.html'];
-    for (const file of examples) expect(staticChain(`/${file}`), file).toMatchObject({ status: 200, file });
+  it('every build file the edge function can read is served under its prefix; a missing one is not a 200', () => {
+    const examples = ['v2/index.json', 'v2/meta.json', 'v2/_routes.json', 'v2/404.json', listFile('creature'), pageFile('creature', 0), 'v2/creature/1.json', 'v2/creature/bulbasaur.json', 'v2/_sub/creature/encounters/25.json', 'v2/openapi.json', 'index.html'];
+    for (const file of examples) expect(staticChain(`${FILE_READ_PREFIX}/${file}`), file).toMatchObject({ status: 200, file });
     const missing = ['v2/creature/999999.json', pageFile('creature', 1360), pageFile('nope', 0), listFile('nope'), 'v2/_sub/creature/moves/1.json', 'v2/nope.json'];
-    for (const file of missing) expect(staticChain(`/${file}`).status, file).not.toBe(200);
+    for (const file of missing) expect(staticChain(`${FILE_READ_PREFIX}/${file}`).status, file).not.toBe(200);
   });
 
-  it('downloads, which the edge function leaves to the static layer, are files at their own paths with their type', () => {
-    const excluded = (config.edge_functions ?? []).flatMap((d) => (d.excludedPath === undefined ? [] : ([] as string[]).concat(d.excludedPath)));
-    expect(excluded).toEqual(['/downloads/*']);
-    const prefix = '/downloads/';
-    const downloads = Object.entries(ctx.routes.site).filter(([route]) => route.startsWith(prefix));
-    expect(downloads.length).toBeGreaterThan(0);
-    const rule = (config.headers ?? []).find((h) => h.for === `${prefix}*`);
-    for (const [route, { file, type }] of downloads) {
+  it('the function is declared under /v2 only; every static page outside it is a file at its own path with its headers', () => {
+    const paths = (config.edge_functions ?? []).flatMap((d) => ([] as string[]).concat(d.path));
+    expect(paths.every((p) => p === '/v2' || p.startsWith('/v2/'))).toBe(true);
+    const headers = readHeadersFile();
+    const staticPages = Object.entries(ctx.routes.site).filter(([route]) => !route.startsWith('/v2/'));
+    expect(staticPages.map(([route]) => route)).toEqual(expect.arrayContaining(['/', '/docs.css', '/docs.js']));
+    for (const [route, { file, type }] of staticPages) {
       expect(staticChain(route), route).toMatchObject({ status: 200, file });
-      expect(rule?.values['Content-Type'], route).toBe(type);
+      const rule = headers.get(route.startsWith('/downloads/') ? '/downloads/*' : route);
+      expect(rule, route).toEqual({
+        'Content-Type': type,
+        'X-Data-Version': ctx.meta.upstream_commit,
+        'Cache-Control': 'public, max-age=86400, stale-while-revalidate=604800',
+        'Access-Control-Expose-Headers': 'ETag, X-Data-Version',
+      });
     }
+    // the rules for every static answer, and none of the static pages' own headers twice
     const everywhere = (config.headers ?? []).find((h) => h.for === '/*');
-    expect(everywhere?.values).toMatchObject({ 'Access-Control-Allow-Origin': '*', 'X-Content-Type-Options': 'nosniff' });
+    expect(everywhere?.values).toEqual({ 'Access-Control-Allow-Origin': '*', 'X-Content-Type-Options': 'nosniff' });
+    expect((config.headers ?? []).filter((h) => h.for !== '/*')).toEqual([]);
+  });
+
+  it('every other row outside /v2 gets the row\'s answer from the rules: the page, or the JSON 404', () => {
+    const rows = cases.filter((c) => outsideApi(c) && (c.method ?? 'GET') === 'GET' && !c.revalidate && !c.headers);
+    expect(rows.length).toBeGreaterThan(5);
+    for (const c of rows) {
+      const answer = staticChain(new URL(c.path, 'https://creatures.example').pathname);
+      expect(answer.status, c.path).toBe(c.status);
+      const expected = expectedBody(ctx, c.body);
+      const body = answer.file ? readFileSync(join(distDir, answer.file)) : readFileSync(join(distDir, '404.html'));
+      if (expected && 'bytes' in expected) expect(body.equals(expected.bytes), c.path).toBe(true);
+      else expect(JSON.parse(body.toString('utf8')), c.path).toEqual(expected && 'value' in expected ? expected.value : undefined);
+    }
   });
 });
 
@@ -150,14 +192,14 @@ describe('with the edge function: its reads through the rules meet every row', a
   const handle = createHandler(
     {
       async read(path) {
-        const answer = staticChain(`/${path}`);
+        const answer = staticChain(`${FILE_READ_PREFIX}/${path}`);
         current.push({ path, answer });
         return answer.status === 200 && answer.file ? readFileSync(join(distDir, answer.file)) : null;
       },
     },
     { baseUrl: ctx.baseUrl },
   );
-  const edgeCases = cases.filter((c) => !c.path.startsWith('/downloads/'));
+  const edgeCases = cases.filter((c) => !outsideApi(c));
   const send = async (requests: Sent[]): Promise<Got[]> => {
     const out: Got[] = [];
     for (const r of requests) {
@@ -190,7 +232,7 @@ describe('with the edge function: its reads through the rules meet every row', a
 
 describe('without edge functions: the rules alone give the right answer or a 404', () => {
   // A build file asked for by its own path: served as the file it is (the edge function says 404).
-  const SERVED_AS_FILES = ['internal list file', 'internal routing table', 'item file name', 'the docs page by file name'];
+  const SERVED_AS_FILES = ['internal list file', 'internal routing table', 'item file name'];
   const plain = cases.filter((c) => (c.method ?? 'GET') === 'GET' && !c.headers && !c.revalidate);
 
   it.each(plain.map((c) => [c.name, c] as const))('%s', (name, c: HttpCase) => {

@@ -3,7 +3,7 @@
  * small ones that need no module of their own.
  */
 import { CACHE_OK } from '../../edge/handler.ts';
-import { DOWNLOADS_DIR } from '../../edge/layout.ts';
+import { API_PREFIX, DOWNLOADS_DIR, type Meta, type Routes } from '../../edge/layout.ts';
 import type { ArtifactMaker } from './artifact.ts';
 import { docsPage } from './docs-page.ts';
 import { openApiMaker } from './openapi.ts';
@@ -19,22 +19,40 @@ const notFoundPage: ArtifactMaker = {
 };
 
 /**
- * Netlify's `_headers` for the downloads, which it serves as static files outside the edge
- * function: the same data version and cache policy as every other answer of this build.
+ * Netlify's `_headers` for the pages it serves as static files, outside the edge function (the
+ * docs page, its assets, the downloads): each its type, and the data version and cache policy
+ * of every other answer of this build. Made from the routing table, so it runs after the makers
+ * whose pages it lists.
  */
-const downloadHeaders: ArtifactMaker = {
-  name: 'download headers',
-  make: ({ meta }) => [
-    { path: '_headers', body: `/${DOWNLOADS_DIR}/*\n  X-Data-Version: ${meta.upstream_commit}\n  Cache-Control: ${CACHE_OK}\n` },
-  ],
+const staticPageHeaders: ArtifactMaker = {
+  name: 'static page headers',
+  make: ({ routes, meta }) => [{ path: '_headers', body: netlifyStaticHeaders(routes, meta) }],
 };
+
+export function netlifyStaticHeaders(routes: Routes, meta: Meta): string {
+  const types = new Map<string, string>();
+  for (const [route, { type }] of Object.entries(routes.site)) {
+    if (route.startsWith(`/${API_PREFIX}/`)) continue; // the edge function's
+    const pattern = route.startsWith(`/${DOWNLOADS_DIR}/`) ? `/${DOWNLOADS_DIR}/*` : route;
+    if ((types.get(pattern) ?? type) !== type) throw new Error(`${pattern} holds files of two types`);
+    types.set(pattern, type);
+  }
+  return [...types]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([pattern, type]) =>
+      [pattern, `Content-Type: ${type}`, `X-Data-Version: ${meta.upstream_commit}`, `Cache-Control: ${CACHE_OK}`, 'Access-Control-Expose-Headers: ETag, X-Data-Version'].join('\n  '),
+    )
+    .join('\n')
+    .concat('\n');
+}
 
 /** Every maker, in the order they run. */
 export const artifactMakers: ArtifactMaker[] = [
   notFoundPage,
-  downloadHeaders,
   openApiMaker,
   typeScriptTypesMaker,
-  // keep last: the docs page lists what the makers before it serve
+  // the docs page lists what the makers before it serve
   docsPage,
+  // keep last: it gives every static page its headers
+  staticPageHeaders,
 ];

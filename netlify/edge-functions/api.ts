@@ -1,10 +1,26 @@
 /**
- * The Netlify edge function: every request (netlify.toml declares it on `/*`) goes to the
- * shared request module, which reads the deploy's static files. See ../edge-adapter.ts.
+ * The Netlify edge function: the API's requests (netlify.toml declares it on /v2 and /v2/*) go
+ * to the shared request module, which reads the deploy's static files. See ../edge-adapter.ts.
  */
-import type { Context } from '@netlify/edge-functions';
+import type { Config, Context } from '@netlify/edge-functions';
 import { createEdgeAdapter } from '../edge-adapter.ts';
 
 const answer = createEdgeAdapter();
 
-export default (request: Request, _context: Context): Promise<Response | undefined> => answer(request);
+/**
+ * A failure is never an answer: the request goes on down Netlify's chain as if the function were
+ * not declared, and the rules in netlify.toml give the right answer or a JSON 404, never a wrong
+ * page. An exception is caught here (returning nothing hands the request on); what cannot be
+ * caught (a crash while loading, the CPU limit) is handed on by `onError: 'bypass'`.
+ */
+export default async (request: Request, _context: Context): Promise<Response | undefined> => {
+  try {
+    return await answer(request);
+  } catch (e) {
+    console.error(`api: handing ${request.method} ${new URL(request.url).pathname} on to the rules: ${e instanceof Error ? e.message : String(e)}`);
+    return undefined;
+  }
+};
+
+/** Paths and caching are declared in netlify.toml; onError is read only from here. */
+export const config: Config = { onError: 'bypass' };

@@ -1,7 +1,9 @@
 /**
  * THE table of request → expected response that every way of serving the API is held to: the
  * preview over real HTTP (test/http-preview.test.ts), the Netlify edge function under Deno
- * (test/edge-deno.test.ts) and Netlify's own rule matcher over dist/ (test/netlify-rules.test.ts).
+ * (test/edge-deno.test.ts), Netlify's own rule matcher over dist/ (test/netlify-rules.test.ts)
+ * and Netlify's CLI (test/fresh-clone.test.ts); the first, second and last also send every row
+ * again with headers no answer may depend on (withSpoofedHeaders).
  *
  * Expected bodies are stated independently of the request module: a file of the build, a JSON
  * value, or a page worked out here from a collection's full list by the rules of issue 4 (the
@@ -12,6 +14,9 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { itemFile, listFile, metaFile, rootFile, routesFile, subresourceFile, type Meta, type Routes } from '../../edge/layout.ts';
 import type { FullList, ListEntry } from '../../edge/pagination.ts';
+import { SPOOFED_HEADERS } from '../../netlify/deploy-checks.ts';
+
+export { SPOOFED_HEADERS };
 
 export type { FullList, ListEntry };
 
@@ -141,6 +146,12 @@ export function httpCases(ctx: Pick<CaseContext, 'routes'>): HttpCase[] {
     ok('empty search matches every name', '/v2/berry/?q=', page('berry', 0, 20, '')),
     ok('search for a percent sign', '/v2/creature/?q=%25', page('creature', 0, 20, '%')),
 
+    // a repeated parameter: the last one counts, as the upstream reads it
+    ok('repeated limit', '/v2/move/?limit=5&limit=7', page('move', 0, 7)),
+    ok('repeated offset around the limit', '/v2/move/?offset=3&limit=4&offset=9', page('move', 9, 4)),
+    ok('repeated default limit after another', '/v2/creature/?limit=5&offset=40&limit=20', page('creature', 40, 20)),
+    ok('repeated search', '/v2/creature/?q=zzzz&q=saur', page('creature', 0, 20, 'saur')),
+
     // errors: JSON "Not Found", nothing outside the API
     missing('unknown id', '/v2/creature/999999'),
     missing('unknown name', '/v2/creature/not-a-creature/'),
@@ -187,6 +198,14 @@ export function httpCases(ctx: Pick<CaseContext, 'routes'>): HttpCase[] {
     names.add(c.name);
   }
   return cases;
+}
+
+/**
+ * Every row again with the spoofed headers added: each must get the same answer as without
+ * them (its own If-None-Match, where it has one, is kept).
+ */
+export function withSpoofedHeaders(cases: HttpCase[]): HttpCase[] {
+  return cases.map((c) => ({ ...c, name: `${c.name} (spoofed headers)`, headers: { ...SPOOFED_HEADERS, ...c.headers } }));
 }
 
 /** A page by the rules of issue 4, from a collection's full list. */

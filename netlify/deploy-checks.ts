@@ -1,0 +1,266 @@
+/**
+ * The checks of a real deploy that no offline tool settles (the README's "Open" list), run over
+ * HTTP against any origin: a Netlify deploy, Netlify's CLI, or the preview. Each check says
+ * passed, failed or skipped, with what it saw. Checks that only Netlify's CDN can pass (cache
+ * hits, compression, static headers) are skipped where no CDN answers, and say so.
+ * scripts/check-deploy.ts prints them; test/check-deploy.test.ts runs them offline.
+ */
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+
+export type Verdict = 'passed' | 'failed' | 'skipped';
+export interface CheckResult {
+  name: string;
+  verdict: Verdict;
+  /** what was sent and seen, in a line or two */
+  saw: string;
+}
+
+export interface Answer {
+  status: number;
+  /** lowercase names */
+  headers: Record<string, string>;
+  body: Buffer;
+  /** time to the response's headers */
+  ms: number;
+}
+
+/**
+ * Headers a client may send that no answer may depend on: the marker the edge function once
+ * stepped aside for, the forwarding and override headers proxies and frameworks honour, cookies,
+ * a client's own cache directives. Request headers are no part of the CDN's cache key, so an
+ * answer that changed with one of them could be stored and served to everyone.
+ */
+export const SPOOFED_HEADERS: Record<string, string> = {
+  'x-static-read': '1',
+  'X-Forwarded-Host': 'evil.example',
+  'X-Forwarded-Proto': 'http',
+  Forwarded: 'host=evil.example;proto=http',
+  'X-Original-URL': '/v2/creature/2',
+  'X-Rewrite-URL': '/v2/creature/2',
+  'X-HTTP-Method-Override': 'DELETE',
+  'X-Nf-Request-Id': 'spoofed',
+  'Netlify-Vary': 'query',
+  Cookie: 'nf_ab=branch; session=1',
+  Accept: 'text/html',
+  'Cache-Control': 'no-cache',
+};
+
+/** The API's own cache policy for 200s (edge/handler.ts CACHE_OK), which _headers gives static pages. */
+const API_CACHE_OK = 'public, max-age=86400, stale-while-revalidate=604800';
+
+/**
+ * One request with the path sent exactly as written (fetch would resolve `%2e%2e` and `//`
+ * first), the body as it comes (not decompressed).
+ */
+export function send(origin: string, path: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+  const url = new URL(origin);
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: url.hostname, port: url.port || undefined, method: options.method ?? 'GET', path, headers: { 'accept-encoding': 'identity', ...options.headers }, timeout: 60_000 },
+      (res) => {
+        const ms = performance.now() - started;
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const headers: Record<string, string> = {};
+          for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+          resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks), ms });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`${path}: no answer in 60 s`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const json = (a: Answer): unknown => {
+  try {
+    return JSON.parse(a.body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+};
+const isNotFound = (a: Answer) => a.status === 404 && json(a) === 'Not Found';
+const brief = (a: Answer) => `${a.status} ${a.headers['content-type'] ?? '(no type)'} ${a.body.byteLength} B`;
+const result = (name: string, verdict: Verdict, saw: string): CheckResult => ({ name, verdict, saw });
+
+/** What a run shares: the origin, whether Netlify's CDN answers, and a query value no earlier run used. */
+export interface Run {
+  origin: string;
+  cdn: boolean;
+  /** an offset no cache has seen, so a first request is a miss */
+  fresh(): number;
+}
+
+export async function startRun(origin: string): Promise<{ run: Run; seen: string }> {
+  const first = await send(origin, '/v2/');
+  const cacheStatus = first.headers['cache-status'] ?? '';
+  // Netlify's CLI sends `Server: Netlify` too; only the CDN says what its cache did
+  const cdn = /netlify/i.test(cacheStatus);
+  let next = 1000 + (Date.now() % 100_000) * 7;
+  const run: Run = { origin, cdn, fresh: () => (next += 1) };
+  return { run, seen: `GET /v2/ → ${brief(first)}; server: ${first.headers['server'] ?? '-'}; cache-status: ${cacheStatus || '-'}` };
+}
+
+/** The function answers, and its reads reach the files: an item, meta, and a page only the function can compute. */
+export async function checkReads({ origin, fresh }: Run): Promise<CheckResult> {
+  const name = "the function's reads reach the files";
+  const item = await send(origin, '/v2/creature/1');
+  const meta = await send(origin, '/v2/meta/');
+  const offset = fresh() % 500;
+  const page = await send(origin, `/v2/move/?limit=3&offset=${offset}`);
+  const pageBody = json(page) as { count?: number; results?: unknown[] } | undefined;
+  const itemBody = json(item) as { id?: number } | undefined;
+  const saw = `item ${brief(item)}; meta ${brief(meta)}; /v2/move/?limit=3&offset=${offset} ${brief(page)} with ${pageBody?.results?.length ?? '?'} results of ${pageBody?.count ?? '?'}`;
+  const ok = item.status === 200 && itemBody?.id === 1 && meta.status === 200 && page.status === 200 && pageBody?.results?.length === 3;
+  return result(name, ok ? 'passed' : 'failed', saw);
+}
+
+/** A repeated GET is a CDN hit, and the cache key holds the parameters read and no others (Netlify-Vary). */
+export async function checkCacheHit({ origin, cdn, fresh }: Run): Promise<CheckResult> {
+  const name = 'a repeated GET is a CDN cache hit; the key is the parameters read';
+  const path = `/v2/creature/?limit=7&offset=${fresh() % 1300}`;
+  const statuses: string[] = [];
+  let hit = false;
+  for (let i = 0; i < 4 && !hit; i++) {
+    const a = await send(origin, path);
+    statuses.push(a.headers['cache-status'] ?? '-');
+    hit = i > 0 && /;\s*hit/i.test(a.headers['cache-status'] ?? '');
+  }
+  const junk = await send(origin, `${path}&utm_source=check`);
+  const other = await send(origin, path.replace('limit=7', 'limit=8'));
+  const junkHit = /;\s*hit/i.test(junk.headers['cache-status'] ?? '');
+  const otherSize = (json(other) as { results?: unknown[] } | undefined)?.results?.length;
+  const saw = `${path}: cache-status ${statuses.join(' | ')}; with utm_source: ${junk.headers['cache-status'] ?? '-'}; limit=8: ${otherSize ?? '?'} results, ${other.headers['cache-status'] ?? '-'}`;
+  if (!cdn) return result(name, 'skipped', `no CDN answers here (needs a Netlify deploy); ${saw}`);
+  return result(name, hit && junkHit && otherSize === 8 ? 'passed' : 'failed', saw);
+}
+
+/** If-None-Match with the ETag of an answer gives 304. */
+export async function checkRevalidation({ origin }: Run): Promise<CheckResult> {
+  const name = 'If-None-Match gives 304';
+  const first = await send(origin, '/v2/creature/25');
+  const etag = first.headers['etag'] ?? '';
+  const again = await send(origin, '/v2/creature/25', { headers: { 'if-none-match': etag } });
+  const saw = `ETag ${etag || '-'}; again with If-None-Match: ${again.status}, ETag ${again.headers['etag'] ?? '-'}`;
+  return result(name, etag !== '' && again.status === 304 && again.body.byteLength === 0 ? 'passed' : 'failed', saw);
+}
+
+/** Compression, and the ETag a compressed answer carries: it must still revalidate. */
+export async function checkCompression({ origin, cdn }: Run): Promise<CheckResult> {
+  const name = 'compression, and the ETag it carries';
+  const plain = await send(origin, '/v2/creature/1');
+  const packed = await send(origin, '/v2/creature/1', { headers: { 'accept-encoding': 'br, gzip' } });
+  const encoding = packed.headers['content-encoding'];
+  const etag = packed.headers['etag'] ?? '';
+  let saw = `identity: ${plain.body.byteLength} B, ETag ${plain.headers['etag'] ?? '-'}; br, gzip: ${encoding ?? 'not compressed'} ${packed.body.byteLength} B, ETag ${etag || '-'}, Vary ${packed.headers['vary'] ?? '-'}`;
+  if (!encoding) return result(name, cdn ? 'failed' : 'skipped', cdn ? saw : `not compressed here (Netlify's CDN compresses); ${saw}`);
+  const again = await send(origin, '/v2/creature/1', { headers: { 'accept-encoding': 'br, gzip', 'if-none-match': etag } });
+  saw += `; If-None-Match with it: ${again.status}`;
+  return result(name, etag !== '' && again.status === 304 && packed.body.byteLength < plain.body.byteLength ? 'passed' : 'failed', saw);
+}
+
+/**
+ * Paths with dot segments and doubled slashes, sent as written: each is the JSON 404, or the
+ * answer of the path it normalises to; never another page, never a file outside the API.
+ */
+export async function checkPathNormalisation({ origin }: Run): Promise<CheckResult> {
+  const name = 'path normalisation (%2e%2e, //)';
+  const cases: [string, string | null][] = [
+    ['/v2/creature/%2e%2e', '/v2/'],
+    ['/v2/creature/%2e%2e/creature/1', '/v2/creature/1'],
+    ['/v2/%2e%2e/%2e%2e/package.json', null],
+    ['/v2/creature/..%2f..%2fpackage.json', null],
+    ['/v2//creature/1', '/v2/creature/1'],
+    ['//v2/creature/1', '/v2/creature/1'],
+  ];
+  const seen: string[] = [];
+  let ok = true;
+  for (const [path, normalised] of cases) {
+    const a = await send(origin, path);
+    const same = normalised !== null && a.status === 200 && a.body.equals((await send(origin, normalised)).body);
+    const fine = isNotFound(a) || same;
+    ok &&= fine;
+    seen.push(`${path} → ${a.status}${same ? ` (= ${normalised})` : isNotFound(a) ? ' "Not Found"' : ` ${brief(a)}`}`);
+  }
+  return result(name, ok ? 'passed' : 'failed', seen.join('; '));
+}
+
+/** Spoofed headers change nothing, and poison nothing: sent first on fresh URLs, then without. */
+export async function checkSpoofedHeaders({ origin, fresh }: Run): Promise<CheckResult> {
+  const name = 'a spoofed header changes nothing';
+  const paths = ['/v2/creature/1', `/v2/move/?limit=5&offset=${fresh() % 900}`, `/v2/creature/?offset=${(fresh() % 60) * 20}`, `/v2/ability/?q=${fresh()}`, `/v2/creature/${900_000 + (fresh() % 1000)}`];
+  const differing: string[] = [];
+  for (const path of paths) {
+    const spoofed = await send(origin, path, { headers: SPOOFED_HEADERS });
+    const plain = await send(origin, path);
+    if (spoofed.status !== plain.status || !spoofed.body.equals(plain.body)) differing.push(`${path}: ${brief(spoofed)} spoofed, ${brief(plain)} without`);
+  }
+  const saw = differing.length ? differing.join('; ') : `${paths.length} URLs (an item, pages, a search, a 404), spoofed first: the same status and bytes`;
+  return result(name, differing.length ? 'failed' : 'passed', saw);
+}
+
+/** The downloads are static files with their type, the data version, and the API's Cache-Control. */
+export async function checkDownloads({ origin, cdn }: Run): Promise<CheckResult> {
+  const name = "the downloads' Content-Type and Cache-Control";
+  const meta = json(await send(origin, '/v2/meta/')) as { upstream_commit?: string; downloads?: { archive: string; collections: Record<string, string> } } | undefined;
+  const urls = meta?.downloads ? [meta.downloads.archive, Object.values(meta.downloads.collections)[0]!] : [];
+  if (!urls.length) return result(name, 'failed', '/v2/meta/ names no downloads');
+  const seen: string[] = [];
+  let typesOk = true;
+  let cacheOk = true;
+  for (const url of urls) {
+    const a = await send(origin, new URL(url).pathname, { method: 'HEAD' });
+    typesOk &&= a.status === 200 && a.headers['content-type'] === 'application/gzip' && a.headers['x-data-version'] === meta?.upstream_commit;
+    cacheOk &&= a.headers['cache-control'] === API_CACHE_OK;
+    seen.push(`${new URL(url).pathname}: ${a.status} ${a.headers['content-type'] ?? '-'}, Cache-Control ${a.headers['cache-control'] ?? '-'}, X-Data-Version ${a.headers['x-data-version'] ?? '-'}`);
+  }
+  const saw = seen.join('; ');
+  if (!typesOk) return result(name, 'failed', saw);
+  if (!cacheOk && !cdn) return result(name, 'skipped', `Cache-Control is not _headers' here (only Netlify's CDN applies it to static files); ${saw}`);
+  return result(name, cacheOk ? 'passed' : 'failed', saw);
+}
+
+/**
+ * The first page this run has the function compute (a URL no cache holds), then five more: an
+ * answer cut off for its CPU time would fall back to the rules, which answer these with a 404.
+ * Cold only if this isolate had no traffic before; time to headers, network included.
+ */
+export async function checkColdStart({ origin, fresh }: Run): Promise<CheckResult> {
+  const name = 'cold-start latency';
+  const times: number[] = [];
+  let ok = true;
+  for (let i = 0; i < 6; i++) {
+    const a = await send(origin, `/v2/move/?limit=11&offset=${fresh() % 900}`);
+    ok &&= a.status === 200 && (json(a) as { results?: unknown[] } | undefined)?.results?.length === 11;
+    times.push(a.ms);
+  }
+  const rest = times.slice(1).sort((a, b) => a - b);
+  const saw = `first computed page ${times[0]!.toFixed(0)} ms to headers; the next five: median ${rest[2]!.toFixed(0)} ms, max ${rest[4]!.toFixed(0)} ms`;
+  return result(name, ok ? 'passed' : 'failed', saw);
+}
+
+/** Every check, in the README's order. */
+export const CHECKS = [checkReads, checkCacheHit, checkRevalidation, checkCompression, checkPathNormalisation, checkSpoofedHeaders, checkDownloads, checkColdStart];
+
+/** Runs every check against an origin; a check that throws is a failure saying why. */
+export async function runChecks(origin: string, onResult: (r: CheckResult) => void = () => {}): Promise<{ cdn: boolean; seen: string; results: CheckResult[] }> {
+  const { run, seen } = await startRun(origin);
+  const results: CheckResult[] = [];
+  for (const check of CHECKS) {
+    let r: CheckResult;
+    try {
+      r = await check(run);
+    } catch (e) {
+      r = result(check.name, 'failed', e instanceof Error ? e.message : String(e));
+    }
+    results.push(r);
+    onResult(r);
+  }
+  return { cdn: run.cdn, seen, results };
+}
