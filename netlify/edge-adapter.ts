@@ -30,7 +30,7 @@ export type Fetcher = (request: Request) => Promise<Response>;
 type Handle = ReturnType<typeof createHandler>;
 
 /** One handler and the reader it was made with; thrown away when a read fails. */
-interface Generation {
+interface ServedDeploy {
   handle: Promise<Handle>;
   /** a read failed for a reason other than a missing file */
   failed: boolean;
@@ -38,8 +38,8 @@ interface Generation {
 
 const decoder = new TextDecoder();
 
-function startGeneration(origin: string, fetcher: Fetcher): Generation {
-  const generation: Generation = { handle: Promise.resolve(null as unknown as Handle), failed: false };
+function serveDeploy(origin: string, fetcher: Fetcher): ServedDeploy {
+  const deploy: ServedDeploy = { handle: Promise.resolve(null as unknown as Handle), failed: false };
   const reader: FileReader = {
     async read(path) {
       const url = new URL(`${FILE_READ_PREFIX}/${path.split('/').map(encodeURIComponent).join('/')}`, origin);
@@ -47,18 +47,18 @@ function startGeneration(origin: string, fetcher: Fetcher): Generation {
       try {
         response = await fetcher(new Request(url));
       } catch {
-        generation.failed = true;
+        deploy.failed = true;
         return null;
       }
       if (response.status === 200) return new Uint8Array(await response.arrayBuffer());
       await response.body?.cancel();
       // A missing file is an answer (the handler turns it into a 404); anything else is not,
-      // and the handler remembers what it read, so this generation must not answer again.
-      if (response.status !== 404) generation.failed = true;
+      // and the handler remembers what it read, so this handler must not answer again.
+      if (response.status !== 404) deploy.failed = true;
       return null;
     },
   };
-  generation.handle = (async () => {
+  deploy.handle = (async () => {
     // Links in computed pages must carry the base URL the build wrote into every file.
     let baseUrl = `${origin}/${API_PREFIX}`;
     const bytes = await reader.read(metaFile);
@@ -67,12 +67,12 @@ function startGeneration(origin: string, fetcher: Fetcher): Generation {
         const meta = JSON.parse(decoder.decode(bytes)) as Partial<Meta>;
         if (typeof meta.base_url === 'string') baseUrl = meta.base_url;
       } catch {
-        generation.failed = true;
+        deploy.failed = true;
       }
     }
     return createHandler(reader, { baseUrl });
   })();
-  return generation;
+  return deploy;
 }
 
 /** The answer when the deploy's own files could not be read: retry soon, store nowhere. */
@@ -102,13 +102,13 @@ function cdnHeaders(storable: boolean): Record<string, string> {
 
 /** The edge function's body: every request it is declared on gets an answer. */
 export function createEdgeAdapter(fetcher: Fetcher = (request) => fetch(request)) {
-  let current: Generation | null = null;
+  let current: ServedDeploy | null = null;
   return async function answer(request: Request): Promise<Response> {
-    const generation = (current ??= startGeneration(new URL(request.url).origin, fetcher));
-    const handle = await generation.handle;
-    const response = generation.failed ? null : await handle(request);
-    if (response === null || generation.failed) {
-      if (current === generation) current = null;
+    const deploy = (current ??= serveDeploy(new URL(request.url).origin, fetcher));
+    const handle = await deploy.handle;
+    const response = deploy.failed ? null : await handle(request);
+    if (response === null || deploy.failed) {
+      if (current === deploy) current = null;
       return unavailable();
     }
     // Only GET answers are stored by the CDN; a HEAD or a 304 stored under the URL would be
