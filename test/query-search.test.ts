@@ -2,48 +2,42 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { foldText } from '../edge/query/fold.ts';
-import { BoundedEditDistance, MatchRank, SearchIndex, maxEditsFor, type SearchIndexFile, type SearchRow } from '../edge/query/search.ts';
+import { BoundedEditDistance } from '../edge/query/edit-distance.ts';
+import { MatchRank, SearchIndex, maxEditsFor } from '../edge/query/search.ts';
+import { makeSearchKind, type NamedResource, type SearchIndexFile } from '../edge/query/search-index.ts';
 
 const LANGUAGES = ['ja-hrkt', 'fr', 'de', 'en'];
 
-/** A row the way the build writes it, from invented names: [language, name] pairs. */
-function row(id: number, own: string, names: [string, string][] = []): SearchRow {
-  const ownFolded = foldText(own);
-  const out: SearchRow = [id, own, ownFolded === own ? 0 : ownFolded];
-  const seen = new Set([ownFolded]);
-  for (const [language, name] of names) {
-    const folded = foldText(name);
-    if (seen.has(folded)) continue;
-    seen.add(folded);
-    out.push(LANGUAGES.indexOf(language), name, folded === name ? 0 : folded);
-  }
-  return out;
+/** An invented resource: its id, own name and [language, name] pairs. */
+function row(id: number, own: string, names: [string, string][] = []): NamedResource {
+  return { id, name: own, names: names.map(([language, name]) => ({ language, name })) };
 }
+const indexFile = (kinds: [string, NamedResource[]][], languages = LANGUAGES): SearchIndexFile => ({
+  format: 'search-index/2',
+  languages,
+  kinds: kinds.map(([kind, resources]) => makeSearchKind(kind, resources, languages)),
+});
 
-const file: SearchIndexFile = {
-  format: 'search-index/1',
-  languages: LANGUAGES,
-  kinds: [
-    {
-      kind: 'creature',
-      resources: [
+const file = indexFile([
+    [
+      'creature',
+      [
         row(1, 'flarebeast', [['ja-hrkt', 'ホノオジュウ'], ['fr', 'Flambête'], ['de', 'Flammtier'], ['en', 'Flarebeast']]),
         row(2, 'flarebeast-mega', [['ja-hrkt', 'ホノオジュウ'], ['fr', 'Méga-Flambête']]),
         row(3, 'sparkmouse', [['ja-hrkt', 'ピカネズミ'], ['fr', 'Étincelle'], ['de', 'Funkmaus']]),
         row(4, 'mr-mimic', [['en', 'Mr. Mimic']]),
         row(5, 'aquafin', [['fr', 'Aquanageoire']]),
       ],
-    },
-    {
-      kind: 'move',
-      resources: [
+    ],
+    [
+      'move',
+      [
         row(1, 'flare', [['ja-hrkt', 'ほのお'], ['fr', 'Flamme']]),
         row(2, 'thunder-strike', [['de', 'Donnerschlag']]),
         row(3, 'aqua-jet', [['fr', 'Aqua-Jet']]),
       ],
-    },
-  ],
-};
+    ],
+]);
 const index = new SearchIndex(file);
 const find = (query: string, options = {}) => {
   const result = index.search(foldText(query), options);
@@ -79,10 +73,7 @@ describe('SearchIndex', () => {
   it('breaks ties by shorter name, then kind order, then id', () => {
     // "aqua" is a prefix of aquafin (creature, 7 letters) and aqua jet (move, 8): shorter first
     expect(find('aqua')).toEqual(['creature/aquafin', 'move/aqua-jet']);
-    const twoKinds: SearchIndexFile = { format: 'search-index/1', languages: [], kinds: [
-      { kind: 'b-kind', resources: [row(9, 'same'), row(3, 'same')] },
-      { kind: 'a-kind', resources: [row(1, 'same')] },
-    ] };
+    const twoKinds = indexFile([['b-kind', [row(9, 'same'), row(3, 'same')]], ['a-kind', [row(1, 'same')]]]);
     const ties = new SearchIndex(twoKinds).search('same');
     expect(ties.hits(0, 3).map((h) => `${h.kind}/${h.id}`)).toEqual(['b-kind/9', 'b-kind/3', 'a-kind/1']);
   });
@@ -122,9 +113,21 @@ describe('SearchIndex', () => {
     expect(index.search('').count).toBe(0);
   });
 
-  it('refuses a malformed row', () => {
-    const bad = { format: 'search-index/1', languages: [], kinds: [{ kind: 'x', resources: [[1, 'a', 0, 'oops', 'b', 0]] }] };
-    expect(() => new SearchIndex(bad as unknown as SearchIndexFile)).toThrow(/x 1: malformed name/);
+  it('writes a kind compactly: one entry per distinct folded name, display only where it differs', () => {
+    const kind = makeSearchKind('critter', [row(4, 'mr-mimic', [['en', 'Mr. Mimic'], ['fr', 'Mr. Mimic'], ['de', 'MR-MIMIC'], ['ja-hrkt', 'バリヤド'], ['xx', 'Nope']])], LANGUAGES);
+    expect(kind).toEqual({
+      kind: 'critter', ids: [4], names: 'mr-mimic', counts: [2], languages: [3, 0],
+      folded: 'mr mimic\nmr. mimic\nバリヤド', display: 'Mr. Mimic\n',
+    });
+    const hit = new SearchIndex(indexFile([['critter', [row(4, 'mr-mimic', [['ja-hrkt', 'バリヤド']])]]])).search('バリヤド').hits(0, 1)[0]!;
+    expect([hit.matchedName, hit.language]).toEqual(['バリヤド', 'ja-hrkt']);
+    expect(new SearchIndex(indexFile([['empty', []], ['critter', [row(1, 'solo')]]])).search('solo').count).toBe(1);
+  });
+
+  it('refuses an index whose lists disagree', () => {
+    const good = makeSearchKind('x', [row(1, 'a', [['fr', 'b']])], LANGUAGES);
+    const bad: SearchIndexFile = { format: 'search-index/2', languages: LANGUAGES, kinds: [{ ...good, counts: [2] }] };
+    expect(() => new SearchIndex(bad)).toThrow(/x: the lists do not agree in length/);
   });
 });
 
@@ -156,12 +159,12 @@ describe('BoundedEditDistance', () => {
 describe('search invariants on random indexes', () => {
   const name = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'é', 'ア', '-'), minLength: 1, maxLength: 9 });
   const randomFile = fc.array(fc.tuple(name, fc.array(fc.tuple(fc.constantFrom(...LANGUAGES), name), { maxLength: 3 })), { minLength: 1, maxLength: 25 })
-    .map((rows): SearchIndexFile => ({ format: 'search-index/1', languages: LANGUAGES, kinds: [{ kind: 'k', resources: rows.map(([own, names], id) => row(id + 1, own, names)) }] }));
+    .map((rows) => rows.map(([own, names], id) => row(id + 1, own, names)));
 
   it('hits are sorted, distinct, truly match at their rank, and every exact, prefix or substring match is found', () => {
-    fc.assert(fc.property(randomFile, name, (indexFile, rawQuery) => {
+    fc.assert(fc.property(randomFile, name, (resources, rawQuery) => {
       const query = foldText(rawQuery);
-      const result = new SearchIndex(indexFile).search(query);
+      const result = new SearchIndex(indexFile([['k', resources]])).search(query);
       const hits = result.hits(0, result.count);
       expect(new Set(hits.map((h) => h.id)).size).toBe(hits.length);
       for (let i = 1; i < hits.length; i++) {
@@ -177,10 +180,10 @@ describe('search invariants on random indexes', () => {
       }
       if (query.length === 0) return;
       const found = new Set(hits.map((h) => h.id));
-      for (const resourceRow of indexFile.kinds[0]!.resources) {
-        const names = resourceRow.filter((_, i) => i === 1 || (i > 3 && i % 3 === 1)).map((n) => foldText(String(n)));
+      for (const resource of resources) {
+        const names = [resource.name, ...resource.names.map((n) => n.name)].map(foldText);
         const must = names.some((n) => n.startsWith(query) || (query.length >= 2 && n.includes(query)));
-        if (must) expect(found.has(resourceRow[0])).toBe(true);
+        if (must) expect(found.has(resource.id)).toBe(true);
       }
     }), { numRuns: 1_000 });
   });
