@@ -40,7 +40,7 @@ const speed = parseRange('speed', query.value.getAll('speed'));
 if (!element.ok || !speed.ok || element.value === null || speed.value === null) throw new Error('parse');
 const answers = {
   fold: ['ﾋﾟｶﾁｭｳ', 'PIKACHÚ', 'ｐｉｋａ', 'ぴかちゅう', '피카츄'.normalize('NFD'), 'Straße'].map(foldText),
-  search: ['flambéte', 'ﾎﾉｵ', 'flarebaest', 'ca'].map((q) => index.search(foldText(q)).hits(0, 5)),
+  search: ['flambéte', 'ﾎﾉｵ', 'flarebaest', 'eca'].map((q) => index.search(foldText(q)).hits(0, 5)),
   filter: filters.select({ values: [{ filter: 'element', keys: element.value }], ranges: [{ filter: 'speed', range: speed.value }] }),
   junk: query.value.get('junk'),
   fields: pick({ a: { b: 1, c: [{ d: 2, e: 3 }] }, f: null }, ['a.c.d', 'f']),

@@ -78,12 +78,14 @@ describe('SearchIndex', () => {
     expect(ties.hits(0, 3).map((h) => `${h.kind}/${h.id}`)).toEqual(['b-kind/9', 'b-kind/3', 'a-kind/1']);
   });
 
-  it('holds short queries back: one letter is prefixes only, fuzzy starts at four', () => {
+  it('holds short queries back: one or two letters are prefixes only, fuzzy starts at four', () => {
     // own names first (shorter first), then Funkmaus
     expect(find('f')).toEqual(['move/flare', 'creature/flarebeast', 'creature/flarebeast-mega', 'creature/sparkmouse']);
     expect(find('l')).toEqual([]);
-    // two letters match inside names too (Donnerschlag)
-    expect(find('la')).toEqual(['move/flare', 'creature/flarebeast', 'creature/flarebeast-mega', 'move/thunder-strike']);
+    expect(find('la')).toEqual([]);
+    // three letters match inside names too (Donnerschlag)
+    expect(find('lag')).toEqual(['move/thunder-strike']);
+    expect(find('lar')).toEqual(['move/flare', 'creature/flarebeast', 'creature/flarebeast-mega']);
     expect(find('flr')).toEqual([]);
     expect(find('flre')).toEqual(['move/flare']);
     expect([1, 2, 3, 4, 6, 7, 12].map(maxEditsFor)).toEqual([0, 0, 0, 1, 1, 2, 2]);
@@ -182,7 +184,7 @@ describe('search invariants on random indexes', () => {
       const found = new Set(hits.map((h) => h.id));
       for (const resource of resources) {
         const names = [resource.name, ...resource.names.map((n) => n.name)].map(foldText);
-        const must = names.some((n) => n.startsWith(query) || (query.length >= 2 && n.includes(query)));
+        const must = names.some((n) => n.startsWith(query) || (query.length >= 3 && n.includes(query)));
         if (must) expect(found.has(resource.id)).toBe(true);
       }
     }), { numRuns: 1_000 });
