@@ -1,0 +1,88 @@
+/**
+ * Field projection: `fields=types,sprites.front_default` makes each list entry carry those parts
+ * of its item, with exactly the value and shape the item has:
+ *
+ *   pick(creature, ['types', 'sprites.front_default'])
+ *     → { "types": […], "sprites": { "front_default": "…" } }   (keys in the document's order)
+ *
+ * Paths are compiled once per request (`compileFields`) and applied to each item (`project`).
+ * Paths sharing a prefix merge into one object; a path and a longer one below it give the whole
+ * value of the shorter. Rules for what is not a plain path through objects:
+ * - A path that does not exist in an item is absent from its entry (no key, not null): an allowed
+ *   field an item lacks leaves that entry without it, so entries of one page may differ in keys.
+ *   A value that exists and is null is kept as null (`sprites.front_default: null`).
+ * - A path through a null or a scalar does not exist there (`sprites.other.x` when `other` is null).
+ * - Through an array, the rest of the path applies to each element, positions kept: an object
+ *   element gives its projection (`{}` when it has none of the paths), any other element null;
+ *   an array where no element has any of the paths is absent.
+ */
+
+/** Compiled paths: each key leads to a subtree, or to `true` for "the whole value". */
+export type FieldTree = Map<string, FieldTree | true>;
+
+export function compileFields(paths: readonly string[]): FieldTree {
+  const root: FieldTree = new Map();
+  for (const path of paths) {
+    const keys = path.split('.');
+    let node = root;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      if (i === keys.length - 1) {
+        node.set(key, true);
+        break;
+      }
+      const next = node.get(key);
+      if (next === true) break; // a shorter path already takes the whole value
+      if (next === undefined) {
+        const child: FieldTree = new Map();
+        node.set(key, child);
+        node = child;
+      } else node = next;
+    }
+  }
+  return root;
+}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The parts of `document` the tree names; `{}` when it has none of them (or is not an object). */
+export function project(document: unknown, tree: FieldTree): JsonObject {
+  return isObject(document) ? projectObject(document, tree) ?? {} : {};
+}
+
+/** `project(document, compileFields(paths))`, for one document. */
+export function pick(document: unknown, paths: readonly string[]): JsonObject {
+  return project(document, compileFields(paths));
+}
+
+/** The object's named parts in its own key order, or null when none is there. */
+function projectObject(object: JsonObject, tree: FieldTree): JsonObject | null {
+  let out: JsonObject | null = null;
+  for (const key of Object.keys(object)) {
+    const node = tree.get(key);
+    if (node === undefined) continue;
+    const value = node === true ? object[key]! : projectBelow(object[key]!, node);
+    if (value === undefined) continue;
+    out ??= {};
+    // a document key "__proto__" must stay a key, not set the prototype
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/** What a subtree finds in a value: undefined when the paths do not exist there. */
+function projectBelow(value: Json, tree: FieldTree): Json | undefined {
+  if (isObject(value)) return projectObject(value, tree) ?? undefined;
+  if (!Array.isArray(value)) return undefined;
+  let found = false;
+  const elements = value.map((element): Json => {
+    if (!isObject(element)) return null;
+    const projected = projectObject(element, tree);
+    if (projected !== null) found = true;
+    return projected ?? {};
+  });
+  return found ? elements : undefined;
+}

@@ -1,0 +1,200 @@
+/**
+ * Filtering a collection over its precomputed indexes: which items of a kind's list match every
+ * filter asked (`type=fire,water&generation=3&speed=100..`), in list order.
+ *
+ * The build writes one `FilterIndexFile` per kind. A value filter lists its values, each with
+ * the list positions of its members as gaps between sorted positions (`[3, 1, 2]` is positions
+ * 3, 4, 6: small numbers, which gzip well). A range filter holds one number per item (null when
+ * the item has none, e.g. a move without power; such an item matches no range of that filter).
+ * Yes/no filters are value filters with the values `false` (id 0) and `true` (id 1), so
+ * `is_legendary=1` works as an id does.
+ *
+ * Loaded, each value's members become a bitset of the list (one bit per item, 32 per word) the
+ * first time a query names it: values within a filter are ORed ("any of them"), filters ANDed
+ * ("all of them"), ranges and `id`/`name` batches applied as bitsets too, and the set bits read
+ * out in ascending position, which is list order. For 1,500 items a bitset is 47 words.
+ */
+import type { IntegerRange, Vocabulary } from './params.ts';
+
+/** One value of a value filter: its name, its id (null when the value has none) and its members as position gaps. */
+export type FilterValueRow = [name: string, id: number | null, gaps: number[]];
+
+export interface FilterIndexFile {
+  format: 'filter-index/1';
+  kind: string;
+  /** items in the kind's list */
+  count: number;
+  /** value filters by parameter name, with what the parameter is about (`a type`) for 400 bodies */
+  values: Record<string, { about: string; values: FilterValueRow[] }>;
+  /** range filters by parameter name: one number or null per item, in list order */
+  ranges: Record<string, (number | null)[]>;
+}
+
+/** What a request asks, after params.ts resolved it: keys are positions in a filter's `values`. */
+export interface FilterQuery {
+  values?: { filter: string; keys: readonly number[] }[];
+  ranges?: { filter: string; range: IntegerRange }[];
+  /** only these list positions (an `id=` or `name=` batch resolved against the list) */
+  positions?: readonly number[];
+}
+
+/** How many value names a 400 body lists before saying how many more there are. */
+const ACCEPTS_SHOWN = 20;
+
+/** A set of list positions, one bit each. */
+class Bitset {
+  readonly words: Uint32Array;
+  constructor(size: number) { this.words = new Uint32Array((size + 31) >>> 5); }
+
+  static ofPositions(size: number, positions: Iterable<number>): Bitset {
+    const set = new Bitset(size);
+    for (const p of positions) if (p >= 0 && p < size) set.words[p >>> 5]! |= 1 << (p & 31);
+    return set;
+  }
+
+  has(p: number): boolean { return (this.words[p >>> 5]! & (1 << (p & 31))) !== 0; }
+  orWith(other: Bitset): void { for (let i = 0; i < this.words.length; i++) this.words[i]! |= other.words[i]!; }
+  andWith(other: Bitset): void { for (let i = 0; i < this.words.length; i++) this.words[i]! &= other.words[i]!; }
+
+  /** Set positions, ascending. */
+  positions(): number[] {
+    const out: number[] = [];
+    for (let w = 0; w < this.words.length; w++) {
+      let word = this.words[w]!;
+      while (word !== 0) {
+        const low = word & -word;
+        out.push((w << 5) + 31 - Math.clz32(low));
+        word ^= low;
+      }
+    }
+    return out;
+  }
+}
+
+/** One value filter, loaded: its vocabulary, and each value's bitset made when first asked. */
+class ValueFilter implements Vocabulary {
+  readonly accepts: string;
+  private readonly keyByToken = new Map<string, number>();
+  private readonly members: (Bitset | undefined)[] = [];
+
+  constructor(parameter: string, private readonly count: number, private readonly spec: { about: string; values: FilterValueRow[] }) {
+    spec.values.forEach(([name, id], key) => {
+      this.keyByToken.set(name, key);
+      if (id !== null) this.keyByToken.set(String(id), key);
+    });
+    const names = spec.values.map(([name]) => name);
+    const shown = names.slice(0, ACCEPTS_SHOWN).join(', ');
+    const more = names.length > ACCEPTS_SHOWN ? `, … (${names.length} values)` : '';
+    const byId = spec.values.some(([, id]) => id !== null) ? ' name or id' : '';
+    this.accepts = `${parameter}: ${spec.about}${byId}, or several separated by commas: ${shown}${more}`;
+  }
+
+  lookup(token: string): number | undefined { return this.keyByToken.get(token); }
+
+  /** The items holding any of these values. */
+  anyOf(keys: readonly number[]): Bitset {
+    const union = new Bitset(this.count);
+    for (const key of keys) union.orWith(this.membersOf(key));
+    return union;
+  }
+
+  private membersOf(key: number): Bitset {
+    let set = this.members[key];
+    if (set === undefined) {
+      set = new Bitset(this.count);
+      let position = -1;
+      for (const gap of this.spec.values[key]?.[2] ?? []) {
+        position += gap + 1;
+        if (position < this.count) set.words[position >>> 5]! |= 1 << (position & 31);
+      }
+      this.members[key] = set;
+    }
+    return set;
+  }
+}
+
+/** A kind's filter indexes, loaded; `select` answers a query. */
+export class FilterIndex {
+  readonly kind: string;
+  readonly count: number;
+  private readonly valueFilters = new Map<string, ValueFilter>();
+  private readonly rangeValues = new Map<string, Float64Array>();
+  private readonly file: FilterIndexFile;
+
+  constructor(file: FilterIndexFile) {
+    this.file = file;
+    this.kind = file.kind;
+    this.count = file.count;
+  }
+
+  get valueFilterNames(): string[] { return Object.keys(this.file.values); }
+  get rangeFilterNames(): string[] { return Object.keys(this.file.ranges); }
+
+  /** A value filter's vocabulary, for params.ts to resolve names and ids; undefined when the kind has no such filter. */
+  vocabulary(filter: string): Vocabulary | undefined { return this.valueFilter(filter); }
+
+  /** List positions of the items matching every filter of the query, ascending (list order). */
+  select(query: FilterQuery): number[] {
+    let result: Bitset | null = null;
+    for (const { filter, keys } of query.values ?? []) {
+      const values = this.valueFilter(filter);
+      if (values === undefined) throw new Error(`${this.kind} has no value filter ${filter}`);
+      result = intersect(result, values.anyOf(keys));
+    }
+    if (query.positions !== undefined) result = intersect(result, Bitset.ofPositions(this.count, query.positions));
+    for (const { filter, range } of query.ranges ?? []) result = intersect(result, this.inRange(filter, range, result));
+    return (result ?? Bitset.ofPositions(this.count, allPositions(this.count))).positions();
+  }
+
+  private valueFilter(filter: string): ValueFilter | undefined {
+    let loaded = this.valueFilters.get(filter);
+    const spec = Object.hasOwn(this.file.values, filter) ? this.file.values[filter] : undefined;
+    if (loaded === undefined && spec !== undefined) {
+      loaded = new ValueFilter(filter, this.count, spec);
+      this.valueFilters.set(filter, loaded);
+    }
+    return loaded;
+  }
+
+  /** Items whose value lies in the range, looking only at those still in `within`. */
+  private inRange(filter: string, range: IntegerRange, within: Bitset | null): Bitset {
+    const values = this.rangeColumn(filter);
+    const min = range.min ?? -Infinity, max = range.max ?? Infinity;
+    const set = new Bitset(this.count);
+    for (let p = 0; p < this.count; p++) {
+      if (within !== null && !within.has(p)) continue;
+      const value = values[p]!;
+      // NaN (no value) fails both comparisons
+      if (value >= min && value <= max) set.words[p >>> 5]! |= 1 << (p & 31);
+    }
+    return set;
+  }
+
+  private rangeColumn(filter: string): Float64Array {
+    let column = this.rangeValues.get(filter);
+    if (column === undefined) {
+      const raw = Object.hasOwn(this.file.ranges, filter) ? this.file.ranges[filter] : undefined;
+      if (raw === undefined) throw new Error(`${this.kind} has no range filter ${filter}`);
+      column = new Float64Array(this.count).fill(NaN);
+      raw.forEach((value, p) => { if (value !== null && p < this.count) column![p] = value; });
+      this.rangeValues.set(filter, column);
+    }
+    return column;
+  }
+}
+
+/** `a` narrowed to `b` (the first set asked stands for itself); `a` may be changed. */
+function intersect(a: Bitset | null, b: Bitset): Bitset {
+  if (a === null) return b;
+  a.andWith(b);
+  return a;
+}
+
+function* allPositions(count: number): Generator<number> {
+  for (let p = 0; p < count; p++) yield p;
+}
+
+/** The gaps a build writes for sorted positions: the first position, then each difference minus one. */
+export function positionGaps(sortedPositions: readonly number[]): number[] {
+  return sortedPositions.map((p, i) => (i === 0 ? p : p - sortedPositions[i - 1]! - 1));
+}

@@ -1,0 +1,200 @@
+/**
+ * Parsing of the query parameters that filter, batch and shape a collection: value lists
+ * (`type=fire,water`), integer ranges (`speed=100..`), `id=`/`name=` batches and `fields=`.
+ * Every parser is total: it gives a value or a `ParameterError`, never throws, and its work is
+ * bounded by the caps below whatever the input. An error becomes the JSON body of a 400
+ * through `badParameterBody`:
+ *
+ *   {"error":"bad_parameter","parameter":"type","value":"firee",
+ *    "accepts":"a type name or id: normal, fighting, …"}
+ *
+ * `value` is the offending part (one list item, or the whole value when its form is wrong), cut
+ * to 100 characters; `accepts` says what the parameter takes.
+ *
+ * Rules chosen here:
+ * - A parameter given several times (`type=fire&type=water`) means its values joined with
+ *   commas, for lists and `fields`; a range given twice with different values is a 400.
+ * - Items are trimmed; empty items are skipped (`fire,,water`); a parameter with no item at all
+ *   (`type=`, `type=,,,`) is as if it were absent, as an empty form field sends it.
+ * - Names are compared in lower case; an id is a decimal integer (no sign, at most 9 digits).
+ * - Ranges: `a..b`, `a..`, `..b` or a single `a` (meaning `a..a`), inclusive, integers with an
+ *   optional minus sign (move priorities go below zero). `..`, `5..3`, decimals, `+5` and
+ *   anything else are 400s. A bound past ±(2^53 − 1) is held there, which means the same as
+ *   the number written (`1..99999999999999999999` is "at least 1").
+ * - Invalid UTF-8 (`%FF`) reaches the parsers as U+FFFD (URLSearchParams decodes it so): it is
+ *   in no vocabulary and no number, so it is a 400 naming the value, never a throw.
+ */
+
+/** What a malformed parameter was and what it takes: the 400 body's fields. */
+export interface ParameterError {
+  parameter: string;
+  value: string;
+  accepts: string;
+}
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; error: ParameterError };
+
+/** Caps that bound the work of any request, whatever it sends. */
+export const QUERY_LIMITS = {
+  /** the whole query string, in characters */
+  queryLength: 8192,
+  /** one parameter's value, repeats joined, in characters */
+  valueLength: 2000,
+  /** items in one list (`type`, `id`, `name`) */
+  listItems: 100,
+  /** paths in `fields` */
+  fieldPaths: 50,
+  /** characters of a value echoed in an error body */
+  echoLength: 100,
+} as const;
+
+/** What a value list resolves against: a filter's values (see filter.ts) or a kind's names and ids. */
+export interface Vocabulary {
+  /** the value's key for a lowercase name or a decimal id, or undefined when it names nothing */
+  lookup(token: string): number | undefined;
+  /** what the parameter accepts, for the 400 body */
+  readonly accepts: string;
+}
+
+export interface IntegerRange {
+  /** inclusive; null when open */
+  min: number | null;
+  max: number | null;
+}
+
+export interface BadParameterBody extends ParameterError {
+  error: 'bad_parameter';
+}
+
+export function badParameterBody(error: ParameterError): BadParameterBody {
+  return { error: 'bad_parameter', parameter: error.parameter, value: error.value, accepts: error.accepts };
+}
+
+const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
+const fail = (parameter: string, value: string, accepts: string): Parsed<never> => ({
+  ok: false,
+  error: { parameter, value: echo(value), accepts },
+});
+
+/** A value as an error body shows it: at most `echoLength` characters. */
+function echo(value: string): string {
+  const chars = Array.from(value.slice(0, QUERY_LIMITS.echoLength * 2));
+  return chars.length > QUERY_LIMITS.echoLength ? chars.slice(0, QUERY_LIMITS.echoLength).join('') + '…' : chars.join('');
+}
+
+/** The query's parameters, or a 400 when the query string is past the cap (a CDN refuses longer URLs anyway). */
+export function readQuery(search: string): Parsed<URLSearchParams> {
+  if (search.length > QUERY_LIMITS.queryLength) return fail('*', search, `a query string of at most ${QUERY_LIMITS.queryLength} characters`);
+  return ok(new URLSearchParams(search));
+}
+
+/**
+ * A parameter's items across its repeats, trimmed, empty ones skipped, in lower case when
+ * asked; null when it has none (absent). Fails past the length and count caps.
+ */
+function items(parameter: string, values: readonly string[], maxItems: number, lowerCase: boolean): Parsed<string[] | null> {
+  const joined = values.join(',');
+  if (joined.length > QUERY_LIMITS.valueLength) {
+    return fail(parameter, joined, `at most ${QUERY_LIMITS.valueLength} characters`);
+  }
+  const list: string[] = [];
+  for (const raw of joined.split(',')) {
+    const item = raw.trim();
+    if (item === '') continue;
+    if (list.length === maxItems) return fail(parameter, joined, `at most ${maxItems} comma-separated values`);
+    list.push(lowerCase ? item.toLowerCase() : item);
+  }
+  return ok(list.length === 0 ? null : list);
+}
+
+/**
+ * Value list: each item must name something in the vocabulary (by name or id). Gives the
+ * distinct keys in the order first named; null when the parameter is absent.
+ */
+export function parseValues(parameter: string, values: readonly string[], vocabulary: Vocabulary): Parsed<number[] | null> {
+  const list = items(parameter, values, QUERY_LIMITS.listItems, true);
+  if (!list.ok) return list;
+  if (list.value === null) return ok(null);
+  const keys: number[] = [];
+  for (const item of list.value) {
+    const key = vocabulary.lookup(item);
+    if (key === undefined) return fail(parameter, item, vocabulary.accepts);
+    if (!keys.includes(key)) keys.push(key);
+  }
+  return ok(keys);
+}
+
+const ID = /^\d{1,9}$/;
+const NAME = /^[a-z0-9][a-z0-9-]{0,99}$/;
+
+/** `id=1,4,7`: distinct ids in the order given; whether each exists is the caller's to check. */
+export function parseIds(parameter: string, values: readonly string[]): Parsed<number[] | null> {
+  const list = items(parameter, values, QUERY_LIMITS.listItems, false);
+  if (!list.ok) return list;
+  if (list.value === null) return ok(null);
+  const ids: number[] = [];
+  for (const item of list.value) {
+    if (!ID.test(item)) return fail(parameter, item, `comma-separated ids: whole numbers of at most 9 digits, e.g. 1,4,7`);
+    const id = Number(item);
+    if (!ids.includes(id)) ids.push(id);
+  }
+  return ok(ids);
+}
+
+/** `name=a,b`: distinct lowercase names as the API writes them (letters, digits, hyphens). */
+export function parseNames(parameter: string, values: readonly string[]): Parsed<string[] | null> {
+  const list = items(parameter, values, QUERY_LIMITS.listItems, true);
+  if (!list.ok) return list;
+  if (list.value === null) return ok(null);
+  for (const item of list.value) {
+    if (!NAME.test(item)) return fail(parameter, item, `comma-separated names: letters, digits and hyphens, e.g. bulbasaur,charmander`);
+  }
+  return ok([...new Set(list.value)]);
+}
+
+const RANGE = /^(-?\d+)?\.\.(-?\d+)?$/;
+const INTEGER = /^-?\d+$/;
+const RANGE_ACCEPTS = 'an integer range: 100.. (at least), ..50 (at most), 80..100 (inclusive, low ≤ high) or 90 (exactly)';
+
+/** An integer, held within ±(2^53 − 1): past that, every bound means the same. */
+function boundedInteger(digits: string): number {
+  const n = Number(digits);
+  return Math.max(-Number.MAX_SAFE_INTEGER, Math.min(Number.MAX_SAFE_INTEGER, n));
+}
+
+/** `speed=100..` and the like; null when absent. */
+export function parseRange(parameter: string, values: readonly string[]): Parsed<IntegerRange | null> {
+  const given = [...new Set(values.map((v) => v.trim()).filter((v) => v !== ''))];
+  if (given.length === 0) return ok(null);
+  if (given.length > 1) return fail(parameter, given.join(','), `${RANGE_ACCEPTS}; one range`);
+  const text = given[0]!;
+  if (text.length > 64) return fail(parameter, text, RANGE_ACCEPTS);
+  if (INTEGER.test(text)) {
+    const n = boundedInteger(text);
+    return ok({ min: n, max: n });
+  }
+  const match = RANGE.exec(text);
+  if (match === null || (match[1] === undefined && match[2] === undefined)) return fail(parameter, text, RANGE_ACCEPTS);
+  const min = match[1] === undefined ? null : boundedInteger(match[1]);
+  const max = match[2] === undefined ? null : boundedInteger(match[2]);
+  if (min !== null && max !== null && min > max) return fail(parameter, text, RANGE_ACCEPTS);
+  return ok({ min, max });
+}
+
+const PATH = /^[a-z0-9_-]{1,64}(\.[a-z0-9_-]{1,64}){0,7}$/;
+
+/**
+ * `fields=types,sprites.front_default`: distinct dotted paths, each one the kind allows or below
+ * one it allows (`stats` allows `stats.base_stat`); null when absent.
+ */
+export function parseFields(parameter: string, values: readonly string[], allowed: readonly string[]): Parsed<string[] | null> {
+  const list = items(parameter, values, QUERY_LIMITS.fieldPaths, false);
+  if (!list.ok) return list;
+  if (list.value === null) return ok(null);
+  const accepts = `comma-separated fields, each one of: ${allowed.join(', ')}`;
+  for (const path of list.value) {
+    const isAllowed = PATH.test(path) && allowed.some((a) => path === a || path.startsWith(a + '.'));
+    if (!isAllowed) return fail(parameter, path, accepts);
+  }
+  return ok([...new Set(list.value)]);
+}

@@ -1,0 +1,286 @@
+/**
+ * Ranked name search over a precomputed index: what `GET /v2/search/?q=` and a collection's `q`
+ * answer from. The build writes a `SearchIndexFile` (search-index.ts: each resource's own name
+ * and its translated names, already folded by `foldText`); the request side loads it once into a
+ * `SearchIndex` and asks it for a folded query.
+ *
+ * Ranking, best first: exact, then prefix, then substring, then within a few edits. Edits are
+ * counted as optimal string alignment (Damerau–Levenshtein restricted to adjacent transpositions,
+ * so `chraizard` is one edit from `charizard`), on UTF-16 code units (the data's names are all in
+ * the Basic Multilingual Plane; a character outside it would count as two). Ties: fewer edits, the
+ * API's own name before translations, the shorter matched name, the kind's order in the index,
+ * the id, the language's order. Each resource appears once, with its best-ranked name.
+ *
+ * For an autocomplete box, short queries are held back: one or two characters match prefixes
+ * only (on the real names `pi` is inside 827 resources' names, `a` starts 1,334); substrings
+ * count from 3 characters (a 2-character han or kana word inside a name is then found only as a
+ * prefix). Edits count from 4 characters, one edit up to 6 and two from 7, so that an edit changes
+ * about a quarter of the word or less. Lower thresholds would not flood the answer (on the real
+ * names, 2026-11-25: `pik`, `fir`, `abr`, `mew` within one edit match 4–7 resources, `pichu`
+ * within two 33) but one edit in three letters or two in five rewrite a third of the word or
+ * more: such matches are seldom the name meant, and they would follow every prefix match.
+ */
+
+import { BoundedEditDistance } from './edit-distance.ts';
+import { NAME_SEPARATOR, OWN_NAME, SearchColumns, type SearchIndexFile } from './search-index.ts';
+
+/** How a name matched, best first. */
+export const MatchRank = { Exact: 0, Prefix: 1, Substring: 2, Fuzzy: 3 } as const;
+export type MatchRank = (typeof MatchRank)[keyof typeof MatchRank];
+
+/** Shortest folded query (code units) that matches inside a name rather than at its start. */
+export const SUBSTRING_MIN_LENGTH = 3;
+/** Edits allowed for a folded query of this length (code units). */
+export function maxEditsFor(queryLength: number): number {
+  if (queryLength >= 7) return 2;
+  if (queryLength >= 4) return 1;
+  return 0;
+}
+
+/** One answer of a search, ready to become `{name, url, kind, matched_name, language}`. */
+export interface SearchHit {
+  kind: string;
+  id: number;
+  /** the resource's own name */
+  name: string;
+  /** the name that matched, as written (not folded) */
+  matchedName: string;
+  /** the matched name's language; null for the API's own name */
+  language: string | null;
+  rank: MatchRank;
+  /** edits between the query and the matched name; 0 unless fuzzy */
+  edits: number;
+}
+
+export interface SearchOptions {
+  /** only these kinds; all when absent */
+  kinds?: ReadonlySet<string>;
+  /**
+   * `search` (the default): ranked for an autocomplete box, short queries held back, typos
+   * forgiven. `filter` (a collection's `q`): exact, prefix and substring at any length, no edits,
+   * as the case-insensitive substring `q` of today does.
+   */
+  purpose?: 'search' | 'filter';
+}
+
+/** A search's matches, sorted; hits are made only for the page asked for. */
+export interface SearchResult {
+  count: number;
+  hits(offset: number, limit: number): SearchHit[];
+}
+
+/**
+ * A match's sort key packs, from most to least significant: rank and edits, own name or not,
+ * folded length (up to 255), the resource's position in the index (kind order, then list order,
+ * i.e. id), the language. One integer below 2^53, so ranking is a numeric sort and the best name
+ * of a resource is the smallest key.
+ */
+const LANGUAGE_SLOTS = 128;
+const RESOURCE_SLOTS = 2 ** 20;
+const LENGTH_SLOTS = 256;
+const HEAD_UNIT = LANGUAGE_SLOTS * RESOURCE_SLOTS * LENGTH_SLOTS * 2;
+
+/** A loaded index and what it answers. */
+export class SearchIndex {
+  private readonly columns: SearchColumns;
+  /** entries by folded length, for fuzzy candidates, and their character signatures: made on the first fuzzy search */
+  private fuzzyCandidates: FuzzyCandidates | null = null;
+  private readonly scratch: SearchScratch;
+
+  constructor(file: SearchIndexFile) {
+    this.columns = new SearchColumns(file);
+    if (this.columns.resourceId.length >= RESOURCE_SLOTS) throw new Error(`search index: at most ${RESOURCE_SLOTS - 1} resources`);
+    this.scratch = new SearchScratch(this.columns.entryCount, this.columns.resourceId.length);
+  }
+
+  get kinds(): readonly string[] { return this.columns.kinds; }
+  get resourceCount(): number { return this.columns.resourceId.length; }
+  get entryCount(): number { return this.columns.entryCount; }
+
+  /** Every resource matching a folded query (see `foldText`), best first. An empty query matches nothing. */
+  search(foldedQuery: string, options: SearchOptions = {}): SearchResult {
+    if (foldedQuery.length === 0 || foldedQuery.includes(NAME_SEPARATOR)) return this.result(new Float64Array(0), new Int32Array(0));
+    const filtering = options.purpose === 'filter';
+    const scratch = this.scratch;
+    scratch.begin();
+    const allowedKind = this.columns.kinds.map((kind) => options.kinds?.has(kind) ?? true);
+    this.matchText(foldedQuery, filtering ? 1 : SUBSTRING_MIN_LENGTH, allowedKind);
+    const maxEdits = filtering ? 0 : maxEditsFor(foldedQuery.length);
+    if (maxEdits > 0) this.matchFuzzy(foldedQuery, maxEdits, allowedKind);
+    const keys = scratch.sortedKeys();
+    const entries = new Int32Array(keys.length);
+    keys.forEach((key, i) => { entries[i] = scratch.bestEntry(keyResource(key)); });
+    return this.result(keys, entries);
+  }
+
+  /** Exact, prefix and substring matches, in one pass of indexOf over the joined names. */
+  private matchText(query: string, substringFrom: number, allowedKind: boolean[]): void {
+    const { joined, entryStart, entryFolded } = this.columns;
+    const prefixOnly = query.length < substringFrom;
+    const needle = prefixOnly ? NAME_SEPARATOR + query : query;
+    const shift = prefixOnly ? 1 : 0;
+    let position = joined.indexOf(needle);
+    while (position !== -1) {
+      const at = position + shift;
+      const entry = this.entryAt(at);
+      const start = entryStart[entry]!;
+      const length = entryFolded[entry]!.length;
+      const rank = at !== start ? MatchRank.Substring : length === query.length ? MatchRank.Exact : MatchRank.Prefix;
+      this.offer(entry, rank * 3, allowedKind);
+      // indexOf found the earliest occurrence in this name: go on from the next name
+      position = joined.indexOf(needle, start + length + 1 - shift);
+    }
+  }
+
+  /** Names within `maxEdits` that matched no other way; only lengths within `maxEdits` can be. */
+  private matchFuzzy(query: string, maxEdits: number, allowedKind: boolean[]): void {
+    const { byLength, lengthStart, signatures } = this.fuzzyCandidates ??= fuzzyCandidates(this.columns.entryFolded);
+    const querySignature = signature(query);
+    const from = lengthStart[Math.min(lengthStart.length - 1, Math.max(1, query.length - maxEdits))]!;
+    const to = lengthStart[Math.min(lengthStart.length - 1, query.length + maxEdits + 1)]!;
+    for (let i = from; i < to; i++) {
+      const entry = byLength[i]!;
+      if (this.scratch.isMatched(entry)) continue;
+      // each edit brings in at most one character and takes out at most one: a name with more
+      // than maxEdits characters (or signature bits) the query lacks, or the other way round, is too far
+      const name = signatures[entry]!;
+      if (bitCount(name & ~querySignature) > maxEdits || bitCount(querySignature & ~name) > maxEdits) continue;
+      const edits = this.scratch.distance.within(query, this.columns.entryFolded[entry]!, maxEdits);
+      if (edits !== null) this.offer(entry, MatchRank.Fuzzy * 3 + edits, allowedKind);
+    }
+  }
+
+  /** `head` is rank × 3 + edits. */
+  private offer(entry: number, head: number, allowedKind: boolean[]): void {
+    const { entryResource, entryLanguage, entryFolded, resourceKind } = this.columns;
+    const resource = entryResource[entry]!;
+    this.scratch.markMatched(entry);
+    if (!allowedKind[resourceKind[resource]!]) return;
+    const language = entryLanguage[entry]!;
+    const length = Math.min(LENGTH_SLOTS - 1, entryFolded[entry]!.length);
+    const notOwn = language === OWN_NAME ? 0 : 1;
+    const key = (((head * 2 + notOwn) * LENGTH_SLOTS + length) * RESOURCE_SLOTS + resource) * LANGUAGE_SLOTS + language + 1;
+    this.scratch.offer(resource, entry, key);
+  }
+
+  /** The entry whose folded name holds position `at` of the joined names (binary search of starts). */
+  private entryAt(at: number): number {
+    const starts = this.columns.entryStart;
+    let low = 0, high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (starts[middle]! <= at) low = middle; else high = middle - 1;
+    }
+    return low;
+  }
+
+  private result(keys: Float64Array, entries: Int32Array): SearchResult {
+    return {
+      count: keys.length,
+      hits: (offset, limit) => {
+        const from = Math.max(0, offset), to = Math.min(keys.length, from + Math.max(0, limit));
+        const hits: SearchHit[] = [];
+        for (let i = from; i < to; i++) hits.push(this.hit(keys[i]!, entries[i]!));
+        return hits;
+      },
+    };
+  }
+
+  private hit(key: number, entry: number): SearchHit {
+    const { entryResource, entryLanguage, kinds, resourceKind, resourceId, resourceName, languages } = this.columns;
+    const resource = entryResource[entry]!;
+    const language = entryLanguage[entry]!;
+    const head = Math.floor(key / HEAD_UNIT);
+    return {
+      kind: kinds[resourceKind[resource]!]!,
+      id: resourceId[resource]!,
+      name: resourceName[resource]!,
+      matchedName: this.columns.displayName(entry),
+      language: language === OWN_NAME ? null : languages[language] ?? null,
+      rank: Math.floor(head / 3) as MatchRank,
+      edits: head % 3,
+    };
+  }
+}
+
+const keyResource = (key: number): number => Math.floor(key / LANGUAGE_SLOTS) % RESOURCE_SLOTS;
+
+/** Entries sorted by folded length (a counting sort: `byLength[lengthStart[n]…lengthStart[n + 1]]` have length n), and their signatures. */
+interface FuzzyCandidates { byLength: Int32Array; lengthStart: Int32Array; signatures: Int32Array }
+
+function fuzzyCandidates(folded: readonly string[]): FuzzyCandidates {
+  let longest = 0;
+  for (const name of folded) if (name.length > longest) longest = name.length;
+  const lengthStart = new Int32Array(longest + 2);
+  for (const name of folded) lengthStart[name.length + 1]!++;
+  for (let n = 1; n < lengthStart.length; n++) lengthStart[n]! += lengthStart[n - 1]!;
+  const next = lengthStart.slice();
+  const byLength = new Int32Array(folded.length);
+  const signatures = new Int32Array(folded.length);
+  folded.forEach((name, entry) => {
+    byLength[next[name.length]!++] = entry;
+    signatures[entry] = signature(name);
+  });
+  return { byLength, lengthStart, signatures };
+}
+
+/** Which of 32 character classes (code unit mod 32: a–z apart from each other) a text uses, as bits. */
+function signature(text: string): number {
+  let bits = 0;
+  for (let i = 0; i < text.length; i++) bits |= 1 << (text.charCodeAt(i) & 31);
+  return bits;
+}
+
+function bitCount(bits: number): number {
+  let n = bits - ((bits >>> 1) & 0x55555555);
+  n = (n & 0x33333333) + ((n >>> 2) & 0x33333333);
+  return (((n + (n >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/**
+ * What one search writes as it goes, kept between searches so that a search allocates no
+ * per-name or per-resource arrays: a generation number marks which slots belong to this search.
+ */
+class SearchScratch {
+  readonly distance = new BoundedEditDistance();
+  private generation = 0;
+  private readonly entryGeneration: Int32Array;
+  private readonly resourceGeneration: Int32Array;
+  private readonly resourceKey: Float64Array;
+  private readonly resourceEntry: Int32Array;
+  private touched: number[] = [];
+
+  constructor(entryCount: number, resourceCount: number) {
+    this.entryGeneration = new Int32Array(entryCount);
+    this.resourceGeneration = new Int32Array(resourceCount);
+    this.resourceKey = new Float64Array(resourceCount);
+    this.resourceEntry = new Int32Array(resourceCount);
+  }
+
+  begin(): void {
+    this.generation++;
+    this.touched = [];
+  }
+
+  isMatched(entry: number): boolean { return this.entryGeneration[entry] === this.generation; }
+  markMatched(entry: number): void { this.entryGeneration[entry] = this.generation; }
+
+  /** Keeps the entry when it is the resource's best so far. */
+  offer(resource: number, entry: number, key: number): void {
+    if (this.resourceGeneration[resource] !== this.generation) {
+      this.resourceGeneration[resource] = this.generation;
+      this.touched.push(resource);
+    } else if (this.resourceKey[resource]! <= key) return;
+    this.resourceKey[resource] = key;
+    this.resourceEntry[resource] = entry;
+  }
+
+  /** Each touched resource's best key, ascending (keys are distinct: each holds its resource). */
+  sortedKeys(): Float64Array {
+    const keys = new Float64Array(this.touched.length);
+    this.touched.forEach((resource, i) => { keys[i] = this.resourceKey[resource]!; });
+    return keys.sort();
+  }
+
+  bestEntry(resource: number): number { return this.resourceEntry[resource]!; }
+}

@@ -1,0 +1,78 @@
+/**
+ * The query modules (edge/query/) run in the Netlify edge function, under Deno: they import only
+ * each other (no `node:` module, no package), type-check under Deno, and give there the answers
+ * they give in Node on the same invented fixture.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../generator/config.ts';
+
+const run = promisify(execFile);
+const deno = join(repoRoot, 'node_modules/.bin/deno');
+const denoEnv = { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' };
+const queryDir = join(repoRoot, 'edge/query');
+const modules = readdirSync(queryDir).filter((f) => f.endsWith('.ts'));
+
+/** One script, run by both runtimes: every module used on a small invented fixture, the answers printed as JSON. */
+const script = (moduleUrl: (name: string) => string) => `
+import { foldText } from '${moduleUrl('fold.ts')}';
+import { SearchIndex } from '${moduleUrl('search.ts')}';
+import { makeSearchKind } from '${moduleUrl('search-index.ts')}';
+import { FilterIndex, positionGaps } from '${moduleUrl('filter.ts')}';
+import { parseRange, parseValues, readQuery } from '${moduleUrl('params.ts')}';
+import { pick } from '${moduleUrl('fields.ts')}';
+const languages = ['fr', 'ja-hrkt'];
+const index = new SearchIndex({ format: 'search-index/2', languages, kinds: [makeSearchKind('critter', [
+  { id: 1, name: 'flarebeast', names: [{ language: 'fr', name: 'Flambête' }, { language: 'ja-hrkt', name: 'ホノオジュウ' }] },
+  { id: 2, name: 'tidecat', names: [{ language: 'fr', name: 'Marénchat' }] },
+], languages)] });
+const filters = new FilterIndex({ format: 'filter-index/1', kind: 'critter', count: 3, ranges: { speed: [1, null, 5] },
+  values: { element: { about: 'an element', values: [['ember', 7, positionGaps([0, 2])], ['tide', 8, positionGaps([1])]] } } });
+const query = readQuery('?element=EMBER,8&speed=2..&junk=%FF');
+if (!query.ok) throw new Error('query');
+const element = parseValues('element', query.value.getAll('element'), filters.vocabulary('element'));
+const speed = parseRange('speed', query.value.getAll('speed'));
+if (!element.ok || !speed.ok || element.value === null || speed.value === null) throw new Error('parse');
+const answers = {
+  fold: ['ﾋﾟｶﾁｭｳ', 'PIKACHÚ', 'ｐｉｋａ', 'ぴかちゅう', '피카츄'.normalize('NFD'), 'Straße'].map(foldText),
+  search: ['flambéte', 'ﾎﾉｵ', 'flarebaest', 'eca'].map((q) => index.search(foldText(q)).hits(0, 5)),
+  filter: filters.select({ values: [{ filter: 'element', keys: element.value }], ranges: [{ filter: 'speed', range: speed.value }] }),
+  junk: query.value.get('junk'),
+  fields: pick({ a: { b: 1, c: [{ d: 2, e: 3 }] }, f: null }, ['a.c.d', 'f']),
+};
+console.log(JSON.stringify(answers));
+`;
+
+describe('edge/query under Deno', () => {
+  it('imports nothing but its own modules', () => {
+    expect(modules.sort()).toEqual(['edit-distance.ts', 'fields.ts', 'filter.ts', 'fold.ts', 'params.ts', 'search-index.ts', 'search.ts']);
+    for (const module of modules) {
+      const imports = [...readFileSync(join(queryDir, module), 'utf8').matchAll(/^import[^'"]*['"]([^'"]+)['"]/gm)].map((m) => m[1]);
+      for (const target of imports) expect(target, `${module} imports ${target}`).toMatch(/^\.\/[a-z-]+\.ts$/);
+    }
+  });
+
+  it('type-checks under Deno', async () => {
+    await run(deno, ['check', '--no-lock', '--no-config', ...modules.map((m) => join(queryDir, m))], { cwd: repoRoot, env: denoEnv });
+  });
+
+  it('gives the answers Node gives', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'query-deno-'));
+    const file = join(work, 'answers.ts');
+    writeFileSync(file, script((name) => pathToFileURL(join(queryDir, name)).href));
+    const inDeno = (await run(deno, ['run', '--no-lock', '--no-config', file], { cwd: work, env: denoEnv })).stdout;
+    const inNode = (await run(join(repoRoot, 'node_modules/.bin/tsx'), [file], { cwd: repoRoot, env: process.env })).stdout;
+    expect(JSON.parse(inDeno)).toEqual(JSON.parse(inNode));
+    const answers = JSON.parse(inDeno) as { fold: string[]; filter: number[]; junk: string; search: { name: string }[][] };
+    expect(answers.fold).toEqual(['ピカチュウ', 'pikachu', 'pika', 'ピカチュウ', '피카츄', 'strasse']);
+    // any of ember (0, 2) or tide (1), and a speed of at least 2 (1, none, 5)
+    expect(answers.filter).toEqual([2]);
+    expect(answers.junk).toBe('\uFFFD');
+    expect(answers.search.map((hits) => hits.map((h) => h.name))).toEqual([['flarebeast'], ['flarebeast'], ['flarebeast'], ['tidecat']]);
+  });
+});

@@ -1,0 +1,192 @@
+/** Ranked search (edge/query/search.ts) over invented indexes: ranking, ties, short queries, edits, and invariants under random input. */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { foldText } from '../edge/query/fold.ts';
+import { BoundedEditDistance } from '../edge/query/edit-distance.ts';
+import { MatchRank, SearchIndex, maxEditsFor } from '../edge/query/search.ts';
+import { makeSearchKind, type NamedResource, type SearchIndexFile } from '../edge/query/search-index.ts';
+
+const LANGUAGES = ['ja-hrkt', 'fr', 'de', 'en'];
+
+/** An invented resource: its id, own name and [language, name] pairs. */
+function row(id: number, own: string, names: [string, string][] = []): NamedResource {
+  return { id, name: own, names: names.map(([language, name]) => ({ language, name })) };
+}
+const indexFile = (kinds: [string, NamedResource[]][], languages = LANGUAGES): SearchIndexFile => ({
+  format: 'search-index/2',
+  languages,
+  kinds: kinds.map(([kind, resources]) => makeSearchKind(kind, resources, languages)),
+});
+
+const file = indexFile([
+    [
+      'creature',
+      [
+        row(1, 'flarebeast', [['ja-hrkt', 'ホノオジュウ'], ['fr', 'Flambête'], ['de', 'Flammtier'], ['en', 'Flarebeast']]),
+        row(2, 'flarebeast-mega', [['ja-hrkt', 'ホノオジュウ'], ['fr', 'Méga-Flambête']]),
+        row(3, 'sparkmouse', [['ja-hrkt', 'ピカネズミ'], ['fr', 'Étincelle'], ['de', 'Funkmaus']]),
+        row(4, 'mr-mimic', [['en', 'Mr. Mimic']]),
+        row(5, 'aquafin', [['fr', 'Aquanageoire']]),
+      ],
+    ],
+    [
+      'move',
+      [
+        row(1, 'flare', [['ja-hrkt', 'ほのお'], ['fr', 'Flamme']]),
+        row(2, 'thunder-strike', [['de', 'Donnerschlag']]),
+        row(3, 'aqua-jet', [['fr', 'Aqua-Jet']]),
+      ],
+    ],
+]);
+const index = new SearchIndex(file);
+const find = (query: string, options = {}) => {
+  const result = index.search(foldText(query), options);
+  return result.hits(0, result.count).map((h) => `${h.kind}/${h.name}`);
+};
+
+describe('SearchIndex', () => {
+  it('ranks exact, then prefix, then substring, then edits', () => {
+    expect(find('flare')).toEqual(['move/flare', 'creature/flarebeast', 'creature/flarebeast-mega']);
+    const hits = index.search(foldText('flarebeest')).hits(0, 10);
+    expect(hits.map((h) => [h.name, h.rank, h.edits])).toEqual([['flarebeast', MatchRank.Fuzzy, 1]]);
+    expect(find('beast')).toEqual(['creature/flarebeast', 'creature/flarebeast-mega']);
+    expect(index.search('beast').hits(0, 1)[0]!.rank).toBe(MatchRank.Substring);
+  });
+
+  it('answers each resource once, with its best name, its language and the name as written', () => {
+    const [hit, ...rest] = index.search(foldText('flambete')).hits(0, 10);
+    expect(hit).toEqual({ kind: 'creature', id: 1, name: 'flarebeast', matchedName: 'Flambête', language: 'fr', rank: MatchRank.Exact, edits: 0 });
+    expect(rest.map((h) => [h.name, h.matchedName, h.rank])).toEqual([['flarebeast-mega', 'Méga-Flambête', MatchRank.Substring]]);
+    // flarebeast matches by its own name and its English name equally: the API's own name wins
+    const own = index.search('flarebeast').hits(0, 1)[0]!;
+    expect([own.matchedName, own.language]).toEqual(['flarebeast', null]);
+  });
+
+  it('finds names in any script and width, hiragana as katakana', () => {
+    expect(find('ﾎﾉｵｼﾞｭｳ')).toEqual(['creature/flarebeast', 'creature/flarebeast-mega']);
+    expect(find('ほのおじゅう')).toEqual(['creature/flarebeast', 'creature/flarebeast-mega']);
+    // an exact match in another kind comes before prefixes, whatever the kind order
+    expect(find('ホノオ')).toEqual(['move/flare', 'creature/flarebeast', 'creature/flarebeast-mega']);
+    expect(find('ＦＵＮＫＭＡＵＳ')).toEqual(['creature/sparkmouse']);
+  });
+
+  it('breaks ties by shorter name, then kind order, then id', () => {
+    // "aqua" is a prefix of aquafin (creature, 7 letters) and aqua jet (move, 8): shorter first
+    expect(find('aqua')).toEqual(['creature/aquafin', 'move/aqua-jet']);
+    const twoKinds = indexFile([['b-kind', [row(9, 'same'), row(3, 'same')]], ['a-kind', [row(1, 'same')]]]);
+    const ties = new SearchIndex(twoKinds).search('same');
+    expect(ties.hits(0, 3).map((h) => `${h.kind}/${h.id}`)).toEqual(['b-kind/9', 'b-kind/3', 'a-kind/1']);
+  });
+
+  it('holds short queries back: one or two letters are prefixes only, fuzzy starts at four', () => {
+    // own names first (shorter first), then Funkmaus
+    expect(find('f')).toEqual(['move/flare', 'creature/flarebeast', 'creature/flarebeast-mega', 'creature/sparkmouse']);
+    expect(find('l')).toEqual([]);
+    expect(find('la')).toEqual([]);
+    // three letters match inside names too (Donnerschlag)
+    expect(find('lag')).toEqual(['move/thunder-strike']);
+    expect(find('lar')).toEqual(['move/flare', 'creature/flarebeast', 'creature/flarebeast-mega']);
+    expect(find('flr')).toEqual([]);
+    expect(find('flre')).toEqual(['move/flare']);
+    expect([1, 2, 3, 4, 6, 7, 12].map(maxEditsFor)).toEqual([0, 0, 0, 1, 1, 2, 2]);
+  });
+
+  it('forgives up to two edits from seven letters, a transposition counting as one', () => {
+    expect(find('sprakmouse')).toEqual(['creature/sparkmouse']);
+    expect(find('sparkmuse')).toEqual(['creature/sparkmouse']);
+    expect(find('spurkmuse')).toEqual(['creature/sparkmouse']);
+    expect(find('spurkmuze')).toEqual([]);
+    expect(find('thunder strke')).toEqual(['move/thunder-strike']);
+  });
+
+  it('narrows to kinds, and filters a collection by substring of any length without edits', () => {
+    expect(find('flare', { kinds: new Set(['creature']) })).toEqual(['creature/flarebeast', 'creature/flarebeast-mega']);
+    // own names first, then Étincelle and Donnerschlag, shorter first
+    expect(find('l', { purpose: 'filter' })).toEqual(['move/flare', 'creature/flarebeast', 'creature/flarebeast-mega', 'creature/sparkmouse', 'move/thunder-strike']);
+    expect(find('flarebeest', { purpose: 'filter' })).toEqual([]);
+    expect(find('mr mimic')).toEqual(['creature/mr-mimic']);
+  });
+
+  it('pages the hits and counts them all', () => {
+    const result = index.search('fla');
+    expect(result.count).toBe(3);
+    expect(result.hits(1, 1).map((h) => h.name)).toEqual(['flarebeast']);
+    expect(result.hits(5, 10)).toEqual([]);
+    expect(index.search('').count).toBe(0);
+  });
+
+  it('writes a kind compactly: one entry per distinct folded name, display only where it differs', () => {
+    const kind = makeSearchKind('critter', [row(4, 'mr-mimic', [['en', 'Mr. Mimic'], ['fr', 'Mr. Mimic'], ['de', 'MR-MIMIC'], ['ja-hrkt', 'バリヤド'], ['xx', 'Nope']])], LANGUAGES);
+    expect(kind).toEqual({
+      kind: 'critter', ids: [4], names: 'mr-mimic', counts: [2], languages: [3, 0],
+      folded: 'mr mimic\nmr. mimic\nバリヤド', display: 'Mr. Mimic\n',
+    });
+    const hit = new SearchIndex(indexFile([['critter', [row(4, 'mr-mimic', [['ja-hrkt', 'バリヤド']])]]])).search('バリヤド').hits(0, 1)[0]!;
+    expect([hit.matchedName, hit.language]).toEqual(['バリヤド', 'ja-hrkt']);
+    expect(new SearchIndex(indexFile([['empty', []], ['critter', [row(1, 'solo')]]])).search('solo').count).toBe(1);
+  });
+
+  it('refuses an index whose lists disagree', () => {
+    const good = makeSearchKind('x', [row(1, 'a', [['fr', 'b']])], LANGUAGES);
+    const bad: SearchIndexFile = { format: 'search-index/2', languages: LANGUAGES, kinds: [{ ...good, counts: [2] }] };
+    expect(() => new SearchIndex(bad)).toThrow(/x: the lists do not agree in length/);
+  });
+});
+
+/** Optimal string alignment distance, the plain full-table way, as the oracle. */
+function osa(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+describe('BoundedEditDistance', () => {
+  const word = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd'), maxLength: 12 });
+  it('equals the full distance when it is within the bound, and says null otherwise', () => {
+    const distance = new BoundedEditDistance();
+    fc.assert(fc.property(word, word, fc.integer({ min: 0, max: 3 }), (a, b, max) => {
+      const full = osa(a, b);
+      expect(distance.within(a, b, max)).toBe(full <= max ? full : null);
+    }), { numRuns: 5_000 });
+    expect(distance.within('x'.repeat(200), 'x'.repeat(199) + 'y', 2)).toBe(1);
+  });
+});
+
+describe('search invariants on random indexes', () => {
+  const name = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'é', 'ア', '-'), minLength: 1, maxLength: 9 });
+  const randomFile = fc.array(fc.tuple(name, fc.array(fc.tuple(fc.constantFrom(...LANGUAGES), name), { maxLength: 3 })), { minLength: 1, maxLength: 25 })
+    .map((rows) => rows.map(([own, names], id) => row(id + 1, own, names)));
+
+  it('hits are sorted, distinct, truly match at their rank, and every exact, prefix or substring match is found', () => {
+    fc.assert(fc.property(randomFile, name, (resources, rawQuery) => {
+      const query = foldText(rawQuery);
+      const result = new SearchIndex(indexFile([['k', resources]])).search(query);
+      const hits = result.hits(0, result.count);
+      expect(new Set(hits.map((h) => h.id)).size).toBe(hits.length);
+      for (let i = 1; i < hits.length; i++) {
+        const [a, b] = [hits[i - 1]!, hits[i]!];
+        expect(a.rank * 3 + a.edits).toBeLessThanOrEqual(b.rank * 3 + b.edits);
+      }
+      for (const hit of hits) {
+        const folded = foldText(hit.matchedName);
+        if (hit.rank === MatchRank.Exact) expect(folded).toBe(query);
+        if (hit.rank === MatchRank.Prefix) expect(folded.startsWith(query)).toBe(true);
+        if (hit.rank === MatchRank.Substring) expect(folded.includes(query)).toBe(true);
+        if (hit.rank === MatchRank.Fuzzy) expect(osa(query, folded)).toBe(hit.edits);
+      }
+      if (query.length === 0) return;
+      const found = new Set(hits.map((h) => h.id));
+      for (const resource of resources) {
+        const names = [resource.name, ...resource.names.map((n) => n.name)].map(foldText);
+        const must = names.some((n) => n.startsWith(query) || (query.length >= 3 && n.includes(query)));
+        if (must) expect(found.has(resource.id)).toBe(true);
+      }
+    }), { numRuns: 1_000 });
+  });
+});
