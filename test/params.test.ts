@@ -48,7 +48,8 @@ describe('edge/params.ts is the only reader of the query', () => {
     /\bURLSearchParams\s*\(/,
     /(\bof\s+|\.\.\.|fromEntries\(\s*)[\w.]*[pP]arams\b/,
     /\.search\b(?!Params)/,
-    /\bquery\s*\??\.\s*\w+/,
+    // a query object of a request (`req.query.type`); a variable named query (a search text) is not one
+    /\.query\s*\??\.\s*\w+/,
   ];
   const sources = (dir: string): string[] =>
     readdirSync(join(repoRoot, dir), { withFileTypes: true, recursive: true })
@@ -61,7 +62,7 @@ describe('edge/params.ts is the only reader of the query', () => {
     const found = files.flatMap((file) =>
       readFileSync(join(repoRoot, file), 'utf8')
         .split('\n')
-        .map((line, i) => ({ where: `${file}:${i + 1}`, line: line.replace(/\/\/.*$|^\s*\*.*$/, '') }))
+        .map((line, i) => ({ where: `${file}:${i + 1}`, line: line.replace(/\/\*.*?\*\/|\/\/.*$|^\s*\/?\*.*$/g, '') }))
         .filter(({ line }) => READS.some((r) => r.test(line)))
         .map(({ where, line }) => `${where}: ${line.trim()}`),
     );
@@ -69,9 +70,10 @@ describe('edge/params.ts is the only reader of the query', () => {
   });
 
   it('the check finds each way of reading the query it names', () => {
-    const reads = ['const t = url.searchParams.get("type")', 'params.getAll("x")', 'for (const [k] of searchParams) {}', 'Object.fromEntries(url.searchParams)', 'new URLSearchParams(url.search)', 'const s = url.search;'];
+    const reads = ['const t = url.searchParams.get("type")', 'params.getAll("x")', 'for (const [k] of searchParams) {}', 'Object.fromEntries(url.searchParams)', 'new URLSearchParams(url.search)', 'const s = url.search;', 'const t = request.query.type;'];
     for (const line of reads) expect(READS.some((r) => r.test(line)), line).toBe(true);
     expect(READS.some((r) => r.test('return collection(kind, url.searchParams);')), 'handing the parameters on is not a read').toBe(false);
+    expect(READS.some((r) => r.test('const exact = query.length === name.length;')), 'a search text named query is not the request query').toBe(false);
   });
 });
 

@@ -24,7 +24,7 @@ import { foldText } from '${moduleUrl('fold.ts')}';
 import { SearchIndex } from '${moduleUrl('search.ts')}';
 import { makeSearchKind } from '${moduleUrl('search-index.ts')}';
 import { FilterIndex, positionGaps } from '${moduleUrl('filter.ts')}';
-import { parseRange, parseValues, readQuery } from '${moduleUrl('params.ts')}';
+import { parseRange, parseValues, checkQueryLength } from '${moduleUrl('params.ts')}';
 import { pick } from '${moduleUrl('fields.ts')}';
 const languages = ['fr', 'ja-hrkt'];
 const index = new SearchIndex({ format: 'search-index/2', languages, kinds: [makeSearchKind('critter', [
@@ -33,8 +33,9 @@ const index = new SearchIndex({ format: 'search-index/2', languages, kinds: [mak
 ], languages)] });
 const filters = new FilterIndex({ format: 'filter-index/1', kind: 'critter', count: 3, ranges: { speed: [1, null, 5] },
   values: { element: { about: 'an element', values: [['ember', 7, positionGaps([0, 2])], ['tide', 8, positionGaps([1])]] } } });
-const query = readQuery('?element=EMBER,8&speed=2..&junk=%FF');
-if (!query.ok) throw new Error('query');
+const checked = checkQueryLength('?element=EMBER,8&speed=2..&junk=%FF');
+if (!checked.ok) throw new Error('query');
+const query = { value: new URLSearchParams(checked.value) };
 const element = parseValues('element', query.value.getAll('element'), filters.vocabulary('element'));
 const speed = parseRange('speed', query.value.getAll('speed'));
 if (!element.ok || !speed.ok || element.value === null || speed.value === null) throw new Error('parse');

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  QUERY_LIMITS, badParameterBody, parseFields, parseIds, parseNames, parseRange, parseValues, readQuery, type Parsed, type Vocabulary,
+  QUERY_LIMITS, badParameterBody, parseFields, parseIds, parseNames, parseRange, parseValues, checkQueryLength, type Parsed, type Vocabulary,
 } from '../edge/query/params.ts';
 
 /** An invented vocabulary: three elements by name and id. */
@@ -17,6 +17,12 @@ const value = <T>(parsed: Parsed<T>): T => {
 const error = <T>(parsed: Parsed<T>) => {
   if (parsed.ok) throw new Error(`expected an error, got ${JSON.stringify(parsed.value)}`);
   return parsed.error;
+};
+
+/** The query as the request logic will read it: the length cap, then the parameters (edge/params.ts's part). */
+const readQuery = (search: string): Parsed<URLSearchParams> => {
+  const checked = checkQueryLength(search);
+  return checked.ok ? { ok: true, value: new URLSearchParams(checked.value) } : checked;
 };
 
 describe('parseValues', () => {

@@ -82,10 +82,13 @@ function echo(value: string): string {
   return chars.length > QUERY_LIMITS.echoLength ? chars.slice(0, QUERY_LIMITS.echoLength).join('') + '…' : chars.join('');
 }
 
-/** The query's parameters, or a 400 when the query string is past the cap (a CDN refuses longer URLs anyway). */
-export function readQuery(search: string): Parsed<URLSearchParams> {
+/**
+ * The query string as it is, or a 400 when it is past the cap (a CDN refuses longer URLs
+ * anyway). Splitting it into parameters is edge/params.ts's, the one reader of the query.
+ */
+export function checkQueryLength(search: string): Parsed<string> {
   if (search.length > QUERY_LIMITS.queryLength) return fail('*', search, `a query string of at most ${QUERY_LIMITS.queryLength} characters`);
-  return ok(new URLSearchParams(search));
+  return ok(search);
 }
 
 /**
