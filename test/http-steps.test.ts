@@ -43,7 +43,9 @@ const edgeHandle = createHandler(memory, { baseUrl: BASE });
 async function toEdge({ method = 'GET', path, headers = {} }: Sent): Promise<Reply> {
   const response = await edgeHandle(new Request(`https://edge.test${path}`, { method, headers }));
   const body = new Uint8Array(await response.arrayBuffer());
-  return { status: response.status, headers: Object.fromEntries(response.headers), body: method === 'HEAD' || response.status === 304 ? null : body };
+  const got: Record<string, string> = {};
+  response.headers.forEach((value, name) => (got[name] = value));
+  return { status: response.status, headers: got, body: method === 'HEAD' || response.status === 304 ? null : body };
 }
 
 const item = '/v2/thing/1';
