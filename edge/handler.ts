@@ -9,8 +9,9 @@ import { compose, HTTP_STEPS, replyOf, type Answer, type Reply, type RequestLike
 import { API_PREFIX, DEFAULT_LIMIT, itemFile, metaFile, pageFile, rootFile, subresourceFile } from './layout.ts';
 import { paginate, parseLimit, parseOffset } from './pagination.ts';
 
-export type { FileReader, Reply, RequestLike };
-export { CACHE_ERROR, CACHE_OK, matchesEtag } from './http.ts';
+export type { FileReader };
+/** The build writes the downloads' cache policy into Netlify's `_headers` from here. */
+export { CACHE_OK } from './http.ts';
 
 export interface HandlerOptions {
   /** `{base_url}` as links in the files carry it, e.g. `http://localhost:8080/v2` */
