@@ -28,14 +28,18 @@ function headerReader(headers: IncomingHttpHeaders): RequestLike['headers'] {
 }
 
 /**
- * The body goes out as a write and then an end, as the preview has always sent it: with a
- * Content-Length that is one plain body, and a reply without one (the fallback below) is chunked.
+ * A reply with a Content-Length goes out with its body in one end(); one without (the serving's
+ * last-resort 404) as a write and an end, so it stays chunked, as the preview has always sent it.
  */
 function writeReply(res: ServerResponse, reply: Reply): void {
   res.statusCode = reply.status;
   for (const name in reply.headers) res.setHeader(name, reply.headers[name]!);
-  if (reply.body !== null) res.write(reply.body);
-  res.end();
+  if (reply.body === null) res.end();
+  else if ('content-length' in reply.headers) res.end(reply.body);
+  else {
+    res.write(reply.body);
+    res.end();
+  }
 }
 
 /** The answer when answering itself failed: a 404 like any missing thing, never a 5xx. */
