@@ -20,7 +20,7 @@ import { listFile, metaFile, type Meta } from '../edge/layout.ts';
 import type { FullList } from '../edge/pagination.ts';
 import { repoRoot, resolveConfig } from '../generator/config.ts';
 import { ensureBuilt } from '../generator/pipeline.ts';
-import { diskReader, startPreview } from '../generator/preview.ts';
+import { diskReader, startPreview } from '../generator/preview/index.ts';
 import { nodeFlagsOf } from './npm-flags.ts';
 
 const AUTOCANNON = join(repoRoot, 'node_modules/autocannon/autocannon.js');

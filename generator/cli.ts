@@ -4,7 +4,7 @@ import { Command } from 'commander';
 import { dataCacheDir, resolveConfig, type ConfigOptions } from './config.ts';
 import { ensureDataSet, fetchCommand } from './fetch/index.ts';
 import { buildStep, consoleLog, ensureBuilt, importStep, inputHashes } from './pipeline.ts';
-import { startPreview } from './preview.ts';
+import { startPreview } from './preview/index.ts';
 
 const program = new Command('creature-api')
   .description('Builds the creature reference API as static files and serves them.')

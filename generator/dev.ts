@@ -12,7 +12,7 @@ import { DataError } from './import/tables.ts';
 import { openIncremental, type IncrementalBuild, type UpdateReport } from './incremental.ts';
 import type { FileHashMemo } from './import/records.ts';
 import { buildTime, codeHash, consoleLog, ensureBuilt, inputHashes, mediaDir, projectVersion, upstreamCommit, type Log } from './pipeline.ts';
-import { startPreview, type Preview } from './preview.ts';
+import { startPreview, type Preview } from './preview/index.ts';
 import { openSteady, UpdateQueue } from './dev-queue.ts';
 
 export { DEBOUNCE_MS } from './dev-queue.ts';

@@ -12,7 +12,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { createHandler, type FileReader } from '../edge/handler.ts';
 import { listFile, routesFile, type Routes } from '../edge/layout.ts';
 import type { FullList } from '../edge/pagination.ts';
-import { diskReader } from '../generator/preview.ts';
+import { diskReader } from '../generator/preview/index.ts';
 
 const distDir = inject('distDir');
 const base = inject('baseUrl');

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { createHandler } from '../edge/handler.ts';
-import { diskReader } from '../generator/preview.ts';
+import { diskReader } from '../generator/preview/index.ts';
 
 const distDir = inject('distDir');
 const base = inject('baseUrl');

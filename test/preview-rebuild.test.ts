@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from './support/config.ts';
 import { runBuild } from '../generator/emit/build.ts';
-import { startPreview, type Preview } from '../generator/preview.ts';
+import { startPreview, type Preview } from '../generator/preview/index.ts';
 
 const config = testConfig();
 const scratch = mkdtempSync(join(tmpdir(), 'creature-preview-rebuild-'));

@@ -12,7 +12,7 @@ import type { TestProject } from 'vitest/node';
 import { overlaps, testBuildDir, testConfig, userFolders } from './config.ts';
 import { treeHash } from './files.ts';
 import { ensureBuilt } from '../../generator/pipeline.ts';
-import { startPreview, type Preview } from '../../generator/preview.ts';
+import { startPreview, type Preview } from '../../generator/preview/index.ts';
 import { findChromium, type ChromiumLookup } from './chromium.ts';
 
 let preview: Preview | undefined;
