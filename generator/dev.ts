@@ -10,7 +10,7 @@ import type { Config } from './config.ts';
 import { BuildError } from './emit/build.ts';
 import { DataError } from './import/tables.ts';
 import { openIncremental, type IncrementalBuild, type UpdateReport } from './incremental.ts';
-import type { FileHashMemo } from './import/records.ts';
+import { FileMemo } from './files/file-memo.ts';
 import { buildTime, codeHash, consoleLog, ensureBuilt, inputHashes, mediaDir, projectVersion, upstreamCommit, type Log } from './pipeline.ts';
 import { startPreview, type Preview } from './preview.ts';
 
@@ -41,7 +41,7 @@ export async function startDev(config: Config, log: Log = consoleLog, options: {
   // them: a file saved again meanwhile makes the stamp older than dist/, never newer, so the
   // next `npm start` builds again rather than serve something stale. The memo keeps that a
   // matter of a few stat calls and the changed tables.
-  const hashMemo: FileHashMemo = new Map();
+  const hashMemo = new FileMemo();
   const code = codeHash(hashMemo);
   let codeChangeSaid = false;
   let inputs = '';

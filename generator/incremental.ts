@@ -18,9 +18,10 @@
  * A bad edit stops at step 1, 2 or 3 with the named error, and dist/ stays as it was.
  * Code changes are not watched: they need a restart (and `npm start` builds again).
  */
-import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { FileMemo } from './files/file-memo.ts';
+import { folderIdentity, linkTree, linkTreeAsync, swapOut } from './files/folders.ts';
 import { join } from 'node:path';
 import { createAjv, validatorFor } from '../schemas/ajv.ts';
 import { tables as tableDeclarations, type TableKey } from '../schemas/tables.ts';
@@ -73,17 +74,9 @@ export interface IncrementalBuild {
   close(): Promise<void>;
 }
 
-/** A file's identity between looks: cheap to ask, and its bytes' hash once they were read. */
-interface Seen {
-  size: number;
-  mtimeMs: number;
-  hash: string;
-}
-
 /** What the planner makes again: one document of one record (`part`: emit-kinds.ts DocumentMaker). */
 const unitOf = (kind: string, id: number, part: string) => `${kind} ${id} ${part}`;
 const recordOf = (kind: string, id: number) => `${kind} ${id}`;
-const hashOf = (bytes: string | Buffer) => createHash('sha1').update(bytes).digest('hex');
 
 /**
  * Where two versions of a table differ: rows outside the longest common prefix and suffix
@@ -133,42 +126,8 @@ function recordingStore(store: TableStore, read: Set<TableKey>): TableStore {
   };
 }
 
-/** Hard links to every file of `from` under `to`: a copy of a build that costs no bytes. */
-function linkTree(from: string, to: string): void {
-  mkdirSync(to, { recursive: true });
-  for (const entry of readdirSync(from, { withFileTypes: true })) {
-    const source = join(from, entry.name);
-    const target = join(to, entry.name);
-    if (entry.isDirectory()) linkTree(source, target);
-    else linkSync(source, target);
-  }
-}
-
-/** linkTree off the event loop, a batch of links at a time, for a copy made while nothing waits on it. */
-async function linkTreeAsync(from: string, to: string): Promise<void> {
-  await fsp.mkdir(to, { recursive: true });
-  const entries = await fsp.readdir(from, { withFileTypes: true });
-  for (let i = 0; i < entries.length; i += 16) {
-    await Promise.all(
-      entries.slice(i, i + 16).map((entry) => {
-        const source = join(from, entry.name);
-        const target = join(to, entry.name);
-        return entry.isDirectory() ? linkTreeAsync(source, target) : fsp.link(source, target);
-      }),
-    );
-  }
-}
-
 /** How long after a swap the planner waits before its background file work (see prepareSpare). */
 const BACKGROUND_PAUSE_MS = 1500;
-
-const folderIdentity = (dir: string): number | null => {
-  try {
-    return statSync(dir).ino;
-  } catch {
-    return null;
-  }
-};
 
 interface Reads {
   /** read key → units (unitOf: kind, id and document) that made that read */
@@ -214,21 +173,22 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
   };
 
   // the tables, as they are now
-  const seenFiles = new Map<string, Seen>();
-  const look = (path: string): { seen: Seen; text: string | null } => {
-    const st = statSync(path);
-    const before = seenFiles.get(path);
-    if (before && before.size === st.size && before.mtimeMs === st.mtimeMs) return { seen: before, text: null };
-    const text = readFileSync(path, 'utf8');
-    return { seen: { size: st.size, mtimeMs: st.mtimeMs, hash: hashOf(text) }, text };
+  // the digest of each table and manifest as the planner's state has it; the memo saves reading unchanged files
+  const files = new FileMemo();
+  const digests = new Map<string, string>();
+  /** The file's text when its bytes differ from those the planner's state was made from, else null. */
+  const look = (path: string, state: ReadonlyMap<string, string>): { digest: string; text: string | null } => {
+    const found = files.look(path);
+    if (found.digest === state.get(path)) return { digest: found.digest, text: null };
+    return { digest: found.digest, text: (found.bytes ?? readFileSync(path)).toString('utf8') };
   };
   let tableRows = new Map<TableKey, AnyRow[]>();
   {
     const problems: Problems = [];
     for (const table of tableNames) {
       const path = join(csvDir, `${table}.csv`);
-      const { seen, text } = look(path);
-      seenFiles.set(path, seen);
+      const { digest, text } = look(path, digests);
+      digests.set(path, digest);
       tableRows.set(table, readTable(table, text ?? readFileSync(path, 'utf8'), problems) as AnyRow[]);
     }
     if (problems.length) throw new DataError(problems);
@@ -237,7 +197,7 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
   let media: Media = readMedia(mediaDir);
   // a manifest is watched when it is a plain file of the data set; the committed gzip'd copies are pinned facts
   const watchedMedia = (file: string) => existsSync(join(mediaDir, file));
-  for (const file of ['sprites.txt', 'cries.txt']) if (watchedMedia(file)) seenFiles.set(join(mediaDir, file), look(join(mediaDir, file)).seen);
+  for (const file of ['sprites.txt', 'cries.txt']) if (watchedMedia(file)) digests.set(join(mediaDir, file), look(join(mediaDir, file), digests).digest);
 
   // the records, and which tables each kind reads beyond those it owns
   let records = new Map<KindName, AnyRecord[]>();
@@ -322,13 +282,11 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
     linkTree(options.outDir, tmp);
     return tmp;
   };
-  /** Two renames, as swapIn does; returns the old folder, which prepareSpare removes later. */
-  const swap = (tmp: string): string => {
-    const old = `${options.outDir}.old-${process.pid}-${++swaps}`;
-    renameSync(options.outDir, old);
-    renameSync(tmp, options.outDir);
+  /** Swaps the new build in; returns the old folder, which prepareSpare removes later. */
+  const swap = (tmp: string): string | undefined => {
+    const old = swapOut(tmp, options.outDir, `${options.outDir}.old-${process.pid}-${++swaps}`);
     served = folderIdentity(options.outDir);
-    return old;
+    return old ?? undefined;
   };
 
   async function update(): Promise<UpdateReport> {
@@ -345,18 +303,18 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
     // 1. tables whose bytes changed, read again and checked
     const problems: Problems = [];
     const changedTables = new Map<TableKey, AnyRow[]>();
-    const newSeen = new Map<string, Seen>();
+    const newDigests = new Map<string, string>();
     for (const table of tableNames) {
       const path = join(csvDir, `${table}.csv`);
       let found;
       try {
-        found = look(path);
+        found = look(path, digests);
       } catch {
         problems.push({ table: `${table}.csv`, message: `cannot be read from ${csvDir}` });
         continue;
       }
-      newSeen.set(path, found.seen);
-      if (found.text === null || found.seen.hash === seenFiles.get(path)?.hash) continue;
+      newDigests.set(path, found.digest);
+      if (found.text === null) continue;
       changedTables.set(table, readTable(table, found.text, problems) as AnyRow[]);
     }
     if (problems.length) throw new DataError(problems);
@@ -374,9 +332,9 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
     for (const [file, key] of [['sprites.txt', 'sprites'], ['cries.txt', 'cries']] as const) {
       if (!watchedMedia(file)) continue;
       const path = join(mediaDir, file);
-      const found = look(path);
-      newSeen.set(path, found.seen);
-      if (found.text === null || found.seen.hash === seenFiles.get(path)?.hash) continue;
+      const found = look(path, digests);
+      newDigests.set(path, found.digest);
+      if (found.text === null) continue;
       const paths = manifestPaths(found.text);
       const before = media[key];
       const toKey = key === 'sprites' ? readKeys.sprite : readKeys.cry;
@@ -652,7 +610,7 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
     };
 
     function commit() {
-      for (const [path, seen] of newSeen) seenFiles.set(path, seen);
+      for (const [path, digest] of newDigests) digests.set(path, digest);
       records = nextRecords;
       indexes = nextIndexes;
       tableRows = nextRows;

@@ -9,7 +9,7 @@ import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { archiveFile, buildIndexFile, buildStampFile, bulkFile, metaFile, notFoundFile, rootFile, routesFile, type Meta, type Routes } from '../../edge/layout.ts';
-import { swapIn } from '../import/records.ts';
+import { swapIn } from '../files/folders.ts';
 import { allResources } from '../resources/index.ts';
 import type { WorkerMessage } from './build-worker.ts';
 import { emitKinds, type KindResult, type ShardJob, type ShardResult } from './emit-kinds.ts';
