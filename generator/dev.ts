@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Config } from './config.ts';
 import { BuildError } from './emit/build.ts';
 import { DataError } from './import/tables.ts';
-import { openIncremental, type IncrementalBuild, type UpdateReport } from './incremental.ts';
+import { openIncremental, type IncrementalBuild, type UpdateReport } from './incremental/index.ts';
 import { FileMemo } from './files/file-memo.ts';
 import { buildTime, codeHash, consoleLog, ensureBuilt, inputHashes, mediaDir, projectVersion, upstreamCommit, type Log } from './pipeline.ts';
 import { startPreview, type Preview } from './preview.ts';
