@@ -1,6 +1,6 @@
 /**
  * `npm run dev`: serves like `npm start`, and watches the data set (`csv/` and `media/`). A
- * saved change is imported and built incrementally (incremental.ts) and swapped in; the
+ * saved change is imported and built incrementally (incremental/) and swapped in; the
  * preview notices the new build by itself. A bad edit prints the named problem and the preview
  * keeps serving the last good build.
  */
@@ -67,6 +67,7 @@ export async function startDev(config: Config, log: Log = consoleLog, options: {
       mediaDir: mediaDir(config.dataDir),
       outDir: config.outDir,
       baseUrl: config.baseUrl,
+      memo: hashMemo,
       finish: () => ({ inputHash: inputs, about: { upstreamCommit: upstreamCommit(config.dataDir), version: projectVersion(), builtAt: buildTime() } }),
     });
     if (inputHashes(config, hashMemo).build === built) {

@@ -17,7 +17,8 @@ interface KnownFile {
   digest: string;
 }
 
-const digestOf = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
+/** The digest the memo keeps of a file's bytes. */
+export const digestOf = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
 export class FileMemo {
   private readonly known = new Map<string, KnownFile>();

@@ -16,6 +16,7 @@ import { createAjv } from '../../schemas/ajv.ts';
 import { createContext, IndexMemo } from '../emit/context.ts';
 import { kindEmitter, type KindEmitter } from '../emit/emit-kinds.ts';
 import type { FinishOptions } from '../emit/writer.ts';
+import type { FileMemo } from '../files/file-memo.ts';
 import type { KindName } from '../model/kinds.ts';
 import { allResources } from '../resources/index.ts';
 import { learnReads, makeDocuments } from './documents.ts';
@@ -34,6 +35,8 @@ export interface IncrementalOptions {
   mediaDir: string;
   outDir: string;
   baseUrl: string;
+  /** the file memo of the input hash, to share (dev.ts); default: one of its own */
+  memo?: FileMemo;
   /** what the build's stamp and meta say; asked again on every update */
   finish: () => Omit<FinishOptions, 'baseUrl' | 'only'>;
 }
@@ -85,7 +88,7 @@ class Planner implements IncrementalBuild {
   constructor(private readonly options: IncrementalOptions) {
     const ajv = createAjv();
     this.emitters = new Map(allResources.map((r) => [r.kind, kindEmitter(ajv, r)]));
-    this.sources = new DataSetFiles(options.dataDir, options.mediaDir);
+    this.sources = new DataSetFiles(options.dataDir, options.mediaDir, options.memo);
     this.records = new RecordState(this.sources.store, ajv);
     learnReads(createContext(options.baseUrl, this.records.records, this.sources.media, this.indexes), this.emitters, this.records.records, this.ledger);
     this.served = new ServedFolder(options.outDir);

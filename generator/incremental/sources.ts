@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { tables as tableDeclarations, type TableKey } from '../../schemas/tables.ts';
 import type { Media, Read } from '../emit/context.ts';
 import { manifestPaths, readMedia } from '../emit/emit-kinds.ts';
-import { FileMemo } from '../files/file-memo.ts';
+import { digestOf, FileMemo } from '../files/file-memo.ts';
 import { checkKeys, DataError, readTable, storeOf, type TableStore } from '../import/tables.ts';
 
 export type AnyRow = Record<string, unknown>;
@@ -37,7 +37,6 @@ const MANIFESTS = [
 export class DataSetFiles {
   private readonly csvDir: string;
   private readonly tableNames = Object.keys(tableDeclarations) as TableKey[];
-  private readonly memo = new FileMemo();
   /** each file's digest, as the planner's state was made from it */
   private digests = new Map<string, string>();
   rows = new Map<TableKey, AnyRow[]>();
@@ -48,6 +47,8 @@ export class DataSetFiles {
   constructor(
     dataDir: string,
     private readonly mediaDir: string,
+    /** may be shared with the input hash's (dev.ts): the digests it holds are taken as they are, never the bytes */
+    private readonly memo: FileMemo = new FileMemo(),
   ) {
     this.csvDir = join(dataDir, 'csv');
     this.media = readMedia(mediaDir);
@@ -108,11 +109,16 @@ export class DataSetFiles {
     return { media, mediaReads };
   }
 
-  /** The file's text when its bytes differ from those the planner's state was made from, else null; notes its digest. */
+  /** The file's text when its bytes differ from those the planner's state was made from, else null; notes the digest of what it read. */
   private changedText(path: string, digests: Map<string, string>): string | null {
     const found = this.memo.look(path);
-    digests.set(path, found.digest);
-    if (found.digest === this.digests.get(path)) return null;
-    return (found.bytes ?? readFileSync(path)).toString('utf8');
+    if (found.digest === this.digests.get(path)) {
+      digests.set(path, found.digest);
+      return null;
+    }
+    // bytes the memo did not read just now are read here, and their own digest noted with them
+    const bytes = found.bytes ?? readFileSync(path);
+    digests.set(path, found.bytes ? found.digest : digestOf(bytes));
+    return bytes.toString('utf8');
   }
 }
