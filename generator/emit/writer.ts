@@ -189,6 +189,8 @@ export class KindWriter {
    * copy, those an edit reached); a document with the bytes already there is left as it is.
    */
   async record(record: AnyRecord, docs: RecordDocuments): Promise<void> {
+    // an item that could not be made in a full build: that build stops with its problem, and nothing may link to it
+    if (!docs.item && !this.served) return;
     this.started = true;
     this.records.push(record);
     const kind = this.em.kind;
@@ -202,8 +204,7 @@ export class KindWriter {
     for (const { sub, body } of docs.subs) await put(subresourceFile(kind, record.id, sub), body);
     if (replaced) this.mark(record.id);
     const item = docs.item;
-    if (item) this.bulk.add(record.id, () => item);
-    else if (this.served) this.bulk.add(record.id, () => this.servedItem(record.id));
+    this.bulk.add(record.id, item ? () => item : () => this.servedItem(record.id));
   }
 
   /** A record whose documents stay as they are (an update only). */
