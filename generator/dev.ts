@@ -1,6 +1,6 @@
 /**
  * `npm run dev`: serves like `npm start`, and watches the data set (`csv/` and `media/`). A
- * saved change is imported and built incrementally (incremental.ts) and swapped in; the
+ * saved change is imported and built incrementally (incremental/) and swapped in; the
  * preview notices the new build by itself. A bad edit prints the named problem and the preview
  * keeps serving the last good build.
  */
@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import type { Config } from './config.ts';
 import { BuildError } from './emit/build.ts';
 import { DataError } from './import/tables.ts';
-import { openIncremental, type IncrementalBuild, type UpdateReport } from './incremental.ts';
-import type { FileHashMemo } from './import/records.ts';
+import { openIncremental, type IncrementalBuild, type UpdateReport } from './incremental/index.ts';
+import { FileMemo } from './files/file-memo.ts';
 import { buildTime, codeHash, consoleLog, ensureBuilt, inputHashes, mediaDir, projectVersion, upstreamCommit, type Log } from './pipeline.ts';
 import { startPreview, type Preview } from './preview/index.ts';
 import { openSteady, UpdateQueue } from './dev-queue.ts';
@@ -44,7 +44,8 @@ function describe(report: UpdateReport, seconds: number): string {
  * input hash describes the updates (they are made by the code dev started with): OLDER_CODE_STAMP.
  */
 class StampedInputs {
-  private readonly memo: FileHashMemo = new Map();
+  /** shared with the planner, which looks at the same tables and manifests */
+  readonly memo = new FileMemo();
   private readonly code: string;
   private codeChangeSaid = false;
   current = '';
@@ -70,14 +71,15 @@ class StampedInputs {
   }
 }
 
-/** The planner over the configured data set and dist/; `inputs` is what each update's stamp says it was made from. */
-function openPlanner(config: Config, inputs: () => string): IncrementalBuild {
+/** The planner over the configured data set and dist/; `inputs` says what each update's stamp was made from. */
+function openPlanner(config: Config, inputs: StampedInputs): IncrementalBuild {
   return openIncremental({
     dataDir: config.dataDir,
     mediaDir: mediaDir(config.dataDir),
     outDir: config.outDir,
     baseUrl: config.baseUrl,
-    finish: () => ({ inputHash: inputs(), about: { upstreamCommit: upstreamCommit(config.dataDir), version: projectVersion(), builtAt: buildTime() } }),
+    memo: inputs.memo,
+    finish: () => ({ inputHash: inputs.current, about: { upstreamCommit: upstreamCommit(config.dataDir), version: projectVersion(), builtAt: buildTime() } }),
   });
 }
 
@@ -99,7 +101,7 @@ export async function startDev(config: Config, log: Log = consoleLog, options: {
     open: () => {
       started = performance.now();
       log.info('dev: reading the data set and what every document reads (once per session)');
-      return openPlanner(config, () => inputs.current);
+      return openPlanner(config, inputs);
     },
     onChanged: () => log.info('dev: the data set changed while starting; building again'),
   });

@@ -12,7 +12,8 @@ import { repoRoot, type Config } from './config.ts';
 import type { BuildSummary } from './emit/build.ts';
 import { readBuildStamp } from './emit/stamp.ts';
 import { createProgress, type Progress } from './progress.ts';
-import { hashFiles, readManifest, type FileHashMemo } from './import/records.ts';
+import { hashFiles, type FileMemo } from './files/file-memo.ts';
+import { readManifest } from './import/records.ts';
 import { ensureDataSet, fetchedCommit } from './fetch/index.ts';
 
 export interface Log {
@@ -45,10 +46,10 @@ export interface InputHashes {
 export const mediaDir = (dataDir: string): string => (existsSync(join(dataDir, 'media')) ? join(dataDir, 'media') : join(repoRoot, 'data/media'));
 
 /** A hash of the code alone (what turns the data set into records and responses). */
-export const codeHash = (memo?: FileHashMemo): string => hashFiles([...new Set([...IMPORT_CODE, ...BUILD_CODE])].map((p) => join(repoRoot, p)), memo);
+export const codeHash = (memo?: FileMemo): string => hashFiles([...new Set([...IMPORT_CODE, ...BUILD_CODE])].map((p) => join(repoRoot, p)), memo);
 
 /** The hashes of what the records and the build are made from; with a memo, files unchanged since it last saw them are not read again. */
-export function inputHashes(config: Config, memo?: FileHashMemo): InputHashes {
+export function inputHashes(config: Config, memo?: FileMemo): InputHashes {
   const records = hashFiles([join(config.dataDir, 'csv'), ...IMPORT_CODE.map((p) => join(repoRoot, p))], memo);
   const build = hashFiles([mediaDir(config.dataDir), ...BUILD_CODE.map((p) => join(repoRoot, p))], memo);
   return { records, build: `${records}:${build}` };

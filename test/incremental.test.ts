@@ -4,7 +4,7 @@
  * followed by an incremental update of that build and a full import and build of the edited
  * data into a second folder; the two folders must hold the same files with the same bytes.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import { fileHashes } from './support/files.ts';
 import { runBuild } from '../generator/emit/build.ts';
 import { runImport } from '../generator/import/import.ts';
 import { DataError } from '../generator/import/tables.ts';
-import { openIncremental, type IncrementalBuild, type UpdateReport } from '../generator/incremental.ts';
+import { openIncremental, type IncrementalBuild, type UpdateReport } from '../generator/incremental/index.ts';
 
 const config = testConfig();
 const scratch = mkdtempSync(join(tmpdir(), 'creature-incremental-'));
@@ -134,5 +134,53 @@ describe('incremental rebuilds equal a full build, file by file', () => {
     editLine('csv/pokemon_stats.csv', '25,1,strong,0', '25,1,37,0');
     expect((await update()).records).toEqual({ creature: 1 });
     expect(JSON.parse(readFileSync(join(served, 'v2/creature/25.json'), 'utf8')).stats[0].base_stat).toBe(37);
+  }, 600_000);
+
+  it('records that go: a list shrinks below a page boundary, and its last default page goes with its files', async () => {
+    // two of the 22 move ailments go (their moves say "none" instead): 20 remain, so the page at offset 20 goes
+    editLine('csv/move_meta.csv', '675,4,24,,,2,2,0,0,0,100,0,0', '675,4,0,,,2,2,0,0,0,100,0,0');
+    editLine('csv/move_meta.csv', '749,5,42,,,,,0,0,0,100,0,100', '749,5,0,,,,,0,0,0,100,0,100');
+    for (const line of ['24,5,Silence', '24,7,Silenciado', '24,9,Silence', '24,14,Silenciado', '42,5,Vulnérable au feu', '42,9,Tar shot']) editLine('csv/move_meta_ailment_names.csv', line, null);
+    editLine('csv/move_meta_ailments.csv', '24,silence', null);
+    editLine('csv/move_meta_ailments.csv', '42,tar-shot', null);
+    expect(existsSync(join(served, 'v2/_pages/move-ailment/20.json'))).toBe(true);
+    const report = await update();
+    expect(report.records).toEqual({ 'move-ailment': 2, move: 2 });
+    for (const gone of ['v2/_pages/move-ailment/20.json', 'v2/move-ailment/24.json', 'v2/move-ailment/silence.json', 'v2/move-ailment/42.json', 'v2/move-ailment/tar-shot.json']) {
+      expect(existsSync(join(served, gone)), gone).toBe(false);
+    }
+    expect(JSON.parse(readFileSync(join(served, 'v2/_lists/move-ailment.json'), 'utf8')).count).toBe(20);
+    expect(await compareWithFullBuild()).toEqual([]);
+  }, 600_000);
+
+  it('names that move to another id: a swap of names, and a duplicated name whose lower-id owner lets go of it', async () => {
+    // ability 1 takes ability 2's name while ability 2 takes another
+    editLine('csv/abilities.csv', '1,stench,3,1', '1,drizzle,3,1');
+    editLine('csv/abilities.csv', '2,drizzle,3,1', '2,test-drizzle,3,1');
+    // two items are named roseli-berry; the lower id (723) holds the name until it is renamed
+    editLine('csv/items.csv', '723,roseli-berry,7,80,10,', '723,test-roseli-berry,7,80,10,');
+    const report = await update();
+    expect(report.records.ability).toBe(2);
+    const same = (a: string, b: string) => statSync(join(served, a)).ino === statSync(join(served, b)).ino;
+    expect(same('v2/ability/drizzle.json', 'v2/ability/1.json')).toBe(true);
+    expect(same('v2/ability/test-drizzle.json', 'v2/ability/2.json')).toBe(true);
+    expect(existsSync(join(served, 'v2/ability/stench.json'))).toBe(false);
+    expect(same('v2/item/roseli-berry.json', 'v2/item/2279.json')).toBe(true);
+    expect(same('v2/item/test-roseli-berry.json', 'v2/item/723.json')).toBe(true);
+    expect(await compareWithFullBuild()).toEqual([]);
+  }, 600_000);
+
+  it('names made from another table: a berry through its item, location areas through their location', async () => {
+    // a berry is named by the first word of its item's identifier; an area by its location's, then its own
+    editLine('csv/items.csv', '126,cheri-berry,3,80,10,3', '126,testcheri-berry,3,80,10,3');
+    editLine('csv/locations.csv', '10,4,mt-coronet', '10,4,test-coronet');
+    const report = await update();
+    expect(report.records.berry).toBe(1);
+    expect(report.records['location-area']).toBeGreaterThanOrEqual(13);
+    expect(JSON.parse(readFileSync(join(served, 'v2/berry/testcheri.json'), 'utf8')).id).toBe(1);
+    expect(existsSync(join(served, 'v2/berry/cheri.json'))).toBe(false);
+    expect(existsSync(join(served, 'v2/location-area/test-coronet-2f.json'))).toBe(true);
+    expect(existsSync(join(served, 'v2/location-area/mt-coronet-2f.json'))).toBe(false);
+    expect(await compareWithFullBuild()).toEqual([]);
   }, 600_000);
 });

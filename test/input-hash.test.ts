@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hashFiles, type FileHashMemo } from '../generator/import/records.ts';
+import { FileMemo, hashFiles } from '../generator/files/file-memo.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'creature-input-hash-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -17,7 +17,7 @@ describe('hashFiles with a memo', () => {
   writeFileSync(join(scratch, 'csv/a.csv'), 'id,name\n1,invented\n');
   writeFileSync(join(scratch, 'csv/deeper/b.csv'), 'id\n7\n');
   const paths = [join(scratch, 'csv'), join(scratch, 'absent')];
-  const memo: FileHashMemo = new Map();
+  const memo = new FileMemo();
 
   it('gives the hash that reading every file gives, and again when nothing changed', () => {
     const read = hashFiles(paths);
@@ -36,9 +36,10 @@ describe('hashFiles with a memo', () => {
 
   it('takes the hash of a file it saw unchanged from the memo, without reading it', () => {
     const path = join(scratch, 'csv/deeper/b.csv');
-    const seen = memo.get(path);
-    expect(seen).toBeDefined();
-    memo.set(path, { ...seen!, digest: '0'.repeat(64) });
-    expect(hashFiles(paths, memo)).not.toBe(hashFiles(paths));
+    hashFiles(paths, memo);
+    expect(memo.look(path).bytes).toBeNull();
+    writeFileSync(join(scratch, 'csv/deeper/b.csv'), 'id\n8\n');
+    expect(memo.look(path).bytes?.toString()).toBe('id\n8\n');
+    expect(memo.look(path).bytes).toBeNull();
   });
 });

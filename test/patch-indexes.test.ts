@@ -4,7 +4,7 @@
  * entries in the same order. Checked on invented records under random edits.
  */
 import { describe, expect, it } from 'vitest';
-import { createContext, patchIndexes } from '../generator/emit/context.ts';
+import { createContext, IndexMemo } from '../generator/emit/context.ts';
 import type { KindName } from '../generator/model/kinds.ts';
 
 type Rec = { id: number; name: string; color: number; moves: Array<{ move: number; level: number }> };
@@ -27,8 +27,9 @@ const makeRecord = (id: number, r: (n: number) => number): Rec => ({
 });
 
 /** Every reverse index, as plain data: [value, [owner id, row]...] in map order. */
-function snapshot(memo: Map<string, unknown>): unknown {
-  return [...memo].sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, index]) => [
+function snapshot(memo: IndexMemo): unknown {
+  const named = memo.all().map(({ id, index }) => [`${id.kind} ${id.child ?? '.'} ${id.field}`, index] as const);
+  return named.sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, index]) => [
     key,
     [...(index as Map<unknown, unknown[]>)].map(([value, list]) => [
       value,
@@ -36,9 +37,9 @@ function snapshot(memo: Map<string, unknown>): unknown {
     ]),
   ]);
 }
-function indexesOf(records: Rec[]): Map<string, unknown> {
-  const memo = new Map<string, unknown>();
-  const ctx = createContext('http://x/v2', new Map([[kind, records]]) as never, media, undefined, memo);
+function indexesOf(records: Rec[]): IndexMemo {
+  const memo = new IndexMemo();
+  const ctx = createContext('http://x/v2', new Map([[kind, records]]) as never, media, memo);
   ctx.groupBy(kind, 'color' as never);
   ctx.childrenBy(kind, 'moves' as never, 'move' as never);
   ctx.childrenBy(kind, 'moves' as never, 'level' as never);
@@ -67,7 +68,7 @@ describe('patched reverse indexes', () => {
         else byId.delete(id);
       }
       records = [...byId.values()].sort((a, b) => a.id - b.id);
-      patchIndexes(memo, kind, changes as never);
+      memo.patch(kind, changes as never);
       expect(snapshot(memo)).toEqual(snapshot(indexesOf(records)));
     }
   });

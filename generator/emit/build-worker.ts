@@ -1,6 +1,6 @@
 /** A build shard in a worker thread: runs emitKinds and posts progress and the result. */
 import { parentPort, workerData } from 'node:worker_threads';
-import { emitKinds, type ShardJob } from './emit-kinds.ts';
+import { emitKinds, type ShardJob } from './shard.ts';
 
 export type WorkerMessage = { type: 'progress'; records: number } | { type: 'done'; result: Awaited<ReturnType<typeof emitKinds>> } | { type: 'failed'; message: string };
 

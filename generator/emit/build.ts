@@ -1,22 +1,19 @@
 /**
  * `build`: canonical records → every response as a file under dist/v2/. The kinds are split
- * into shards that run side by side in worker threads (emit-kinds.ts does the work of one);
+ * into shards that run side by side in worker threads (shard.ts does the work of one);
  * every document is checked against its output schema, everything is written to a temporary
  * folder, and `dist/` is replaced only when every document of every kind was good.
  */
 import { availableParallelism } from 'node:os';
-import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { archiveFile, buildIndexFile, buildStampFile, bulkFile, metaFile, notFoundFile, rootFile, routesFile, type Meta, type Routes } from '../../edge/layout.ts';
-import { swapIn } from '../import/records.ts';
+import { swapIn } from '../files/folders.ts';
 import { allResources } from '../resources/index.ts';
+import { BuildError } from './build-error.ts';
 import type { WorkerMessage } from './build-worker.ts';
-import { emitKinds, type KindResult, type ShardJob, type ShardResult } from './emit-kinds.ts';
-import { writeTarGz, type ArchiveEntry, type GzipMember, type PreviousArchive } from './archive.ts';
-import { artifactMakers } from './artifacts.ts';
-import { Output } from './output.ts';
-import type { BuildStamp } from './stamp.ts';
+import { emitKinds, type ShardJob, type ShardResult } from './shard.ts';
+import { BuildWriter } from './writer.ts';
 
 export { readMedia } from './emit-kinds.ts';
 
@@ -41,12 +38,7 @@ export interface BuildSummary {
   kinds: number;
 }
 
-export class BuildError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`the build found ${problems.length} bad document(s):\n${problems.slice(0, 30).join('\n')}`);
-    this.name = 'BuildError';
-  }
-}
+export { BuildError };
 
 /**
  * Splits kinds into `count` shards of about equal work, the size of a kind's records standing
@@ -116,101 +108,13 @@ async function buildInto(tmp: string, options: BuildOptions): Promise<BuildSumma
   const problems = results.flatMap((r) => r.problems);
   if (problems.length) throw new BuildError(problems);
   const built = results.flatMap((r) => r.kinds);
-  const finished = await finishBuild(tmp, options, built);
+  const finished = await BuildWriter.fresh(tmp).finish(options, built);
   swapIn(tmp, options.outDir);
   return {
     files: finished.files + results.reduce((n, r) => n + r.files, 0),
     bytes: finished.bytes + results.reduce((n, r) => n + r.bytes, 0),
     kinds: built.length,
   };
-}
-
-/**
- * What a build of dist/ keeps for the next one to reuse: the gzip members of every bulk file
- * and of the archive (see archive.ts). Not served.
- */
-export interface BuildIndex {
-  kinds: KindResult[];
-  archive: { file: string; members: GzipMember[] };
-}
-
-export function readBuildIndex(outDir: string): BuildIndex | null {
-  try {
-    return JSON.parse(readFileSync(join(outDir, buildIndexFile), 'utf8')) as BuildIndex;
-  } catch {
-    return null;
-  }
-}
-
-export type FinishOptions = Pick<BuildOptions, 'baseUrl' | 'inputHash' | 'about' | 'only'>;
-
-/**
- * The files made from every kind's result once their documents are in `tmp`: the root, 404,
- * routing table, meta, the artifacts (OpenAPI, types, docs page), the stamp, the build index
- * and, last, the archive of the whole v2/ tree. Shared by the full and the incremental build:
- * `previous` (the served build's archive and the paths rewritten since) lets the archive copy
- * members whose files did not change. Every write
- * replaces a path rather than writing into it, as `tmp` may hold links to the served build.
- */
-export async function finishBuild(
-  tmp: string,
-  options: FinishOptions,
-  kindResults: readonly KindResult[],
-  previous?: PreviousArchive,
-): Promise<{ files: number; bytes: number; archiveEntries: ArchiveEntry[] }> {
-  const built = [...kindResults].sort((a, b) => (a.kind < b.kind ? -1 : 1));
-  const routes: Routes = {
-    kinds: built.map((k) => k.kind),
-    subresources: Object.fromEntries(built.filter((k) => k.subresources.length).map((k) => [k.kind, k.subresources])),
-    idOnly: built.filter((k) => k.idOnly).map((k) => k.kind),
-    site: {},
-  };
-  const out = new Output(tmp, 32, { replace: true });
-  // the upstream's root lists `meta` among the collections; here it says what was built
-  const rootEntries = [...routes.kinds, 'meta'].sort().map((k) => [k, `${options.baseUrl}/${k}/`]);
-  await out.write(rootFile, JSON.stringify(Object.fromEntries(rootEntries)));
-  await out.write(notFoundFile, JSON.stringify('Not Found'));
-  const siteUrl = options.baseUrl.replace(/\/v2$/, '');
-  const archive = archiveFile(options.about.version, options.about.upstreamCommit);
-  const downloadType = 'application/gzip';
-  routes.site[`/${archive}`] = { file: archive, type: downloadType };
-  for (const { kind } of built) routes.site[`/${bulkFile(kind)}`] = { file: bulkFile(kind), type: downloadType };
-  const meta: Meta = {
-    upstream_commit: options.about.upstreamCommit,
-    built_at: options.about.builtAt,
-    version: options.about.version,
-    base_url: options.baseUrl,
-    counts: Object.fromEntries(built.map((k) => [k.kind, k.count])),
-    downloads: {
-      archive: `${siteUrl}/${archive}`,
-      collections: Object.fromEntries(built.map(({ kind }) => [kind, `${siteUrl}/${bulkFile(kind)}`])),
-    },
-    deploy_date: String(Math.floor(Date.parse(options.about.builtAt) / 1000)),
-    hash: options.about.upstreamCommit,
-    tag: null,
-  };
-  const resources = allResources.filter((r) => routes.kinds.includes(r.kind));
-  for (const maker of options.only ? [] : artifactMakers) {
-    try {
-      for (const artifact of await maker.make({ baseUrl: options.baseUrl, outDir: tmp, resources, routes, meta })) {
-        await out.write(artifact.path, artifact.body);
-        if (artifact.route !== undefined) routes.site[artifact.route] = { file: artifact.path, type: artifact.contentType ?? 'application/octet-stream' };
-      }
-    } catch (e) {
-      throw new BuildError([`${maker.name}: ${e instanceof Error ? e.message : String(e)}`]);
-    }
-  }
-  await out.write(routesFile, JSON.stringify(routes));
-  await out.write(metaFile, JSON.stringify(meta));
-  const stamp: BuildStamp = { inputHash: options.inputHash, baseUrl: options.baseUrl };
-  await out.write(buildStampFile, JSON.stringify(stamp));
-  await out.finish();
-  // last, so that it holds every file of v2/ as served
-  const { members, entries } = writeTarGz(tmp, 'v2', join(tmp, archive), previous && { ...previous, rewritten: new Set([...previous.rewritten, ...out.written]) });
-  const index: BuildIndex = { kinds: built, archive: { file: archive, members } };
-  rmSync(join(tmp, buildIndexFile), { force: true });
-  writeFileSync(join(tmp, buildIndexFile), JSON.stringify(index));
-  return { files: out.files, bytes: out.bytes, archiveEntries: entries };
 }
 
 /** How many records each kind has, from the import's manifest (for progress only). */

@@ -1,7 +1,10 @@
 /**
  * What an emitter may ask while it turns a record into a response: links to other resources,
- * other records, and reverse indexes ("which creatures have this type"), computed once per
- * build and shared. Pure: it only reads the records and media lists it was given.
+ * other records, reverse indexes ("which creatures have this type", built once and kept in an
+ * IndexMemo that contexts over the same records share), sprite and cry URLs. It reads only the
+ * records and media lists it was given, but it is not pure: it builds and caches indexes as it
+ * is asked, and a view made for one document (`forDocument`) tells its caller every read, so
+ * the dev loop's planner knows which documents an edit reaches.
  */
 import type { ApiResource, NamedResource } from '../../schemas/output/common.ts';
 import { groupBy } from '../lists.ts';
@@ -52,44 +55,55 @@ export interface BuildContext {
   sprite(path: string): string | null;
   /** full URL of a cry path, or null when the file does not exist upstream */
   cry(path: string): string | null;
+  /** The same context for making one document: it tells `onRead` every read (sharing the indexes). */
+  forDocument(onRead: (read: Read) => void): BuildContext;
 }
 
-type AnyRecord = Record<string, unknown> & { id: number; name: string | null };
-type OwnedEntry = { owner: AnyRecord; row: Record<string, unknown> };
-type IndexEntry = AnyRecord | OwnedEntry;
+/** A reverse index: the records of `kind` (child null) or their `child` rows, grouped by `field`. */
+export interface IndexId {
+  kind: KindName;
+  child: string | null;
+  field: string;
+}
 
 /**
- * What a document read, as keys an incremental build can match against what changed:
- * - `r {kind} {id}`: one record, any of its fields (asked for by id, found or not);
- * - `n {kind} {id}`: only whether the record exists, and its name (a link to it);
- * - `k {kind}`: every record of a kind (the whole list, or a whole reverse index);
- * - `g {kind} {child or .} {field} {value as JSON}`: one entry of a reverse index: which
- *   records (and which of their child rows, as they are) have that value. The records in it
- *   are read like any other: their name is an `n` read, another field an `r` read;
- * - `s {path}`, `c {path}`: whether a sprite or a cry exists.
+ * What a document read, as the planner matches it against what changed:
+ * - `record`: one record, any of its fields (asked for by id, found or not);
+ * - `name`: only whether the record exists, and its name (a link to it);
+ * - `kind`: every record of a kind (the whole list, or a whole reverse index);
+ * - `entry`: one entry of a reverse index: which records (and which of their child rows, as
+ *   they are) have that value. The records in it are read like any other: their name is a
+ *   `name` read, another field a `record` read;
+ * - `sprite`, `cry`: whether a media file exists.
  * A link changes only with a name, so a stat edit does not make every document that links to
  * the creature again, only those that read its stats.
  */
-export const readKeys = {
-  record: (kind: string, id: number) => `r ${kind} ${id}`,
-  name: (kind: string, id: number) => `n ${kind} ${id}`,
-  kind: (kind: string) => `k ${kind}`,
-  group: (kind: string, child: string, field: string, value: unknown) => `g ${kind} ${child} ${field} ${JSON.stringify(value)}`,
-  sprite: (path: string) => `s ${path}`,
-  cry: (path: string) => `c ${path}`,
-};
-/** The child name a groupBy (over whole records) is keyed with in `readKeys.group`. */
-export const WHOLE_RECORD = '.';
+export type Read =
+  | { type: 'record'; kind: KindName; id: number }
+  | { type: 'name'; kind: KindName; id: number }
+  | { type: 'kind'; kind: KindName }
+  | { type: 'entry'; index: IndexId; value: unknown }
+  | { type: 'sprite'; path: string }
+  | { type: 'cry'; path: string };
+
+type AnyRecord = Record<string, unknown> & { id: number; name: string | null };
+
+/** `{base}/{kind}/{id}/`, the upstream's link form. */
+export const resourceUrl = (baseUrl: string, kind: string, id: number): string => `${baseUrl}/${kind}/${id}/`;
+type OwnedEntry = { owner: AnyRecord; row: Record<string, unknown> };
+type IndexEntry = AnyRecord | OwnedEntry;
+
+type OnRead = (read: Read) => void;
 
 /**
  * A record as an emitter finds it in a reverse index when reads are recorded: its id is part of
- * the index entry, its name is an `n` read, anything else an `r` read of the record.
+ * the index entry, its name is a `name` read, anything else a `record` read.
  */
-function recordedRecord(record: AnyRecord, onRead: (key: string) => void, kind: string): AnyRecord {
-  const whole = () => onRead(readKeys.record(kind, record.id));
+function recordedRecord(record: AnyRecord, onRead: OnRead, kind: KindName): AnyRecord {
+  const whole = () => onRead({ type: 'record', kind, id: record.id });
   return new Proxy(record, {
     get(target, property, receiver) {
-      if (property === 'name') onRead(readKeys.name(kind, target.id));
+      if (property === 'name') onRead({ type: 'name', kind, id: target.id });
       else if (property !== 'id') whole();
       return Reflect.get(target, property, receiver) as unknown;
     },
@@ -104,23 +118,17 @@ function recordedRecord(record: AnyRecord, onRead: (key: string) => void, kind: 
  * of that entry (whose records are then read field by field: recordedRecord); anything that
  * walks the whole index is a read of the whole kind.
  */
-function recordedIndex<V>(
-  index: ReadonlyMap<V, readonly IndexEntry[]>,
-  onRead: (key: string) => void,
-  kind: string,
-  child: string,
-  field: string,
-): ReadonlyMap<V, readonly IndexEntry[]> {
-  const whole = () => onRead(readKeys.kind(kind));
-  const entries = (value: V): readonly IndexEntry[] | undefined => {
-    onRead(readKeys.group(kind, child, field, value));
+function recordedIndex(index: ReadonlyMap<unknown, readonly IndexEntry[]>, onRead: OnRead, id: IndexId): ReadonlyMap<unknown, readonly IndexEntry[]> {
+  const whole = () => onRead({ type: 'kind', kind: id.kind });
+  const entries = (value: unknown): readonly IndexEntry[] | undefined => {
+    onRead({ type: 'entry', index: id, value });
     return index
       .get(value)
-      ?.map((e) => (child === WHOLE_RECORD ? recordedRecord(e as AnyRecord, onRead, kind) : { ...(e as OwnedEntry), owner: recordedRecord((e as OwnedEntry).owner, onRead, kind) }));
+      ?.map((e) => (id.child === null ? recordedRecord(e as AnyRecord, onRead, id.kind) : { ...(e as OwnedEntry), owner: recordedRecord((e as OwnedEntry).owner, onRead, id.kind) }));
   };
   return {
     get: entries,
-    has: (value) => (onRead(readKeys.group(kind, child, field, value)), index.has(value)),
+    has: (value) => (onRead({ type: 'entry', index: id, value }), index.has(value)),
     get size() {
       whole();
       return index.size;
@@ -133,36 +141,121 @@ function recordedIndex<V>(
   };
 }
 
+type Index = ReadonlyMap<unknown, readonly IndexEntry[]>;
+
 /**
- * `onRead`, when given, is told every read (see readKeys) as it happens; the incremental build
- * attributes them to the document being made. Without it the context reads at full speed.
+ * The reverse indexes contexts have built, by IndexId. The planner keeps one between updates
+ * and hands a patched copy (`copy`, then `patch`) to the next update's context, so the indexes
+ * of the kinds an edit did not touch are not made again.
+ */
+export class IndexMemo {
+  /** keyed by a string made from the IndexId here, and only looked up with one */
+  private readonly byKey: Map<string, { id: IndexId; index: Index }>;
+
+  constructor(from?: IndexMemo) {
+    this.byKey = new Map(from?.byKey);
+  }
+
+  /** A memo holding the same indexes, which `patch` changes without changing this one. */
+  copy(): IndexMemo {
+    return new IndexMemo(this);
+  }
+
+  /** Every index built so far. */
+  all(): Array<{ id: IndexId; index: Index }> {
+    return [...this.byKey.values()];
+  }
+
+  index(id: IndexId, make: () => Index): Index {
+    const key = `${id.kind}\0${id.child ?? ''}\0${id.field}`;
+    let found = this.byKey.get(key);
+    if (!found) this.byKey.set(key, (found = { id, index: make() }));
+    return found.index;
+  }
+
+  /**
+   * Brings the reverse indexes of `kind` up to date for records that changed (their versions
+   * before and after; either may be missing), giving exactly what building them again from the
+   * new records gives: each value's entries in record order, then row order within a record,
+   * and the values in the order of their first entry. New maps and arrays replace the changed
+   * ones, so a memo this one was copied from stays as it was.
+   */
+  patch(kind: string, changes: ReadonlyArray<{ before?: AnyRecord | undefined; after?: AnyRecord | undefined }>): void {
+    for (const [key, { id, index }] of this.byKey) {
+      if (id.kind === kind) this.byKey.set(key, { id, index: patchedIndex(index, id.child, id.field, changes) });
+    }
+  }
+}
+
+/** One index patched for `changes` (IndexMemo.patch). */
+function patchedIndex(index: Index, child: string | null, field: string, changes: ReadonlyArray<{ before?: AnyRecord | undefined; after?: AnyRecord | undefined }>): Index {
+  const changedIds = new Set(changes.map((c) => (c.before ?? c.after)!.id));
+  const afters = changes.flatMap((c) => (c.after ? [c.after] : [])).sort((a, b) => a.id - b.id);
+  const ownerOf = (e: IndexEntry): AnyRecord => (child === null ? (e as AnyRecord) : (e as OwnedEntry).owner);
+  const keyOf = (e: IndexEntry): unknown => (child === null ? (e as AnyRecord)[field] : (e as OwnedEntry).row[field]);
+  const entriesOf = (r: AnyRecord): IndexEntry[] => (child === null ? [r] : (r[child] as Array<Record<string, unknown>>).map((row) => ({ owner: r, row })));
+  const next = new Map<unknown, IndexEntry[]>([...index].map(([k, list]) => [k, list as IndexEntry[]]));
+  const touched = new Set<unknown>();
+  for (const c of changes) for (const r of [c.before, c.after]) if (r) for (const e of entriesOf(r)) touched.add(keyOf(e));
+  for (const v of touched) next.set(v, (index.get(v) ?? []).filter((e) => !changedIds.has(ownerOf(e).id)));
+  // each changed record's entries go in as one block, before the first entry of a later record
+  for (const r of afters) {
+    const blocks = new Map<unknown, IndexEntry[]>();
+    for (const e of entriesOf(r)) {
+      const k = keyOf(e);
+      const block = blocks.get(k);
+      if (block) block.push(e);
+      else blocks.set(k, [e]);
+    }
+    for (const [k, block] of blocks) {
+      const list = next.get(k)!;
+      const at = list.findIndex((e) => ownerOf(e).id > r.id);
+      list.splice(at < 0 ? list.length : at, 0, ...block);
+    }
+  }
+  for (const v of touched) if (next.get(v)!.length === 0) next.delete(v);
+  // values in the order their first entry appears, as groupBy makes them
+  const position = (e: IndexEntry): [number, number] => {
+    const owner = ownerOf(e);
+    return [owner.id, child === null ? 0 : (owner[child] as unknown[]).indexOf((e as OwnedEntry).row)];
+  };
+  const ordered = [...next].map(([k, list]) => ({ k, list, at: position(list[0]!) }));
+  ordered.sort((x, y) => x.at[0] - y.at[0] || x.at[1] - y.at[1]);
+  return new Map(ordered.map(({ k, list }) => [k, list]));
+}
+
+/** What every view of one build's context shares: the records by id, and the indexes. */
+interface Shared {
+  baseUrl: string;
+  records: ReadonlyMap<KindName, ReadonlyArray<Record<string, unknown>>>;
+  media: Media;
+  byId: Map<KindName, Map<number, AnyRecord>>;
+  memo: IndexMemo;
+}
+
+/**
+ * A context over `records` and `media`. `memo`: where the reverse indexes are kept (the planner
+ * hands over those of the last update, patched where records changed).
  */
 export function createContext(
   baseUrl: string,
   records: ReadonlyMap<KindName, ReadonlyArray<Record<string, unknown>>>,
   media: Media,
-  onRead?: (key: string) => void,
-  /**
-   * Where the reverse indexes are kept: the incremental build hands over those of the last
-   * update (patched where records changed: patchIndexes), so they are not made again.
-   */
-  memo: Map<string, unknown> = new Map(),
+  memo: IndexMemo = new IndexMemo(),
 ): BuildContext {
-  const byId = new Map<KindName, Map<number, AnyRecord>>();
+  return contextView({ baseUrl, records, media, byId: new Map(), memo }, undefined);
+}
+
+/** The context, telling `onRead` (when given) every read; without it, it reads at full speed. */
+function contextView(shared: Shared, onRead: OnRead | undefined): BuildContext {
+  const { baseUrl, records, media, memo } = shared;
   const table = (kind: KindName) => {
-    let map = byId.get(kind);
-    if (!map) {
-      map = new Map(((records.get(kind) ?? []) as AnyRecord[]).map((r) => [r.id, r]));
-      byId.set(kind, map);
-    }
+    let map = shared.byId.get(kind);
+    if (!map) shared.byId.set(kind, (map = new Map(((records.get(kind) ?? []) as AnyRecord[]).map((r) => [r.id, r]))));
     return map;
   };
-  const remember = <T>(key: string, make: () => T): T => {
-    if (!memo.has(key)) memo.set(key, make());
-    return memo.get(key) as T;
-  };
   const find = (kind: KindName, id: number) => {
-    onRead?.(readKeys.record(kind, id));
+    onRead?.({ type: 'record', kind, id });
     return table(kind).get(id);
   };
   const get = (kind: KindName, id: number) => {
@@ -172,17 +265,18 @@ export function createContext(
   };
   /** A record a link is made to: only its existence and name are read. */
   const linked = (kind: KindName, id: number) => {
-    onRead?.(readKeys.name(kind, id));
+    onRead?.({ type: 'name', kind, id });
     const found = table(kind).get(id);
     if (!found) throw new Error(`no ${kind} with id ${id}`);
     return found;
   };
-  const url = (kind: KindName, id: number) => `${baseUrl}/${kind}/${id}/`;
+  const url = (kind: KindName, id: number) => resourceUrl(baseUrl, kind, id);
   const ref = (kind: KindName, id: number): NamedResource => {
     const record = linked(kind, id);
     if (record.name === null) throw new Error(`${kind} has no names; link to it with resource()`);
     return { name: record.name, url: url(kind, id) };
   };
+  const seen = (id: IndexId, index: Index) => (onRead ? recordedIndex(index, onRead, id) : index);
 
   const context: BuildContext = {
     baseUrl,
@@ -194,84 +288,33 @@ export function createContext(
       return { url: url(kind, id) };
     },
     records: <K extends KindName>(kind: K) => {
-      onRead?.(readKeys.kind(kind));
+      onRead?.({ type: 'kind', kind });
       return (records.get(kind) ?? []) as unknown as readonly RecordOf<K>[];
     },
     get: <K extends KindName>(kind: K, id: number) => get(kind, id) as unknown as RecordOf<K>,
     find: <K extends KindName>(kind: K, id: number) => find(kind, id) as unknown as RecordOf<K> | undefined,
     groupBy: (kind, field) => {
-      const index = remember(`group:${kind}:${field}`, () => groupBy((records.get(kind) ?? []) as AnyRecord[], (r) => r[field]));
-      return (onRead ? recordedIndex(index as ReadonlyMap<unknown, readonly IndexEntry[]>, onRead, kind, WHOLE_RECORD, field) : index) as never;
+      const id: IndexId = { kind, child: null, field };
+      return seen(id, memo.index(id, () => groupBy((records.get(kind) ?? []) as AnyRecord[], (r) => r[field]))) as never;
     },
     refsWhere: (kind, field, value) => (context.groupBy(kind, field).get(value) ?? []).map((r) => ref(kind, r.id as number)),
     childrenBy: (kind, child, field) => {
-      const index = remember(`children:${kind}:${child}:${field}`, () => {
-        const owned = ((records.get(kind) ?? []) as AnyRecord[]).flatMap((owner) =>
-          (owner[child] as Array<Record<string, unknown>>).map((row) => ({ owner, row })),
-        );
+      const id: IndexId = { kind, child, field };
+      const index = memo.index(id, () => {
+        const owned = ((records.get(kind) ?? []) as AnyRecord[]).flatMap((owner) => (owner[child] as Array<Record<string, unknown>>).map((row) => ({ owner, row })));
         return groupBy(owned, ({ row }) => row[field]);
       });
-      return (onRead ? recordedIndex(index as ReadonlyMap<unknown, readonly IndexEntry[]>, onRead, kind, child, field) : index) as never;
+      return seen(id, index) as never;
     },
     sprite: (path) => {
-      onRead?.(readKeys.sprite(path));
+      onRead?.({ type: 'sprite', path });
       return media.sprites.has(path) ? SPRITE_BASE + path : null;
     },
     cry: (path) => {
-      onRead?.(readKeys.cry(path));
+      onRead?.({ type: 'cry', path });
       return media.cries.has(path) ? CRY_BASE + path : null;
     },
+    forDocument: (reads) => contextView(shared, reads),
   };
   return context;
-}
-
-
-/**
- * Brings the reverse indexes of `kind` in a context's memo up to date for records that changed
- * (their versions before and after; either may be missing), giving exactly what building them
- * again from the new records gives: each value's entries in record order, then row order within
- * a record, and the values in the order of their first entry. New maps and arrays replace the
- * changed ones, so the memo handed in as the previous one stays as it was.
- */
-export function patchIndexes(memo: Map<string, unknown>, kind: string, changes: ReadonlyArray<{ before?: AnyRecord | undefined; after?: AnyRecord | undefined }>): void {
-  const changedIds = new Set(changes.map((c) => (c.before ?? c.after)!.id));
-  const afters = changes.flatMap((c) => (c.after ? [c.after] : [])).sort((a, b) => a.id - b.id);
-  for (const [memoKey, value] of [...memo]) {
-    const [type, memoKind, a, b] = memoKey.split(':') as [string, string, string, string | undefined];
-    if (memoKind !== kind) continue;
-    const child = type === 'children' ? a : null;
-    const field = child === null ? a : b!;
-    const ownerOf = (e: IndexEntry): AnyRecord => (child === null ? (e as AnyRecord) : (e as { owner: AnyRecord }).owner);
-    const keyOf = (e: IndexEntry): unknown => (child === null ? (e as AnyRecord)[field] : (e as { row: Record<string, unknown> }).row[field]);
-    const entriesOf = (r: AnyRecord): IndexEntry[] => (child === null ? [r] : (r[child] as Array<Record<string, unknown>>).map((row) => ({ owner: r, row })));
-    const index = value as Map<unknown, IndexEntry[]>;
-    const next = new Map(index);
-    const touched = new Set<unknown>();
-    for (const c of changes) for (const r of [c.before, c.after]) if (r) for (const e of entriesOf(r)) touched.add(keyOf(e));
-    for (const v of touched) next.set(v, (index.get(v) ?? []).filter((e) => !changedIds.has(ownerOf(e).id)));
-    // each changed record's entries go in as one block, before the first entry of a later record
-    for (const r of afters) {
-      const blocks = new Map<unknown, IndexEntry[]>();
-      for (const e of entriesOf(r)) {
-        const k = keyOf(e);
-        const block = blocks.get(k);
-        if (block) block.push(e);
-        else blocks.set(k, [e]);
-      }
-      for (const [k, block] of blocks) {
-        const list = next.get(k)!;
-        const at = list.findIndex((e) => ownerOf(e).id > r.id);
-        list.splice(at < 0 ? list.length : at, 0, ...block);
-      }
-    }
-    for (const v of touched) if (next.get(v)!.length === 0) next.delete(v);
-    // values in the order their first entry appears, as groupBy makes them
-    const position = (e: IndexEntry): [number, number] => {
-      const owner = ownerOf(e);
-      return [owner.id, child === null ? 0 : (owner[child] as unknown[]).indexOf((e as { row: unknown }).row)];
-    };
-    const ordered = [...next].map(([k, list]) => ({ k, list, at: position(list[0]!) }));
-    ordered.sort((x, y) => x.at[0] - y.at[0] || x.at[1] - y.at[1]);
-    memo.set(memoKey, new Map(ordered.map(({ k, list }) => [k, list])));
-  }
 }

@@ -1,9 +1,12 @@
 /**
- * Writes documents under one root folder, creating folders once, counting files and bytes.
- * Writes go through the libuv thread pool with a bounded number in flight, so the file system's
- * work overlaps with making the next documents instead of stalling the build on each syscall.
+ * Files under one root folder, for the build writer (writer.ts): creating folders once,
+ * counting files and bytes. Writes go through the libuv thread pool with a bounded number in
+ * flight, so the file system's work overlaps with making the next documents instead of
+ * stalling the build on each syscall. `Output` fills a folder of its own; `CopyOutput` changes
+ * a hard-linked copy of the served build, where writing through a link would change the served
+ * file too.
  */
-import { linkSync, mkdirSync, rmSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
@@ -14,18 +17,19 @@ export class Output {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly aliases: Array<[string, string]> = [];
   private failure: unknown = null;
-  /** every path written or linked, when replacing (an incremental build reports them) */
-  readonly written = new Set<string>();
 
   constructor(
     readonly root: string,
     private readonly maxInFlight = 32,
-    /**
-     * Remove a path before writing it. Needed where the folder holds hard links to the files of
-     * the build being served (an incremental build): writing through one would change them.
-     */
-    private readonly options: { replace?: boolean } = {},
   ) {}
+
+  /** Called before a path is written, linked or removed. */
+  protected claim(_rel: string): void {}
+
+  /** Whether `rel` holds `body` already (a fresh folder holds nothing yet). */
+  holds(_rel: string, _body: string | Uint8Array): boolean {
+    return false;
+  }
 
   private ensureDir(path: string) {
     const dir = dirname(path);
@@ -39,10 +43,7 @@ export class Output {
   async write(rel: string, body: string | Uint8Array): Promise<void> {
     const path = join(this.root, rel);
     this.ensureDir(path);
-    if (this.options.replace) {
-      rmSync(path, { force: true });
-      this.written.add(rel);
-    }
+    this.claim(rel);
     this.files++;
     this.bytes += typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
     const tracked: Promise<void> = writeFile(path, body)
@@ -61,18 +62,43 @@ export class Output {
     this.files++;
   }
 
+  /** Removes a file, if it is there. */
+  remove(rel: string): void {
+    this.claim(rel);
+    rmSync(join(this.root, rel), { force: true });
+  }
+
   /** Waits for every write, then makes the links. */
   async finish(): Promise<void> {
     await Promise.all(this.inFlight);
     if (this.failure) throw this.failure;
-    for (const [rel, existing] of this.aliases) {
+    for (const [rel, existing] of this.aliases.splice(0)) {
       const path = join(this.root, rel);
       this.ensureDir(path);
-      if (this.options.replace) {
-        rmSync(path, { force: true });
-        this.written.add(rel);
-      }
+      this.claim(rel);
       linkSync(join(this.root, existing), path);
+    }
+  }
+}
+
+/**
+ * A hard-linked copy of the served build: every path is removed before it is written or
+ * linked (never written through), and every path written, linked or removed is noted, so the
+ * archive knows which of the served build's files to look at again.
+ */
+export class CopyOutput extends Output {
+  readonly rewritten = new Set<string>();
+
+  protected override claim(rel: string): void {
+    rmSync(join(this.root, rel), { force: true });
+    this.rewritten.add(rel);
+  }
+
+  override holds(rel: string, body: string | Uint8Array): boolean {
+    try {
+      return readFileSync(join(this.root, rel)).equals(typeof body === 'string' ? Buffer.from(body) : body);
+    } catch {
+      return false;
     }
   }
 }

@@ -6,13 +6,14 @@
  *
  *   fetchDataSet(lock, url, cacheDir, log) → the verified folder (`csv/` + `fetched.json`)
  */
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createGunzip } from 'node:zlib';
 import { repoRoot, type Config } from '../config.ts';
+import { swapIn } from '../files/folders.ts';
 import type { Progress } from '../progress.ts';
 import { archiveUrl, createGitBlobHasher, lockDigest, readLock, type UpstreamLock } from './lock.ts';
 import { createTarReader, TarFormatError, type EntrySink, type TarEntry } from './tar.ts';
@@ -170,14 +171,6 @@ const isRunning = (pid: number): boolean => {
     return (e as { code?: string }).code === 'EPERM';
   }
 };
-
-function swapIn(tmp: string, dir: string): void {
-  const old = `${dir}.old-${process.pid}`;
-  rmSync(old, { recursive: true, force: true });
-  if (existsSync(dir)) renameSync(dir, old);
-  renameSync(tmp, dir);
-  rmSync(old, { recursive: true, force: true });
-}
 
 /** One failed attempt: why, and whether trying again could help. */
 class AttemptError extends Error {

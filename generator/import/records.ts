@@ -3,9 +3,9 @@
  * plus a manifest naming the inputs they were made from. Written to a temporary folder and
  * swapped in whole, so a failed import leaves the previous records as they were.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, renameSync, rmSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { swapIn } from '../files/folders.ts';
 import type { KindName } from '../model/kinds.ts';
 
 export interface RecordsManifest {
@@ -29,14 +29,6 @@ export function writeRecords(dir: string, records: RecordSet, manifest: RecordsM
   swapIn(tmp, dir);
 }
 
-/** Replaces `target` by `fresh` with two renames; the old folder is removed afterwards. */
-export function swapIn(fresh: string, target: string): void {
-  const old = `${target}.old-${process.pid}`;
-  if (existsSync(target)) renameSync(target, old);
-  renameSync(fresh, target);
-  rmSync(old, { recursive: true, force: true });
-}
-
 export function readManifest(dir: string): RecordsManifest | null {
   try {
     return JSON.parse(readFileSync(join(dir, MANIFEST), 'utf8')) as RecordsManifest;
@@ -54,50 +46,4 @@ export function readRecords(dir: string): Map<KindName, Array<Record<string, unk
     out.set(file.slice(0, -'.ndjson'.length) as KindName, list);
   }
   return out;
-}
-
-/** A file's hash, and the look at the file it was taken after. */
-interface HashedFile {
-  ino: number;
-  size: number;
-  mtimeMs: number;
-  ctimeMs: number;
-  digest: string;
-}
-
-/**
- * Hashes of files already read, by path: a process that asks again and again (`npm run dev`
- * after each save) reads only the files whose inode, size or times changed. The look comes
- * before the read, so a file written while it is read is read again next time.
- */
-export type FileHashMemo = Map<string, HashedFile>;
-
-function fileDigest(path: string, memo: FileHashMemo | undefined): string {
-  const seen = memo && statSync(path);
-  const known = seen && memo.get(path);
-  if (seen && known && known.ino === seen.ino && known.size === seen.size && known.mtimeMs === seen.mtimeMs && known.ctimeMs === seen.ctimeMs) return known.digest;
-  const digest = createHash('sha256').update(readFileSync(path)).digest('hex');
-  if (seen) memo.set(path, { ino: seen.ino, size: seen.size, mtimeMs: seen.mtimeMs, ctimeMs: seen.ctimeMs, digest });
-  return digest;
-}
-
-/** A hash of the files in `paths` (folders are walked in name order): of each file's path and its bytes' hash. */
-export function hashFiles(paths: readonly string[], memo?: FileHashMemo): string {
-  const hash = createHash('sha256');
-  const visit = (p: string) => {
-    if (!existsSync(p)) {
-      hash.update(`missing:${p}\n`);
-      return;
-    }
-    let entries: string[] | null = null;
-    try {
-      entries = readdirSync(p).sort();
-    } catch {
-      entries = null;
-    }
-    if (entries) for (const e of entries) visit(join(p, e));
-    else hash.update(`${p}\n${fileDigest(p, memo)}\n`);
-  };
-  for (const p of paths) visit(p);
-  return hash.digest('hex');
 }

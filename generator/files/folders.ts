@@ -1,0 +1,63 @@
+/**
+ * Whole folders on disk: swapping a freshly written folder in place of another with two renames
+ * (records, the fetched data set, a build of dist/), and copying a folder as hard links (the
+ * planner's starting point, which costs no bytes). A reader sees the old folder or the new one,
+ * never half of each.
+ */
+import { promises as fsp } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Puts `fresh` where `target` is with two renames and returns the folder swapped out (or null
+ * when there was none) for the caller to remove when it suits it. `old` must be a path no one
+ * else uses; whatever is there is removed first.
+ */
+export function swapOut(fresh: string, target: string, old = `${target}.old-${process.pid}`): string | null {
+  rmSync(old, { recursive: true, force: true });
+  const had = existsSync(target);
+  if (had) renameSync(target, old);
+  renameSync(fresh, target);
+  return had ? old : null;
+}
+
+/** Replaces `target` by `fresh` (swapOut), then removes the old folder. */
+export function swapIn(fresh: string, target: string): void {
+  const old = swapOut(fresh, target);
+  if (old) rmSync(old, { recursive: true, force: true });
+}
+
+/** A folder's inode, or null when there is none: tells a folder swapped in by someone else from the one we know. */
+export function folderIdentity(dir: string): number | null {
+  try {
+    return statSync(dir).ino;
+  } catch {
+    return null;
+  }
+}
+
+/** Hard links to every file of `from` under `to`. */
+export function linkTree(from: string, to: string): void {
+  mkdirSync(to, { recursive: true });
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const source = join(from, entry.name);
+    const target = join(to, entry.name);
+    if (entry.isDirectory()) linkTree(source, target);
+    else linkSync(source, target);
+  }
+}
+
+/** linkTree off the event loop, a batch of links at a time, for a copy made while nothing waits on it. */
+export async function linkTreeAsync(from: string, to: string): Promise<void> {
+  await fsp.mkdir(to, { recursive: true });
+  const entries = await fsp.readdir(from, { withFileTypes: true });
+  for (let i = 0; i < entries.length; i += 16) {
+    await Promise.all(
+      entries.slice(i, i + 16).map((entry) => {
+        const source = join(from, entry.name);
+        const target = join(to, entry.name);
+        return entry.isDirectory() ? linkTreeAsync(source, target) : fsp.link(source, target);
+      }),
+    );
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * The incremental planner (`npm run dev`): after an edit of the data set, redo only what the
+ * edit reaches and swap the result in as a whole new dist/, byte for byte what a full build of
+ * the same inputs writes. Its steps, one module each:
+ *   1. sources.ts: which tables and media manifests changed on disk, read again and checked;
+ *   2. record-changes.ts: which records those rows belong to, assembled again, those that differ;
+ *   3. ledger.ts: which documents read something that changed (an item, or one of its
+ *      subresources: each has reads of its own);
+ *   4. documents.ts: those documents made again, with the build's code;
+ *   5. served.ts and write.ts: a hard-linked copy of the served build, written by the build's
+ *      writer, swapped in.
+ * A bad edit stops at step 1, 2 or 4 with the named error, and dist/ stays as it was.
+ * Code changes are not watched: they need a restart (and `npm start` builds again).
+ */
+import { createAjv } from '../../schemas/ajv.ts';
+import { createContext, IndexMemo } from '../emit/context.ts';
+import { kindEmitter, type KindEmitter } from '../emit/emit-kinds.ts';
+import type { FinishOptions } from '../emit/writer.ts';
+import type { FileMemo } from '../files/file-memo.ts';
+import type { KindName } from '../model/kinds.ts';
+import { allResources } from '../resources/index.ts';
+import { learnReads, makeDocuments } from './documents.ts';
+import { ReadLedger } from './ledger.ts';
+import { RecordState, type RecordChanges } from './record-changes.ts';
+import { ServedFolder } from './served.ts';
+import { DataSetFiles, type SourceLook } from './sources.ts';
+import { writeUpdate } from './write.ts';
+
+export { changedRows } from './record-changes.ts';
+export { changedIndexEntries } from './ledger.ts';
+
+export interface IncrementalOptions {
+  dataDir: string;
+  /** the media manifests: the data set's `media/`, or the committed gzip'd copies (pipeline.ts `mediaDir`) */
+  mediaDir: string;
+  outDir: string;
+  baseUrl: string;
+  /** the file memo of the input hash, to share (dev.ts); default: one of its own */
+  memo?: FileMemo;
+  /** what the build's stamp and meta say; asked again on every update */
+  finish: () => Omit<FinishOptions, 'baseUrl' | 'only'>;
+}
+
+export interface UpdateReport {
+  /** tables whose bytes changed */
+  tables: string[];
+  /** sprite and cry paths that appeared or went */
+  mediaPaths: number;
+  /** records that differ, by kind */
+  records: Record<string, number>;
+  /** documents made again (an item or one subresource of a record), and records that went */
+  documents: number;
+  /** the documents made again by kind and document (`creature item`, `creature encounters`) */
+  made: Record<string, number>;
+  /** nothing the API serves changed, so dist/ was left as it was */
+  unchanged: boolean;
+  /** seconds spent in each step, in order */
+  steps: Record<string, number>;
+}
+
+export interface IncrementalBuild {
+  /** Brings dist/ up to date with the data set; throws DataError or BuildError and changes nothing when the edit is bad. */
+  update(): Promise<UpdateReport>;
+  /** Removes the folders it keeps beside dist/. */
+  close(): Promise<void>;
+}
+
+/** Seconds per step of one update, in order. */
+class StepClock {
+  readonly steps: Record<string, number> = {};
+  private lap = performance.now();
+  step(name: string): void {
+    const now = performance.now();
+    this.steps[name] = Number(((now - this.lap) / 1000).toFixed(3));
+    this.lap = now;
+  }
+}
+
+/** The planner's state between updates: each step's module, and the reverse indexes of the last context. */
+class Planner implements IncrementalBuild {
+  private readonly emitters: Map<KindName, KindEmitter>;
+  private readonly sources: DataSetFiles;
+  private readonly records: RecordState;
+  private readonly ledger = new ReadLedger();
+  private indexes = new IndexMemo();
+  private readonly served: ServedFolder;
+
+  constructor(private readonly options: IncrementalOptions) {
+    const ajv = createAjv();
+    this.emitters = new Map(allResources.map((r) => [r.kind, kindEmitter(ajv, r)]));
+    this.sources = new DataSetFiles(options.dataDir, options.mediaDir, options.memo);
+    this.records = new RecordState(this.sources.store, ajv);
+    learnReads(createContext(options.baseUrl, this.records.records, this.sources.media, this.indexes), this.emitters, this.records.records, this.ledger);
+    this.served = new ServedFolder(options.outDir);
+  }
+
+  async update(): Promise<UpdateReport> {
+    this.served.check();
+    const clock = new StepClock();
+    const look = this.sources.look();
+    clock.step('read tables');
+    const changes = this.records.changes(look, this.sources);
+    clock.step('records');
+    const indexes = this.indexes.copy();
+    for (const [kind, diff] of changes.changed) indexes.patch(kind, [...diff.values()]);
+    const dirty = this.ledger.dirty(changes.changed, look.mediaReads, this.emitters);
+    const report = { tables: [...look.changedTables.keys()].map((t) => `${t}.csv`), mediaPaths: look.mediaReads.length, steps: clock.steps };
+    if (!dirty.length) {
+      this.commit(look, changes, indexes);
+      return { ...report, records: {}, documents: 0, made: {}, unchanged: true };
+    }
+    const documents = makeDocuments(dirty, createContext(this.options.baseUrl, changes.records, look.media, indexes), this.emitters, changes, this.ledger);
+    clock.step('documents');
+    const copy = await this.served.copy();
+    clock.step('link copy');
+    let swappedOut: string | null = null;
+    try {
+      const finish = { ...this.options.finish(), baseUrl: this.options.baseUrl };
+      const update = { copy, served: this.served, emitters: this.emitters, before: this.records.records, changes, documents, baseUrl: this.options.baseUrl, finish };
+      const entries = await writeUpdate(update);
+      clock.step('write');
+      swappedOut = this.served.swap(copy, entries);
+      clock.step('swap');
+    } catch (e) {
+      this.ledger.discard();
+      throw e;
+    } finally {
+      this.served.release(copy, swappedOut);
+    }
+    this.ledger.replace(dirty);
+    this.commit(look, changes, indexes);
+    return { ...report, records: Object.fromEntries([...changes.changed].map(([k, d]) => [k, d.size])), documents: documents.count, made: documents.byPart, unchanged: false };
+  }
+
+  close(): Promise<void> {
+    return this.served.close();
+  }
+
+  /** What an update found becomes the state the next one starts from. */
+  private commit(look: SourceLook, changes: RecordChanges, indexes: IndexMemo): void {
+    this.sources.commit(look);
+    this.records.commit(changes);
+    this.indexes = indexes;
+  }
+}
+
+/**
+ * Opens the planner over `dist/`, which must hold a full build of the data set as it is now
+ * (the caller builds first). Reads the tables, assembles the records and learns what every
+ * document reads, by making each once in memory: about as long as a build, once per session.
+ */
+export function openIncremental(options: IncrementalOptions): IncrementalBuild {
+  return new Planner(options);
+}

@@ -1,0 +1,136 @@
+/**
+ * The read ledger: what every document read while it was made (the build context tells each
+ * read: emit/context.ts `Read`), and from that, which documents an edit makes dirty. A
+ * document is an item or one of its subresources, each with reads of its own.
+ */
+import type { IndexId, Read } from '../emit/context.ts';
+import type { KindEmitter } from '../emit/emit-kinds.ts';
+import type { KindName } from '../model/kinds.ts';
+import type { AnyRecord, RecordChange } from './record-changes.ts';
+
+/** One document: a record's item or one of its subresources (`part`: emit-kinds.ts DocumentMaker). */
+export interface DocumentId {
+  kind: KindName;
+  id: number;
+  part: string;
+}
+
+/** The reads of one document as it is made. */
+export interface DocumentReads {
+  doc: DocumentId;
+  onRead: (read: Read) => void;
+}
+
+/** Map keys for reads, documents and indexes: made here, only ever compared, never parsed back. */
+const readKey = (read: Read): string => {
+  switch (read.type) {
+    case 'record':
+      return `r ${read.kind} ${read.id}`;
+    case 'name':
+      return `n ${read.kind} ${read.id}`;
+    case 'kind':
+      return `k ${read.kind}`;
+    case 'entry':
+      return `g ${indexKey(read.index)} ${JSON.stringify(read.value)}`;
+    case 'sprite':
+      return `s ${read.path}`;
+    case 'cry':
+      return `c ${read.path}`;
+  }
+};
+const indexKey = (id: IndexId): string => `${id.kind} ${id.child ?? '.'} ${id.field}`;
+const docKey = (doc: DocumentId): string => `${doc.kind} ${doc.id} ${doc.part}`;
+
+/**
+ * The entries of one reverse index whose contents a record's change alters, as a reader of an
+ * entry sees them: for an index of whole records, whether the record is in it (what else it
+ * reads of the record is a read of its own); for an index of child rows, which rows the record
+ * has there, as they are.
+ */
+export function changedIndexEntries(before: AnyRecord | undefined, after: AnyRecord | undefined, index: Pick<IndexId, 'child' | 'field'>): unknown[] {
+  const entriesByValue = (record: AnyRecord | undefined): Map<unknown, string> => {
+    const byValue = new Map<unknown, string>();
+    if (!record) return byValue;
+    if (index.child === null) return byValue.set(record[index.field], '');
+    for (const row of (record[index.child] as AnyRecord[] | undefined) ?? []) byValue.set(row[index.field], (byValue.get(row[index.field]) ?? '') + JSON.stringify(row) + '\n');
+    return byValue;
+  };
+  const was = entriesByValue(before);
+  const now = entriesByValue(after);
+  return [...new Set([...was.keys(), ...now.keys()])].filter((value) => was.get(value) !== now.get(value));
+}
+
+export class ReadLedger {
+  /** read → the documents that made it */
+  private readonly readers = new Map<string, Set<string>>();
+  /** document → itself and its reads, to forget them when it is made again */
+  private readonly documents = new Map<string, { doc: DocumentId; reads: string[] }>();
+  /** every reverse index some document read an entry of */
+  private readonly indexes = new Map<string, IndexId>();
+  /** the reads of documents being made, not yet the ledger's (`replace` takes them in) */
+  private readonly pending = new Map<string, { doc: DocumentId; reads: Set<string> }>();
+
+  /** Starts the reads of a document: every document reads its own record, so any edit of it makes the document again. */
+  start(doc: DocumentId): DocumentReads {
+    const reads = new Set([readKey({ type: 'record', kind: doc.kind, id: doc.id })]);
+    this.pending.set(docKey(doc), { doc, reads });
+    return {
+      doc,
+      onRead: (read) => {
+        reads.add(readKey(read));
+        if (read.type === 'entry') this.indexes.set(indexKey(read.index), read.index);
+      },
+    };
+  }
+
+  /** The reads of the documents started since the last call replace what those documents and `dirty` read before. */
+  replace(dirty: readonly DocumentId[]): void {
+    for (const doc of dirty) this.forget(docKey(doc));
+    for (const [key, { doc, reads }] of this.pending) {
+      this.forget(key);
+      const list = [...reads];
+      this.documents.set(key, { doc, reads: list });
+      for (const read of list) {
+        let docs = this.readers.get(read);
+        if (!docs) this.readers.set(read, (docs = new Set()));
+        docs.add(key);
+      }
+    }
+    this.pending.clear();
+  }
+
+  /** Drops the reads of documents started since the last `replace` (an update that failed). */
+  discard(): void {
+    this.pending.clear();
+  }
+
+  /**
+   * The documents that read something that changed, in kind, id and part order: every
+   * document of a changed record; those that read its name when it changed, came or went; those
+   * that read an entry of a reverse index it joined, left or changed its rows in; those that
+   * read its whole kind; those that asked for a media path that appeared or went.
+   */
+  dirty(changed: ReadonlyMap<KindName, ReadonlyMap<number, RecordChange>>, mediaReads: readonly Read[], emitters: ReadonlyMap<KindName, KindEmitter>): DocumentId[] {
+    const reads: Read[] = [...mediaReads];
+    for (const [kind, diff] of changed) {
+      reads.push({ type: 'kind', kind });
+      const indexes = [...this.indexes.values()].filter((index) => index.kind === kind);
+      for (const [id, { before, after }] of diff) {
+        reads.push({ type: 'record', kind, id });
+        if (before?.name !== after?.name || !before || !after) reads.push({ type: 'name', kind, id });
+        for (const index of indexes) for (const value of changedIndexEntries(before, after, index)) reads.push({ type: 'entry', index, value });
+      }
+    }
+    const dirty = new Map<string, DocumentId>();
+    for (const read of reads) for (const key of this.readers.get(readKey(read)) ?? []) dirty.set(key, this.documents.get(key)!.doc);
+    for (const [kind, diff] of changed) {
+      for (const id of diff.keys()) for (const { part } of emitters.get(kind)?.documents ?? []) dirty.set(docKey({ kind, id, part }), { kind, id, part });
+    }
+    return [...dirty.values()].sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.id - b.id || (a.part < b.part ? -1 : a.part > b.part ? 1 : 0)));
+  }
+
+  private forget(key: string): void {
+    for (const read of this.documents.get(key)?.reads ?? []) this.readers.get(read)?.delete(key);
+    this.documents.delete(key);
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The served folder (dist/) as the planner sees it: which build it is (its folder's inode:
+ * the planner's state describes that build only), its archive's entries, and a spare copy of
+ * it as hard links, made in the background after each swap so the next update starts from a
+ * copy instead of making one while the user waits.
+ */
+import { promises as fsp, renameSync, rmSync } from 'node:fs';
+import { API_PREFIX } from '../../edge/layout.ts';
+import { archiveEntries, type ArchiveEntry } from '../emit/archive.ts';
+import { BuildError } from '../emit/build-error.ts';
+import { folderIdentity, linkTree, linkTreeAsync, swapOut } from '../files/folders.ts';
+
+/** How long after a swap the background file work waits (see prepareSpare). */
+const BACKGROUND_PAUSE_MS = 1500;
+
+export class ServedFolder {
+  private served: number | null;
+  /** the served build's archive entries: each update's copy of it differs only where it rewrote */
+  entries: readonly ArchiveEntry[];
+  private spare: { from: number | null; path: string; ready: Promise<boolean> } | null = null;
+  private swaps = 0;
+
+  constructor(readonly dir: string) {
+    this.served = folderIdentity(dir);
+    this.entries = archiveEntries(dir, API_PREFIX);
+    this.prepareSpare();
+  }
+
+  /** Throws when someone else swapped another build in since. */
+  check(): void {
+    if (folderIdentity(this.dir) !== this.served) {
+      throw new BuildError([`${this.dir} was replaced by another build while npm run dev was running; restart it to build from there`]);
+    }
+  }
+
+  /** A folder of links to the served build: the spare when it is ready and still of this build. */
+  async copy(): Promise<string> {
+    const tmp = `${this.dir}.tmp-${process.pid}`;
+    rmSync(tmp, { recursive: true, force: true });
+    const candidate = this.spare;
+    this.spare = null;
+    if (candidate && candidate.from === this.served && (await candidate.ready)) {
+      renameSync(candidate.path, tmp);
+      return tmp;
+    }
+    if (candidate) await candidate.ready.then(() => fsp.rm(candidate.path, { recursive: true, force: true }));
+    linkTree(this.dir, tmp);
+    return tmp;
+  }
+
+  /** Serves `tmp` (a copy the update finished), whose archive has `entries`; returns the folder swapped out. */
+  swap(tmp: string, entries: readonly ArchiveEntry[]): string | null {
+    const old = swapOut(tmp, this.dir, `${this.dir}.old-${process.pid}-${++this.swaps}`);
+    this.served = folderIdentity(this.dir);
+    this.entries = entries;
+    return old;
+  }
+
+  /** After an update, swapped in or not: removes its copy, then prepares the next spare (removing `swappedOut` first). */
+  release(tmp: string, swappedOut: string | null): void {
+    rmSync(tmp, { recursive: true, force: true });
+    this.prepareSpare(swappedOut);
+  }
+
+  async close(): Promise<void> {
+    const last = this.spare;
+    this.spare = null;
+    if (last) await last.ready.then(() => fsp.rm(last.path, { recursive: true, force: true }));
+  }
+
+  /**
+   * Starts the spare copy of the served build; first, after a pause, removes the folder an
+   * update swapped out. The pause lets the preview's first reads of a new build go ahead of the
+   * thousands of unlinks and links, which share Node's thread pool with them.
+   */
+  private prepareSpare(swappedOut: string | null = null): void {
+    const path = `${this.dir}.spare-${process.pid}`;
+    const from = this.served;
+    const ready = new Promise((r) => setTimeout(r, swappedOut ? BACKGROUND_PAUSE_MS : 0))
+      .then(() => (swappedOut === null ? undefined : fsp.rm(swappedOut, { recursive: true, force: true })))
+      .then(() => fsp.rm(path, { recursive: true, force: true }))
+      .then(() => linkTreeAsync(this.dir, path))
+      .then(() => folderIdentity(this.dir) === from)
+      .catch(() => false);
+    this.spare = { from, path, ready };
+  }
+}
