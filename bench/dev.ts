@@ -157,7 +157,9 @@ export async function previewPeakRss(dist: string, env: NodeJS.ProcessEnv): Prom
       while (next < paths.length) {
         const i = next++;
         const response = await fetch(origin + paths[i]!, { headers: i % 2 ? { 'accept-encoding': 'gzip' } : {} });
-        bytes += (await response.arrayBuffer()).byteLength;
+        // read first, then add: `bytes += await …` would add to the value read before the await
+        const received = (await response.arrayBuffer()).byteLength;
+        bytes += received;
       }
     };
     await Promise.all(Array.from({ length: 16 }, worker));
