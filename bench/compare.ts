@@ -45,12 +45,20 @@ const git = (args: string[]) => {
   return result.stdout.trim();
 };
 
-/** REF as a worktree in the scratch folder, sharing this checkout's node_modules. */
+/**
+ * REF as a worktree in the scratch folder, sharing this checkout's node_modules when its lock
+ * file is the same, else with its own (`npm ci`: an older commit may use a package since dropped).
+ */
 function checkOut(ref: string, scratch: string): Checkout {
   const root = join(scratch, 'before');
   const commit = git(['rev-parse', '--short', ref]);
   git(['worktree', 'add', '--detach', root, ref]);
-  symlinkSync(join(repoRoot, 'node_modules'), join(root, 'node_modules'));
+  const lock = (tree: string) => readFileSync(join(tree, 'package-lock.json'), 'utf8');
+  if (lock(root) === lock(repoRoot)) symlinkSync(join(repoRoot, 'node_modules'), join(root, 'node_modules'));
+  else {
+    const installed = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: root, stdio: 'inherit' });
+    if (installed.status !== 0) throw new Error(`npm ci in ${root} failed`);
+  }
   // its bench finds the data set as a checkout does: ../shared/upstream beside it, when there is one
   const shared = join(dirname(repoRoot), 'shared');
   if (existsSync(shared)) symlinkSync(shared, join(scratch, 'shared'));
