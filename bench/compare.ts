@@ -11,12 +11,12 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { metaFile, type Meta } from '../edge/layout.ts';
 import { repoRoot, resolveConfig } from '../generator/config.ts';
 import { autocannon, fmtLoad, measure as measureLoad, rate, startPreviewProcess, TARGETS, type Load, type Server } from './http.ts';
-import { measure, median, range } from './measure.ts';
+import { CLI, fmtLoadAvg, measure, median, range } from './measure.ts';
 import { nodeFlagsOf } from './npm-flags.ts';
 
 const BUILD_ROUNDS = 3;
@@ -70,25 +70,24 @@ const envOf = (tree: Checkout, dataDir: string): NodeJS.ProcessEnv => {
   delete env['BASE_URL'];
   return env;
 };
-const cli = ['node', '--import', 'tsx', 'generator/cli.ts'];
 const seconds = (s: number) => `${s.toFixed(2)} s`;
 const ratioOf = (before: number, after: number) => (Number.isFinite(before) && Number.isFinite(after) && before > 0 ? `${(after / before).toFixed(2)}×` : '');
 
 /** Import, builds (alternating, median of 3) and a rebuild with nothing changed, in both checkouts. */
 function buildRows(trees: [Checkout, Checkout], dataDir: string): Row[] {
-  const imports = trees.map((t) => measure([...cli, 'import', '--force'], envOf(t, dataDir), t.root));
+  const imports = trees.map((t) => measure([...CLI, 'import', '--force'], envOf(t, dataDir), t.root));
   const builds: number[][] = [[], []];
   const rss: number[][] = [[], []];
   for (let round = 0; round < BUILD_ROUNDS; round++) {
     trees.forEach((t, i) => {
       rmSync(t.dist, { recursive: true, force: true });
       spawnSync('sync');
-      const m = measure([...cli, 'build', '--force'], envOf(t, dataDir), t.root);
+      const m = measure([...CLI, 'build', '--force'], envOf(t, dataDir), t.root);
       builds[i]!.push(m.seconds);
       rss[i]!.push(m.peakRssMb);
     });
   }
-  const again = trees.map((t) => measure([...cli, 'build'], envOf(t, dataDir), t.root).seconds);
+  const again = trees.map((t) => measure([...CLI, 'build'], envOf(t, dataDir), t.root).seconds);
   const [b, a] = [median(builds[0]!), median(builds[1]!)];
   return [
     { what: 'import (tables → records)', before: seconds(imports[0]!.seconds), after: seconds(imports[1]!.seconds), ratio: ratioOf(imports[0]!.seconds, imports[1]!.seconds) },
@@ -161,8 +160,6 @@ function printRows(rows: Row[], trees: [Checkout, Checkout], loadAtStart: string
   console.log(`\nbench --against on ${new Date().toISOString()} (node ${process.version}, ${availableParallelism()} cores; load ${loadAtStart} at the start, ${fmtLoadAvg()} at the end)\n`);
   for (const row of [header, ...rows]) console.log(cols.map((c, i) => row[c].padEnd(widths[i]!)).join('  ').trimEnd());
 }
-
-const fmtLoadAvg = () => loadavg().map((x) => x.toFixed(1)).join(' ');
 
 export async function runComparison(ref: string): Promise<void> {
   const scratch = mkdtempSync(join(tmpdir(), 'creature-bench-against-'));

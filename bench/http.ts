@@ -12,7 +12,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { availableParallelism, loadavg, tmpdir, userInfo } from 'node:os';
+import { availableParallelism, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createHandler } from '../edge/handler.ts';
@@ -21,6 +21,7 @@ import type { FullList } from '../edge/pagination.ts';
 import { repoRoot, resolveConfig } from '../generator/config.ts';
 import { ensureBuilt } from '../generator/pipeline.ts';
 import { diskReader, startPreview } from '../generator/preview/index.ts';
+import { fmtLoadAvg } from './measure.ts';
 import { nodeFlagsOf } from './npm-flags.ts';
 
 const AUTOCANNON = join(repoRoot, 'node_modules/autocannon/autocannon.js');
@@ -299,7 +300,6 @@ async function pageComputation(dist: string, meta: Meta): Promise<{ p50: number;
 
 export const rate = (l: Load) => l.requests / l.seconds;
 export const fmtLoad = (l: Load) => `${Math.round(rate(l)).toLocaleString('en')} req/s, p99 ${l.p99} ms${l.cpuUs === null ? '' : `, ${Math.round(l.cpuUs)} µs CPU/req`}`;
-const fmtLoadAvg = () => loadavg().map((x) => x.toFixed(1)).join(' ');
 
 export interface HttpBenchRow {
   what: string;

@@ -3,6 +3,7 @@
  * process and its threads; and the small statistics the tables print.
  */
 import { spawnSync } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { repoRoot } from '../generator/config.ts';
 
 export interface Measured {
@@ -11,6 +12,9 @@ export interface Measured {
   peakRssMb: number;
   output: string;
 }
+
+/** The command line as `measure` runs it, in the checkout it is run in. */
+export const CLI = ['node', '--import', 'tsx', 'generator/cli.ts'];
 
 /** Runs a command under GNU time in `cwd`; wall seconds and peak RSS come from its report. */
 export function measure(command: string[], env: NodeJS.ProcessEnv, cwd = repoRoot): Measured {
@@ -26,3 +30,5 @@ export function measure(command: string[], env: NodeJS.ProcessEnv, cwd = repoRoo
 
 export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 export const range = (xs: number[]): string => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)} s`;
+/** The 1-, 5- and 15-minute load averages, printed beside every table: this machine is shared. */
+export const fmtLoadAvg = (): string => loadavg().map((x) => x.toFixed(1)).join(' ');

@@ -13,7 +13,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveConfig } from '../generator/config.ts';
-import { measure, median, range, type Measured } from './measure.ts';
+import { CLI, measure, median, range, type Measured } from './measure.ts';
 
 function treeSize(dir: string): { files: number; bytes: number } {
   let files = 0;
@@ -44,11 +44,10 @@ async function runBench(): Promise<void> {
   const scratch = mkdtempSync(join(tmpdir(), 'creature-bench-'));
   const dist = join(scratch, 'dist');
   const env = { ...process.env, OUT_DIR: dist, RECORDS_DIR: join(scratch, 'records') };
-  const cli = ['node', '--import', 'tsx', 'generator/cli.ts'];
   const rows: Array<[string, string, string]> = [];
 
   try {
-    const imported = measure([...cli, 'import', '--force'], env);
+    const imported = measure([...CLI, 'import', '--force'], env);
     // This machine's disk is noisy (the same cp -r has taken 1 s and 20 s): build and copy are
     // measured in alternation, each into an empty folder, and compared by their medians.
     const builds: Measured[] = [];
@@ -56,12 +55,12 @@ async function runBench(): Promise<void> {
     for (let round = 0; round < ROUNDS; round++) {
       rmSync(dist, { recursive: true, force: true });
       spawnSync('sync');
-      builds.push(measure([...cli, 'build', '--force'], env));
+      builds.push(measure([...CLI, 'build', '--force'], env));
       spawnSync('sync');
       copies.push(measure(['cp', '-r', dist, join(scratch, `copy-${round}`)], env));
       rmSync(join(scratch, `copy-${round}`), { recursive: true, force: true });
     }
-    const again = measure([...cli, 'build'], env);
+    const again = measure([...CLI, 'build'], env);
     const size = treeSize(dist);
     const buildSeconds = builds.map((b) => b.seconds);
     const copySeconds = copies.map((c) => c.seconds);

@@ -11,8 +11,6 @@ import { paginate, parseLimit, parseOffset } from './pagination.ts';
 import { queryParam } from './params.ts';
 
 export type { FileReader };
-/** The build writes the downloads' cache policy into Netlify's `_headers` from here. */
-export { CACHE_OK } from './http.ts';
 
 export interface HandlerOptions {
   /** `{base_url}` as links in the files carry it, e.g. `http://localhost:8080/v2` */

@@ -7,6 +7,8 @@
  */
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+// the API's own cache policy for 200s, which _headers gives the static pages too
+import { CACHE_OK } from '../edge/http.ts';
 
 export type Verdict = 'passed' | 'failed' | 'skipped';
 export interface CheckResult {
@@ -46,8 +48,6 @@ export const SPOOFED_HEADERS: Record<string, string> = {
   'Cache-Control': 'no-cache',
 };
 
-/** The API's own cache policy for 200s (edge/handler.ts CACHE_OK), which _headers gives static pages. */
-const API_CACHE_OK = 'public, max-age=86400, stale-while-revalidate=604800';
 
 /**
  * One request with the path sent exactly as written (fetch would resolve `%2e%2e` and `//`
@@ -217,7 +217,7 @@ export async function checkDownloads({ origin, cdn }: Run): Promise<CheckResult>
   for (const url of urls) {
     const a = await send(origin, new URL(url).pathname, { method: 'HEAD' });
     typesOk &&= a.status === 200 && a.headers['content-type'] === 'application/gzip' && a.headers['x-data-version'] === meta?.upstream_commit;
-    cacheOk &&= a.headers['cache-control'] === API_CACHE_OK;
+    cacheOk &&= a.headers['cache-control'] === CACHE_OK;
     seen.push(`${new URL(url).pathname}: ${a.status} ${a.headers['content-type'] ?? '-'}, Cache-Control ${a.headers['cache-control'] ?? '-'}, X-Data-Version ${a.headers['x-data-version'] ?? '-'}`);
   }
   const saw = seen.join('; ');

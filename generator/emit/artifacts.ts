@@ -2,7 +2,7 @@
  * The list of artifact makers a build runs (see artifact.ts for what one is), with the two
  * small ones that need no module of their own.
  */
-import { CACHE_OK } from '../../edge/handler.ts';
+import { CACHE_OK } from '../../edge/http.ts';
 import { API_PREFIX, DOWNLOADS_DIR, type Meta, type Routes } from '../../edge/layout.ts';
 import type { ArtifactMaker } from './artifact.ts';
 import { docsPage } from './docs-page.ts';

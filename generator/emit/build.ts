@@ -15,8 +15,6 @@ import type { WorkerMessage } from './build-worker.ts';
 import { emitKinds, type ShardJob, type ShardResult } from './shard.ts';
 import { BuildWriter } from './writer.ts';
 
-export { readMedia } from './emit-kinds.ts';
-
 export interface BuildOptions {
   recordsDir: string;
   mediaDir: string;

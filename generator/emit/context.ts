@@ -194,20 +194,13 @@ function patchedIndex(index: Index, child: string | null, field: string, changes
   const ownerOf = (e: IndexEntry): AnyRecord => (child === null ? (e as AnyRecord) : (e as OwnedEntry).owner);
   const keyOf = (e: IndexEntry): unknown => (child === null ? (e as AnyRecord)[field] : (e as OwnedEntry).row[field]);
   const entriesOf = (r: AnyRecord): IndexEntry[] => (child === null ? [r] : (r[child] as Array<Record<string, unknown>>).map((row) => ({ owner: r, row })));
-  const next = new Map<unknown, IndexEntry[]>([...index].map(([k, list]) => [k, list as IndexEntry[]]));
+  const next = new Map(index as ReadonlyMap<unknown, IndexEntry[]>);
   const touched = new Set<unknown>();
   for (const c of changes) for (const r of [c.before, c.after]) if (r) for (const e of entriesOf(r)) touched.add(keyOf(e));
   for (const v of touched) next.set(v, (index.get(v) ?? []).filter((e) => !changedIds.has(ownerOf(e).id)));
   // each changed record's entries go in as one block, before the first entry of a later record
   for (const r of afters) {
-    const blocks = new Map<unknown, IndexEntry[]>();
-    for (const e of entriesOf(r)) {
-      const k = keyOf(e);
-      const block = blocks.get(k);
-      if (block) block.push(e);
-      else blocks.set(k, [e]);
-    }
-    for (const [k, block] of blocks) {
+    for (const [k, block] of groupBy(entriesOf(r), keyOf)) {
       const list = next.get(k)!;
       const at = list.findIndex((e) => ownerOf(e).id > r.id);
       list.splice(at < 0 ? list.length : at, 0, ...block);
