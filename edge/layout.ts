@@ -18,6 +18,17 @@ export const subresourceFile = (kind: string, key: string | number, sub: string)
 export const listFile = (kind: string) => `${API_PREFIX}/_lists/${kind}.json`;
 /** A precomputed page of the default size. */
 export const pageFile = (kind: string, offset: number) => `${API_PREFIX}/_pages/${kind}/${offset}.json`;
+/**
+ * The query indexes of a kind (issue 18), written by the build for every listed kind, read by
+ * the request logic for filters, `q`, `fields` and `GET /v2/search/`. Positions in them are
+ * positions in the kind's list (`listFile`), so results come out in list order.
+ */
+/** FilterIndexFile (edge/query/filter.ts): each value filter's members and each range filter's column. */
+export const filterIndexFile = (kind: string) => `${API_PREFIX}/_query/filters/${kind}.json`;
+/** SearchIndexFile (edge/query/search-index.ts) holding this one kind; none for kinds without names. */
+export const searchIndexFile = (kind: string) => `${API_PREFIX}/_query/search/${kind}.json`;
+/** FieldColumnFile (edge/query/fields.ts): one allowed field's value for every list entry. */
+export const fieldColumnFile = (kind: string, field: string) => `${API_PREFIX}/_query/fields/${kind}/${field}.json`;
 /** The root index: each collection's name and URL. */
 export const rootFile = `${API_PREFIX}/index.json`;
 /** What the request logic needs to route: kinds and their subresources. */
@@ -42,8 +53,23 @@ export interface Routes {
   subresources: Record<string, string[]>;
   /** kinds addressed by id only */
   idOnly: string[];
+  /**
+   * What each kind's collection can be asked besides limit and offset (issue 18): its value
+   * filters, range filters and the fields its list entries may carry, in declared order.
+   * Kinds without an entry take none of them.
+   */
+  queries: Record<string, KindQueries>;
   /** pages outside /v2/ (the docs page and its assets): URL path → file under dist/ and its type */
   site: Record<string, { file: string; type: string }>;
+}
+
+export interface KindQueries {
+  /** value filters (`type=fire,water`), by parameter name */
+  filters: string[];
+  /** integer range filters (`speed=100..`), by parameter name */
+  ranges: string[];
+  /** dotted paths `fields=` accepts, in the item's own key order */
+  fields: string[];
 }
 
 export interface Meta {

@@ -17,6 +17,20 @@
  *   an array where no element has any of the paths is absent.
  */
 
+/**
+ * One allowed field of a kind's list entries, as the build writes it (layout.ts
+ * `fieldColumnFile`): the value at `field` of each listed item, in list order. `field` is one
+ * of the kind's declared paths, which every item of the kind has (null is a value). An entry is
+ * made by nesting each asked column's value under its path, in the declared order (the item's
+ * own key order), then projecting with `project` for paths below a declared one.
+ */
+export interface FieldColumnFile {
+  format: 'field-column/1';
+  kind: string;
+  field: string;
+  values: Json[];
+}
+
 /** Compiled paths: each key leads to a subtree, or to `true` for "the whole value". */
 export type FieldTree = Map<string, FieldTree | true>;
 
@@ -43,7 +57,7 @@ export function compileFields(paths: readonly string[]): FieldTree {
   return root;
 }
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);

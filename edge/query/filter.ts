@@ -24,8 +24,13 @@ export interface FilterIndexFile {
   kind: string;
   /** items in the kind's list */
   count: number;
-  /** value filters by parameter name, with what the parameter is about (`a type`) for 400 bodies */
-  values: Record<string, { about: string; values: FilterValueRow[] }>;
+  /**
+   * value filters by parameter name, with what the parameter is about (`a type`) for 400 bodies.
+   * Only values some item holds are listed; `target`, when given, is the kind whose every name
+   * and id is a valid value (one no item holds matches nothing: a 200 with count 0, not a 400).
+   * Yes/no filters have no target and the values `false` (id 0) and `true` (id 1).
+   */
+  values: Record<string, { about: string; target?: string; values: FilterValueRow[] }>;
   /** range filters by parameter name: one number or null per item, in list order */
   ranges: Record<string, (number | null)[]>;
 }

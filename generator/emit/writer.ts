@@ -334,6 +334,8 @@ export class BuildWriter {
       kinds: built.map((k) => k.kind),
       subresources: Object.fromEntries(built.filter((k) => k.subresources.length).map((k) => [k.kind, k.subresources])),
       idOnly: built.filter((k) => k.idOnly).map((k) => k.kind),
+      // filled by the kinds' query declarations (issue 18)
+      queries: {},
       site: {},
     };
     // the upstream's root lists `meta` among the collections; here it says what was built
