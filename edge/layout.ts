@@ -64,12 +64,28 @@ export interface Routes {
 }
 
 export interface KindQueries {
-  /** value filters (`type=fire,water`), by parameter name */
-  filters: string[];
-  /** integer range filters (`speed=100..`), by parameter name */
-  ranges: string[];
+  /** value filters (`type=fire,water`), in declared order */
+  filters: QueryFilter[];
+  /** integer range filters (`speed=100..`), in declared order */
+  ranges: QueryRange[];
   /** dotted paths `fields=` accepts, in the item's own key order */
   fields: string[];
+}
+
+export interface QueryFilter {
+  /** the parameter's name, e.g. `type`, `egg_group`, `is_legendary` */
+  name: string;
+  /** what a value names, for people: `a type`, `an egg group`, `yes or no` */
+  about: string;
+  /** the kind whose names and ids are its values; null for a yes/no filter (`true`/`false`, `1`/`0`) */
+  target: string | null;
+}
+
+export interface QueryRange {
+  /** the parameter's name, e.g. `speed`, `special-attack`, `power` */
+  name: string;
+  /** what the number is, for people: `base speed`, `power (moves without power match no range)` */
+  about: string;
 }
 
 export interface Meta {
