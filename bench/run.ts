@@ -6,6 +6,7 @@
  *   - `cp -r` of the resulting dist/, the floor a build that writes the same files can approach
  *   - the dev loop (bench/dev.ts): edit → served answer for a stat change, a move rename and a
  *     save that changes nothing; the preview's peak RSS serving every item once
+ *   - filters and search (bench/query.ts): warm and cold answers in-process and under Deno, index sizes
  * It works in a scratch folder and leaves data/records and dist/ alone.
  */
 import { spawnSync } from 'node:child_process';
@@ -85,6 +86,11 @@ async function runBench(): Promise<void> {
     for (const [what, figure, target] of rows) console.log(`${what.padEnd(width)}  ${figure.padEnd(58)}  ${target}`);
     // the HTTP figures (preview and nginx side by side, page computation) on the same dist/
     await (await import('./http.ts')).runHttpBench(dist);
+    // filters and search (issue 18): in-process and under Deno, and the indexes' sizes
+    const queryRows = await (await import('./query.ts')).runQueryBench(dist, resolveConfig({}, {}).baseUrl);
+    const queryWidth = Math.max(...queryRows.map((r) => r[0].length));
+    console.log('');
+    for (const [what, figure, target] of queryRows) console.log(`${what.padEnd(queryWidth)}  ${figure.padEnd(70)}  ${target}`);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

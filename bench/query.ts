@@ -1,0 +1,171 @@
+/**
+ * The query figures of issue 18, on a built dist/: two answers, the heaviest filtered query
+ * (creature, three filters plus `fields`, over the whole list) and a search, each measured
+ *   - in-process (Node, the request module over the disk): p50 and p99 warm, and the first
+ *     answer of a fresh handler (cold: every index read and parsed again; the OS's file cache
+ *     stays warm, as a CDN's does);
+ *   - under Deno, the edge function's runtime, the same way in a Deno process of its own;
+ * and the size of every kind's index files, raw and gzip'd.
+ * `tsx bench/query.ts DIST [BASE_URL]` prints them alone; `npm run bench` prints them with the rest.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { createResponder } from '../edge/handler.ts';
+import { API_PREFIX, metaFile, type Meta } from '../edge/layout.ts';
+import { repoRoot } from '../generator/config.ts';
+import { diskReader } from '../generator/preview/disk-reader.ts';
+
+/** The two answers measured, as paths below the base URL's origin. */
+export const QUERY_TARGETS = [
+  { what: 'filtered: creature, 3 filters + fields, whole list', path: '/v2/creature/?type=fire,water,grass&generation=1,3,5&speed=60..&fields=types,stats,sprites.front_default&limit=100000' },
+  { what: 'search: q=charzard', path: '/v2/search/?q=charzard' },
+] as const;
+
+const WARM_ROUNDS = 2000;
+const COLD_ROUNDS = 15;
+
+export interface Timing {
+  p50: number;
+  p99: number;
+  cold: number;
+  status: number;
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+
+/** Warm p50/p99 of one path on one responder, and the median first answer of fresh ones (ms). */
+async function timeInProcess(dist: string, baseUrl: string, path: string): Promise<Timing> {
+  const origin = new URL(baseUrl).origin;
+  const request = { method: 'GET', url: origin + path, headers: new Headers() };
+  const colds: number[] = [];
+  let status = 0;
+  for (let round = 0; round < COLD_ROUNDS; round++) {
+    const respond = createResponder(diskReader(dist), { baseUrl });
+    const start = performance.now();
+    status = (await respond(request)).status;
+    colds.push(performance.now() - start);
+  }
+  const respond = createResponder(diskReader(dist), { baseUrl });
+  await respond(request);
+  const warm: number[] = [];
+  for (let round = 0; round < WARM_ROUNDS; round++) {
+    const start = performance.now();
+    await respond(request);
+    warm.push(performance.now() - start);
+  }
+  warm.sort((a, b) => a - b);
+  colds.sort((a, b) => a - b);
+  return { p50: quantile(warm, 0.5), p99: quantile(warm, 0.99), cold: quantile(colds, 0.5), status };
+}
+
+/** The same measurement in a Deno process: the edge function's runtime. */
+function timeUnderDeno(dist: string, baseUrl: string, path: string): Timing {
+  const scratch = mkdtempSync(join(tmpdir(), 'query-bench-deno-'));
+  try {
+    const script = join(scratch, 'time.ts');
+    const handler = pathToFileURL(join(repoRoot, 'edge/handler.ts')).href;
+    writeFileSync(
+      script,
+      `import { createResponder } from '${handler}';
+const dist = ${JSON.stringify(dist)};
+const files = { read: async (p: string) => { try { return await Deno.readFile(dist + '/' + p); } catch { return null; } } };
+const request = { method: 'GET', url: ${JSON.stringify(new URL(baseUrl).origin + path)}, headers: new Headers() };
+const colds: number[] = [];
+let status = 0;
+for (let i = 0; i < ${COLD_ROUNDS}; i++) {
+  const respond = createResponder(files, { baseUrl: ${JSON.stringify(baseUrl)} });
+  const t = performance.now(); status = (await respond(request)).status; colds.push(performance.now() - t);
+}
+const respond = createResponder(files, { baseUrl: ${JSON.stringify(baseUrl)} });
+await respond(request);
+const warm: number[] = [];
+for (let i = 0; i < ${WARM_ROUNDS}; i++) { const t = performance.now(); await respond(request); warm.push(performance.now() - t); }
+console.log(JSON.stringify({ warm, colds, status }));
+`,
+    );
+    const deno = join(repoRoot, 'node_modules/.bin/deno');
+    const out = execFileSync(deno, ['run', '--allow-read', '--no-check', script], {
+      env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    const { warm, colds, status } = JSON.parse(out.trim().split('\n').pop()!) as { warm: number[]; colds: number[]; status: number };
+    warm.sort((a, b) => a - b);
+    colds.sort((a, b) => a - b);
+    return { p50: quantile(warm, 0.5), p99: quantile(warm, 0.99), cold: quantile(colds, 0.5), status };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Every file under a folder, recursively. */
+function filesUnder(dir: string): string[] {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries.flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
+}
+
+export interface IndexSize {
+  kind: string;
+  /** filters, search, fields: raw bytes and gzip'd bytes */
+  parts: Record<string, { raw: number; gzip: number }>;
+}
+
+/** Each kind's index files under v2/_query/{part}/, raw and gzip'd, biggest kinds first. */
+export function indexSizes(dist: string): IndexSize[] {
+  const byKind = new Map<string, IndexSize>();
+  const queryDir = join(dist, API_PREFIX, '_query');
+  for (const part of ['filters', 'search', 'fields']) {
+    for (const file of filesUnder(join(queryDir, part))) {
+      const relative = file.slice(join(queryDir, part).length + 1);
+      const kind = relative.includes('/') ? relative.slice(0, relative.indexOf('/')) : relative.replace(/\.json$/, '');
+      const size = byKind.get(kind) ?? { kind, parts: {} };
+      const sum = (size.parts[part] ??= { raw: 0, gzip: 0 });
+      sum.raw += statSync(file).size;
+      sum.gzip += gzipSync(readFileSync(file)).length;
+      byKind.set(kind, size);
+    }
+  }
+  const total = (s: IndexSize) => Object.values(s.parts).reduce((n, p) => n + p.raw, 0);
+  return [...byKind.values()].sort((a, b) => total(b) - total(a));
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} kB`;
+const ms = (x: number) => `${x.toFixed(2)} ms`;
+
+/** The figures as rows of the bench's table: what, figure, goal. */
+export async function runQueryBench(dist: string, baseUrl: string): Promise<Array<[string, string, string]>> {
+  const rows: Array<[string, string, string]> = [];
+  for (const { what, path } of QUERY_TARGETS) {
+    const node = await timeInProcess(dist, baseUrl, path);
+    rows.push([`${what}, in-process`, `p50 ${ms(node.p50)}, p99 ${ms(node.p99)}, cold ${ms(node.cold)} (status ${node.status})`, 'p99 ≤ 5 ms, cold ≤ 25 ms']);
+    const deno = timeUnderDeno(dist, baseUrl, path);
+    rows.push([`${what}, Deno`, `p50 ${ms(deno.p50)}, p99 ${ms(deno.p99)}, cold ${ms(deno.cold)} (status ${deno.status})`, 'p99 ≤ 5 ms, cold ≤ 25 ms']);
+  }
+  const sizes = indexSizes(dist);
+  const all = { raw: 0, gzip: 0 };
+  for (const size of sizes) for (const p of Object.values(size.parts)) (all.raw += p.raw), (all.gzip += p.gzip);
+  rows.push([`query indexes, ${sizes.length} kinds`, `${kb(all.raw)} raw, ${kb(all.gzip)} gzip'd`, '']);
+  for (const size of sizes.slice(0, 8)) {
+    const parts = Object.entries(size.parts).map(([part, p]) => `${part} ${kb(p.raw)} (${kb(p.gzip)} gz)`);
+    rows.push([`  ${size.kind}`, parts.join(', '), '']);
+  }
+  return rows;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const dist = process.argv[2];
+  if (!dist) throw new Error('usage: tsx bench/query.ts DIST [BASE_URL]');
+  const baseUrl = process.argv[3] ?? (JSON.parse(readFileSync(join(dist, metaFile), 'utf8')) as Meta).base_url;
+  const rows = await runQueryBench(dist, baseUrl);
+  const width = Math.max(...rows.map((r) => r[0].length));
+  for (const [what, figure, goal] of rows) console.log(`${what.padEnd(width)}  ${figure.padEnd(70)}  ${goal}`);
+}
