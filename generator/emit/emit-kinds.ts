@@ -10,8 +10,9 @@ import type { Ajv } from 'ajv';
 import { validatorFor } from '../../schemas/ajv.ts';
 import type { FullList, ListEntry } from '../../edge/pagination.ts';
 import { allKinds, type KindName } from '../model/kinds.ts';
-import type { AnyResource } from '../resources/define.ts';
+import { queryOf, type AnyResource } from '../resources/define.ts';
 import { resourceUrl, type BuildContext, type Media } from './context.ts';
+import { KindQuery, type QueryFacts } from './query-facts.ts';
 
 type AnyRecord = { id: number; name: string | null };
 
@@ -50,12 +51,15 @@ export interface KindEmitter {
   subs: string[];
   listed: ((row: unknown) => boolean) | undefined;
   idOnly: boolean;
+  /** what its collection can be asked, and how a record's facts are read off its item */
+  query: KindQuery | undefined;
 }
 
 const specs = new Map(allKinds.map((k) => [k.kind as string, k]));
 
 export function kindEmitter(ajv: Ajv, resource: AnyResource): KindEmitter {
   const spec = specs.get(resource.kind);
+  const queryDecl = queryOf(resource);
   if (resource.subresources && ITEM_PART in resource.subresources) throw new Error(`${resource.kind}: a subresource may not be named ${ITEM_PART}`);
   const subs = Object.entries(resource.subresources ?? {}).map(
     ([sub, def]): DocumentMaker => ({ part: sub, emit: def.emit as DocumentMaker['emit'], check: validatorFor(ajv, def.schema) }),
@@ -66,13 +70,16 @@ export function kindEmitter(ajv: Ajv, resource: AnyResource): KindEmitter {
     subs: subs.map((s) => s.part),
     listed: spec?.listed as ((row: unknown) => boolean) | undefined,
     idOnly: spec?.name === null,
+    query: queryDecl && new KindQuery(resource.kind, queryDecl),
   };
 }
 
-/** One record's documents: the item's bytes (also its bulk line) and each subresource's. */
+/** One record's documents: the item's bytes (also its bulk line) and each subresource's, and its query facts. */
 export interface RecordDocuments {
   /** null when the item was not asked for, or could not be made (then `problems` says why) */
   item: Buffer | null;
+  /** made with the item, when the kind declares queries */
+  facts: QueryFacts | null;
   subs: Array<{ sub: string; body: string }>;
   problems: string[];
 }
@@ -88,11 +95,12 @@ export function emitRecord(
   record: AnyRecord,
   only: { parts?: ReadonlySet<string>; contextFor?: (part: string) => BuildContext } = {},
 ): RecordDocuments {
-  const out: RecordDocuments = { item: null, subs: [], problems: [] };
+  const out: RecordDocuments = { item: null, facts: null, subs: [], problems: [] };
   try {
     for (const { part, emit, check } of em.documents) {
       if (only.parts && !only.parts.has(part)) continue;
-      const doc = emit(record, only.contextFor?.(part) ?? ctx);
+      const docCtx = only.contextFor?.(part) ?? ctx;
+      const doc = emit(record, docCtx);
       const error = check(doc);
       if (part === ITEM_PART) {
         if (error) {
@@ -101,6 +109,13 @@ export function emitRecord(
         }
         // encoded once: the same bytes go to the item's file and to the collection's bulk file
         out.item = Buffer.from(JSON.stringify(doc));
+        const facts = em.query?.facts(record, doc, docCtx) ?? null;
+        if (typeof facts === 'string') {
+          out.problems.push(facts);
+          out.item = null;
+          return out;
+        }
+        out.facts = facts;
       } else if (error) out.problems.push(`${em.kind} ${record.id} ${part}: ${error}`);
       else out.subs.push({ sub: part, body: JSON.stringify(doc) });
     }

@@ -5,7 +5,8 @@
  * (an update), and writes:
  *   - a kind (KindWriter): each record's item with its subresources and its bulk line, the
  *     records that went, then, on close, the name links and the files made from the kind's
- *     whole set of records (`kindFiles`: its list and default-size pages);
+ *     whole set of records (`kindFiles`: its list and default-size pages, its query indexes
+ *     and the query facts an update reads back for the records it does not make again);
  *   - the rest (finish): root, 404, routing table, meta, artifacts, stamp, archive, build index.
  * On a copy, a file is replaced only when its bytes change, a folder a kind file owns loses
  * the files it no longer makes, and bulk and archive members none of whose files changed are
@@ -13,14 +14,20 @@
  */
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { archiveFile, buildIndexFile, buildStampFile, bulkFile, DEFAULT_LIMIT, itemFile, listFile, metaFile, notFoundFile, pageFile, rootFile, routesFile, subresourceFile, type Meta, type Routes } from '../../edge/layout.ts';
+import {
+  archiveFile, buildIndexFile, buildStampFile, bulkFile, DEFAULT_LIMIT, fieldColumnFile, filterIndexFile, itemFile, listFile, metaFile, notFoundFile, pageFile, rootFile, routesFile,
+  searchIndexFile, subresourceFile, type KindQueries, type Meta, type Routes,
+} from '../../edge/layout.ts';
 import { paginate, type FullList } from '../../edge/pagination.ts';
 import { allResources } from '../resources/index.ts';
+import { queryOf } from '../resources/define.ts';
 import { artifactMakers } from './artifacts.ts';
 import { BuildError } from './build-error.ts';
 import { MemberGzipFile, memberSource, writeTarGz, type ArchiveEntry, type GzipMember } from './archive.ts';
 import { kindList, nameOwners, type KindEmitter, type RecordDocuments } from './emit-kinds.ts';
 import { CopyOutput, Output } from './output.ts';
+import { queriesOf, queryFactsFile, type QueryFacts } from './query-facts.ts';
+import { fieldColumns, filterIndex, searchIndex, type ListedFacts } from './query-index.ts';
 import type { BuildStamp } from './stamp.ts';
 
 type AnyRecord = { id: number; name: string | null };
@@ -62,12 +69,32 @@ export interface FinishOptions {
   only?: ReadonlySet<string> | undefined;
 }
 
-/** What a kind file is made from: the kind's records in id order and its whole list. */
+/** What a kind file is made from: the kind's records in id order and its whole list, and its query facts. */
 export interface KindFileInput {
   kind: string;
   records: readonly AnyRecord[];
   list: FullList;
   baseUrl: string;
+  /** null when the kind declares no queries */
+  query: KindQueryInput | null;
+}
+
+/** A kind's query declaration with the facts of its records. */
+export interface KindQueryInput {
+  shape: KindQueries;
+  /** every record's facts, in id order */
+  all: readonly ListedFacts[];
+  /** the listed records' facts, in list order: index positions are positions here */
+  listed: readonly ListedFacts[];
+}
+
+/** What a build keeps of a kind's facts (queryFactsFile), for the next update's records it does not make again. */
+interface KeptFacts {
+  format: 'query-facts/1';
+  kind: string;
+  /** the declaration the facts were made for: another one makes them unusable */
+  shape: KindQueries;
+  records: Array<[id: number, facts: QueryFacts]>;
 }
 
 /**
@@ -80,7 +107,9 @@ export interface KindFileMaker {
   folder?: (kind: string) => string;
 }
 
-const pagesFolder = (kind: string) => pageFile(kind, 0).slice(0, pageFile(kind, 0).lastIndexOf('/'));
+const folderOf = (path: string) => path.slice(0, path.lastIndexOf('/'));
+const pagesFolder = (kind: string) => folderOf(pageFile(kind, 0));
+const fieldsFolder = (kind: string) => folderOf(fieldColumnFile(kind, 'id'));
 
 export const kindFiles: readonly KindFileMaker[] = [
   { make: ({ kind, list }) => [[listFile(kind), JSON.stringify(list)]] },
@@ -95,7 +124,40 @@ export const kindFiles: readonly KindFileMaker[] = [
     },
     folder: pagesFolder,
   },
+  // the query indexes (issue 18): the request side's filters, q, search and fields
+  { make: ({ kind, query }) => (query ? [[filterIndexFile(kind), JSON.stringify(filterIndex(kind, query.shape, query.listed))]] : []) },
+  {
+    make: ({ kind, query }) => {
+      const search = query && searchIndex(kind, query.listed);
+      return search ? [[searchIndexFile(kind), JSON.stringify(search)]] : [];
+    },
+  },
+  {
+    make: ({ kind, query }) => (query ? fieldColumns(kind, query.shape, query.listed).map((c): [string, string] => [fieldColumnFile(kind, c.field), JSON.stringify(c)]) : []),
+    folder: fieldsFolder,
+  },
+  {
+    make: ({ kind, query }) => {
+      if (!query) return [];
+      const kept: KeptFacts = { format: 'query-facts/1', kind, shape: query.shape, records: query.all.map((r) => [r.id, r.facts]) };
+      return [[queryFactsFile(kind), JSON.stringify(kept)]];
+    },
+  },
 ];
+
+/** The facts a served build kept for a kind, by id; a BuildError when they are missing or were made for another declaration. */
+function readKeptFacts(dir: string, kind: string, shape: KindQueries): Map<number, QueryFacts> {
+  let kept: KeptFacts;
+  try {
+    kept = JSON.parse(readFileSync(join(dir, queryFactsFile(kind)), 'utf8')) as KeptFacts;
+  } catch {
+    throw new BuildError([`${dir} has no query facts of ${kind}; run a full build (npm run build -- --force)`]);
+  }
+  if (kept.format !== 'query-facts/1' || JSON.stringify(kept.shape) !== JSON.stringify(shape)) {
+    throw new BuildError([`${dir} holds query facts of ${kind} made for other declarations; run a full build (npm run build -- --force)`]);
+  }
+  return new Map(kept.records);
+}
 
 /**
  * Bulk files are gzip members of up to 16 consecutive ids each (the chunk is the id's bucket),
@@ -162,6 +224,8 @@ export class KindWriter {
   /** ids whose files this writer replaced or removed: their names are linked again, their bulk chunks recompressed */
   private readonly rewritten = new Set<number>();
   private readonly changedChunks = new Set<string>();
+  /** the query facts of the records made by this writer */
+  private readonly facts = new Map<number, QueryFacts>();
   private readonly bulk: BulkWriter;
   private started = false;
 
@@ -203,6 +267,7 @@ export class KindWriter {
     if (docs.item) await put(itemFile(kind, record.id), docs.item);
     for (const { sub, body } of docs.subs) await put(subresourceFile(kind, record.id, sub), body);
     if (replaced) this.mark(record.id);
+    if (docs.facts) this.facts.set(record.id, docs.facts);
     const item = docs.item;
     this.bulk.add(record.id, item ? () => item : () => this.servedItem(record.id));
   }
@@ -218,8 +283,24 @@ export class KindWriter {
   async close(): Promise<KindResult> {
     this.linkNames();
     const list = kindList(this.em, this.baseUrl, this.records);
-    for (const maker of kindFiles) await this.writeKindFiles(maker, { kind: this.em.kind, records: this.records, list, baseUrl: this.baseUrl });
+    const query = this.queryInput();
+    for (const maker of kindFiles) await this.writeKindFiles(maker, { kind: this.em.kind, records: this.records, list, baseUrl: this.baseUrl, query });
     return { kind: this.em.kind, count: list.count, subresources: this.em.subs, idOnly: this.em.idOnly, bulk: this.bulk.close() };
+  }
+
+  /** Every record's facts: made now, or (on a copy) as the served build kept them. */
+  private queryInput(): KindQueryInput | null {
+    const query = this.em.query;
+    if (!query) return null;
+    let kept: Map<number, QueryFacts> | null = null;
+    const all = this.records.map((record): ListedFacts => {
+      let facts = this.facts.get(record.id);
+      if (!facts && this.served) facts = (kept ??= readKeptFacts(this.served.dir, this.em.kind, query.shape)).get(record.id);
+      if (!facts) throw new BuildError([`${this.em.kind} ${record.id}: no query facts made or kept`]);
+      return { id: record.id, name: record.name, facts };
+    });
+    const listed = this.em.listed;
+    return { shape: query.shape, all, listed: listed ? all.filter((_, i) => listed(this.records[i])) : all };
   }
 
   private mark(id: number): void {
@@ -330,12 +411,18 @@ export class BuildWriter {
   /** Everything but the archive and the build index; returns the archive's path. */
   private async writeSmallFiles(options: FinishOptions, built: readonly KindResult[]): Promise<string> {
     const out = this.out;
+    const kinds = built.map((k) => k.kind);
+    const resources = allResources.filter((r) => kinds.includes(r.kind));
     const routes: Routes = {
-      kinds: built.map((k) => k.kind),
+      kinds,
       subresources: Object.fromEntries(built.filter((k) => k.subresources.length).map((k) => [k.kind, k.subresources])),
       idOnly: built.filter((k) => k.idOnly).map((k) => k.kind),
-      // filled by the kinds' query declarations (issue 18)
-      queries: {},
+      // each kind's query declaration (issue 18), in the kinds' order
+      queries: Object.fromEntries(kinds.flatMap((kind) => {
+        const resource = resources.find((r) => r.kind === kind);
+        const query = resource && queryOf(resource);
+        return query ? [[kind, queriesOf(query)]] : [];
+      })),
       site: {},
     };
     // the upstream's root lists `meta` among the collections; here it says what was built
@@ -361,7 +448,6 @@ export class BuildWriter {
       hash: options.about.upstreamCommit,
       tag: null,
     };
-    const resources = allResources.filter((r) => routes.kinds.includes(r.kind));
     for (const maker of options.only ? [] : artifactMakers) {
       try {
         for (const artifact of await maker.make({ baseUrl: options.baseUrl, outDir: out.root, resources, routes, meta })) {

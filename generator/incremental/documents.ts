@@ -5,7 +5,7 @@
  */
 import { BuildError } from '../emit/build-error.ts';
 import type { BuildContext } from '../emit/context.ts';
-import { emitRecord, type KindEmitter, type RecordDocuments } from '../emit/emit-kinds.ts';
+import { emitRecord, ITEM_PART, type KindEmitter, type RecordDocuments } from '../emit/emit-kinds.ts';
 import type { KindName } from '../model/kinds.ts';
 import type { DocumentId, ReadLedger } from './ledger.ts';
 import type { AnyRecord, RecordChanges } from './record-changes.ts';
@@ -20,7 +20,7 @@ export interface MadeDocuments {
   byPart: Record<string, number>;
 }
 
-/** Makes every document once, unchecked, so the ledger learns what each reads. */
+/** Makes every document once, unchecked, so the ledger learns what each reads (an item's query facts are read as the item's). */
 export function learnReads(ctx: BuildContext, emitters: ReadonlyMap<KindName, KindEmitter>, records: ReadonlyMap<KindName, readonly AnyRecord[]>, ledger: ReadLedger): void {
   for (const [kind, em] of emitters) {
     for (const record of records.get(kind) ?? []) {
@@ -28,7 +28,9 @@ export function learnReads(ctx: BuildContext, emitters: ReadonlyMap<KindName, Ki
         const reads = ledger.start({ kind, id: record.id, part });
         // unchecked: the served build checked every document, and only the reads are wanted
         try {
-          emit(record, ctx.forDocument(reads.onRead));
+          const docCtx = ctx.forDocument(reads.onRead);
+          const doc = emit(record, docCtx);
+          if (part === ITEM_PART) em.query?.facts(record, doc, docCtx);
         } catch {
           // the served build had no problems; should this record fail now, its update will say so
         }

@@ -5,6 +5,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { BuildContext } from '../emit/context.ts';
 import type { KindName, RecordOf } from '../model/kinds.ts';
+import { queryShapes, type AnyQueryDecl, type QueryDecl, type QueryShapes } from './query.ts';
 
 export interface SubresourceDef<K extends KindName, S extends TSchema = TSchema> {
   schema: S;
@@ -17,6 +18,8 @@ export interface ResourceDef<K extends KindName = KindName, S extends TSchema = 
   emit(record: RecordOf<K>, ctx: BuildContext): Static<S>;
   /** documents below an item, e.g. `creature/{id}/encounters` */
   subresources?: Record<string, SubresourceDef<K>>;
+  /** what its collection can be asked: filters, ranges, list-entry fields, searched names (query.ts) */
+  query?(shapes: QueryShapes<K, Static<S>>): QueryDecl<K, Static<S>>;
 }
 
 export function defineResource<K extends KindName, S extends TSchema>(def: ResourceDef<K, S>): ResourceDef<K, S> {
@@ -25,3 +28,13 @@ export function defineResource<K extends KindName, S extends TSchema>(def: Resou
 
 /** The registry holds resources of many kinds; each is checked where it is defined. */
 export type AnyResource = { [K in KindName]: ResourceDef<K, TSchema> }[KindName];
+
+/** A resource's query declaration, made once per resource; undefined when it declares none. */
+const declared = new WeakMap<object, AnyQueryDecl>();
+export function queryOf(resource: AnyResource): AnyQueryDecl | undefined {
+  const make = resource.query as ((shapes: typeof queryShapes) => AnyQueryDecl) | undefined;
+  if (!make) return undefined;
+  let decl = declared.get(resource);
+  if (!decl) declared.set(resource, (decl = make(queryShapes)));
+  return decl;
+}

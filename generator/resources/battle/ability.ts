@@ -21,4 +21,8 @@ export const ability = defineResource({
       creature: ctx.ref('creature', owner.id),
     })),
   }),
+  query: (q) => ({
+    filters: [q.link('generation', 'generation', 'a generation', (a) => a.generation), q.yesNo('is_main_series', (a) => a.is_main_series)],
+    fields: ['id', 'is_main_series', 'generation'],
+  }),
 });

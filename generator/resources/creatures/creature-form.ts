@@ -43,6 +43,9 @@ function triggerConditions(ctx: BuildContext, form: FormRecord): CreatureFormTri
   });
 }
 
+/** The full name of the creature in this form, per language (`Mega Charizard X`): the form's `names`, and what its creature is searched by. */
+export const formFullNames = (ctx: BuildContext, form: FormRecord) => names(ctx, form.names.map((n) => ({ local_language_id: n.local_language_id, name: n.creature_name })));
+
 export const creatureForm = defineResource({
   kind: 'creature-form',
   schema: CreatureForm,
@@ -60,7 +63,7 @@ export const creatureForm = defineResource({
     version_group: ctx.ref('version-group', form.introduced_in_version_group_id),
     // one names table holds both: the form's own name, and the full name of the creature in it
     form_names: names(ctx, form.names.map((n) => ({ local_language_id: n.local_language_id, name: n.form_name }))),
-    names: names(ctx, form.names.map((n) => ({ local_language_id: n.local_language_id, name: n.creature_name }))),
+    names: formFullNames(ctx, form),
     types: formTypes(ctx, form),
     trigger_conditions: triggerConditions(ctx, form),
   }),

@@ -1,11 +1,15 @@
 import { Creature } from '../../../schemas/output/creatures.ts';
 import type { BuildContext } from '../../emit/context.ts';
-import { heldItemVersionDetails, versionGameIndices } from '../../emit/shapes.ts';
+import { heldItemVersionDetails, names, versionGameIndices } from '../../emit/shapes.ts';
+import type { Static } from '@sinclair/typebox';
 import type { RecordOf } from '../../model/kinds.ts';
 import { defineResource } from '../define.ts';
 import { creatureEncounters } from '../world/creature-encounters.ts';
 import { groupInOrder, runsOf, sortedBy } from '../../lists.ts';
 import { creatureSprites } from './sprites.ts';
+import { formFullNames } from './creature-form.ts';
+import { speciesLinks } from '../species/creature-species.ts';
+import { asTranslated, type FactSource, type QueryDecl, type QueryShapes, type TranslatedName } from '../query.ts';
 
 type CreatureRecord = RecordOf<'creature'>;
 
@@ -42,6 +46,48 @@ function heldItems(ctx: BuildContext, creature: CreatureRecord) {
 const cries = (ctx: BuildContext, creature: CreatureRecord) => ({
   latest: ctx.cry(`cries/pokemon/latest/${creature.id}.ogg`),
   legacy: ctx.cry(`cries/pokemon/legacy/${creature.id}.ogg`),
+});
+
+type CreatureItem = Static<typeof Creature>;
+type CreatureFacts = FactSource<'creature', CreatureItem>;
+
+/** The creature's species, read with the item's context: an edit of the species makes the creature's item and facts again. */
+const speciesOf = ({ record, ctx }: CreatureFacts) => ctx.get('creature-species', record.species_id);
+
+/** The base stats, each a range by the stat's name. */
+const BASE_STATS = ['hp', 'attack', 'defense', 'special-attack', 'special-defense', 'speed'];
+
+/**
+ * Besides its own name, a creature is found by its species' translated names and its forms'
+ * (`Mega Charizard X`). A form's own API name is left out: it has no language, and it folds like
+ * its English name (`unown-b`, `Unown B`). So are a form's `form_names` (`Sun Pattern`, `B`),
+ * which name the variant rather than the creature.
+ */
+function creatureNames(source: CreatureFacts): TranslatedName[] {
+  const { record, ctx } = source;
+  const forms = ctx.groupBy('creature-form', 'creature_id').get(record.id) ?? [];
+  return [...asTranslated(names(ctx, speciesOf(source).names)), ...forms.flatMap((form) => asTranslated(formFullNames(ctx, form)))];
+}
+
+const query = (q: QueryShapes<'creature', CreatureItem>): QueryDecl<'creature', CreatureItem> => ({
+  filters: [
+    q.links('type', 'type', 'a type', (c) => c.types.map((t) => t.type)),
+    q.links('ability', 'ability', 'an ability (hidden ones too)', (c) => c.abilities.map((a) => a.ability)),
+    q.links('move', 'move', 'a move it can learn', (c) => c.moves.map((m) => m.move)),
+    q.link('species', 'creature-species', 'a species', (c) => c.species),
+    q.yesNo('is_default', (c) => c.is_default),
+    q.link('generation', 'generation', 'the generation of its species', (_, s) => speciesLinks.generation(s.ctx, speciesOf(s))),
+    q.link('color', 'creature-color', 'the color of its species', (_, s) => speciesLinks.color(s.ctx, speciesOf(s))),
+    q.link('shape', 'creature-shape', 'the shape of its species', (_, s) => speciesLinks.shape(s.ctx, speciesOf(s))),
+    q.link('habitat', 'creature-habitat', 'the habitat of its species', (_, s) => speciesLinks.habitat(s.ctx, speciesOf(s))),
+    q.links('egg_group', 'egg-group', 'an egg group of its species', (_, s) => speciesLinks.egg_groups(s.ctx, speciesOf(s))),
+    q.yesNo('is_legendary', (_, s) => speciesOf(s).is_legendary),
+    q.yesNo('is_mythical', (_, s) => speciesOf(s).is_mythical),
+    q.yesNo('is_baby', (_, s) => speciesOf(s).is_baby),
+  ],
+  ranges: BASE_STATS.map((stat) => q.range(stat, `base ${stat}`, (c: CreatureItem) => c.stats.find((s) => s.stat.name === stat)?.base_stat ?? null)),
+  fields: ['id', 'base_experience', 'height', 'weight', 'is_default', 'abilities', 'species', 'sprites.front_default', 'sprites.other.official-artwork.front_default', 'stats', 'types'],
+  names: creatureNames,
 });
 
 export const creature = defineResource({
@@ -81,4 +127,5 @@ export const creature = defineResource({
     })),
   }),
   subresources: { encounters: creatureEncounters },
+  query,
 });

@@ -1,6 +1,20 @@
 import { CreatureSpecies } from '../../../schemas/output/species.ts';
 import { descriptions, flavorTextsByVersion, languageId, names } from '../../emit/shapes.ts';
 import { defineResource } from '../define.ts';
+import type { BuildContext } from '../../emit/context.ts';
+import type { RecordOf } from '../../model/kinds.ts';
+
+type SpeciesRecord = RecordOf<'creature-species'>;
+
+/** The species' links that its creatures are filtered by too (`creature/?generation=3`): made here once for both. */
+export const speciesLinks = {
+  generation: (ctx: BuildContext, species: SpeciesRecord) => ctx.ref('generation', species.generation_id),
+  color: (ctx: BuildContext, species: SpeciesRecord) => ctx.ref('creature-color', species.color_id),
+  shape: (ctx: BuildContext, species: SpeciesRecord) => ctx.ref('creature-shape', species.shape_id),
+  habitat: (ctx: BuildContext, species: SpeciesRecord) => ctx.refOrNull('creature-habitat', species.habitat_id),
+  // table row order: the upstream lists the species' egg-group rows as stored, not by group id
+  egg_groups: (ctx: BuildContext, species: SpeciesRecord) => species.egg_groups.map((g) => ctx.ref('egg-group', g.egg_group_id)),
+};
 
 export const creatureSpecies = defineResource({
   kind: 'creature-species',
@@ -20,14 +34,13 @@ export const creatureSpecies = defineResource({
     forms_switchable: species.forms_switchable,
     growth_rate: ctx.ref('growth-rate', species.growth_rate_id),
     pokedex_numbers: species.dex_numbers.map((n) => ({ entry_number: n.pokedex_number, pokedex: ctx.ref('pokedex', n.pokedex_id) })),
-    // table row order: the upstream lists the species' egg-group rows as stored, not by group id
-    egg_groups: species.egg_groups.map((g) => ctx.ref('egg-group', g.egg_group_id)),
-    color: ctx.ref('creature-color', species.color_id),
-    shape: ctx.ref('creature-shape', species.shape_id),
+    egg_groups: speciesLinks.egg_groups(ctx, species),
+    color: speciesLinks.color(ctx, species),
+    shape: speciesLinks.shape(ctx, species),
     evolves_from_species: ctx.refOrNull('creature-species', species.evolves_from_species_id),
     evolution_chain: ctx.resource('evolution-chain', species.evolution_chain_id),
-    habitat: ctx.refOrNull('creature-habitat', species.habitat_id),
-    generation: ctx.ref('generation', species.generation_id),
+    habitat: speciesLinks.habitat(ctx, species),
+    generation: speciesLinks.generation(ctx, species),
     names: names(ctx, species.names),
     pal_park_encounters: species.pal_park.map((p) => ({ base_score: p.base_score, rate: p.rate, area: ctx.ref('pal-park-area', p.area_id) })),
     form_descriptions: descriptions(ctx, species.prose.map((p) => ({ ...p, description: p.form_description }))),

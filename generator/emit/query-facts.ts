@@ -1,0 +1,144 @@
+/**
+ * A record's query facts (issue 18): what the kind's query indexes say of it, read off its item
+ * by the kind's declaration (resources/query.ts) when the item is made, with the item's own
+ * context, so the planner counts those reads as the item's. Facts are plain JSON: they travel
+ * with the item's bytes (RecordDocuments), and a build keeps them beside its build index
+ * (`queryFactsFile`) for the next update's records that are not made again.
+ *
+ * Field values are the item's own, and the build proves it: for every item, nesting the declared
+ * fields' values in declared order and projecting gives, byte for byte, what `pick` takes of the
+ * item, which is what the request side will answer for `fields=`.
+ */
+import type { KindQueries } from '../../edge/layout.ts';
+import { compileFields, project, type FieldTree, type Json } from '../../edge/query/fields.ts';
+import type { NamedResource } from '../../schemas/output/common.ts';
+import type { KindName } from '../model/kinds.ts';
+import { translatedNames, type AnyQueryDecl, type FactSource, type FilterValue } from '../resources/query.ts';
+import type { BuildContext } from './context.ts';
+
+/** One value a record holds for a value filter: the linked resource's name and id, or `true`/`false` as 1/0. */
+export type FactValue = [name: string, id: number | null];
+
+export interface QueryFacts {
+  /** per value filter, in declared order: the values the record holds */
+  values: FactValue[][];
+  /** per range, in declared order: the record's number or null */
+  ranges: Array<number | null>;
+  /** translated names searched besides the own name, as [language, name] */
+  names: Array<[language: string, name: string]>;
+  /** per declared field, in declared order: the item's value there */
+  fields: Json[];
+}
+
+/** Where a build keeps each kind's facts for the next update: beside the build index, outside v2/ (not served, not archived). */
+export const queryFactsFile = (kind: string): string => `query-facts/${kind}.json`;
+
+/** A kind's declaration, ready to make facts: its routing-table shape and compiled fields. */
+export class KindQuery {
+  readonly shape: KindQueries;
+  private readonly fieldTree: FieldTree;
+  private readonly fieldKeys: string[][];
+
+  constructor(
+    readonly kind: KindName,
+    private readonly decl: AnyQueryDecl,
+  ) {
+    this.shape = queriesOf(decl);
+    this.fieldTree = compileFields(decl.fields);
+    this.fieldKeys = decl.fields.map((path) => path.split('.'));
+  }
+
+  /** The record's facts, or why they cannot be made (a problem naming kind, id and what). */
+  facts(record: { id: number }, item: unknown, ctx: BuildContext): QueryFacts | string {
+    const source = { item, record, ctx } as FactSource<KindName, unknown>;
+    const where = `${this.kind} ${record.id}`;
+    try {
+      const values = this.decl.filters.map((f) => f.values(source).map((v) => factValue(v, f.target, `${where}: filter ${f.name}`)));
+      const ranges = (this.decl.ranges ?? []).map((r) => checkedNumber(r.value(source), `${where}: range ${r.name}`));
+      const names = (this.decl.names ? this.decl.names(source) : translatedNames(item)).map((n): [string, string] => [n.language, n.name]);
+      const fields = this.fieldValues(item, where);
+      return { values, ranges, names, fields };
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
+  }
+
+  /** The item's value at each declared field, proven to nest back into exactly what `pick` takes. */
+  private fieldValues(item: unknown, where: string): Json[] {
+    const values = this.fieldKeys.map((keys, i) => {
+      const value = valueAt(item, keys);
+      if (value === undefined) throw new Error(`${where}: field ${this.decl.fields[i]!} is not in the item`);
+      // as the item's bytes say it (the item is written with JSON.stringify too)
+      return JSON.parse(JSON.stringify(value)) as Json;
+    });
+    if (!sameJson(project(nest(this.fieldKeys, values), this.fieldTree), project(item, this.fieldTree))) {
+      throw new Error(`${where}: field ${this.firstUnequalField(item, values)}: its column value, nested in declared order, is not what the item holds (declare fields in the item's key order)`);
+    }
+    return values;
+  }
+
+  /** The first field whose columns, up to and with it, no longer give the item's parts. */
+  private firstUnequalField(item: unknown, values: readonly Json[]): string {
+    for (let n = 1; n <= values.length; n++) {
+      const keys = this.fieldKeys.slice(0, n);
+      const tree = compileFields(this.decl.fields.slice(0, n));
+      if (!sameJson(project(nest(keys, values.slice(0, n)), tree), project(item, tree))) return this.decl.fields[n - 1]!;
+    }
+    return this.decl.fields[values.length - 1] ?? '(none)';
+  }
+}
+
+/** The routing table's entry for a declaration. */
+export function queriesOf(decl: AnyQueryDecl): KindQueries {
+  return {
+    filters: decl.filters.map(({ name, about, target }) => ({ name, about, target })),
+    ranges: (decl.ranges ?? []).map(({ name, about }) => ({ name, about })),
+    fields: [...decl.fields],
+  };
+}
+
+const LINK_ID = /\/([a-z0-9-]+)\/(\d+)\/$/;
+
+/** A filter value as the index stores it; a link must point into the declared kind. */
+function factValue(value: FilterValue, target: KindName | null, where: string): FactValue {
+  if (typeof value === 'boolean') {
+    if (target !== null) throw new Error(`${where}: a yes/no value for a filter on ${target}`);
+    return value ? ['true', 1] : ['false', 0];
+  }
+  const match = LINK_ID.exec((value as NamedResource).url);
+  if (!match || match[1] !== target) throw new Error(`${where}: ${value.url} is no link to ${target ?? 'a yes/no value'}`);
+  return [value.name, Number(match[2])];
+}
+
+function checkedNumber(value: number | null, where: string): number | null {
+  if (value !== null && !Number.isSafeInteger(value)) throw new Error(`${where}: ${String(value)} is no integer`);
+  return value;
+}
+
+/** The value at a path through objects; undefined when the path is not there. */
+function valueAt(document: unknown, keys: readonly string[]): unknown {
+  let at = document;
+  for (const key of keys) {
+    if (typeof at !== 'object' || at === null || Array.isArray(at) || !Object.hasOwn(at, key)) return undefined;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return at;
+}
+
+type JsonObject = { [key: string]: Json };
+
+/** The values nested under their paths, in the order given. */
+function nest(paths: readonly string[][], values: readonly Json[]): JsonObject {
+  const root: JsonObject = {};
+  paths.forEach((keys, i) => {
+    let node = root;
+    keys.slice(0, -1).forEach((key) => {
+      const next = node[key];
+      node = typeof next === 'object' && next !== null && !Array.isArray(next) ? next : (node[key] = {});
+    });
+    node[keys[keys.length - 1]!] = values[i]!;
+  });
+  return root;
+}
+
+const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);

@@ -1,0 +1,83 @@
+/**
+ * A kind's query index files (issue 18), made from the facts of its listed records in list
+ * order, in the shapes the request side reads (edge/query/): the filter index, the search index
+ * of this kind alone, and one column per declared field. Pure: the writer's `kindFiles` call
+ * these with the facts of the records made now and, on an update, those kept from the served
+ * build, so both builds write the same bytes.
+ */
+import { fieldColumnFile, filterIndexFile, searchIndexFile } from '../../edge/layout.ts';
+import type { FieldColumnFile } from '../../edge/query/fields.ts';
+import { positionGaps, type FilterIndexFile, type FilterValueRow } from '../../edge/query/filter.ts';
+import { makeSearchKind, type SearchIndexFile } from '../../edge/query/search-index.ts';
+import type { KindQueries } from '../../edge/layout.ts';
+import type { QueryFacts } from './query-facts.ts';
+
+/** A listed record with its facts; the array's order is the list's. */
+export interface ListedFacts {
+  id: number;
+  name: string | null;
+  facts: QueryFacts;
+}
+
+export function filterIndex(kind: string, shape: KindQueries, listed: readonly ListedFacts[]): FilterIndexFile {
+  const values: FilterIndexFile['values'] = {};
+  shape.filters.forEach(({ name, about, target }, f) => {
+    values[name] = { about, ...(target === null ? {} : { target }), values: valueRows(listed.map((r) => r.facts.values[f] ?? [])) };
+  });
+  const ranges: FilterIndexFile['ranges'] = {};
+  shape.ranges.forEach(({ name }, r) => {
+    ranges[name] = listed.map((record) => record.facts.ranges[r] ?? null);
+  });
+  return { format: 'filter-index/1', kind, count: listed.length, values, ranges };
+}
+
+/** Each value held, by id (then name), with the positions of the records holding it. */
+function valueRows(perRecord: ReadonlyArray<ReadonlyArray<[string, number | null]>>): FilterValueRow[] {
+  const byValue = new Map<string, { name: string; id: number | null; positions: number[] }>();
+  perRecord.forEach((held, position) => {
+    for (const [name, id] of held) {
+      const key = `${id ?? ''}\0${name}`;
+      let value = byValue.get(key);
+      if (!value) byValue.set(key, (value = { name, id, positions: [] }));
+      // a record may hold a value twice (two slots of one link); it is one member
+      if (value.positions[value.positions.length - 1] !== position) value.positions.push(position);
+    }
+  });
+  return [...byValue.values()]
+    .sort((a, b) => (a.id ?? -1) - (b.id ?? -1) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((v): FilterValueRow => [v.name, v.id, positionGaps(v.positions)]);
+}
+
+/**
+ * The kind's names: each record's own and its translations, languages in order of first use
+ * along the list. Null for a kind without names (addressed by id only).
+ */
+export function searchIndex(kind: string, listed: readonly ListedFacts[]): SearchIndexFile | null {
+  if (listed.some((r) => r.name === null)) return null;
+  const languages: string[] = [];
+  const seen = new Set<string>();
+  for (const { facts } of listed) {
+    for (const [language] of facts.names) {
+      if (!seen.has(language)) {
+        seen.add(language);
+        languages.push(language);
+      }
+    }
+  }
+  const resources = listed.map(({ id, name, facts }) => ({ id, name: name ?? '', names: facts.names.map(([language, translated]) => ({ language, name: translated })) }));
+  return { format: 'search-index/2', languages, kinds: [makeSearchKind(kind, resources, languages)] };
+}
+
+/** One column per declared field: each listed item's value there. */
+export function fieldColumns(kind: string, shape: KindQueries, listed: readonly ListedFacts[]): FieldColumnFile[] {
+  return shape.fields.map((field, f) => ({ format: 'field-column/1', kind, field, values: listed.map((r) => r.facts.fields[f]!) }));
+}
+
+/** The files of a kind's query indexes, by path. */
+export function queryIndexFiles(kind: string, shape: KindQueries, listed: readonly ListedFacts[]): Array<[path: string, body: string]> {
+  const files: Array<[string, string]> = [[filterIndexFile(kind), JSON.stringify(filterIndex(kind, shape, listed))]];
+  const search = searchIndex(kind, listed);
+  if (search) files.push([searchIndexFile(kind), JSON.stringify(search)]);
+  for (const column of fieldColumns(kind, shape, listed)) files.push([fieldColumnFile(kind, column.field), JSON.stringify(column)]);
+  return files;
+}

@@ -1,0 +1,113 @@
+/**
+ * What a kind's collection can be asked (issue 18), declared beside its resource's `emit`: its
+ * value filters (`type=fire,water`), integer ranges (`speed=100..`), the fields its list entries
+ * may carry (`fields=types`) and the translated names `q` and `/v2/search/` match. Each
+ * declaration reads a record's facts off the item as it was just emitted (the record and the
+ * same context at hand for what the item does not say, such as a creature's species), so a
+ * fact is never made twice nor differently from the document. The shared shapes below keep
+ * each resource's declaration to one line per filter.
+ */
+import type { NamedResource } from '../../schemas/output/common.ts';
+import type { BuildContext } from '../emit/context.ts';
+import type { KindName, RecordOf } from '../model/kinds.ts';
+
+/** What a record's facts are read from: the item as emitted, the record, and the item's own context. */
+export interface FactSource<K extends KindName, I> {
+  item: I;
+  record: RecordOf<K>;
+  ctx: BuildContext;
+}
+
+/** A value a value filter holds: a linked resource (by its name and the id in its URL), or yes/no. */
+export type FilterValue = NamedResource | boolean;
+
+export interface ValueFilterDecl<K extends KindName, I> {
+  /** the parameter's name: the item's field, with underscores (`egg_group`, `is_legendary`) */
+  name: string;
+  /** what a value names, for people (`a type`, `yes or no`) */
+  about: string;
+  /** the kind every value links to; null for a yes/no filter */
+  target: KindName | null;
+  values(source: FactSource<K, I>): readonly FilterValue[];
+}
+
+export interface RangeDecl<K extends KindName, I> {
+  name: string;
+  about: string;
+  /** the item's number, or null when it has none (it then matches no range) */
+  value(source: FactSource<K, I>): number | null;
+}
+
+/** A name `q` and the search match besides the resource's own, with the language it is in. */
+export interface TranslatedName {
+  language: string;
+  name: string;
+}
+
+export interface QueryDecl<K extends KindName, I> {
+  filters: readonly ValueFilterDecl<K, I>[];
+  ranges?: readonly RangeDecl<K, I>[];
+  /**
+   * Dotted paths `fields=` accepts, in the item's own key order (the build checks that nesting
+   * their values in this order gives exactly the item's parts). Every item has each of them.
+   */
+  fields: readonly string[];
+  /** the translated names searched besides the own name; default: the item's `names` (`translatedNames`) */
+  names?(source: FactSource<K, I>): readonly TranslatedName[];
+}
+
+/** Any kind's declaration, as the build reads it. */
+export type AnyQueryDecl = QueryDecl<KindName, unknown>;
+
+/**
+ * The shared shapes, typed for one kind's item: a resource declares its queries as
+ * `query: (q) => ({ filters: [q.link('type', 'type', 'a type', (m) => m.type)], … })`, where `m`
+ * is the kind's item as its schema says.
+ */
+export interface QueryShapes<K extends KindName, I> {
+  link(name: string, target: KindName, about: string, pick: (item: I, source: FactSource<K, I>) => Maybe<NamedResource>): ValueFilterDecl<K, I>;
+  links(name: string, target: KindName, about: string, pick: (item: I, source: FactSource<K, I>) => readonly Maybe<NamedResource>[]): ValueFilterDecl<K, I>;
+  yesNo(name: string, pick: (item: I, source: FactSource<K, I>) => boolean): ValueFilterDecl<K, I>;
+  range(name: string, about: string, pick: (item: I, source: FactSource<K, I>) => number | null): RangeDecl<K, I>;
+}
+
+export const queryShapes = { link, links, yesNo, range };
+
+type Maybe<T> = T | null | undefined;
+
+/** A filter on a link field of the item (`type`), or on a link the context gives (`ctx`, `record`). */
+export function link<K extends KindName, I>(name: string, target: KindName, about: string, pick: (item: I, source: FactSource<K, I>) => Maybe<NamedResource>): ValueFilterDecl<K, I> {
+  return { name, about, target, values: (source) => present([pick(source.item, source)]) };
+}
+
+/** A filter on a list of links (`egg_group` from `egg_groups`): an item holds each of them. */
+export function links<K extends KindName, I>(name: string, target: KindName, about: string, pick: (item: I, source: FactSource<K, I>) => readonly Maybe<NamedResource>[]): ValueFilterDecl<K, I> {
+  return { name, about, target, values: (source) => present(pick(source.item, source)) };
+}
+
+/** A yes/no filter: `true`/`false` (or `1`/`0`). */
+export function yesNo<K extends KindName, I>(name: string, pick: (item: I, source: FactSource<K, I>) => boolean): ValueFilterDecl<K, I> {
+  return { name, about: 'yes or no', target: null, values: (source) => [pick(source.item, source)] };
+}
+
+/** A range on an integer of the item. */
+export function range<K extends KindName, I>(name: string, about: string, pick: (item: I, source: FactSource<K, I>) => number | null): RangeDecl<K, I> {
+  return { name, about, value: (source) => pick(source.item, source) };
+}
+
+const present = (values: readonly Maybe<NamedResource>[]): NamedResource[] => values.filter((v): v is NamedResource => v !== null && v !== undefined);
+
+/** A `names` list as items carry it: each translation with its language's link. */
+export type NameEntries = ReadonlyArray<{ name: string; language: NamedResource }>;
+
+/** Translations as the search takes them. */
+export const asTranslated = (names: NameEntries): TranslatedName[] => names.map((n) => ({ language: n.language.name, name: n.name }));
+
+/**
+ * The default search source: the item's own `names`, when it carries them (most kinds); none
+ * for an item without (a berry, a gender), which is then found by its own name only.
+ */
+export function translatedNames(item: unknown): TranslatedName[] {
+  if (typeof item !== 'object' || item === null || !('names' in item) || !Array.isArray(item.names)) return [];
+  return asTranslated(item.names as NameEntries);
+}
