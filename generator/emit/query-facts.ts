@@ -97,7 +97,8 @@ export function queriesOf(decl: AnyQueryDecl): KindQueries {
   };
 }
 
-const LINK_ID = /\/([a-z0-9-]+)\/(\d+)\/$/;
+/** `{base}/{kind}/{id}/`; an id may be negative (the upstream's move ailment -1, `unknown`) */
+const LINK_ID = /\/([a-z0-9-]+)\/(-?\d+)\/$/;
 
 /** A filter value as the index stores it; a link must point into the declared kind. */
 function factValue(value: FilterValue, target: KindName | null, where: string): FactValue {

@@ -27,4 +27,8 @@ export const characteristic = defineResource({
       characteristic.descriptions.map((d) => ({ description: d.message, local_language_id: d.local_language_id })),
     ),
   }),
+  query: (q) => ({
+    filters: [q.link('highest_stat', 'stat', 'a stat', (c) => c.highest_stat)],
+    fields: ['id', 'gene_modulo', 'possible_values', 'highest_stat'],
+  }),
 });

@@ -47,4 +47,13 @@ export const nature = defineResource({
       names: names(ctx, nature.names),
     };
   },
+  query: (q) => ({
+    filters: [
+      q.link('decreased_stat', 'stat', 'a stat', (n) => n.decreased_stat),
+      q.link('increased_stat', 'stat', 'a stat', (n) => n.increased_stat),
+      q.link('hates_flavor', 'berry-flavor', 'a berry flavor', (n) => n.hates_flavor),
+      q.link('likes_flavor', 'berry-flavor', 'a berry flavor', (n) => n.likes_flavor),
+    ],
+    fields: ['id', 'decreased_stat', 'increased_stat', 'hates_flavor', 'likes_flavor'],
+  }),
 });

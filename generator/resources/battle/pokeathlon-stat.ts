@@ -20,4 +20,5 @@ export const pokeathlonStat = defineResource({
       names: names(ctx, stat.names),
     };
   },
+  query: () => ({ filters: [], fields: ['id'] }),
 });

@@ -67,4 +67,14 @@ export const creatureForm = defineResource({
     types: formTypes(ctx, form),
     trigger_conditions: triggerConditions(ctx, form),
   }),
+  query: (q) => ({
+    filters: [
+      q.links('type', 'type', 'a type', (f) => f.types.map((t) => t.type)),
+      q.yesNo('is_default', (f) => f.is_default),
+      q.yesNo('is_battle_only', (f) => f.is_battle_only),
+      q.yesNo('is_mega', (f) => f.is_mega),
+      q.link('version_group', 'version-group', 'a version group', (f) => f.version_group),
+    ],
+    fields: ['id', 'order', 'form_order', 'is_default', 'is_battle_only', 'is_mega', 'form_name', 'creature', 'sprites.front_default', 'version_group', 'types'],
+  }),
 });

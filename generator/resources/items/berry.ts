@@ -21,6 +21,10 @@ export const berry = defineResource({
     item: ctx.ref('item', berry.item_id),
     natural_gift_type: ctx.refOrNull('type', berry.natural_gift_type_id),
   }),
+  query: (q) => ({
+    filters: [q.link('firmness', 'berry-firmness', 'a berry firmness', (b) => b.firmness), q.link('natural_gift_type', 'type', 'a type', (b) => b.natural_gift_type)],
+    fields: ['id', 'growth_time', 'max_harvest', 'natural_gift_power', 'size', 'smoothness', 'soil_dryness', 'firmness', 'item', 'natural_gift_type'],
+  }),
 });
 
 export const berryFirmness = defineResource({
@@ -32,6 +36,7 @@ export const berryFirmness = defineResource({
     berries: ctx.refsWhere('berry', 'firmness_id', firmness.id),
     names: names(ctx, firmness.names),
   }),
+  query: () => ({ filters: [], fields: ['id'] }),
 });
 
 export const berryFlavor = defineResource({
@@ -49,5 +54,9 @@ export const berryFlavor = defineResource({
     contest_type: ctx.ref('contest-type', flavor.id),
     // a flavor's names are the flavor words of its contest type's names
     names: names(ctx, flavor.names.map((n) => ({ local_language_id: n.local_language_id, name: n.flavor }))),
+  }),
+  query: (q) => ({
+    filters: [q.link('contest_type', 'contest-type', 'a contest type', (f) => f.contest_type)],
+    fields: ['id', 'contest_type'],
   }),
 });

@@ -14,6 +14,7 @@ export const itemAttribute = defineResource({
     items: (ctx.childrenBy('item', 'flags', 'item_flag_id').get(attribute.id) ?? []).map(({ owner }) => ctx.ref('item', owner.id)),
     names: names(ctx, attribute.prose),
   }),
+  query: () => ({ filters: [], fields: ['id'] }),
 });
 
 export const itemCategory = defineResource({
@@ -26,6 +27,10 @@ export const itemCategory = defineResource({
     names: names(ctx, category.prose),
     pocket: ctx.ref('item-pocket', category.pocket_id),
   }),
+  query: (q) => ({
+    filters: [q.link('pocket', 'item-pocket', 'an item pocket', (c) => c.pocket)],
+    fields: ['id', 'pocket'],
+  }),
 });
 
 export const itemFlingEffect = defineResource({
@@ -37,6 +42,7 @@ export const itemFlingEffect = defineResource({
     effect_entries: effects(ctx, effect.prose),
     items: ctx.refsWhere('item', 'fling_effect_id', effect.id),
   }),
+  query: () => ({ filters: [], fields: ['id'] }),
 });
 
 export const itemPocket = defineResource({
@@ -48,4 +54,5 @@ export const itemPocket = defineResource({
     categories: ctx.refsWhere('item-category', 'pocket_id', pocket.id),
     names: names(ctx, pocket.names),
   }),
+  query: () => ({ filters: [], fields: ['id'] }),
 });

@@ -76,4 +76,12 @@ export const item = defineResource({
     machines: machineVersionDetails(ctx, ctx.groupBy('machine', 'item_id').get(item.id) ?? []),
     prices: prices(ctx, item),
   }),
+  query: (q) => ({
+    filters: [
+      q.link('category', 'item-category', 'an item category', (i) => i.category),
+      q.links('attribute', 'item-attribute', 'an item attribute', (i) => i.attributes),
+      q.link('fling_effect', 'item-fling-effect', 'a fling effect', (i) => i.fling_effect),
+    ],
+    fields: ['id', 'fling_power', 'fling_effect', 'attributes', 'category', 'sprites.default'],
+  }),
 });

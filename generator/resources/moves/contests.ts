@@ -18,6 +18,10 @@ export const contestType = defineResource({
     // Japanese rows have no color; the upstream answers an empty string for them, not null.
     names: type.names.map((n) => ({ name: n.name, color: n.color ?? '', language: ctx.ref('language', n.local_language_id) })),
   }),
+  query: (q) => ({
+    filters: [q.link('berry_flavor', 'berry-flavor', 'a berry flavor', (t) => t.berry_flavor)],
+    fields: ['id', 'berry_flavor'],
+  }),
 });
 
 export const contestEffect = defineResource({
@@ -30,6 +34,7 @@ export const contestEffect = defineResource({
     effect_entries: effects(ctx, effect.prose),
     flavor_text_entries: flavorTexts(ctx, effect.prose),
   }),
+  query: () => ({ filters: [], fields: ['id', 'appeal', 'jam'] }),
 });
 
 export const superContestEffect = defineResource({
@@ -41,4 +46,5 @@ export const superContestEffect = defineResource({
     flavor_text_entries: flavorTexts(ctx, effect.prose),
     moves: ctx.refsWhere('move', 'super_contest_effect_id', effect.id),
   }),
+  query: () => ({ filters: [], fields: ['id', 'appeal'] }),
 });

@@ -10,4 +10,8 @@ export const machine = defineResource({
     move: ctx.ref('move', machine.move_id),
     version_group: ctx.ref('version-group', machine.version_group_id),
   }),
+  query: (q) => ({
+    filters: [q.link('version_group', 'version-group', 'a version group', (m) => m.version_group)],
+    fields: ['id', 'item', 'move', 'version_group'],
+  }),
 });

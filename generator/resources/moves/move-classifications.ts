@@ -23,12 +23,14 @@ export const moveAilment = defineResource({
     moves: movesByMeta(ctx, 'meta_ailment_id', ailment.id),
     names: names(ctx, ailment.names),
   }),
+  query: () => ({ filters: [], fields: ['id'] }),
 });
 
 export const moveBattleStyle = defineResource({
   kind: 'move-battle-style',
   schema: MoveBattleStyle,
   emit: (style, ctx) => ({ id: style.id, name: style.name, names: names(ctx, style.prose) }),
+  query: () => ({ filters: [], fields: ['id'] }),
 });
 
 export const moveCategory = defineResource({
@@ -40,6 +42,7 @@ export const moveCategory = defineResource({
     descriptions: descriptions(ctx, category.prose),
     moves: movesByMeta(ctx, 'meta_category_id', category.id),
   }),
+  query: () => ({ filters: [], fields: ['id'] }),
 });
 
 export const moveDamageClass = defineResource({
@@ -52,6 +55,7 @@ export const moveDamageClass = defineResource({
     moves: ctx.refsWhere('move', 'damage_class_id', damageClass.id),
     names: names(ctx, damageClass.prose),
   }),
+  query: () => ({ filters: [], fields: ['id'] }),
 });
 
 export const moveLearnMethod = defineResource({
@@ -63,6 +67,10 @@ export const moveLearnMethod = defineResource({
     descriptions: descriptions(ctx, method.prose),
     names: names(ctx, method.prose),
     version_groups: method.version_groups.map((v) => ctx.ref('version-group', v.version_group_id)),
+  }),
+  query: (q) => ({
+    filters: [q.links('version_group', 'version-group', 'a version group', (m) => m.version_groups)],
+    fields: ['id'],
   }),
 });
 
@@ -76,4 +84,5 @@ export const moveTarget = defineResource({
     moves: ctx.refsWhere('move', 'target_id', target.id),
     names: names(ctx, target.prose),
   }),
+  query: () => ({ filters: [], fields: ['id'] }),
 });

@@ -97,4 +97,22 @@ export const move = defineResource({
     flavor_text_entries: flavorTextsByVersionGroup(ctx, move.flavor_text),
     learned_by_creature: learnedBy(move, ctx),
   }),
+  query: (q) => ({
+    filters: [
+      q.link('type', 'type', 'a type', (m) => m.type),
+      q.link('damage_class', 'move-damage-class', 'a damage class', (m) => m.damage_class),
+      q.link('generation', 'generation', 'a generation', (m) => m.generation),
+      q.link('target', 'move-target', 'a move target', (m) => m.target),
+      q.link('ailment', 'move-ailment', 'an ailment it causes', (m) => m.meta?.ailment),
+      q.link('category', 'move-category', 'a move category', (m) => m.meta?.category),
+      q.link('contest_type', 'contest-type', 'a contest type', (m) => m.contest_type),
+    ],
+    ranges: [
+      q.range('power', 'power (moves without power match no range)', (m) => m.power),
+      q.range('accuracy', 'accuracy (moves that never miss have none and match no range)', (m) => m.accuracy),
+      q.range('pp', 'power points', (m) => m.pp),
+      q.range('priority', 'priority', (m) => m.priority),
+    ],
+    fields: ['id', 'accuracy', 'pp', 'priority', 'power', 'damage_class', 'generation', 'target', 'type'],
+  }),
 });

@@ -17,6 +17,7 @@ export const palParkArea = defineResource({
       creature_species: ctx.ref('creature-species', owner.id),
     })),
   }),
+  query: () => ({ filters: [], fields: ['id'] }),
 });
 
 export const pokedex = defineResource({
@@ -33,5 +34,13 @@ export const pokedex = defineResource({
       .map(({ owner, row }) => ({ entry_number: row.pokedex_number, creature_species: ctx.ref('creature-species', owner.id) })),
     region: ctx.refOrNull('region', dex.region_id),
     version_groups: dex.version_groups.map((v) => ctx.ref('version-group', v.version_group_id)),
+  }),
+  query: (q) => ({
+    filters: [
+      q.yesNo('is_main_series', (d) => d.is_main_series),
+      q.link('region', 'region', 'a region', (d) => d.region),
+      q.links('version_group', 'version-group', 'a version group', (d) => d.version_groups),
+    ],
+    fields: ['id', 'is_main_series', 'region', 'version_groups'],
   }),
 });

@@ -52,4 +52,21 @@ export const creatureSpecies = defineResource({
       creature: ctx.ref('creature', c.id),
     })),
   }),
+  query: (q) => ({
+    filters: [
+      q.link('generation', 'generation', 'a generation', (s) => s.generation),
+      q.link('color', 'creature-color', 'a color', (s) => s.color),
+      q.link('shape', 'creature-shape', 'a shape', (s) => s.shape),
+      q.link('habitat', 'creature-habitat', 'a habitat', (s) => s.habitat),
+      q.links('egg_group', 'egg-group', 'an egg group', (s) => s.egg_groups),
+      q.link('growth_rate', 'growth-rate', 'a growth rate', (s) => s.growth_rate),
+      q.yesNo('is_legendary', (s) => s.is_legendary),
+      q.yesNo('is_mythical', (s) => s.is_mythical),
+      q.yesNo('is_baby', (s) => s.is_baby),
+    ],
+    fields: [
+      'id', 'order', 'gender_rate', 'capture_rate', 'base_happiness', 'hatch_counter', 'is_baby', 'is_legendary', 'is_mythical',
+      'growth_rate', 'egg_groups', 'color', 'shape', 'evolves_from_species', 'habitat', 'generation',
+    ],
+  }),
 });

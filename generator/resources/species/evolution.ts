@@ -86,6 +86,7 @@ export const evolutionChain = defineResource({
     baby_trigger_item: ctx.refOrNull('item', chain.baby_trigger_item_id),
     chain: chainLink(ctx, stageTree(ctx.groupBy('creature-species', 'evolution_chain_id').get(chain.id) ?? [])),
   }),
+  query: () => ({ filters: [], fields: ['id', 'baby_trigger_item'] }),
 });
 
 /** Every evolution row with a given value in `field`, in the upstream's row (id) order, with the species it leads to. */
@@ -105,4 +106,5 @@ export const evolutionTrigger = defineResource({
       ctx.ref('creature-species', id),
     ),
   }),
+  query: () => ({ filters: [], fields: ['id'] }),
 });

@@ -12,6 +12,7 @@ export const encounterMethod = defineResource({
     order: method.order,
     names: names(ctx, method.names),
   }),
+  query: () => ({ filters: [], fields: ['id', 'order'] }),
 });
 
 export const encounterCondition = defineResource({
@@ -23,6 +24,7 @@ export const encounterCondition = defineResource({
     values: ctx.refsWhere('encounter-condition-value', 'encounter_condition_id', condition.id),
     names: names(ctx, condition.names),
   }),
+  query: () => ({ filters: [], fields: ['id'] }),
 });
 
 export const encounterConditionValue = defineResource({
@@ -33,5 +35,9 @@ export const encounterConditionValue = defineResource({
     name: value.name,
     condition: ctx.ref('encounter-condition', value.encounter_condition_id),
     names: names(ctx, value.names),
+  }),
+  query: (q) => ({
+    filters: [q.link('condition', 'encounter-condition', 'an encounter condition', (v) => v.condition)],
+    fields: ['id', 'condition'],
   }),
 });

@@ -17,4 +17,8 @@ export const generation = defineResource({
     types: ctx.refsWhere('type', 'generation_id', gen.id),
     version_groups: ctx.refsWhere('version-group', 'generation_id', gen.id),
   }),
+  query: (q) => ({
+    filters: [q.link('main_region', 'region', 'a region', (g) => g.main_region)],
+    fields: ['id', 'main_region'],
+  }),
 });

@@ -14,4 +14,8 @@ export const language = defineResource({
     // a language's name in each other language: rows about this language, labelled by the language they are written in
     names: names(ctx, lang.names),
   }),
+  query: (q) => ({
+    filters: [q.yesNo('official', (l) => l.official)],
+    fields: ['id', 'official', 'iso639', 'iso3166'],
+  }),
 });

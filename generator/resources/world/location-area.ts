@@ -32,4 +32,5 @@ export const locationArea = defineResource({
       }),
     ),
   }),
+  query: () => ({ filters: [], fields: ['id', 'game_index', 'location'] }),
 });

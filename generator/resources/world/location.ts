@@ -14,4 +14,8 @@ export const location = defineResource({
     game_indices: generationGameIndices(ctx, loc.game_indices),
     areas: ctx.refsWhere('location-area', 'location_id', loc.id),
   }),
+  query: (q) => ({
+    filters: [q.link('region', 'region', 'a region', (l) => l.region)],
+    fields: ['id', 'region'],
+  }),
 });

@@ -18,4 +18,8 @@ export const region = defineResource({
       version_groups: (ctx.childrenBy('version-group', 'regions', 'region_id').get(r.id) ?? []).map((g) => ctx.ref('version-group', g.owner.id)),
     };
   },
+  query: (q) => ({
+    filters: [q.link('main_generation', 'generation', 'a generation', (r) => r.main_generation), q.links('version_group', 'version-group', 'a version group', (r) => r.version_groups)],
+    fields: ['id', 'main_generation'],
+  }),
 });

@@ -15,4 +15,12 @@ export const versionGroup = defineResource({
     regions: group.regions.map((r) => ctx.ref('region', r.region_id)),
     versions: ctx.refsWhere('version', 'version_group_id', group.id),
   }),
+  query: (q) => ({
+    filters: [
+      q.link('generation', 'generation', 'a generation', (g) => g.generation),
+      q.links('move_learn_method', 'move-learn-method', 'a move learn method', (g) => g.move_learn_methods),
+      q.links('region', 'region', 'a region', (g) => g.regions),
+    ],
+    fields: ['id', 'order', 'generation'],
+  }),
 });

@@ -11,4 +11,8 @@ export const version = defineResource({
     names: names(ctx, v.names),
     version_group: ctx.ref('version-group', v.version_group_id),
   }),
+  query: (q) => ({
+    filters: [q.link('version_group', 'version-group', 'a version group', (v) => v.version_group)],
+    fields: ['id', 'version_group'],
+  }),
 });
