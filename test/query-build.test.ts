@@ -1,0 +1,193 @@
+/**
+ * The query indexes a build writes (issue 18), on a real build of a few kinds: each file
+ * decodes with the request side's own loaders, its positions are the list's, known facts hold
+ * (bulbasaur is grass and poison, of generation I; tackle is physical; mewtwo's species is
+ * legendary), every translated species name is in the species search index, and every field
+ * column and range holds exactly what the items hold. Also the build-time check of declared
+ * fields, on invented items.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testConfig } from './support/config.ts';
+import { fieldColumnFile, filterIndexFile, itemFile, listFile, routesFile, searchIndexFile, type Routes } from '../edge/layout.ts';
+import type { FullList } from '../edge/pagination.ts';
+import { FilterIndex, type FilterIndexFile } from '../edge/query/filter.ts';
+import type { FieldColumnFile } from '../edge/query/fields.ts';
+import { foldText } from '../edge/query/fold.ts';
+import { SearchColumns, type SearchIndexFile } from '../edge/query/search-index.ts';
+import { runBuild } from '../generator/emit/build.ts';
+import { createContext } from '../generator/emit/context.ts';
+import { KindQuery } from '../generator/emit/query-facts.ts';
+import { queryOf } from '../generator/resources/define.ts';
+import { allResources } from '../generator/resources/index.ts';
+
+const config = testConfig();
+const scratch = mkdtempSync(join(tmpdir(), 'creature-query-build-'));
+const out = join(scratch, 'dist');
+/** the kinds the issue names, a kind with `listed` (type: 18 of 21), and one without names (evolution-chain) */
+const KINDS = ['creature', 'creature-species', 'move', 'ability', 'item', 'type', 'evolution-chain'];
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+beforeAll(async () => {
+  const about = { upstreamCommit: 'test', version: 'test', builtAt: '2026-01-01T00:00:00.000Z' };
+  await runBuild({ recordsDir: config.recordsDir, mediaDir: join(config.dataDir, 'media'), outDir: out, baseUrl: config.baseUrl, inputHash: 'query', about, only: new Set(KINDS) });
+}, 600_000);
+
+const read = <T>(rel: string): T => JSON.parse(readFileSync(join(out, rel), 'utf8')) as T;
+const list = (kind: string) => read<FullList>(listFile(kind));
+const idOf = (url: string) => Number(/\/(-?\d+)\/$/.exec(url)![1]);
+type Doc = Record<string, unknown>;
+const items = new Map<string, Doc[]>();
+/** The kind's listed items, in list order, as the build wrote them. */
+const listedItems = (kind: string): Doc[] => {
+  let docs = items.get(kind);
+  if (!docs) items.set(kind, (docs = list(kind).results.map((entry) => read<Doc>(itemFile(kind, idOf(entry.url))))));
+  return docs;
+};
+const filters = (kind: string) => new FilterIndex(read<FilterIndexFile>(filterIndexFile(kind)));
+const positionOf = (kind: string, name: string) => list(kind).results.findIndex((entry) => entry.name === name);
+
+/** The list positions holding one value of a value filter. */
+function holders(kind: string, filter: string, value: string): number[] {
+  const index = filters(kind);
+  const key = index.vocabulary(filter)?.lookup(value);
+  expect(key, `${kind} ${filter}=${value}`).toBeDefined();
+  return index.select({ values: [{ filter, keys: [key!] }] });
+}
+
+/** The value at a dotted path through objects. */
+const valueAt = (doc: unknown, path: string): unknown => path.split('.').reduce<unknown>((at, key) => (at as Doc)[key], doc);
+
+describe('the query index files of a build', () => {
+  it('are written for every kind built, and the routing table carries each declaration', () => {
+    const routes = read<Routes>(routesFile);
+    expect(Object.keys(routes.queries).sort()).toEqual([...KINDS].sort());
+    for (const kind of KINDS) {
+      const resource = allResources.find((r) => r.kind === kind)!;
+      const declared = new KindQuery(resource.kind, queryOf(resource)!).shape;
+      expect(routes.queries[kind], kind).toEqual(declared);
+      const file = read<FilterIndexFile>(filterIndexFile(kind));
+      expect(Object.keys(file.values)).toEqual(declared.filters.map((f) => f.name));
+      expect(Object.keys(file.ranges)).toEqual(declared.ranges.map((r) => r.name));
+      for (const filter of declared.filters) expect(file.values[filter.name]!.target, `${kind} ${filter.name}`).toBe(filter.target ?? undefined);
+      expect(readdirSync(join(out, fieldColumnFile(kind, 'id'), '..')).sort()).toEqual(declared.fields.map((f) => `${f}.json`).sort());
+    }
+  });
+
+  it('count and position every listed item in list order: values, ranges, search ids and field columns', () => {
+    for (const kind of KINDS) {
+      const { count, results } = list(kind);
+      const file = read<FilterIndexFile>(filterIndexFile(kind));
+      expect(file.count, kind).toBe(count);
+      for (const [name, { values }] of Object.entries(file.values)) {
+        for (const [value, , gaps] of values) {
+          let position = -1;
+          const positions = gaps.map((gap) => (position += gap + 1));
+          expect(positions.every((p) => p < count), `${kind} ${name}=${value}`).toBe(true);
+          expect(new FilterIndex(file).select({ values: [{ filter: name, keys: [values.findIndex((v) => v[0] === value)] }] })).toEqual(positions);
+        }
+      }
+      for (const column of Object.values(file.ranges)) expect(column.length).toBe(count);
+      for (const field of read<Routes>(routesFile).queries[kind]!.fields) expect(read<FieldColumnFile>(fieldColumnFile(kind, field)).values.length).toBe(count);
+      if (kind === 'evolution-chain') continue;
+      const search = read<SearchIndexFile>(searchIndexFile(kind));
+      expect(search.format).toBe('search-index/2');
+      expect(search.kinds.map((k) => k.kind)).toEqual([kind]);
+      expect(search.kinds[0]!.ids, kind).toEqual(results.map((entry) => idOf(entry.url)));
+      expect(new SearchColumns(search).resourceName).toEqual(results.map((e) => e.name));
+    }
+    // the type list holds the 18 battle types of 21: the indexes too
+    expect(read<FilterIndexFile>(filterIndexFile('type')).count).toBe(18);
+  }, 120_000);
+
+  it('has no search index for a kind without names', () => {
+    expect(() => readFileSync(join(out, searchIndexFile('evolution-chain')))).toThrow();
+  });
+
+  it('knows what the items say: bulbasaur is grass and poison of generation I, tackle is physical, mewtwo is legendary', () => {
+    const bulbasaur = positionOf('creature', 'bulbasaur');
+    for (const [filter, value] of [['type', 'grass'], ['type', 'poison'], ['type', '12'], ['generation', 'generation-i'], ['generation', '1'], ['egg_group', 'monster'], ['is_default', 'true']]) {
+      expect(holders('creature', filter!, value!), `${filter}=${value}`).toContain(bulbasaur);
+    }
+    expect(holders('creature', 'type', 'fire')).not.toContain(bulbasaur);
+    expect(holders('move', 'damage_class', 'physical')).toContain(positionOf('move', 'tackle'));
+    expect(holders('move', 'damage_class', 'special')).not.toContain(positionOf('move', 'tackle'));
+    expect(holders('creature-species', 'is_legendary', 'true')).toContain(positionOf('creature-species', 'mewtwo'));
+    expect(holders('creature-species', 'is_legendary', '1')).not.toContain(positionOf('creature-species', 'pikachu'));
+    expect(holders('creature', 'is_legendary', 'true')).toContain(positionOf('creature', 'mewtwo'));
+    // a three-filter query and a range, as the request side asks them
+    const index = filters('creature');
+    const key = (filter: string, value: string) => index.vocabulary(filter)!.lookup(value)!;
+    const fastFire = index.select({ values: [{ filter: 'type', keys: [key('type', 'fire')] }, { filter: 'generation', keys: [key('generation', 'generation-i')] }], ranges: [{ filter: 'speed', range: { min: 100, max: null } }] });
+    // the oracle, from the items: generation I's species are 1 to 151
+    const expected = listedItems('creature').filter((c) =>
+      (c.types as Array<{ type: { name: string } }>).some((t) => t.type.name === 'fire')
+      && idOf((c.species as { url: string }).url) <= 151
+      && (c.stats as Array<{ base_stat: number; stat: { name: string } }>).find((s) => s.stat.name === 'speed')!.base_stat >= 100);
+    expect(fastFire.map((p) => list('creature').results[p]!.name)).toEqual(expected.map((c) => c.name));
+    expect(expected.map((c) => c.name)).toEqual(expect.arrayContaining(['charizard', 'rapidash']));
+  });
+
+  it('holds every translated name of every species in the species search index, and creatures are found by their species’ names', () => {
+    const columns = new SearchColumns(read<SearchIndexFile>(searchIndexFile('creature-species')));
+    const namesOf = (columns: SearchColumns, resource: number) => {
+      const folded = new Set<string>();
+      for (let entry = 0; entry < columns.entryCount; entry++) if (columns.entryResource[entry] === resource) folded.add(columns.entryFolded[entry]!);
+      return folded;
+    };
+    const missing: string[] = [];
+    listedItems('creature-species').forEach((species, resource) => {
+      const held = namesOf(columns, resource);
+      for (const { name } of species.names as Array<{ name: string }>) if (foldText(name) !== '' && !held.has(foldText(name))) missing.push(`${String(species.name)}: ${name}`);
+    });
+    expect(missing).toEqual([]);
+    const creatures = new SearchColumns(read<SearchIndexFile>(searchIndexFile('creature')));
+    expect([...namesOf(creatures, positionOf('creature', 'pikachu'))]).toEqual(expect.arrayContaining(['pikachu', 'ピカチュウ', '皮卡丘']));
+    // a form's full name (Mega Charizard X) finds its creature
+    expect([...namesOf(creatures, positionOf('creature', 'charizard-mega-x'))]).toEqual(expect.arrayContaining(['charizard', 'mega charizard x']));
+  });
+
+  it('holds in each field column and range exactly what the items hold', () => {
+    for (const kind of KINDS) {
+      const docs = listedItems(kind);
+      const shape = read<Routes>(routesFile).queries[kind]!;
+      for (const field of shape.fields) {
+        const column = read<FieldColumnFile>(fieldColumnFile(kind, field));
+        expect([column.format, column.kind, column.field]).toEqual(['field-column/1', kind, field]);
+        const unequal = docs.filter((doc, p) => JSON.stringify(column.values[p]) !== JSON.stringify(valueAt(doc, field)));
+        expect(unequal.map((doc) => `${kind} ${String(doc.id)} ${field}`)).toEqual([]);
+      }
+    }
+    const stat = (doc: Doc, name: string) => (doc.stats as Array<{ base_stat: number; stat: { name: string } }>).find((s) => s.stat.name === name)!.base_stat;
+    const creatureRanges = read<FilterIndexFile>(filterIndexFile('creature')).ranges;
+    for (const name of ['hp', 'attack', 'defense', 'special-attack', 'special-defense', 'speed']) {
+      expect(creatureRanges[name], name).toEqual(listedItems('creature').map((doc) => stat(doc, name)));
+    }
+    const moveRanges = read<FilterIndexFile>(filterIndexFile('move')).ranges;
+    for (const name of ['power', 'accuracy', 'pp', 'priority']) expect(moveRanges[name], name).toEqual(listedItems('move').map((doc) => doc[name]));
+  }, 120_000);
+});
+
+describe('the build-time check of declared fields', () => {
+  const ctx = createContext('http://x/v2', new Map(), { sprites: new Set(), cries: new Set() });
+  const item = { id: 7, name: 'seven', generation: { name: 'generation-i', url: 'http://x/v2/generation/1/' }, sprites: { front: 'a', back: null } };
+
+  it('gives each field the item’s value, null included', () => {
+    const query = new KindQuery('ability', { filters: [], fields: ['id', 'generation', 'sprites.back'] });
+    expect(query.facts({ id: 7 }, item, ctx)).toMatchObject({ fields: [7, item.generation, null] });
+  });
+
+  it('names kind, id and field when fields are declared out of the item’s order or are missing', () => {
+    const outOfOrder = new KindQuery('ability', { filters: [], fields: ['id', 'sprites.front', 'generation'] });
+    expect(outOfOrder.facts({ id: 7 }, item, ctx)).toMatch(/^ability 7: field generation: .*key order/);
+    const missing = new KindQuery('ability', { filters: [], fields: ['id', 'sprites.side'] });
+    expect(missing.facts({ id: 7 }, item, ctx)).toBe('ability 7: field sprites.side is not in the item');
+  });
+
+  it('refuses a link into another kind than the filter declares', () => {
+    const wrong = new KindQuery('ability', { filters: [{ name: 'generation', about: 'a generation', target: 'region', values: ({ item: doc }) => [(doc as typeof item).generation] }], fields: ['id'] });
+    expect(wrong.facts({ id: 7 }, item, ctx)).toMatch(/^ability 7: filter generation: .* is no link to region/);
+  });
+});
