@@ -2,7 +2,8 @@
  * The incremental planner gives, file for file, what a full build of the same inputs gives.
  * On a copy of the data set: one full build, then edits applied one after another, each
  * followed by an incremental update of that build and a full import and build of the edited
- * data into a second folder; the two folders must hold the same files with the same bytes.
+ * data into a second folder; the two folders must hold the same files with the same bytes
+ * (the query indexes under v2/_query/ and the facts kept beside the build index included).
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from './support/config.ts';
 import { fileHashes } from './support/files.ts';
+import { filterIndexFile, searchIndexFile } from '../edge/layout.ts';
+import type { FilterIndexFile } from '../edge/query/filter.ts';
 import { runBuild } from '../generator/emit/build.ts';
 import { runImport } from '../generator/import/import.ts';
 import { DataError } from '../generator/import/tables.ts';
@@ -115,6 +118,28 @@ describe('incremental rebuilds equal a full build, file by file', () => {
     const media = await update();
     expect(media.mediaPaths).toBe(2);
     expect(media.documents).toBeGreaterThan(0);
+    expect(await compareWithFullBuild()).toEqual([]);
+  }, 600_000);
+
+  it("query indexes: a move's type (a filter value) and a species' translated name (searched on the species and its creatures)", async () => {
+    const typeIndex = () => JSON.parse(readFileSync(join(served, filterIndexFile('move')), 'utf8')) as FilterIndexFile;
+    const holdsPound = (type: string) => {
+      const row = typeIndex().values['type']!.values.find(([name]) => name === type);
+      let position = -1;
+      return (row?.[2] ?? []).map((gap) => (position += gap + 1)).includes(0);
+    };
+    const searched = (kind: string) => readFileSync(join(served, searchIndexFile(kind)), 'utf8');
+    expect(holdsPound('normal')).toBe(true);
+    // pound (move 1, first in the list) becomes a fighting move; Pikachu's English name changes
+    editLine('csv/moves.csv', '1,pound,1,1,40,35,100,0,10,2,1,,5,1,5', '1,pound,1,2,40,35,100,0,10,2,1,,5,1,5');
+    editLine('csv/pokemon_species_names.csv', '25,9,Pikachu,Mouse Pokémon', '25,9,Pikachoo,Mouse Pokémon');
+    const report = await update();
+    expect(report.records).toEqual({ move: 1, 'creature-species': 1 });
+    // the creatures of the species search its names: their items (and facts) are made again
+    expect(report.made['creature item']).toBeGreaterThanOrEqual(1);
+    expect([holdsPound('normal'), holdsPound('fighting')]).toEqual([false, true]);
+    expect(searched('creature-species')).toContain('pikachoo');
+    expect(searched('creature')).toContain('pikachoo');
     expect(await compareWithFullBuild()).toEqual([]);
   }, 600_000);
 

@@ -5,7 +5,6 @@
  * these with the facts of the records made now and, on an update, those kept from the served
  * build, so both builds write the same bytes.
  */
-import { fieldColumnFile, filterIndexFile, searchIndexFile } from '../../edge/layout.ts';
 import type { FieldColumnFile } from '../../edge/query/fields.ts';
 import { positionGaps, type FilterIndexFile, type FilterValueRow } from '../../edge/query/filter.ts';
 import { makeSearchKind, type SearchIndexFile } from '../../edge/query/search-index.ts';
@@ -73,11 +72,3 @@ export function fieldColumns(kind: string, shape: KindQueries, listed: readonly 
   return shape.fields.map((field, f) => ({ format: 'field-column/1', kind, field, values: listed.map((r) => r.facts.fields[f]!) }));
 }
 
-/** The files of a kind's query indexes, by path. */
-export function queryIndexFiles(kind: string, shape: KindQueries, listed: readonly ListedFacts[]): Array<[path: string, body: string]> {
-  const files: Array<[string, string]> = [[filterIndexFile(kind), JSON.stringify(filterIndex(kind, shape, listed))]];
-  const search = searchIndex(kind, listed);
-  if (search) files.push([searchIndexFile(kind), JSON.stringify(search)]);
-  for (const column of fieldColumns(kind, shape, listed)) files.push([fieldColumnFile(kind, column.field), JSON.stringify(column)]);
-  return files;
-}
