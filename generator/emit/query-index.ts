@@ -11,14 +11,14 @@ import { makeSearchKind, type SearchIndexFile } from '../../edge/query/search-in
 import type { KindQueries } from '../../edge/layout.ts';
 import type { QueryFacts } from './query-facts.ts';
 
-/** A listed record with its facts; the array's order is the list's. */
-export interface ListedFacts {
+/** A record with its query facts (in the index files: a listed one, arrays in list order). */
+export interface RecordFacts {
   id: number;
   name: string | null;
   facts: QueryFacts;
 }
 
-export function filterIndex(kind: string, shape: KindQueries, listed: readonly ListedFacts[]): FilterIndexFile {
+export function filterIndex(kind: string, shape: KindQueries, listed: readonly RecordFacts[]): FilterIndexFile {
   const values: FilterIndexFile['values'] = {};
   shape.filters.forEach(({ name, about, target }, f) => {
     values[name] = { about, ...(target === null ? {} : { target }), values: valueRows(listed.map((r) => r.facts.values[f] ?? [])) };
@@ -51,7 +51,7 @@ function valueRows(perRecord: ReadonlyArray<ReadonlyArray<[string, number | null
  * The kind's names: each record's own and its translations, languages in order of first use
  * along the list. Null for a kind without names (addressed by id only).
  */
-export function searchIndex(kind: string, listed: readonly ListedFacts[]): SearchIndexFile | null {
+export function searchIndex(kind: string, listed: readonly RecordFacts[]): SearchIndexFile | null {
   if (listed.some((r) => r.name === null)) return null;
   const languages: string[] = [];
   const seen = new Set<string>();
@@ -68,7 +68,7 @@ export function searchIndex(kind: string, listed: readonly ListedFacts[]): Searc
 }
 
 /** One column per declared field: each listed item's value there. */
-export function fieldColumns(kind: string, shape: KindQueries, listed: readonly ListedFacts[]): FieldColumnFile[] {
+export function fieldColumns(kind: string, shape: KindQueries, listed: readonly RecordFacts[]): FieldColumnFile[] {
   return shape.fields.map((field, f) => ({ format: 'field-column/1', kind, field, values: listed.map((r) => r.facts.fields[f]!) }));
 }
 

@@ -27,7 +27,7 @@ import { MemberGzipFile, memberSource, writeTarGz, type ArchiveEntry, type GzipM
 import { kindList, nameOwners, type KindEmitter, type RecordDocuments } from './emit-kinds.ts';
 import { CopyOutput, Output } from './output.ts';
 import { queriesOf, queryFactsFile, type QueryFacts } from './query-facts.ts';
-import { fieldColumns, filterIndex, searchIndex, type ListedFacts } from './query-index.ts';
+import { fieldColumns, filterIndex, searchIndex, type RecordFacts } from './query-index.ts';
 import type { BuildStamp } from './stamp.ts';
 
 type AnyRecord = { id: number; name: string | null };
@@ -83,9 +83,9 @@ export interface KindFileInput {
 export interface KindQueryInput {
   shape: KindQueries;
   /** every record's facts, in id order */
-  all: readonly ListedFacts[];
+  all: readonly RecordFacts[];
   /** the listed records' facts, in list order: index positions are positions here */
-  listed: readonly ListedFacts[];
+  listed: readonly RecordFacts[];
 }
 
 /** What a build keeps of a kind's facts (queryFactsFile), for the next update's records it does not make again. */
@@ -293,7 +293,7 @@ export class KindWriter {
     const query = this.em.query;
     if (!query) return null;
     let kept: Map<number, QueryFacts> | null = null;
-    const all = this.records.map((record): ListedFacts => {
+    const all = this.records.map((record): RecordFacts => {
       let facts = this.facts.get(record.id);
       if (!facts && this.served) facts = (kept ??= readKeptFacts(this.served.dir, this.em.kind, query.shape)).get(record.id);
       if (!facts) throw new BuildError([`${this.em.kind} ${record.id}: no query facts made or kept`]);
