@@ -26,7 +26,7 @@ import { COLLECTION_PARAMS, queryParam, queryValues } from './params.ts';
 import { compileFields, project, type Json } from './query/fields.ts';
 import type { FilterQuery } from './query/filter.ts';
 import { foldText } from './query/fold.ts';
-import { listItems, parseFields, parseIds, parseNames, parseRange, parseValues, type IntegerRange, type Parsed, type Vocabulary } from './query/params.ts';
+import { listItems, parseFields, parseIds, parseNames, parseRange, parseValues, QUERY_LIMITS, type IntegerRange, type Parsed, type Vocabulary } from './query/params.ts';
 import { SearchIndex } from './query/search.ts';
 
 /** A value filter's key for a value that is valid but held by no entry: it matches nothing. */
@@ -125,13 +125,13 @@ async function readValueFilter(build: BuildFiles, kind: string, filter: QueryFil
   const own = index?.vocabulary(filter.name);
   // a declared filter the build wrote no index for: the build is broken, and that is a 404 like an unreadable file
   if (own === undefined) throw new Error(`${kind}: no index for the filter ${filter.name}`);
-  const target = filter.target === null ? null : await build.listKeys(filter.target);
+  const canonical = (token: string) => (/^\d+$/.test(token) ? String(Number(token)) : token);
+  // the target kind's list is read only for a value the index does not hold
+  const allHeld = listItems(raw, true, QUERY_LIMITS.listItems).every((token) => own.lookup(canonical(token)) !== undefined);
+  const target = filter.target === null || allHeld ? null : await build.listKeys(filter.target);
   const vocabulary: Vocabulary = {
     accepts: own.accepts,
-    lookup: (token) => {
-      const canonical = /^\d+$/.test(token) ? String(Number(token)) : token;
-      return own.lookup(canonical) ?? (heldByNone(canonical, filter, target) ? HELD_BY_NONE : undefined);
-    },
+    lookup: (token) => own.lookup(canonical(token)) ?? (heldByNone(canonical(token), filter, target) ? HELD_BY_NONE : undefined),
   };
   const keys = parseValues(filter.name, raw, vocabulary);
   if (!keys.ok) return keys;

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createHandler } from '../edge/handler.ts';
-import { pageFile, searchIndexFile } from '../edge/layout.ts';
+import { listFile, pageFile, searchIndexFile } from '../edge/layout.ts';
 import { baseUrl, CRITTERS, entry, FIXTURE, fixtureReader } from './support/query-fixture.ts';
 
 const handle = createHandler(fixtureReader(), { baseUrl });
@@ -65,6 +65,16 @@ describe('collection filters', () => {
     expect(await page('/v2/critter/?element=volt')).toEqual({ count: 0, next: null, previous: null, results: [] });
     expect(await names('/v2/critter/?element=volt,tide')).toEqual(['tidecat', 'sparkfox']);
     expect((await page('/v2/critter/?element=4')).count).toBe(0);
+  });
+
+  it('reads the target kind\'s list only for a value the index does not hold', async () => {
+    const reads: string[] = [];
+    const inner = fixtureReader();
+    const counting = createHandler({ read: (path) => (reads.push(path), inner.read(path)) }, { baseUrl });
+    await counting(new Request('https://example.test/v2/critter/?element=ember,2'));
+    expect(reads).not.toContain(listFile('element'));
+    await counting(new Request('https://example.test/v2/critter/?element=volt'));
+    expect(reads).toContain(listFile('element'));
   });
 
   it('a value that names nothing, a malformed range: 400 naming parameter, value and what it accepts', async () => {
