@@ -22,7 +22,7 @@ import type { BuildFiles, ListKeys } from './build-files.ts';
 import type { Answer } from './http.ts';
 import { DEFAULT_LIMIT, pageFile, type KindQueries, type QueryFilter, type QueryRange } from './layout.ts';
 import { pageLinks, paginate, parseLimit, parseOffset, type FullList, type ListEntry } from './pagination.ts';
-import { COLLECTION_PARAMS, queryParam, queryValues } from './params.ts';
+import { QUERYABLE_COLLECTION_PARAMS, queryParam, queryValues } from './params.ts';
 import { compileFields, project, type Json } from './query/fields.ts';
 import type { FilterQuery } from './query/filter.ts';
 import { foldText } from './query/fold.ts';
@@ -98,7 +98,7 @@ async function readQuery(build: BuildFiles, kind: string, params: URLSearchParam
   const fields = parseFields('fields', queryValues(params, 'fields'), queries.fields);
   if (!fields.ok) return fields;
   query.fields = fields.value;
-  const fixed: readonly string[] = COLLECTION_PARAMS;
+  const fixed: readonly string[] = QUERYABLE_COLLECTION_PARAMS;
   for (const filter of queries.filters) {
     if (fixed.includes(filter.name)) continue;
     const resolved = await readValueFilter(build, kind, filter, queryValues(params, filter.name));
