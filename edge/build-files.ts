@@ -1,12 +1,16 @@
 /**
  * One build's files as the request logic reads them: through the reader it is given, with the
- * routing table, meta and lists parsed once and kept, and each file's ETag computed once.
+ * routing table, meta, lists and query indexes parsed once and kept, and each file's ETag
+ * computed once.
  * Files do not change under one instance: a CDN deploy is immutable, and the preview makes a new
  * instance for each build it serves.
  */
 import { contentHash, type Answer, type AnswerIdentity } from './http.ts';
-import { listFile, metaFile, routesFile, type Meta, type Routes } from './layout.ts';
+import { fieldColumnFile, filterIndexFile, listFile, metaFile, routesFile, searchIndexFile, type Meta, type Routes } from './layout.ts';
 import type { FullList } from './pagination.ts';
+import type { FieldColumnFile } from './query/fields.ts';
+import { FilterIndex, type FilterIndexFile } from './query/filter.ts';
+import type { SearchIndexFile } from './query/search-index.ts';
 
 export interface FileReader {
   /** the bytes of a file under dist/, by its relative path, or null when there is none */
@@ -45,6 +49,49 @@ export class BuildFiles {
     return this.keepRead<FullList>(listFile(kind));
   }
 
+  /** A kind's list entries by id and by name, for `id=`/`name=` batches and the search's positions. */
+  listKeys(kind: string): Promise<ListKeys | null> {
+    return this.keep(`list-keys:${kind}`, async () => {
+      const list = await this.list(kind);
+      return list && new ListKeys(list);
+    });
+  }
+
+  /** A kind's filter index (value filters and range columns), loaded once. */
+  filterIndex(kind: string): Promise<FilterIndex | null> {
+    return this.keep(`filter-index:${kind}`, async () => {
+      const file = await this.readJson<FilterIndexFile>(filterIndexFile(kind));
+      return file && new FilterIndex(file);
+    });
+  }
+
+  /** A kind's search index file (that kind only); null for kinds without names. */
+  searchFile(kind: string): Promise<SearchIndexFile | null> {
+    return this.keepRead<SearchIndexFile>(searchIndexFile(kind));
+  }
+
+  /** One allowed field's values for every entry of a kind's list. */
+  fieldColumn(kind: string, field: string): Promise<FieldColumnFile | null> {
+    return this.keepRead<FieldColumnFile>(fieldColumnFile(kind, field));
+  }
+
+  /**
+   * Something made from the files, kept under `key` once made; like a read, a result of null or
+   * a failure is not kept.
+   */
+  keep<T>(key: string, make: () => Promise<T | null>): Promise<T | null> {
+    let made = this.kept.get(key) as Promise<T | null> | undefined;
+    if (!made) {
+      made = make();
+      this.kept.set(key, made);
+      made.then(
+        (value) => value === null && this.kept.delete(key),
+        () => this.kept.delete(key),
+      );
+    }
+    return made;
+  }
+
   /** The answer's ETag (a file's computed once) and the build's data version. */
   async identify(answer: Answer): Promise<AnswerIdentity> {
     const version = (await this.meta().catch(() => null))?.upstream_commit;
@@ -58,20 +105,32 @@ export class BuildFiles {
   }
 
   private keepRead<T>(path: string): Promise<T | null> {
-    let read = this.kept.get(path) as Promise<T | null> | undefined;
-    if (!read) {
-      read = this.readJson<T>(path);
-      this.kept.set(path, read);
-      read.then(
-        (value) => value === null && this.kept.delete(path),
-        () => this.kept.delete(path),
-      );
-    }
-    return read;
+    return this.keep(path, () => this.readJson<T>(path));
   }
 
   private async readJson<T>(path: string): Promise<T | null> {
     const bytes = await this.files.read(path);
     return bytes === null ? null : (JSON.parse(decoder.decode(bytes)) as T);
+  }
+}
+
+/** A list's positions by id (from each entry's URL) and by name. */
+export class ListKeys {
+  private readonly byId = new Map<number, number>();
+  private readonly byName = new Map<string, number>();
+
+  constructor(readonly list: FullList) {
+    list.results.forEach((entry, position) => {
+      const id = /\/(\d+)\/$/.exec(entry.url)?.[1];
+      if (id !== undefined) this.byId.set(Number(id), position);
+      if (entry.name !== undefined) this.byName.set(entry.name, position);
+    });
+  }
+
+  positionOfId(id: number): number | undefined { return this.byId.get(id); }
+  positionOfName(name: string): number | undefined { return this.byName.get(name); }
+  /** The position of a lowercase name or a decimal id. */
+  positionOf(token: string): number | undefined {
+    return /^\d{1,9}$/.test(token) ? this.byId.get(Number(token)) : this.byName.get(token);
   }
 }

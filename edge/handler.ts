@@ -1,14 +1,17 @@
 /**
- * Every routing and pagination rule of the service, as one function from a web-standard
- * Request to a Response. It only reads the files the build wrote, through the `files` reader
- * it is given, so the local preview (disk) and the CDN edge (static fetch) share it unchanged.
- * HTTP semantics (HEAD, conditional GET, the headers every answer carries) are edge/http.ts's.
+ * Every routing rule of the service, as one function from a web-standard Request to a Response.
+ * It only reads the files the build wrote, through the `files` reader it is given, so the local
+ * preview (disk) and the CDN edge (static fetch) share it unchanged. Collections are
+ * edge/collection.ts's, `GET /v2/search/` edge/search-endpoint.ts's; HTTP semantics (HEAD, conditional
+ * GET, the headers every answer carries) are edge/http.ts's.
  */
+import { badParameter, methodNotAllowed, notFound } from './answers.ts';
 import { BuildFiles, type FileReader } from './build-files.ts';
+import { collection } from './collection.ts';
 import { compose, HTTP_STEPS, replyOf, type Answer, type Reply, type RequestLike, type Respond, type Step } from './http.ts';
-import { API_PREFIX, DEFAULT_LIMIT, itemFile, metaFile, pageFile, rootFile, subresourceFile } from './layout.ts';
-import { paginate, parseLimit, parseOffset } from './pagination.ts';
-import { queryParam } from './params.ts';
+import { API_PREFIX, itemFile, metaFile, rootFile, subresourceFile } from './layout.ts';
+import { checkedQuery, collectionParams, SEARCH_PARAMS } from './params.ts';
+import { search, SEARCH_PATH } from './search-endpoint.ts';
 
 export type { FileReader };
 
@@ -20,16 +23,6 @@ export interface HandlerOptions {
 /** A path segment the service can answer: what names and ids are made of. */
 const SEGMENT = /^-?[a-z0-9][a-z0-9-]{0,99}$/;
 const MAX_PATH = 512;
-
-const encoder = new TextEncoder();
-
-const jsonAnswer = (status: number, value: unknown, headers?: Record<string, string>): Answer => ({
-  status,
-  body: encoder.encode(JSON.stringify(value)),
-  ...(headers ? { headers } : {}),
-});
-const notFound = (): Answer => jsonAnswer(404, 'Not Found');
-const methodNotAllowed = (): Answer => jsonAnswer(405, 'Method Not Allowed', { Allow: 'GET, HEAD' });
 
 /** Splits `/v2/a/b/` into lowercase segments, or null when the path cannot name a resource. */
 export function pathSegments(pathname: string): string[] | null {
@@ -61,25 +54,6 @@ async function fileAnswer(build: BuildFiles, path: string): Promise<Answer> {
   return bytes === null ? notFound() : { status: 200, body: bytes, file: path };
 }
 
-async function collection(build: BuildFiles, kind: string, params: URLSearchParams): Promise<Answer> {
-  const limit = parseLimit(queryParam(params, 'limit'));
-  const offset = parseOffset(queryParam(params, 'offset'));
-  const q = queryParam(params, 'q');
-  if (q === null && limit === DEFAULT_LIMIT && offset % DEFAULT_LIMIT === 0) {
-    const precomputed = await fileAnswer(build, pageFile(kind, offset));
-    if (precomputed.status === 200) return precomputed;
-  }
-  const list = await build.list(kind);
-  if (!list) return notFound();
-  const collectionUrl = `${build.baseUrl}/${kind}/`;
-  if (q === null) return jsonAnswer(200, paginate(list, collectionUrl, offset, limit));
-  const needle = q.toLowerCase();
-  const results = list.results.filter((r) => r.name !== undefined && r.name.includes(needle));
-  const page = paginate({ count: results.length, results }, collectionUrl, offset, limit);
-  const withQuery = (link: string | null) => (link === null ? null : `${link}&q=${encodeURIComponent(q)}`);
-  return jsonAnswer(200, { ...page, next: withQuery(page.next), previous: withQuery(page.previous) });
-}
-
 async function route(build: BuildFiles, url: URL): Promise<Answer> {
   const sitePage = (await build.routes())?.site?.[url.pathname];
   if (sitePage) {
@@ -90,13 +64,34 @@ async function route(build: BuildFiles, url: URL): Promise<Answer> {
   if (segments === null) return notFound();
   if (segments.length === 0) return fileAnswer(build, rootFile);
   if (segments.length === 1 && segments[0] === 'meta') return fileAnswer(build, metaFile);
+  if (segments.length === 1 && segments[0] === SEARCH_PATH) return withQuery(url, (params) => search(build, params));
   const known = await build.routes();
   const [kind, key, sub] = segments as [string, string | undefined, string | undefined];
   if (!known || !known.kinds.includes(kind)) return notFound();
-  if (key === undefined) return collection(build, kind, url.searchParams);
+  if (key === undefined) return withQuery(url, (params) => collection(build, kind, params));
   if (sub === undefined) return fileAnswer(build, itemFile(kind, canonicalKey(key)));
   if (segments.length === 3 && known.subresources[kind]?.includes(sub)) return fileAnswer(build, subresourceFile(kind, canonicalKey(key), sub));
   return notFound();
+}
+
+/** A route that reads the query, behind the cap on its length. */
+function withQuery(url: URL, answer: (params: URLSearchParams) => Promise<Answer>): Promise<Answer> {
+  const checked = checkedQuery(url);
+  return checked.ok ? answer(checked.value) : Promise.resolve(badParameter(checked.error));
+}
+
+/**
+ * The query parameters the answers at a URL path can read, whatever else the URL holds: what the
+ * CDN keys its cache on (Netlify-Vary). One path gives one list, whatever its answer's status.
+ */
+export async function paramsReadAt(build: BuildFiles, pathname: string): Promise<string[]> {
+  const routes = await build.routes();
+  if (routes?.site?.[pathname]) return [];
+  const segments = pathSegments(pathname);
+  if (segments === null || segments.length !== 1) return [];
+  const [first] = segments as [string];
+  if (first === SEARCH_PATH) return [...SEARCH_PARAMS];
+  return routes?.kinds.includes(first) ? collectionParams(routes.queries?.[first]) : [];
 }
 
 /** What the service answers to a GET (or any other method: 405), with the headers every answer carries. */
@@ -116,15 +111,30 @@ async function answer(build: BuildFiles, request: RequestLike): Promise<Reply> {
 
 /** The request logic as a function from a web Request to a web Response. */
 export function createHandler(files: FileReader, options: HandlerOptions) {
-  const respond = createResponder(files, options);
-  return async function handle(request: Request): Promise<Response> {
-    const reply = await respond(request);
-    return new Response(reply.body as BodyInit | null, { status: reply.status, headers: reply.headers });
+  return createService(files, options).handle;
+}
+
+/** The request logic, and what a CDN in front of it must know: the parameters each path reads. */
+export interface Service {
+  handle(request: Request): Promise<Response>;
+  /** see `paramsReadAt` */
+  paramsReadAt(pathname: string): Promise<string[]>;
+}
+
+export function createService(files: FileReader, options: HandlerOptions): Service {
+  const build = new BuildFiles(files, options.baseUrl);
+  const respond = compose(HTTP_STEPS, (request) => answer(build, request));
+  return {
+    async handle(request) {
+      const reply = await respond(request);
+      return new Response(reply.body as BodyInit | null, { status: reply.status, headers: reply.headers });
+    },
+    paramsReadAt: (pathname) => paramsReadAt(build, pathname),
   };
 }
 
 /**
- * The request logic answering with a Reply (status, headers, bytes): what createHandler wraps.
+ * The request logic answering with a Reply (status, headers, bytes): what createService wraps.
  * `encodings` are an adapter's own steps between the HTTP semantics and the answer (the
  * preview compresses there; the edge leaves that to the CDN), so HEAD and If-None-Match see
  * the bytes that are sent.

@@ -42,10 +42,18 @@ export function parseOffset(value: string | null): number {
   return n === null || n < 0 ? 0 : n;
 }
 
+/**
+ * The links to the next and previous page of `count` results at `url` (`{base}/{kind}/`);
+ * `suffix` is the rest of the query they carry after offset and limit (`&q=…`), or ''.
+ */
+export function pageLinks(count: number, url: string, offset: number, limit: number, suffix = ''): { next: string | null; previous: string | null } {
+  const next = offset + limit < count ? `${url}?offset=${offset + limit}&limit=${limit}${suffix}` : null;
+  const previous = offset > 0 ? `${url}?offset=${Math.max(0, offset - limit)}&limit=${limit}${suffix}` : null;
+  return { next, previous };
+}
+
 /** One page of a collection; `collectionUrl` is `{base}/{kind}/`. */
-export function paginate(list: FullList, collectionUrl: string, offset: number, limit: number): Page {
+export function paginate(list: FullList, collectionUrl: string, offset: number, limit: number, suffix = ''): Page {
   const results = list.results.slice(offset, offset + limit);
-  const next = offset + limit < list.count ? `${collectionUrl}?offset=${offset + limit}&limit=${limit}` : null;
-  const previous = offset > 0 ? `${collectionUrl}?offset=${Math.max(0, offset - limit)}&limit=${limit}` : null;
-  return { count: list.count, next, previous, results };
+  return { count: list.count, ...pageLinks(list.count, collectionUrl, offset, limit, suffix), results };
 }

@@ -1,22 +1,58 @@
 /**
- * The query parameters the request logic reads, in one list, and the one way it reads them.
+ * The one reader of the query string, and the list of what each path reads.
  *
- * Whatever serves the answers keys its cache on these and on nothing else (Netlify's
- * `Netlify-Vary: query=...` is made from QUERY_PARAMS), so a parameter read anywhere but
- * through `queryParam` would be left out of the cache key: two requests differing only in it
- * would share one stored answer. test/params.test.ts fails on such a read.
+ * Whatever serves the answers keys its cache on the parameters a path reads and on nothing else
+ * (Netlify's `Netlify-Vary: query=...` is made from `paramsReadAt`), so a parameter read
+ * anywhere but here would be left out of the cache key: two requests differing only in it would
+ * share one stored answer. test/params.test.ts fails on a read elsewhere.
  */
+import type { KindQueries } from './layout.ts';
+import { checkQueryLength, type Parsed } from './query/params.ts';
 
-/** Every query parameter that can change an answer. */
-export const QUERY_PARAMS = ['limit', 'offset', 'q'] as const;
+/** What every collection reads, in the order `next`/`previous` links carry them (after offset and limit). */
+export const COLLECTION_PARAMS = ['limit', 'offset', 'q', 'id', 'name'] as const;
+/** What a collection whose kind declares queries reads besides its own filters and ranges. */
+export const QUERYABLE_COLLECTION_PARAMS = [...COLLECTION_PARAMS, 'fields'] as const;
+/** What `GET /v2/search/` reads. */
+export const SEARCH_PARAMS = ['q', 'kind', 'limit', 'offset'] as const;
 
-export type QueryParam = (typeof QUERY_PARAMS)[number];
+/** Parameters read as one value: given more than once, the last one counts. */
+export type SingleParam = 'limit' | 'offset' | 'q';
 
 /**
- * A parameter's value, or null when absent. Given more than once, the last one counts, as the
- * upstream reads it (Django's `QueryDict.get` returns a repeated key's last value).
+ * A single-valued parameter, or null when absent. Given more than once, the last one counts, as
+ * the upstream reads it (Django's `QueryDict.get` returns a repeated key's last value).
  */
-export function queryParam(params: URLSearchParams, name: QueryParam): string | null {
+export function queryParam(params: URLSearchParams, name: SingleParam): string | null {
   const values = params.getAll(name);
   return values.length === 0 ? null : values[values.length - 1]!;
+}
+
+/**
+ * Every value of a list-like parameter (filters, ranges, `id`, `name`, `fields`, `kind`), in the
+ * order given: the parsers join repeats as they join commas. Empty when absent.
+ */
+export function queryValues(params: URLSearchParams, name: string): string[] {
+  return params.getAll(name);
+}
+
+/**
+ * The parameters a collection reads: the fixed ones, then (for a kind that declares queries)
+ * `fields`, its value filters and its range filters in declared order. A declared name equal to
+ * a fixed one adds nothing (the fixed meaning wins).
+ */
+export function collectionParams(queries: KindQueries | undefined): string[] {
+  if (queries === undefined) return [...COLLECTION_PARAMS];
+  const names: string[] = [...QUERYABLE_COLLECTION_PARAMS];
+  for (const { name } of [...queries.filters, ...queries.ranges]) if (!names.includes(name)) names.push(name);
+  return names;
+}
+
+/**
+ * The request's parameters, or the 400 of a query string past its cap (edge/query/params.ts
+ * `checkQueryLength`), checked before any of them is read.
+ */
+export function checkedQuery(url: URL): Parsed<URLSearchParams> {
+  const checked = checkQueryLength(url.search);
+  return checked.ok ? { ok: true, value: url.searchParams } : checked;
 }

@@ -121,24 +121,43 @@ export async function checkReads({ origin, fresh }: Run): Promise<CheckResult> {
   return result(name, ok ? 'passed' : 'failed', saw);
 }
 
-/** A repeated GET is a CDN hit, and the cache key holds the parameters read and no others (Netlify-Vary). */
-export async function checkCacheHit({ origin, cdn, fresh }: Run): Promise<CheckResult> {
-  const name = 'a repeated GET is a CDN cache hit; the key is the parameters read';
-  const path = `/v2/creature/?limit=7&offset=${fresh() % 1300}`;
+/** Whether an answer says Netlify's CDN served it from its cache. */
+const isHit = (a: Answer) => /;\s*hit/i.test(a.headers['cache-status'] ?? '');
+
+/** Sends a path until the CDN answers it from its cache (at most four times); the cache statuses seen, and whether it hit. */
+async function warm(origin: string, path: string): Promise<{ statuses: string[]; hit: boolean }> {
   const statuses: string[] = [];
   let hit = false;
   for (let i = 0; i < 4 && !hit; i++) {
     const a = await send(origin, path);
     statuses.push(a.headers['cache-status'] ?? '-');
-    hit = i > 0 && /;\s*hit/i.test(a.headers['cache-status'] ?? '');
+    hit = i > 0 && isHit(a);
   }
+  return { statuses, hit };
+}
+
+/**
+ * A repeated GET is a CDN hit, and the cache key holds the parameters read and no others
+ * (Netlify-Vary, made per path): junk added to a page, a filtered page and an item (whose
+ * Netlify-Vary is the empty `query=`) is a hit on the entry warmed without it.
+ */
+export async function checkCacheHit({ origin, cdn, fresh }: Run): Promise<CheckResult> {
+  const name = 'a repeated GET is a CDN cache hit; the key is the parameters read';
+  const path = `/v2/creature/?limit=7&offset=${fresh() % 1300}`;
+  const page = await warm(origin, path);
   const junk = await send(origin, `${path}&utm_source=check`);
   const other = await send(origin, path.replace('limit=7', 'limit=8'));
-  const junkHit = /;\s*hit/i.test(junk.headers['cache-status'] ?? '');
   const otherSize = (json(other) as { results?: unknown[] } | undefined)?.results?.length;
-  const saw = `${path}: cache-status ${statuses.join(' | ')}; with utm_source: ${junk.headers['cache-status'] ?? '-'}; limit=8: ${otherSize ?? '?'} results, ${other.headers['cache-status'] ?? '-'}`;
+  const filtered = `/v2/creature/?type=fire&limit=3&offset=${fresh() % 100}`;
+  const item = `/v2/creature/${1 + (fresh() % 1000)}`;
+  const [filteredWarm, itemWarm] = [await warm(origin, filtered), await warm(origin, item)];
+  const filteredJunk = await send(origin, `${filtered}&utm_source=check`);
+  const itemJunk = await send(origin, `${item}?utm_source=check`);
+  const saw = `${path}: cache-status ${page.statuses.join(' | ')}; with utm_source: ${junk.headers['cache-status'] ?? '-'}; limit=8: ${otherSize ?? '?'} results, ${other.headers['cache-status'] ?? '-'}; `
+    + `${filtered} (Netlify-Vary ${filteredJunk.headers['netlify-vary'] ?? '-'}) with utm_source: ${filteredJunk.headers['cache-status'] ?? '-'}; ${item} (Netlify-Vary ${itemJunk.headers['netlify-vary'] ?? '-'}) with utm_source: ${itemJunk.headers['cache-status'] ?? '-'}`;
   if (!cdn) return result(name, 'skipped', `no CDN answers here (needs a Netlify deploy); ${saw}`);
-  return result(name, hit && junkHit && otherSize === 8 ? 'passed' : 'failed', saw);
+  const ok = page.hit && isHit(junk) && otherSize === 8 && filteredWarm.hit && isHit(filteredJunk) && itemWarm.hit && isHit(itemJunk);
+  return result(name, ok ? 'passed' : 'failed', saw);
 }
 
 /** If-None-Match with the ETag of an answer gives 304. */

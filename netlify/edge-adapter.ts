@@ -5,9 +5,8 @@
  * never run it again and no request header decides whether it answers.
  * Kept out of netlify/edge-functions/ because Netlify deploys every file there as a function.
  */
-import { createHandler, type FileReader } from '../edge/handler.ts';
+import { createService, type FileReader, type Service } from '../edge/handler.ts';
 import { API_PREFIX, metaFile, type Meta } from '../edge/layout.ts';
-import { QUERY_PARAMS } from '../edge/params.ts';
 
 /**
  * Where the function reads build files: `/_files/v2/creature/1.json` is `dist/v2/creature/1.json`
@@ -16,8 +15,13 @@ import { QUERY_PARAMS } from '../edge/params.ts';
  */
 export const FILE_READ_PREFIX = '/_files';
 
-/** The CDN's cache key: the path plus only the query parameters the handler reads (edge/params.ts). */
-export const NETLIFY_VARY = `query=${QUERY_PARAMS.join('|')}`;
+/**
+ * The CDN's cache key: the path plus only the query parameters the answers at that path read
+ * (edge/handler.ts `paramsReadAt`), so junk parameters share an entry. It depends on the path
+ * alone, as Netlify asks (one URL, one Netlify-Vary, whatever the answer). A path that reads
+ * none gets `query=`, an empty list.
+ */
+export const netlifyVary = (params: readonly string[]): string => `query=${params.join('|')}`;
 /**
  * A deploy's answers never change (a new deploy empties the CDN cache), so 200s are kept for a
  * year. Everything else is not stored at the CDN: a 404 is cheap to compute, and a stored 503
@@ -27,11 +31,9 @@ export const CDN_CACHE_OK = 'public, s-maxage=31536000';
 export const CDN_NO_STORE = 'no-store';
 
 export type Fetcher = (request: Request) => Promise<Response>;
-type Handle = ReturnType<typeof createHandler>;
-
 /** One handler and the reader it was made with; thrown away when a read fails. */
 interface ServedDeploy {
-  handle: Promise<Handle>;
+  service: Promise<Service>;
   /** a read failed for a reason other than a missing file */
   failed: boolean;
 }
@@ -39,7 +41,7 @@ interface ServedDeploy {
 const decoder = new TextDecoder();
 
 function serveDeploy(origin: string, fetcher: Fetcher): ServedDeploy {
-  const deploy: ServedDeploy = { handle: Promise.resolve(null as unknown as Handle), failed: false };
+  const deploy: ServedDeploy = { service: Promise.resolve(null as unknown as Service), failed: false };
   const reader: FileReader = {
     async read(path) {
       const url = new URL(`${FILE_READ_PREFIX}/${path.split('/').map(encodeURIComponent).join('/')}`, origin);
@@ -58,7 +60,7 @@ function serveDeploy(origin: string, fetcher: Fetcher): ServedDeploy {
       return null;
     },
   };
-  deploy.handle = (async () => {
+  deploy.service = (async () => {
     // Links in computed pages must carry the base URL the build wrote into every file.
     let baseUrl = `${origin}/${API_PREFIX}`;
     const bytes = await reader.read(metaFile);
@@ -70,7 +72,7 @@ function serveDeploy(origin: string, fetcher: Fetcher): ServedDeploy {
         deploy.failed = true;
       }
     }
-    return createHandler(reader, { baseUrl });
+    return createService(reader, { baseUrl });
   })();
   return deploy;
 }
@@ -85,7 +87,8 @@ function unavailable(): Response {
       'X-Content-Type-Options': 'nosniff',
       'Cache-Control': 'no-store',
       'Retry-After': '1',
-      ...cdnHeaders(false),
+      // no Netlify-Vary: the parameters a path reads are in the routing table, which may be what failed
+      ...cdnPolicy(false),
     },
   });
 }
@@ -95,9 +98,9 @@ function unavailable(): Response {
  * policy goes in both Netlify's own header and the standard one (RFC 9213): one report
  * (nitrojs/nitro#2431) saw Netlify-Vary ignored when only Netlify's header was sent.
  */
-function cdnHeaders(storable: boolean): Record<string, string> {
+function cdnPolicy(storable: boolean): Record<string, string> {
   const policy = storable ? CDN_CACHE_OK : CDN_NO_STORE;
-  return { 'Netlify-CDN-Cache-Control': policy, 'CDN-Cache-Control': policy, 'Netlify-Vary': NETLIFY_VARY };
+  return { 'Netlify-CDN-Cache-Control': policy, 'CDN-Cache-Control': policy };
 }
 
 /** The edge function's body: every request it is declared on gets an answer. */
@@ -105,16 +108,18 @@ export function createEdgeAdapter(fetcher: Fetcher = (request) => fetch(request)
   let current: ServedDeploy | null = null;
   return async function answer(request: Request): Promise<Response> {
     const deploy = (current ??= serveDeploy(new URL(request.url).origin, fetcher));
-    const handle = await deploy.handle;
-    const response = deploy.failed ? null : await handle(request);
-    if (response === null || deploy.failed) {
+    const service = await deploy.service;
+    const response = deploy.failed ? null : await service.handle(request);
+    const params = response === null || deploy.failed ? null : await service.paramsReadAt(new URL(request.url).pathname);
+    if (response === null || params === null || deploy.failed) {
       if (current === deploy) current = null;
       return unavailable();
     }
     // Only GET answers are stored by the CDN; a HEAD or a 304 stored under the URL would be
     // served to a later plain GET.
     const storable = request.method === 'GET' && response.status === 200;
-    for (const [name, value] of Object.entries(cdnHeaders(storable))) response.headers.set(name, value);
+    for (const [name, value] of Object.entries(cdnPolicy(storable))) response.headers.set(name, value);
+    response.headers.set('Netlify-Vary', netlifyVary(params));
     return response;
   };
 }

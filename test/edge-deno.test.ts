@@ -15,7 +15,10 @@ import { promisify } from 'node:util';
 import { parseAllRedirects } from '@netlify/redirect-parser';
 import { describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../generator/config.ts';
-import { CDN_CACHE_OK, CDN_NO_STORE, createEdgeAdapter, FILE_READ_PREFIX, NETLIFY_VARY } from '../netlify/edge-adapter.ts';
+import { BuildFiles } from '../edge/build-files.ts';
+import { paramsReadAt } from '../edge/handler.ts';
+import { diskReader } from '../generator/preview/index.ts';
+import { CDN_CACHE_OK, CDN_NO_STORE, createEdgeAdapter, FILE_READ_PREFIX, netlifyVary } from '../netlify/edge-adapter.ts';
 import { config as functionConfig } from '../netlify/edge-functions/api.ts';
 import { netlifyTomlPath, readNetlifyConfig } from './support/files.ts';
 import { checkOutcome, expectedBody, gotFrom, httpCases, loadCaseContext, runCases, SPOOFED_HEADERS, withSpoofedHeaders, type Got, type Sent } from './support/http-cases.ts';
@@ -99,7 +102,8 @@ describe('the edge function under Deno answers every row of the table', async ()
     expect(unrouted.filter(underV2).map((c) => c.name)).toEqual([]);
   });
 
-  it.each(routed.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+  const distFiles = new BuildFiles(diskReader(distDir), ctx.baseUrl);
+  it.each(routed.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
     const outcome = edge.get(c.name)!;
     const got = outcome.got as EdgeGot;
     const where = `${c.method ?? 'GET'} ${c.path}`;
@@ -107,8 +111,8 @@ describe('the edge function under Deno answers every row of the table', async ()
     // one invocation, whatever the function read
     expect(got.invocations, where).toBe(1);
 
-    // cacheable at the CDN: 200s to GET for the deploy's lifetime, nothing else
-    expect(got.headers['netlify-vary'], where).toBe(NETLIFY_VARY);
+    // cacheable at the CDN: 200s to GET for the deploy's lifetime, nothing else, keyed on what the path reads
+    expect(got.headers['netlify-vary'], where).toBe(netlifyVary(await paramsReadAt(distFiles, new URL(c.path, 'https://creatures.example').pathname)));
     const storable = (c.method ?? 'GET') === 'GET' && got.status === 200;
     expect(got.headers['netlify-cdn-cache-control'], where).toBe(storable ? CDN_CACHE_OK : CDN_NO_STORE);
     expect(got.headers['cdn-cache-control'], where).toBe(got.headers['netlify-cdn-cache-control']);

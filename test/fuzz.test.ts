@@ -1,7 +1,8 @@
 /**
  * Robustness of the request module (edge/handler.ts), in-process over the built dist/: thousands
  * of generated requests (encoded, double-encoded and overlong dot segments, NUL, backslashes,
- * unicode, very long paths, odd numbers in queries, odd methods and If-None-Match headers)
+ * unicode, very long paths, odd numbers in queries, filters, ranges, batches, fields and search
+ * with odd and hostile values, odd methods and If-None-Match headers)
  * must never give a 5xx, always give JSON (or a site route's declared type), never make the
  * handler ask for a file outside dist/, and give the same answer every time.
  */
@@ -113,6 +114,7 @@ const path: fc.Arbitrary<string> = fc.oneof(
       .map(([kind, key, sub]) => `/v2/${kind}/${key}${sub === undefined ? '' : `/${sub}`}`),
   },
   { weight: 1, arbitrary: fc.constantFrom(...Object.keys(routes.site), '/', '/v2/', '/v2/meta/', '/v2/creature/1/encounters', '/v2/creature/BULBASAUR/encounters/') },
+  { weight: 1, arbitrary: fc.constantFrom('/v2/search/', '/v2/search', '/v2/SEARCH/', '/v2/search/x') },
 );
 
 const number = fc.oneof(
@@ -120,16 +122,31 @@ const number = fc.oneof(
   fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }).map(String),
   fc.constantFrom('', ' 5', '5 ', '+5', '-0', '020', '20.0', '2.5', '1e3', '0x10', 'Infinity', 'NaN', '100000', '100001', '%35', '٣', '５'),
 );
-const queryValue = fc.oneof(number, fc.constantFrom(...nasty), fc.string({ maxLength: 10 }), fc.string({ unit: 'binary', maxLength: 6 }).map(encodeURIComponent));
+/** Names and ids the filters, batches and search take, and lists and ranges made of them. */
+const token = fc.oneof(fc.constantFrom(...keys, ...routes.kinds, 'fire', 'water', 'true', 'false', 'types', 'sprites.front_default', 'stats.base_stat', 'id', 'charzard', 'pikachú', 'ピカチュウ', '__proto__'), number);
+const listValue = fc.array(token, { maxLength: 5 }).map((items) => items.join(','));
+const rangeValue = fc.tuple(fc.option(number, { nil: '' }), fc.constantFrom('..', '.', '...', '', '..-'), fc.option(number, { nil: '' })).map(([a, dots, b]) => `${a}${dots}${b}`);
+const queryValue = fc.oneof(number, fc.constantFrom(...nasty), fc.string({ maxLength: 10 }), fc.string({ unit: 'binary', maxLength: 6 }).map(encodeURIComponent), listValue, rangeValue);
+/** Every parameter some answer reads: the fixed ones and every kind's declared filters and ranges. */
+const readNames = [...new Set(['limit', 'offset', 'q', 'id', 'name', 'fields', 'kind', ...Object.values(routes.queries ?? {}).flatMap((q) => [...q.filters, ...q.ranges].map((f) => f.name)), 'type', 'speed', 'generation'])];
 const query: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.constant('') },
   {
     weight: 4,
     arbitrary: fc
-      .array(fc.tuple(fc.constantFrom('limit', 'offset', 'q', 'LIMIT', 'Offset', 'foo', 'limit[]', '', 'q%00'), queryValue), { maxLength: 4 })
+      .array(fc.tuple(fc.constantFrom(...readNames, 'LIMIT', 'Offset', 'foo', 'limit[]', '', 'q%00'), queryValue), { maxLength: 4 })
       .map((pairs) => `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}`),
   },
   { weight: 1, arbitrary: fc.constantFrom('?', '??', '?&&', '?==', '?limit', '?limit=5&limit=7', '?offset=20&limit=20', '?q=', '?q=%', '?q=%25') },
+  {
+    // hostile: long lists, huge ranges, invalid UTF-8, every parameter repeated, long q
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      `?type=${','.repeat(1000)}`, `?id=${'1,'.repeat(400)}`, `?speed=${'9'.repeat(3000)}..`, '?speed=-99999999999999999999..99999999999999999999',
+      '?q=%FF', '?type=%FF%FE', '?name=%C0%AE', `?${readNames.flatMap((n) => Array.from({ length: 20 }, () => `${n}=1`)).join('&')}`,
+      `?q=${'x'.repeat(2000)}`, `?q=${'a'.repeat(9000)}`, `?fields=${'types,'.repeat(300)}`,
+    ),
+  },
 );
 
 const method = fc.oneof(
@@ -188,7 +205,7 @@ describe('fuzz: the request module', () => {
         statuses.set(first.status, (statuses.get(first.status) ?? 0) + 1);
 
         expect(first.status, url).toBeLessThan(500);
-        expect([200, 304, 404, 405], url).toContain(first.status);
+        expect([200, 304, 400, 404, 405], url).toContain(first.status);
         for (const name of ['access-control-allow-origin', 'x-content-type-options', 'cache-control', 'etag', 'x-data-version', 'content-type']) {
           expect(headers.has(name), `${url}: ${name}`).toBe(true);
         }
@@ -204,6 +221,7 @@ describe('fuzz: the request module', () => {
             const body = JSON.parse(decoder.decode(first.body)) as unknown;
             if (first.status === 404) expect(body).toBe('Not Found');
             if (first.status === 405) expect(body).toBe('Method Not Allowed');
+            if (first.status === 400) expect(body).toMatchObject({ error: 'bad_parameter', parameter: expect.any(String), value: expect.any(String), accepts: expect.any(String) });
           }
         }
         if (first.status === 405) expect(headers.get('allow')).toBe('GET, HEAD');
@@ -230,6 +248,7 @@ describe('fuzz: the request module', () => {
     expect(statuses.get(200) ?? 0).toBeGreaterThan(700);
     expect(statuses.get(404) ?? 0).toBeGreaterThan(1000);
     expect(statuses.get(405) ?? 0).toBeGreaterThan(100);
+    expect(statuses.get(400) ?? 0).toBeGreaterThan(50);
     expect(reader.escapes).toEqual([]);
   }, 60_000);
 });

@@ -1,45 +1,73 @@
 /**
  * The query parameters the request logic reads (edge/params.ts) are exactly the ones that change
- * an answer, so a cache keyed on that list (Netlify-Vary) is keyed on everything an answer reads:
+ * an answer, per path, so a cache keyed on that list (Netlify-Vary) is keyed on everything an
+ * answer reads and on nothing else:
  * - no code in edge/ or netlify/ reads the query except through edge/params.ts;
- * - each listed parameter changes some answer, and none of many others changes any;
- * - a repeated parameter is read as its last value, as the upstream reads it;
- * - the Netlify adapter's Netlify-Vary names the list, in its order.
- * A small invented collection stands in for the build.
+ * - at each path, each parameter `paramsReadAt` lists changes some answer, and no other does;
+ * - limit, offset and q count by their last value, as the upstream reads them; list-like
+ *   parameters join their repeats like commas;
+ * - the Netlify adapter's Netlify-Vary names the path's list, whatever the answer.
+ * A small invented build stands in for the real one.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../generator/config.ts';
-import { createHandler, type FileReader } from '../edge/handler.ts';
-import { itemFile, listFile, metaFile, routesFile } from '../edge/layout.ts';
-import { QUERY_PARAMS, queryParam, type QueryParam } from '../edge/params.ts';
-import { NETLIFY_VARY } from '../netlify/edge-adapter.ts';
+import { BuildFiles } from '../edge/build-files.ts';
+import { createHandler, paramsReadAt, type FileReader } from '../edge/handler.ts';
+import { fieldColumnFile, filterIndexFile, itemFile, listFile, metaFile, routesFile, searchIndexFile, type Routes } from '../edge/layout.ts';
+import { collectionParams, queryParam, queryValues, SEARCH_PARAMS } from '../edge/params.ts';
+import { positionGaps } from '../edge/query/filter.ts';
+import { makeSearchKind } from '../edge/query/search-index.ts';
+import { createEdgeAdapter, FILE_READ_PREFIX, netlifyVary } from '../netlify/edge-adapter.ts';
 
 const encoder = new TextEncoder();
-const baseUrl = 'https://example.test/v2';
+const origin = 'https://example.test';
+const baseUrl = `${origin}/v2`;
 const names = Array.from({ length: 45 }, (_, i) => `thing-${['ab', 'cd', 'ef'][i % 3]}-${i + 1}`);
+const COLOURS = ['red', 'blue', 'green'];
+const routes: Routes = {
+  kinds: ['thing', 'colour'],
+  subresources: {},
+  idOnly: [],
+  site: {},
+  queries: { thing: { filters: [{ name: 'colour', about: 'a colour', target: 'colour' }], ranges: [{ name: 'size', about: 'size' }], fields: ['id'] } },
+};
 const fixture = new Map<string, unknown>([
-  [routesFile, { kinds: ['thing'], subresources: {}, idOnly: [], site: {} }],
+  [routesFile, routes],
   [metaFile, { upstream_commit: 'f'.repeat(40), base_url: baseUrl }],
   [listFile('thing'), { count: names.length, results: names.map((name, i) => ({ name, url: `${baseUrl}/thing/${i + 1}/` })) }],
+  [listFile('colour'), { count: 3, results: COLOURS.map((name, i) => ({ name, url: `${baseUrl}/colour/${i + 1}/` })) }],
   [itemFile('thing', 1), { id: 1, name: names[0] }],
+  [filterIndexFile('thing'), {
+    format: 'filter-index/1', kind: 'thing', count: names.length, ranges: { size: names.map((_, i) => i) },
+    values: { colour: { about: 'a colour', target: 'colour', values: COLOURS.map((c, k) => [c, k + 1, positionGaps(names.flatMap((_, i) => (i % 3 === k ? [i] : [])))]) } },
+  }],
+  [searchIndexFile('thing'), { format: 'search-index/2', languages: [], kinds: [makeSearchKind('thing', names.map((name, i) => ({ id: i + 1, name, names: [] })), [])] }],
+  [searchIndexFile('colour'), { format: 'search-index/2', languages: [], kinds: [makeSearchKind('colour', COLOURS.map((name, i) => ({ id: i + 1, name, names: [] })), [])] }],
+  [fieldColumnFile('thing', 'id'), { format: 'field-column/1', kind: 'thing', field: 'id', values: names.map((_, i) => i + 1) }],
 ]);
 const files: FileReader = { read: async (path) => (fixture.has(path) ? encoder.encode(JSON.stringify(fixture.get(path))) : null) };
 const handle = createHandler(files, { baseUrl });
+const readAt = (pathname: string) => paramsReadAt(new BuildFiles(files, baseUrl), pathname);
 
 /** An answer as status and body text: what a cache would store. */
 async function answer(pathAndQuery: string): Promise<string> {
-  const response = await handle(new Request(`https://example.test${pathAndQuery}`));
+  const response = await handle(new Request(`${origin}${pathAndQuery}`));
   return `${response.status} ${await response.text()}`;
 }
 
-/** A value of each listed parameter that changes the first page; a new parameter needs one here (the type says so). */
-const PROBES: Record<QueryParam, string> = { limit: '5', offset: '3', q: 'ab' };
+/** Per path: a value of each parameter read there that changes its plain answer. */
+const PROBES: Record<string, Record<string, string>> = {
+  '/v2/thing/': { limit: '5', offset: '3', q: 'ab', id: '2', name: 'thing-cd-2', fields: 'id', colour: 'red', size: '..3' },
+  '/v2/colour/': { limit: '1', offset: '1', q: 're', id: '2', name: 'blue' },
+  '/v2/search/?q=thing': { q: 'red', kind: 'colour', limit: '2', offset: '1' },
+};
 
-/** Names a client may send that no answer reads: tracking junk, other casings, the fields a filter might one day use. */
-const UNREAD = ['utm_source', 'fbclid', 'LIMIT', 'Limit', 'OFFSET', 'Q', 'page', 'per_page', 'sort', 'order', 'fields', 'format', 'search', 'name', 'id', 'type', 'generation', 'color', 'habitat', 'shape', 'lang', 'x'];
-const BASES = ['/v2/thing/', '/v2/thing/?limit=7&offset=2', '/v2/thing/?q=cd', '/v2/thing/1', '/v2/', '/v2/nothing/'];
+/** Names a client may send: tracking junk, other casings, and every parameter some other path reads. */
+const CANDIDATES = ['utm_source', 'fbclid', 'LIMIT', 'Limit', 'OFFSET', 'Q', 'page', 'per_page', 'sort', 'order', 'format', 'search', 'lang', 'x', 'type', 'generation',
+  'limit', 'offset', 'q', 'id', 'name', 'fields', 'colour', 'size', 'kind'];
+const BASES = ['/v2/thing/', '/v2/thing/?limit=7&offset=2', '/v2/thing/?q=cd', '/v2/thing/?colour=blue', '/v2/colour/', '/v2/search/?q=thing', '/v2/thing/1', '/v2/', '/v2/meta/', '/v2/nothing/'];
 
 describe('edge/params.ts is the only reader of the query', () => {
   /** Reading the query: a method of URLSearchParams, iterating one, or the raw query string. */
@@ -47,7 +75,7 @@ describe('edge/params.ts is the only reader of the query', () => {
     /\b\w*[pP]arams\s*\??\.\s*(get|getAll|has|entries|keys|values|forEach|toString|size)\b/,
     /\bURLSearchParams\s*\(/,
     /(\bof\s+|\.\.\.|fromEntries\(\s*)[\w.]*[pP]arams\b/,
-    /\.search\b(?!Params)/,
+    /\.search\b(?!Params|\s*\()/,
     // a query object of a request (`req.query.type`); a variable named query (a search text) is not one
     /\.query\s*\??\.\s*\w+/,
   ];
@@ -74,27 +102,40 @@ describe('edge/params.ts is the only reader of the query', () => {
     for (const line of reads) expect(READS.some((r) => r.test(line)), line).toBe(true);
     expect(READS.some((r) => r.test('return collection(kind, url.searchParams);')), 'handing the parameters on is not a read').toBe(false);
     expect(READS.some((r) => r.test('const exact = query.length === name.length;')), 'a search text named query is not the request query').toBe(false);
+    expect(READS.some((r) => r.test('const result = index.search(folded, { purpose });')), 'a search index searched is not the query').toBe(false);
   });
 });
 
-describe('the listed parameters are what answers read', () => {
-  it('lists limit, offset and q', () => {
-    expect([...QUERY_PARAMS].sort()).toEqual(['limit', 'offset', 'q']);
+describe('what each path reads', () => {
+  it('a collection: limit, offset, q, id, name, and for a kind with queries fields, its filters and ranges', async () => {
+    expect(await readAt('/v2/thing/')).toEqual(['limit', 'offset', 'q', 'id', 'name', 'fields', 'colour', 'size']);
+    expect(await readAt('/v2/THING')).toEqual(collectionParams(routes.queries['thing']));
+    expect(await readAt('/v2/colour/')).toEqual(['limit', 'offset', 'q', 'id', 'name']);
+    expect(await readAt('/v2/search/')).toEqual([...SEARCH_PARAMS]);
+    for (const path of ['/v2/', '/v2/meta/', '/v2/thing/1', '/v2/thing/1/x', '/v2/nothing/', '/elsewhere']) expect(await readAt(path), path).toEqual([]);
   });
 
-  it.each(QUERY_PARAMS.map((p) => [p]))('%s changes an answer', async (param) => {
-    const plain = await answer('/v2/thing/');
-    expect(plain.startsWith('200 ')).toBe(true);
-    expect(await answer(`/v2/thing/?${param}=${encodeURIComponent(PROBES[param])}`)).not.toBe(plain);
+  it.each(Object.entries(PROBES).flatMap(([base, probes]) => Object.entries(probes).map(([param, value]) => [base, param, value] as const)))(
+    '%s: %s changes an answer', async (base, param, value) => {
+      const plain = await answer(base);
+      expect(plain.startsWith('200 ')).toBe(true);
+      const sep = base.includes('?') ? '&' : '?';
+      expect(await answer(`${base}${sep}${param}=${encodeURIComponent(value)}`)).not.toBe(plain);
+    },
+  );
+
+  it('every parameter a path reads has a probe there', async () => {
+    for (const base of Object.keys(PROBES)) expect(Object.keys(PROBES[base]!).sort(), base).toEqual((await readAt(new URL(base, origin).pathname)).sort());
   });
 
-  it('no other parameter changes any answer', async () => {
+  it('no parameter a path does not read changes any of its answers', async () => {
     const changed: string[] = [];
     for (const base of BASES) {
       const plain = await answer(base);
-      for (const name of UNREAD) {
+      const read = await readAt(new URL(base, origin).pathname);
+      for (const name of CANDIDATES.filter((c) => !read.includes(c))) {
         const sep = base.includes('?') ? '&' : '?';
-        for (const value of ['1', 'ab', '']) {
+        for (const value of ['1', 'ab', '', 'red']) {
           const path = `${base}${sep}${name}=${value}`;
           if ((await answer(path)) !== plain) changed.push(path);
         }
@@ -104,11 +145,13 @@ describe('the listed parameters are what answers read', () => {
   });
 });
 
-describe('a repeated parameter: the last one counts', () => {
-  it('queryParam reads the last value, null when absent', () => {
+describe('repeated parameters', () => {
+  it('queryParam reads the last value, null when absent; queryValues every value', () => {
     expect(queryParam(new URLSearchParams('limit=5&limit=7'), 'limit')).toBe('7');
     expect(queryParam(new URLSearchParams('limit=5&limit='), 'limit')).toBe('');
     expect(queryParam(new URLSearchParams('offset=1'), 'limit')).toBeNull();
+    expect(queryValues(new URLSearchParams('colour=red&x=1&colour=blue,green'), 'colour')).toEqual(['red', 'blue,green']);
+    expect(queryValues(new URLSearchParams('x=1'), 'colour')).toEqual([]);
   });
 
   it.each([
@@ -117,14 +160,43 @@ describe('a repeated parameter: the last one counts', () => {
     ['offset', '/v2/thing/?offset=10&offset=4', '/v2/thing/?offset=4'],
     ['q', '/v2/thing/?q=ab&q=cd', '/v2/thing/?q=cd'],
     ['an invalid last limit', '/v2/thing/?limit=5&limit=abc', '/v2/thing/?limit=abc'],
-  ])('%s', async (_name, repeated, last) => {
+    ['q on search', '/v2/search/?q=blue&q=red', '/v2/search/?q=red'],
+  ])('%s: the last one counts', async (_name, repeated, last) => {
     expect(await answer(repeated)).toBe(await answer(last));
     expect(await answer(repeated)).not.toBe(await answer(repeated.replace(/&[a-z]+=[^&]*$/, '')));
+  });
+
+  it.each([
+    ['a filter', '/v2/thing/?colour=red&colour=blue', '/v2/thing/?colour=red,blue'],
+    ['id', '/v2/thing/?id=1&id=4', '/v2/thing/?id=1,4'],
+    ['name', '/v2/thing/?name=thing-ab-1&name=thing-cd-2', '/v2/thing/?name=thing-ab-1,thing-cd-2'],
+    ['fields', '/v2/thing/?fields=id&fields=id&id=1', '/v2/thing/?fields=id&id=1'],
+    ['kind', '/v2/search/?q=e&kind=thing&kind=colour', '/v2/search/?q=e&kind=thing,colour'],
+  ])('%s: repeats join like commas', async (_name, repeated, joined) => {
+    expect(await answer(repeated)).toBe(await answer(joined));
   });
 });
 
 describe('Netlify-Vary', () => {
-  it('names exactly the listed parameters', () => {
-    expect(NETLIFY_VARY).toBe(`query=${QUERY_PARAMS.join('|')}`);
+  const adapter = createEdgeAdapter(async (request) => {
+    const path = decodeURIComponent(new URL(request.url).pathname).slice(FILE_READ_PREFIX.length + 1);
+    const bytes = await files.read(path);
+    return bytes === null ? new Response('', { status: 404 }) : new Response(bytes as BodyInit);
+  });
+  const varyOf = async (pathAndQuery: string) => (await adapter(new Request(`${origin}${pathAndQuery}`))).headers.get('netlify-vary');
+
+  it('is made of the parameters read, in order', () => {
+    expect(netlifyVary(['limit', 'offset', 'q'])).toBe('query=limit|offset|q');
+    expect(netlifyVary([])).toBe('query=');
+  });
+
+  it('names what the path reads, the same for every answer at that path', async () => {
+    const collection = `query=${collectionParams(routes.queries['thing']).join('|')}`;
+    for (const query of ['', '?limit=5', '?colour=nothing', '?size=5..1', '?utm_source=x', '?fields=nope', `?q=${'a'.repeat(9000)}`]) {
+      expect(await varyOf(`/v2/thing/${query}`), query).toBe(collection);
+    }
+    expect(await varyOf('/v2/colour/?colour=red')).toBe('query=limit|offset|q|id|name');
+    for (const query of ['?q=red', '', '?kind=nothing&q=x']) expect(await varyOf(`/v2/search/${query}`)).toBe('query=q|kind|limit|offset');
+    for (const path of ['/v2/thing/1', '/v2/thing/1?limit=5', '/v2/', '/v2/nothing/?q=x']) expect(await varyOf(path), path).toBe('query=');
   });
 });

@@ -100,14 +100,24 @@ function items(parameter: string, values: readonly string[], maxItems: number, l
   if (joined.length > QUERY_LIMITS.valueLength) {
     return fail(parameter, joined, `at most ${QUERY_LIMITS.valueLength} characters`);
   }
+  const list = listItems(values, lowerCase, maxItems + 1);
+  if (list.length > maxItems) return fail(parameter, joined, `at most ${maxItems} comma-separated values`);
+  return ok(list.length === 0 ? null : list);
+}
+
+/**
+ * A list parameter's items as the parsers read them: repeats joined with commas, each item
+ * trimmed, empty ones skipped, in lower case when asked; at most `upTo` of them.
+ */
+export function listItems(values: readonly string[], lowerCase: boolean, upTo = Infinity): string[] {
   const list: string[] = [];
-  for (const raw of joined.split(',')) {
+  for (const raw of values.join(',').split(',')) {
     const item = raw.trim();
     if (item === '') continue;
-    if (list.length === maxItems) return fail(parameter, joined, `at most ${maxItems} comma-separated values`);
+    if (list.length === upTo) break;
     list.push(lowerCase ? item.toLowerCase() : item);
   }
-  return ok(list.length === 0 ? null : list);
+  return list;
 }
 
 /**

@@ -159,3 +159,21 @@ export class SearchColumns {
 
 /** Joined names split again; `expected` tells "no name" from "one empty name". */
 const splitNames = (joined: string, expected: number): string[] => (expected === 0 && joined === '' ? [] : joined.split(NAME_SEPARATOR));
+
+/**
+ * Several kinds' files as one (the edge loads one file per kind and searches the kinds asked
+ * together): kinds in the order given, each translated name's language renumbered into the
+ * union of the files' languages, in order of first appearance.
+ */
+export function mergeSearchFiles(files: readonly SearchIndexFile[]): SearchIndexFile {
+  if (files.length === 1) return files[0]!;
+  const languages: string[] = [];
+  const kinds = files.flatMap((file) => {
+    const renumbered = file.languages.map((language) => {
+      const known = languages.indexOf(language);
+      return known >= 0 ? known : languages.push(language) - 1;
+    });
+    return file.kinds.map((kind) => ({ ...kind, languages: kind.languages.map((position) => renumbered[position] ?? -1) }));
+  });
+  return { format: 'search-index/2', languages, kinds };
+}

@@ -1,0 +1,16 @@
+/** The answers a route decides on besides a file's bytes: JSON bodies, the fixed errors and the 400 of a bad parameter. */
+import type { Answer } from './http.ts';
+import { badParameterBody, type ParameterError } from './query/params.ts';
+
+const encoder = new TextEncoder();
+
+export const jsonAnswer = (status: number, value: unknown, headers?: Record<string, string>): Answer => ({
+  status,
+  body: encoder.encode(JSON.stringify(value)),
+  ...(headers ? { headers } : {}),
+});
+export const notFound = (): Answer => jsonAnswer(404, 'Not Found');
+export const methodNotAllowed = (): Answer => jsonAnswer(405, 'Method Not Allowed', { Allow: 'GET, HEAD' });
+/** `{error, parameter, value, accepts}`: what was wrong and what the parameter takes. */
+export const badParameter = (error: ParameterError): Answer => jsonAnswer(400, badParameterBody(error));
+

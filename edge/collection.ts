@@ -1,0 +1,262 @@
+/**
+ * A collection's answer, `GET /v2/{kind}/`: a page of the kind's list, narrowed by what the
+ * request asks (value filters, ranges, an `id`/`name` batch, `q`), with the asked `fields` on
+ * each entry. The parameters are read through edge/params.ts and parsed by edge/query/params.ts;
+ * the indexes they need are loaded once per build through BuildFiles; matching is
+ * edge/query/filter.ts's and search.ts's. What a request asks is all of it: filters, the batch
+ * and `q` narrow the list together.
+ *
+ * Rules chosen here:
+ * - `id=` and `name=` are one batch named two ways: an entry named by either is in it. An id or
+ *   name that is no entry of the collection is a 400.
+ * - A filter value that names nothing is a 400; one that names an item of the filter's target
+ *   kind (or `true`/`false`/`1`/`0` for a yes/no filter) that no entry holds matches nothing.
+ * - `q` matches the kind's search index (own and translated names, folded); a kind without one,
+ *   or a `q` that folds to nothing (`?q=`, `?q=-`), keeps the plain case-insensitive substring
+ *   match on the entry's own name.
+ * - `next`/`previous` carry every parameter read, in the order of `collectionParams`, lists
+ *   normalised (trimmed, lower case, repeats joined, duplicates dropped).
+ */
+import { badParameter, jsonAnswer, notFound } from './answers.ts';
+import type { BuildFiles, ListKeys } from './build-files.ts';
+import type { Answer } from './http.ts';
+import { DEFAULT_LIMIT, pageFile, type KindQueries, type QueryFilter, type QueryRange } from './layout.ts';
+import { pageLinks, paginate, parseLimit, parseOffset, type FullList, type ListEntry } from './pagination.ts';
+import { QUERYABLE_COLLECTION_PARAMS, queryParam, queryValues } from './params.ts';
+import { compileFields, project, type Json } from './query/fields.ts';
+import type { FilterQuery } from './query/filter.ts';
+import { foldText } from './query/fold.ts';
+import { listItems, parseFields, parseIds, parseNames, parseRange, parseValues, QUERY_LIMITS, type IntegerRange, type Parsed, type Vocabulary } from './query/params.ts';
+import { SearchIndex } from './query/search.ts';
+
+/** A value filter's key for a value that is valid but held by no entry: it matches nothing. */
+const HELD_BY_NONE = -1;
+const YES_NO = new Set(['true', 'false', '1', '0']);
+
+/** What a request asks of a collection, parsed and resolved against the kind's files. */
+interface CollectionQuery {
+  limit: number;
+  offset: number;
+  q: string | null;
+  ids: number[] | null;
+  names: string[] | null;
+  fields: string[] | null;
+  values: { filter: QueryFilter; keys: number[]; tokens: string[] }[];
+  ranges: { range: QueryRange; value: IntegerRange }[];
+}
+
+const asksAnything = (query: CollectionQuery) =>
+  query.q !== null || query.ids !== null || query.names !== null || query.fields !== null || query.values.length > 0 || query.ranges.length > 0;
+
+export async function collection(build: BuildFiles, kind: string, params: URLSearchParams): Promise<Answer> {
+  const queries = (await build.routes())?.queries?.[kind];
+  const parsed = await readQuery(build, kind, params, queries);
+  if (!parsed.ok) return badParameter(parsed.error);
+  const query = parsed.value;
+  if (!asksAnything(query)) return plainPage(build, kind, query.limit, query.offset);
+  const keys = await build.listKeys(kind);
+  if (!keys) return notFound();
+  const positions = await matchPositions(build, kind, keys, query);
+  if (!positions.ok) return badParameter(positions.error);
+  const { limit, offset } = query;
+  const page = positions.value.slice(offset, offset + limit);
+  const results = query.fields === null || queries === undefined
+    ? page.map((p) => keys.list.results[p]!)
+    : await entriesWithFields(build, kind, keys.list, page, queries.fields, query.fields);
+  const url = `${build.baseUrl}/${kind}/`;
+  return jsonAnswer(200, { count: positions.value.length, ...pageLinks(positions.value.length, url, offset, limit, linkSuffix(query)), results });
+}
+
+/** Nothing asked but a page: the precomputed page when it is one, else a slice of the list. */
+async function plainPage(build: BuildFiles, kind: string, limit: number, offset: number): Promise<Answer> {
+  if (limit === DEFAULT_LIMIT && offset % DEFAULT_LIMIT === 0) {
+    const bytes = await build.read(pageFile(kind, offset));
+    if (bytes !== null) return { status: 200, body: bytes, file: pageFile(kind, offset) };
+  }
+  const list = await build.list(kind);
+  if (!list) return notFound();
+  return jsonAnswer(200, paginate(list, `${build.baseUrl}/${kind}/`, offset, limit));
+}
+
+/** Every parameter the collection reads, parsed; value filters resolved against their vocabularies. */
+async function readQuery(build: BuildFiles, kind: string, params: URLSearchParams, queries: KindQueries | undefined): Promise<Parsed<CollectionQuery>> {
+  const ids = parseIds('id', queryValues(params, 'id'));
+  if (!ids.ok) return ids;
+  const names = parseNames('name', queryValues(params, 'name'));
+  if (!names.ok) return names;
+  const query: CollectionQuery = {
+    limit: parseLimit(queryParam(params, 'limit')),
+    offset: parseOffset(queryParam(params, 'offset')),
+    q: queryParam(params, 'q'),
+    ids: ids.value,
+    names: names.value,
+    fields: null,
+    values: [],
+    ranges: [],
+  };
+  if (queries === undefined) return { ok: true, value: query };
+  const fields = parseFields('fields', queryValues(params, 'fields'), queries.fields);
+  if (!fields.ok) return fields;
+  query.fields = fields.value;
+  const fixed: readonly string[] = QUERYABLE_COLLECTION_PARAMS;
+  for (const filter of queries.filters) {
+    if (fixed.includes(filter.name)) continue;
+    const resolved = await readValueFilter(build, kind, filter, queryValues(params, filter.name));
+    if (!resolved.ok) return resolved;
+    if (resolved.value !== null) query.values.push(resolved.value);
+  }
+  for (const range of queries.ranges) {
+    if (fixed.includes(range.name)) continue;
+    const value = parseRange(range.name, queryValues(params, range.name));
+    if (!value.ok) return value;
+    if (value.value !== null) query.ranges.push({ range, value: value.value });
+  }
+  return { ok: true, value: query };
+}
+
+/** One value filter's keys (positions in its index's values, or HELD_BY_NONE) and the tokens given; null when absent. */
+async function readValueFilter(build: BuildFiles, kind: string, filter: QueryFilter, raw: string[]): Promise<Parsed<CollectionQuery['values'][number] | null>> {
+  // absent or only empty items (`type=`, `type=,,`): no index is read, but the caps still apply
+  if (listItems(raw, false, 1).length === 0) {
+    const empty = parseValues(filter.name, raw, NO_VALUES);
+    return empty.ok ? { ok: true, value: null } : empty;
+  }
+  const index = await build.filterIndex(kind);
+  const own = index?.vocabulary(filter.name);
+  // a declared filter the build wrote no index for: the build is broken, and that is a 404 like an unreadable file
+  if (own === undefined) throw new Error(`${kind}: no index for the filter ${filter.name}`);
+  const canonical = (token: string) => (/^\d+$/.test(token) ? String(Number(token)) : token);
+  // the target kind's list is read only for a value the index does not hold
+  const allHeld = listItems(raw, true, QUERY_LIMITS.listItems).every((token) => own.lookup(canonical(token)) !== undefined);
+  const target = filter.target === null || allHeld ? null : await build.listKeys(filter.target);
+  const vocabulary: Vocabulary = {
+    accepts: own.accepts,
+    lookup: (token) => own.lookup(canonical(token)) ?? (heldByNone(canonical(token), filter, target) ? HELD_BY_NONE : undefined),
+  };
+  const keys = parseValues(filter.name, raw, vocabulary);
+  if (!keys.ok) return keys;
+  return { ok: true, value: keys.value === null ? null : { filter, keys: keys.value, tokens: [...new Set(listItems(raw, true))] } };
+}
+
+const NO_VALUES: Vocabulary = { lookup: () => undefined, accepts: '' };
+
+/** A token no entry holds that is still a value of the filter: a name or id of its target kind, or yes/no. */
+function heldByNone(token: string, filter: QueryFilter, target: ListKeys | null): boolean {
+  if (filter.target === null) return YES_NO.has(token);
+  return target?.positionOf(token) !== undefined;
+}
+
+/** The list positions matching the whole query, ascending; a 400 for a batch naming no entry. */
+async function matchPositions(build: BuildFiles, kind: string, keys: ListKeys, query: CollectionQuery): Promise<Parsed<number[]>> {
+  const batch = batchPositions(kind, keys, query.ids, query.names);
+  if (!batch.ok) return batch;
+  let positions = batch.value;
+  if (query.q !== null) {
+    const matching = await qPositions(build, kind, keys, query.q);
+    positions = positions === null ? matching : intersectSorted(positions, matching);
+  }
+  if (query.values.length === 0 && query.ranges.length === 0) {
+    return { ok: true, value: positions ?? keys.list.results.map((_, p) => p) };
+  }
+  const index = await build.filterIndex(kind);
+  if (!index) throw new Error(`${kind}: no filter index`);
+  const filterQuery: FilterQuery = {
+    values: query.values.map((asked) => ({ filter: asked.filter.name, keys: asked.keys.filter((k) => k !== HELD_BY_NONE) })),
+    ranges: query.ranges.map(({ range, value }) => ({ filter: range.name, range: value })),
+    ...(positions === null ? {} : { positions }),
+  };
+  return { ok: true, value: index.select(filterQuery) };
+}
+
+/** The entries an `id=`/`name=` batch names, ascending; null when neither is asked. */
+function batchPositions(kind: string, keys: ListKeys, ids: number[] | null, names: string[] | null): Parsed<number[] | null> {
+  if (ids === null && names === null) return { ok: true, value: null };
+  const positions = new Set<number>();
+  for (const id of ids ?? []) {
+    const p = keys.positionOfId(id);
+    if (p === undefined) return { ok: false, error: { parameter: 'id', value: String(id), accepts: `ids of entries of the ${kind} collection, separated by commas` } };
+    positions.add(p);
+  }
+  for (const name of names ?? []) {
+    const p = keys.positionOfName(name);
+    if (p === undefined) return { ok: false, error: { parameter: 'name', value: name, accepts: `names of entries of the ${kind} collection, separated by commas` } };
+    positions.add(p);
+  }
+  return { ok: true, value: [...positions].sort((a, b) => a - b) };
+}
+
+/** The entries `q` matches, ascending (see the module's rules). */
+async function qPositions(build: BuildFiles, kind: string, keys: ListKeys, q: string): Promise<number[]> {
+  const folded = foldText(q);
+  const file = folded === '' ? null : await build.searchFile(kind);
+  if (file === null) {
+    const needle = q.toLowerCase();
+    const out: number[] = [];
+    keys.list.results.forEach((entry, p) => { if (entry.name !== undefined && entry.name.includes(needle)) out.push(p); });
+    return out;
+  }
+  const index = await build.keep(`search-index:${kind}`, async () => new SearchIndex(file));
+  const result = index!.search(folded, { purpose: 'filter' });
+  const positions: number[] = [];
+  for (const hit of result.hits(0, result.count)) {
+    const p = keys.positionOfId(hit.id);
+    if (p !== undefined) positions.push(p);
+  }
+  return positions.sort((a, b) => a - b);
+}
+
+function intersectSorted(a: readonly number[], b: readonly number[]): number[] {
+  const inB = new Set(b);
+  return a.filter((p) => inB.has(p));
+}
+
+/**
+ * The page's entries with the asked fields: each declared field an asked path is at or below is
+ * nested under its path from its column (declared order is the item's key order), then the
+ * asked paths are projected from that.
+ */
+async function entriesWithFields(build: BuildFiles, kind: string, list: FullList, page: number[], declared: string[], asked: string[]): Promise<Json[]> {
+  const needed = declared.filter((field) => asked.some((path) => path === field || path.startsWith(field + '.')));
+  const columns = await Promise.all(needed.map(async (field) => {
+    const column = await build.fieldColumn(kind, field);
+    if (!column) throw new Error(`${kind}: no column for the field ${field}`);
+    return { path: field.split('.'), values: column.values };
+  }));
+  const tree = compileFields(asked);
+  return page.map((p) => {
+    const item: { [key: string]: Json } = {};
+    for (const { path, values } of columns) if (p < values.length) setPath(item, path, values[p]!);
+    const entry: ListEntry = list.results[p]!;
+    return { ...(entry as unknown as { [key: string]: Json }), ...project(item, tree) };
+  });
+}
+
+/** Puts `value` at a dotted path, making the objects on the way. */
+function setPath(target: { [key: string]: Json }, path: string[], value: Json): void {
+  let node = target;
+  for (const key of path.slice(0, -1)) {
+    const next = Object.hasOwn(node, key) ? node[key] : undefined;
+    if (typeof next === 'object' && next !== null && !Array.isArray(next)) node = next;
+    else {
+      const made: { [key: string]: Json } = {};
+      Object.defineProperty(node, key, { value: made, enumerable: true, writable: true, configurable: true });
+      node = made;
+    }
+  }
+  Object.defineProperty(node, path[path.length - 1]!, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** What `next`/`previous` carry after offset and limit: every parameter read, in the canonical order. */
+function linkSuffix(query: CollectionQuery): string {
+  const parts: string[] = [];
+  const list = (name: string, items: readonly (string | number)[]) => parts.push(`${name}=${items.map((i) => encodeURIComponent(String(i))).join(',')}`);
+  if (query.q !== null) parts.push(`q=${encodeURIComponent(query.q)}`);
+  if (query.ids !== null) list('id', query.ids);
+  if (query.names !== null) list('name', query.names);
+  if (query.fields !== null) list('fields', query.fields);
+  for (const { filter, tokens } of query.values) list(filter.name, tokens);
+  for (const { range, value } of query.ranges) parts.push(`${range.name}=${encodeURIComponent(rangeText(value))}`);
+  return parts.map((p) => `&${p}`).join('');
+}
+
+const rangeText = ({ min, max }: IntegerRange): string => (min !== null && min === max ? String(min) : `${min ?? ''}..${max ?? ''}`);

@@ -1,0 +1,86 @@
+/**
+ * A tiny invented build for the request side's query tests (test/query-handler*.test.ts): a kind
+ * of 5 critters with a filter index, a search index and field columns, the kind its filter
+ * names (`element`, one value held by no critter), and a kind addressed by id only (`chain`).
+ */
+import type { FileReader } from '../../edge/handler.ts';
+import { fieldColumnFile, filterIndexFile, itemFile, listFile, metaFile, pageFile, routesFile, searchIndexFile, type Routes } from '../../edge/layout.ts';
+import { paginate } from '../../edge/pagination.ts';
+import { positionGaps, type FilterIndexFile } from '../../edge/query/filter.ts';
+import { makeSearchKind, type SearchIndexFile } from '../../edge/query/search-index.ts';
+
+export const baseUrl = 'https://example.test/v2';
+const encoder = new TextEncoder();
+
+/** The critters, in list order, with what the indexes say of each. */
+export const CRITTERS = [
+  { id: 1, name: 'flarebeast', element: ['ember'], rare: false, speed: 50, sprite: 'f.png', names: [{ language: 'fr', name: 'Flambête' }, { language: 'ja-hrkt', name: 'ホノオジュウ' }] },
+  { id: 2, name: 'tidecat', element: ['tide'], rare: false, speed: 100, sprite: null, names: [{ language: 'fr', name: 'Marénchat' }] },
+  { id: 3, name: 'leafmouse', element: ['leaf'], rare: false, speed: 20, sprite: 'l.png', names: [] },
+  { id: 4, name: 'sparkfox', element: ['ember', 'tide'], rare: true, speed: null, sprite: 's.png', names: [{ language: 'de', name: 'Funkenfuchs' }] },
+  { id: 5, name: 'stonebear', element: ['leaf'], rare: false, speed: 80, sprite: 'b.png', names: [] },
+];
+const ELEMENTS = [{ id: 1, name: 'ember' }, { id: 2, name: 'tide' }, { id: 3, name: 'leaf' }, { id: 4, name: 'volt' }];
+
+export const entry = (kind: string, id: number, name?: string) => ({ ...(name === undefined ? {} : { name }), url: `${baseUrl}/${kind}/${id}/` });
+const critterList = { count: CRITTERS.length, results: CRITTERS.map((c) => entry('critter', c.id, c.name)) };
+const elementList = { count: ELEMENTS.length, results: ELEMENTS.map((e) => entry('element', e.id, e.name)) };
+const chainList = { count: 2, results: [entry('chain', 1), entry('chain', 2)] };
+
+const routes: Routes = {
+  kinds: ['critter', 'element', 'chain'],
+  subresources: {},
+  idOnly: ['chain'],
+  site: {},
+  queries: {
+    critter: {
+      filters: [{ name: 'element', about: 'an element', target: 'element' }, { name: 'is_rare', about: 'yes or no', target: null }],
+      ranges: [{ name: 'speed', about: 'base speed' }],
+      fields: ['id', 'element', 'sprites.front_default', 'stats'],
+    },
+  },
+};
+
+const members = (test: (c: (typeof CRITTERS)[number]) => boolean) => positionGaps(CRITTERS.flatMap((c, p) => (test(c) ? [p] : [])));
+const filterIndex: FilterIndexFile = {
+  format: 'filter-index/1',
+  kind: 'critter',
+  count: CRITTERS.length,
+  values: {
+    // volt is held by no critter, so the index does not list it
+    element: { about: 'an element', target: 'element', values: ELEMENTS.slice(0, 3).map((e) => [e.name, e.id, members((c) => c.element.includes(e.name))]) },
+    // no critter is rare and slow: both values are held here
+    is_rare: { about: 'yes or no', values: [['false', 0, members((c) => !c.rare)], ['true', 1, members((c) => c.rare)]] },
+  },
+  ranges: { speed: CRITTERS.map((c) => c.speed) },
+};
+const languages = ['fr', 'de', 'ja-hrkt'];
+const searchFile = (kind: string, resources: { id: number; name: string; names: { language: string; name: string }[] }[]): SearchIndexFile => ({
+  format: 'search-index/2',
+  languages,
+  kinds: [makeSearchKind(kind, resources, languages)],
+});
+const stats = (c: (typeof CRITTERS)[number]) => [{ base_stat: c.speed, stat: { name: 'speed' } }, { base_stat: c.id * 10, stat: { name: 'hp' } }];
+const column = (field: string, values: unknown[]) => ({ format: 'field-column/1', kind: 'critter', field, values });
+
+export const FIXTURE = new Map<string, unknown>([
+  [routesFile, routes],
+  [metaFile, { upstream_commit: 'f'.repeat(40), base_url: baseUrl }],
+  [listFile('critter'), critterList],
+  [listFile('element'), elementList],
+  [listFile('chain'), chainList],
+  [pageFile('critter', 0), paginate(critterList, `${baseUrl}/critter/`, 0, 20)],
+  [itemFile('critter', 1), { id: 1, name: 'flarebeast' }],
+  [filterIndexFile('critter'), filterIndex],
+  [searchIndexFile('critter'), searchFile('critter', CRITTERS)],
+  [searchIndexFile('element'), searchFile('element', ELEMENTS.map((e) => ({ ...e, names: e.name === 'tide' ? [{ language: 'fr', name: 'Marée' }] : [] })))],
+  [fieldColumnFile('critter', 'id'), column('id', CRITTERS.map((c) => c.id))],
+  [fieldColumnFile('critter', 'element'), column('element', CRITTERS.map((c) => c.element.map((name) => ({ name }))))],
+  [fieldColumnFile('critter', 'sprites.front_default'), column('sprites.front_default', CRITTERS.map((c) => c.sprite))],
+  [fieldColumnFile('critter', 'stats'), column('stats', CRITTERS.map(stats))],
+]);
+
+export const fixtureReader = (files: Map<string, unknown> = FIXTURE): FileReader => ({
+  read: async (path) => (files.has(path) ? encoder.encode(JSON.stringify(files.get(path))) : null),
+});
+
