@@ -14,6 +14,7 @@ import { allResources } from '../generator/resources/index.ts';
 import {
   buildContract, exampleFromList, OPENAPI_FILE, OPENAPI_ROUTE, openApiDocument, outputSchemaModules, pascalCase, type JsonSchema, type JsonValue,
 } from '../generator/emit/openapi.ts';
+import { readVocabularies } from '../generator/emit/query-contract.ts';
 import { createAjv } from '../schemas/ajv.ts';
 import { undescribedProperties } from './support/descriptions.ts';
 
@@ -101,7 +102,7 @@ describe('the OpenAPI document', () => {
     expect(doc.servers).toEqual([{ url: base }]);
   });
 
-  it('is what the code makes from the schemas and the built lists (the file is not stale)', () => {
+  it('is what the code makes from the schemas and the built lists (the file is not stale)', async () => {
     const examples = Object.fromEntries(
       routes.kinds.flatMap((k) => {
         const e = exampleFromList(readDist(listFile(k)) as { results: { name?: string; url: string }[] });
@@ -109,7 +110,8 @@ describe('the OpenAPI document', () => {
       }),
     );
     const version = (readDist('v2/meta.json') as { version: string }).version;
-    const made = openApiDocument({ baseUrl: base, version, routes, contract: buildContract(allResources, routes), examples });
+    const vocabularies = await readVocabularies(distDir, routes);
+    const made = openApiDocument({ baseUrl: base, version, routes, contract: buildContract(allResources, routes), examples, vocabularies });
     expect(JSON.parse(JSON.stringify(made))).toEqual(doc);
   });
 });
