@@ -461,7 +461,7 @@ function collectionParameters(kind: string, queries: KindQueries): JsonValue[] {
   }
   const filters = queries.filters.map((f): JsonSchema => ({
     name: f.name, in: 'query', required: false, style: 'form', explode: false,
-    description: PARAMETER_TEXT.filter(kind, f.about, f.target),
+    description: PARAMETER_TEXT.filter(kind, f),
     schema: { type: 'array', maxItems: MAX_LIST_ITEMS, items: { $ref: componentRef(valueComponent(f.target)) } },
   }));
   const ranges = queries.ranges.map((r): JsonSchema => ({

@@ -12,7 +12,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
-import { listFile, type KindQueries, type Routes } from '../../edge/layout.ts';
+import { listFile, type KindQueries, type QueryFilter, type Routes } from '../../edge/layout.ts';
 import { QUERY_LIMITS, type BadParameterBody } from '../../edge/query/params.ts';
 
 /** A target kind with at most this many entries has its values listed in the contract. */
@@ -111,6 +111,15 @@ export const NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9-]{0,99}$';
 export const MAX_ID = 999_999_999;
 export const { listItems: MAX_LIST_ITEMS, fieldPaths: MAX_FIELD_PATHS, valueLength: MAX_VALUE_LENGTH } = QUERY_LIMITS;
 
+/** How a dotted field nests in an entry, shown on the kind's first dotted field: ` (`a.b` gives `{"a": {"b": …}}`)`. */
+function nestingExample(fields: readonly string[]): string {
+  const dotted = fields.find((f) => f.includes('.'));
+  if (dotted === undefined) return '';
+  const keys = dotted.split('.');
+  const nested = keys.reduceRight((inner, key) => `{"${key}": ${inner}}`, '…');
+  return ` (\`${dotted}\` gives \`${nested}\`)`;
+}
+
 /** The words every document uses for each parameter. */
 export const PARAMETER_TEXT = {
   q:
@@ -120,14 +129,14 @@ export const PARAMETER_TEXT = {
   id: 'Only the entries with these ids, comma-separated (`1,4,7`): a batch of links in one request, in list order.',
   name: 'Only the entries with these names, comma-separated (`bulbasaur,charmander`; any letter case): a batch of links in one request, in list order.',
   fields: (fields: readonly string[]) =>
-    `Add these fields of each item to its list entry, comma-separated, with exactly the value and shape the item has ` +
-    `(\`sprites.front_default\` gives \`{"sprites": {"front_default": …}}\`). Allowed: ${fields.map((f) => `\`${f}\``).join(', ')}, ` +
+    `Add these fields of each item to its list entry, comma-separated, with exactly the value and shape the item has` +
+    `${nestingExample(fields)}. Allowed: ${fields.map((f) => `\`${f}\``).join(', ')}, ` +
     `or a path below one of them. An unknown field is a 400 naming what is allowed.`,
-  filter: (kind: string, about: string, target: string | null) =>
+  filter: (kind: string, { name, about, target }: QueryFilter) =>
     target === null
-      ? `Only the ${kind} entries that are (\`true\`, \`1\`) or are not (\`false\`, \`0\`) ${about}.`
-      : `Only the ${kind} entries with any of these values (${about}), by name or id, comma-separated: \`a,b\` means either. ` +
-        `A value that names no ${target} is a 400; one that no entry holds gives an empty list.`,
+      ? `Only the ${kind} entries whose \`${name}\` is yes (\`true\` or \`1\`) or no (\`false\` or \`0\`).`
+      : `Only the ${kind} entries whose \`${name}\` is any of these values, each ${about} by name or id, comma-separated ` +
+        `(\`a,b\` means either). A value that names no ${target} is a 400; one that no entry holds gives an empty list.`,
   range: (kind: string, about: string) => `Only the ${kind} entries whose ${about} lies in this range: ${RANGE_FORMS}. Entries without a value match no range.`,
   searchQ: 'The text to find, in any language the data carries; case, accents and kana or Latin width are ignored. One or two characters match the start of names only; from four, a typo or two is forgiven.',
   searchKind: 'Only resources of these collections, comma-separated (`creature,move`). An unknown collection is a 400.',

@@ -214,7 +214,7 @@ function kindQueryDeclarations(kind: string, routes: Routes, contract: Contract)
   const { filters, ranges, fields } = queriesOf(routes, kind);
   const members: string[] = [];
   if (fields.length) members.push(`${docComment(PARAMETER_TEXT.fields(fields), '  ')}  fields?: OneOrMore<${name}Field | \`\${${name}Field}.\${string}\`>;`);
-  for (const f of filters) members.push(`${docComment(PARAMETER_TEXT.filter(kind, f.about, f.target), '  ')}  ${propertyKey(f.name)}?: OneOrMore<${valueComponent(f.target)}>;`);
+  for (const f of filters) members.push(`${docComment(PARAMETER_TEXT.filter(kind, f), '  ')}  ${propertyKey(f.name)}?: OneOrMore<${valueComponent(f.target)}>;`);
   for (const r of ranges) members.push(`${docComment(PARAMETER_TEXT.range(kind, r.about), '  ')}  ${propertyKey(r.name)}?: IntegerRange;`);
   const query = `${docComment(`\`GET /${kind}/\`: the query.`, '')}export interface ${name}Query extends CollectionQuery {${members.length ? `\n${members.join('\n')}\n` : ''}}\n`;
   const field = fields.length
@@ -235,14 +235,19 @@ function queryDeclarations(routes: Routes, contract: Contract, vocabularies: Voc
   const declared = [...[...values, ...own].join('\n').matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]!);
   for (const name of declared) if (taken.has(name)) throw new Error(`the query type ${name} has the name of a response type`);
   const fieldsOf = (kind: string) => (queriesOf(routes, kind).fields.length ? `${contract.items[kind]}Field` : 'never');
-  const map = (name: string, doc: string, of: (kind: string) => string) =>
-    `${docComment(doc, '')}export interface ${name} {\n${kinds.map((k) => `  ${JSON.stringify(k)}: ${of(k)};`).join('\n')}\n}\n`;
+  const map = (name: string, doc: string, member: (kind: string) => [doc: string, type: string]) => {
+    const members = kinds.map((k) => {
+      const [memberDoc, type] = member(k);
+      return `${docComment(memberDoc, '  ')}  ${JSON.stringify(k)}: ${type};`;
+    });
+    return `${docComment(doc, '')}export interface ${name} {\n${members.join('\n')}\n}\n`;
+  };
   return [
     QUERY_HELPERS,
     ...values,
     ...own,
-    map('QueryByKind', 'Each collection’s query, by its path segment.', (k) => `${contract.items[k]}Query`),
-    map('FieldByKind', 'The fields each collection’s list entries may carry (`never`: none).', fieldsOf),
+    map('QueryByKind', 'Each collection’s query, by its path segment.', (k) => [`What \`GET /${k}/\` takes.`, `${contract.items[k]}Query`]),
+    map('FieldByKind', 'The fields each collection’s list entries may carry (`never`: none).', (k) => [`The fields \`/${k}/\` entries may carry.`, fieldsOf(k)]),
     `/** The collections addressed by id alone, whose entries have a \`url\` and no \`name\`. */\nexport type IdOnlyKind = ${routes.idOnly.length ? [...routes.idOnly].sort().map((k) => JSON.stringify(k)).join(' | ') : 'never'};\n`,
   ];
 }
