@@ -1,6 +1,6 @@
 /**
  * What the OpenAPI document says about a collection's query (issue 18), made for the test build
- * with invented declarations (test/support/query-fixture.ts) so it is checked whatever the kinds
+ * with invented declarations (test/support/contract-queries.ts) so it is checked whatever the kinds
  * really declare: every parameter in declared order, the values of small target kinds read from
  * the build, the forms of a range, the fields of list entries typed from the item, the 400 body
  * the request logic writes, and the search endpoint. Real values go through the schemas with ajv.
@@ -14,7 +14,7 @@ import { itemFile, listFile, type Routes } from '../edge/layout.ts';
 import { pick } from '../edge/query/fields.ts';
 import { badParameterBody, parseFields, parseRange, parseValues } from '../edge/query/params.ts';
 import { MAX_LISTED_VALUES, targetValues } from '../generator/emit/query-contract.ts';
-import { inventedDocument, INVENTED_QUERIES } from './support/query-fixture.ts';
+import { inventedDocument, INVENTED_QUERIES } from './support/contract-queries.ts';
 
 const distDir = inject('distDir');
 const base = inject('baseUrl');

@@ -15,7 +15,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { routesFile, type Routes } from '../edge/layout.ts';
 import { OPENAPI_FILE } from '../generator/emit/openapi.ts';
-import { inventedDocument } from './support/query-fixture.ts';
+import { inventedDocument } from './support/contract-queries.ts';
 import { realSamples, typeCheck, type Sample } from './support/type-samples.ts';
 
 const distDir = inject('distDir');
@@ -53,7 +53,7 @@ describe('Redocly CLI lint (recommended rules, redocly.yaml)', () => {
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
   }, 120_000);
 
-  it('finds no error and no warning in a document with declared filters, ranges and fields (test/support/query-fixture.ts)', async () => {
+  it('finds no error and no warning in a document with declared filters, ranges and fields (test/support/contract-queries.ts)', async () => {
     const { document } = await inventedDocument(distDir, inject('baseUrl'));
     const path = join(dir, 'openapi-with-queries.json');
     writeFileSync(path, JSON.stringify(document));

@@ -1,6 +1,6 @@
 /**
  * The query types of the `.d.ts` (issue 18), made for the test build with invented declarations
- * (test/support/query-fixture.ts): a client's query object per kind, list entries typed by the
+ * (test/support/contract-queries.ts): a client's query object per kind, list entries typed by the
  * fields asked, the search and the 400 body. Real values (items from dist/ cut with the request
  * logic's own `pick`, a 400 body from its own parsers) must compile; deliberate mistakes must not.
  */
@@ -15,7 +15,7 @@ import { buildContract } from '../generator/emit/openapi.ts';
 import { readVocabularies } from '../generator/emit/query-contract.ts';
 import { typeDeclarations } from '../generator/emit/typescript-types.ts';
 import { allResources } from '../generator/resources/index.ts';
-import { inventedRoutes } from './support/query-fixture.ts';
+import { inventedRoutes } from './support/contract-queries.ts';
 import { typeCheck, type Sample } from './support/type-samples.ts';
 
 const distDir = inject('distDir');
