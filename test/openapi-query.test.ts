@@ -81,16 +81,16 @@ describe('the OpenAPI document with declared queries', () => {
     const typeList = readDist(listFile('type')) as { count: number; results: { name: string; url: string }[] };
     const types = targetValues(typeList)!;
     expect(types.names).toEqual(typeList.results.map((r) => r.name));
-    expect(itemRef(parameter('/creature/', 'type'))).toBe(schemaRef('TypeValue'));
-    expect(itemRef(parameter('/move/', 'type'))).toBe(schemaRef('TypeValue'));
-    expect(doc.components.schemas.TypeValue!.anyOf).toEqual([{ type: 'string', enum: types.names }, { type: 'integer', enum: types.ids }]);
-    for (const value of ['fire', 'fairy', 10]) expect(valid(schemaRef('TypeValue'), value), String(value)).toBe(true);
-    for (const value of ['firee', 'stellar-ish', 999]) expect(valid(schemaRef('TypeValue'), value), String(value)).toBe(false);
+    expect(itemRef(parameter('/creature/', 'type'))).toBe(schemaRef('TypeNameOrId'));
+    expect(itemRef(parameter('/move/', 'type'))).toBe(schemaRef('TypeNameOrId'));
+    expect(doc.components.schemas.TypeNameOrId!.anyOf).toEqual([{ type: 'string', enum: types.names }, { type: 'integer', enum: types.ids }]);
+    for (const value of ['fire', 'fairy', 10]) expect(valid(schemaRef('TypeNameOrId'), value), String(value)).toBe(true);
+    for (const value of ['firee', 'stellar-ish', 999]) expect(valid(schemaRef('TypeNameOrId'), value), String(value)).toBe(false);
     // more entries than can be listed: the form of a name or an id
     expect((readDist(listFile('move')) as { count: number }).count).toBeGreaterThan(MAX_LISTED_VALUES);
-    expect(JSON.stringify(doc.components.schemas.MoveValue)).not.toContain('enum');
-    for (const value of ['tackle', 'Tackle', 33]) expect(valid(schemaRef('MoveValue'), value), String(value)).toBe(true);
-    expect(valid(schemaRef('MoveValue'), 'no spaces')).toBe(false);
+    expect(JSON.stringify(doc.components.schemas.MoveNameOrId)).not.toContain('enum');
+    for (const value of ['tackle', 'Tackle', 33]) expect(valid(schemaRef('MoveNameOrId'), value), String(value)).toBe(true);
+    expect(valid(schemaRef('MoveNameOrId'), 'no spaces')).toBe(false);
   });
 
   it('takes yes or no as true, false, 1 or 0', () => {

@@ -51,8 +51,8 @@ describe('the query types', () => {
     expect(declarations).toMatch(/^export interface CreatureQuery extends CollectionQuery \{/m);
     expect(declarations).toMatch(/^export interface AbilityQuery extends CollectionQuery \{\}/m);
     expect(declarations).toMatch(/^export type CreatureField = "id" \| "types" \| "sprites\.front_default"/m);
-    expect(declarations).toMatch(/^export type TypeValue = "normal" \| "fighting" .*"fairy" \| number;$/m);
-    expect(declarations).toMatch(/^export type MoveValue = string \| number;$/m);
+    expect(declarations).toMatch(/^export type TypeNameOrId = "normal" \| "fighting" .*"fairy" \| number;$/m);
+    expect(declarations).toMatch(/^export type MoveNameOrId = string \| number;$/m);
     expect(declarations).toContain('"special-attack"?: IntegerRange;');
     expect(declarations).toMatch(/^export interface QueryByKind \{/m);
     expect(declarations).toMatch(/^export interface SearchResult \{/m);

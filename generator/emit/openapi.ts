@@ -403,8 +403,11 @@ function itemKeyParameter(idOnly: boolean, example: KindExample | undefined): Js
 /** The component of a yes/no filter's values and of a range's forms. */
 export const YES_NO = 'YesNo';
 export const INTEGER_RANGE = 'IntegerRange';
-/** The component naming what a value filter takes: its target kind's names and ids (`GenerationValue`), or yes/no. */
-export const valueComponent = (target: string | null) => (target === null ? YES_NO : `${pascalCase(target)}Value`);
+/**
+ * The component naming what a value filter takes: its target kind's names and ids
+ * (`GenerationNameOrId`; `…Value` would be the response of `encounter-condition-value`), or yes/no.
+ */
+export const valueComponent = (target: string | null) => (target === null ? YES_NO : `${pascalCase(target)}NameOrId`);
 /** Parameters every collection takes; a kind's filter of the same name would hide one. */
 const RESERVED_PARAMETERS = new Set([...Object.keys(COLLECTION_PARAMETERS), 'fields']);
 
