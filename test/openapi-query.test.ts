@@ -121,8 +121,9 @@ describe('the OpenAPI document with declared queries', () => {
   });
 
   it('types list entries from the item: a real creature picked by every field is valid, a wrong value is not', () => {
-    const page = doc.paths['/creature/']!.get.responses['200']!.content!['application/json'].schema.$ref;
-    expect(page).toBe(schemaRef('CreatureListPage'));
+    const answers = doc.paths['/creature/']!.get.responses['200']!.content!['application/json'].schema as unknown as { anyOf: { $ref: string }[] };
+    expect(answers.anyOf.map((a) => a.$ref)).toEqual([schemaRef('PaginatedList'), schemaRef('CreatureListPage')]);
+    const page = schemaRef('CreatureListPage');
     const fields = INVENTED_QUERIES.creature!.fields;
     const results = ['bulbasaur', 'charizard', 'pikachu'].map((name): Record<string, unknown> => {
       const item = readDist(itemFile('creature', name)) as { id: number };
@@ -138,7 +139,9 @@ describe('the OpenAPI document with declared queries', () => {
     // an id-only kind's entries have a url and no name
     expect(valid(schemaRef('EvolutionChainListEntry'), { url: `${base}/evolution-chain/1/`, id: 1 })).toBe(true);
     expect(valid(schemaRef('EvolutionChainListEntry'), { name: 'x', url: `${base}/evolution-chain/1/`, id: 1 })).toBe(false);
-    // kinds without fields answer the shared page
+    // a page without fields is also the shared page; kinds without fields answer that one only
+    expect(valid(schemaRef('PaginatedList'), { ...answer, results: results.map(({ name, url }) => ({ name, url })) })).toBe(true);
+    expect(valid(schemaRef('PaginatedList'), answer)).toBe(false);
     expect(doc.paths['/ability/']!.get.responses['200']!.content!['application/json'].schema.$ref).toBe(schemaRef('PaginatedList'));
   });
 

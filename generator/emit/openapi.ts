@@ -313,10 +313,15 @@ const HEADERS = {
 } as const;
 const headerRefs = Object.fromEntries(Object.keys(HEADERS).map((h) => [h, { $ref: `#/components/headers/${h}` }]));
 
-const ok = (description: string, schema: string) => ({
+const answerSchema = (schema: string | readonly string[]): JsonSchema =>
+  typeof schema === 'string' ? { $ref: componentRef(schema) } : { anyOf: schema.map((s) => ({ $ref: componentRef(s) })) };
+/** A 200 answering one component, or any of several. */
+const ok = (description: string, schema: string | readonly string[]) => ({
   description,
   headers: headerRefs,
-  content: { 'application/json': { schema: { $ref: componentRef(schema) } } },
+  content: {
+    'application/json': { schema: answerSchema(schema) },
+  },
 });
 const notFoundRef = { $ref: '#/components/responses/NotFound' };
 const badParameterRef = { $ref: '#/components/responses/BadParameter' };
@@ -483,9 +488,12 @@ function collectionParameters(kind: string, queries: KindQueries): JsonValue[] {
 const sortedByName = <T>(record: Readonly<Record<string, T>>): Record<string, T> =>
   Object.fromEntries(Object.keys(record).sort().map((key) => [key, record[key]!]));
 
-/** The component a kind's collection answers: a page of its own when its entries may carry fields. */
-function listPageComponent(kind: string, routes: Pick<Routes, 'queries'>, contract: Contract): string {
-  return queriesOf(routes, kind).fields.length ? `${contract.items[kind]}ListPage` : PAGINATED_LIST;
+/**
+ * The components a kind's collection answers: the shared page, and when its entries may carry
+ * fields, its own page too (a page without `fields=` is both).
+ */
+function listPageComponents(kind: string, routes: Pick<Routes, 'queries'>, contract: Contract): string | string[] {
+  return queriesOf(routes, kind).fields.length ? [PAGINATED_LIST, `${contract.items[kind]}ListPage`] : PAGINATED_LIST;
 }
 
 /** The object a schema describes, through a `$ref`, a nullable variant or an array's items (then `inArray`). */
@@ -587,7 +595,7 @@ function kindPaths(kind: string, { routes, contract, examples }: Pick<OpenApiInp
         operationId: `list${name}`, summary: `List ${kind}`, tags: [kind],
         parameters: collectionParameters(kind, queriesOf(routes, kind)),
         responses: {
-          '200': ok(`A page of links to ${kind} resources${queriesOf(routes, kind).fields.length ? ', with the fields asked' : ''}.`, listPageComponent(kind, routes, contract)),
+          '200': ok(`A page of links to ${kind} resources${queriesOf(routes, kind).fields.length ? ', with the fields asked' : ''}.`, listPageComponents(kind, routes, contract)),
           '400': badParameterRef,
         },
       },
