@@ -13,6 +13,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { itemFile, listFile, type Routes } from '../edge/layout.ts';
 import { pick } from '../edge/query/fields.ts';
 import { badParameterBody, parseFields, parseRange, parseValues } from '../edge/query/params.ts';
+import { querySchemas } from '../generator/emit/openapi.ts';
 import { MAX_LISTED_VALUES, targetValues } from '../generator/emit/query-contract.ts';
 import { inventedDocument, INVENTED_QUERIES } from './support/contract-queries.ts';
 
@@ -91,6 +92,16 @@ describe('the OpenAPI document with declared queries', () => {
     expect(JSON.stringify(doc.components.schemas.MoveNameOrId)).not.toContain('enum');
     for (const value of ['tackle', 'Tackle', 33]) expect(valid(schemaRef('MoveNameOrId'), value), String(value)).toBe(true);
     expect(valid(schemaRef('MoveNameOrId'), 'no spaces')).toBe(false);
+  });
+
+  it('lists values only up to MAX_LISTED_VALUES entries, and refuses a value component that would replace a response', () => {
+    const entries = (n: number) => ({ count: n, results: Array.from({ length: n }, (_, i) => ({ name: `v${i}`, url: `${base}/x/${i + 1}/` })) });
+    expect(targetValues(entries(MAX_LISTED_VALUES))?.ids.length).toBe(MAX_LISTED_VALUES);
+    expect(targetValues(entries(MAX_LISTED_VALUES + 1))).toBeNull();
+    expect(targetValues({ count: 1, results: [{ url: `${base}/evolution-chain/1/` }] })).toEqual({ names: [], ids: [1] });
+    const routes = { queries: { x: { filters: [{ name: 'type', about: 'a type', target: 'type' }], ranges: [], fields: [] } } };
+    expect(() => querySchemas(routes, {}, { TypeNameOrId: {} })).toThrow(/TypeNameOrId/);
+    expect(Object.keys(querySchemas(routes, {}, {}))).toEqual(['TypeNameOrId']);
   });
 
   it('takes yes or no as true, false, 1 or 0', () => {
