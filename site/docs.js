@@ -19,7 +19,7 @@
   var section = document.getElementById('try');
   if (!form || !input || !status || !output) return;
 
-  var REASONS = { 200: 'OK', 304: 'Not Modified', 404: 'Not Found', 405: 'Method Not Allowed', 500: 'Server Error' };
+  var REASONS = { 200: 'OK', 304: 'Not Modified', 400: 'Bad Request', 404: 'Not Found', 405: 'Method Not Allowed', 500: 'Server Error' };
 
   /** The same-site path (with query) a typed or linked URL names, or null when it is not under /v2. */
   function apiPath(value) {
@@ -138,6 +138,7 @@
   /** One line on what came back, for the live region. */
   function describe(data) {
     if (data && typeof data === 'object' && !Array.isArray(data)) {
+      if (data.error === 'bad_parameter' && typeof data.parameter === 'string') return 'parameter “' + data.parameter + '” does not take “' + data.value + '”';
       if (typeof data.count === 'number' && Array.isArray(data.results)) {
         return data.count + (data.count === 1 ? ' entry' : ' entries') + ', ' + data.results.length + ' on this page';
       }
@@ -150,10 +151,12 @@
     return '';
   }
 
-  /** The reference section that describes the answer to `path`, or null when the page has none. */
-  function referenceFor(path) {
+  /** The reference section that describes the answer `data` to `path`, or null when the page has none. */
+  function referenceFor(path, data) {
     var rest = path.split('?')[0].slice(PREFIX.length).replace(/^\/+|\/+$/g, '');
-    var id = rest === '' ? 'shape-RootIndex' : rest === 'meta' ? 'shape-Meta' : 'ref-' + rest.split('/')[0].toLowerCase();
+    var id = data && data.error === 'bad_parameter' ? 'shape-BadParameter'
+      : rest === '' ? 'shape-RootIndex' : rest === 'meta' ? 'shape-Meta' : rest === 'search' ? 'shape-SearchPage'
+      : 'ref-' + rest.split('/')[0].toLowerCase();
     return document.getElementById(id) ? id : null;
   }
 
@@ -200,7 +203,7 @@
         output.scrollLeft = 0;
         raw.href = path;
         raw.hidden = false;
-        var section = referenceFor(path);
+        var section = referenceFor(path, data);
         if (ref) {
           ref.hidden = section === null;
           if (section !== null) ref.href = '#' + section;

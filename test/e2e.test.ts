@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { itemFile, routesFile, type Routes } from '../edge/layout.ts';
+import { itemFile, listFile, routesFile, type Routes } from '../edge/layout.ts';
 
 const origin = inject('previewUrl');
 const base = inject('baseUrl');
@@ -51,8 +51,8 @@ async function openPage(colorScheme: 'light' | 'dark' = 'light'): Promise<{ page
   const page = await context.newPage();
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => {
-    // the browser logs each non-2xx fetch; a 404 the page shows on purpose is not a page error
-    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource: the server responded with a status of 404')) errors.push(m.text());
+    // the browser logs each non-2xx fetch; a 404 or 400 the page shows on purpose is not a page error
+    if (m.type() === 'error' && !/^Failed to load resource: the server responded with a status of 40[04]/.test(m.text())) errors.push(m.text());
   });
   return { page, context, elsewhere, errors };
 }
@@ -265,6 +265,80 @@ describe('the docs page', () => {
     await page.screenshot({ path: join(outputDir, `docs-${scheme}.png`), fullPage: true, clip: { x: 0, y: 0, width: 1280, height: 5000 } });
     await context.close();
   }, 120_000);
+});
+
+/** Every creature of the build's list whose item and species satisfy `keep`, by name, in list order: the oracle of a filter. */
+function creaturesWhere(keep: (creature: { types: { type: { name: string } }[] }, species: { generation: { name: string } }) => boolean): string[] {
+  const list = distJson(listFile('creature')) as { results: { name: string; url: string }[] };
+  return list.results.flatMap(({ name, url }) => {
+    const creature = distJson(itemFile('creature', /\/(\d+)\/$/.exec(url)![1]!)) as { types: { type: { name: string } }[]; species: { url: string } };
+    const species = distJson(itemFile('creature-species', /\/(\d+)\/$/.exec(creature.species.url)![1]!)) as { generation: { name: string } };
+    return keep(creature, species) ? [name] : [];
+  });
+}
+
+/** The answer the try box shows, parsed. */
+const shownJson = async (page: Page) => JSON.parse((await output(page).textContent()) ?? 'null') as unknown;
+
+describe('the docs page: filter and search', () => {
+  it('has a "Filter and search" section whose examples open in the try box, and a row per collection that declares queries', async () => {
+    const { page, context, elsewhere, errors } = await openPage();
+    await page.goto(`${origin}/`);
+    const section = page.locator('#filter-search');
+    expect(await section.getByRole('heading', { name: 'Filter and search', exact: true }).count()).toBe(1);
+    expect(await page.locator('nav.toc a[href="#filter-search"]').count()).toBe(1);
+    for (const path of ['/v2/creature/?type=fire&generation=generation-iii', '/v2/creature/?speed=100..&fields=types,sprites.front_default', '/v2/creature-species/?q=ピカチュウ', '/v2/search/?q=charzard', '/v2/creature/?type=firee']) {
+      expect(await section.locator(`a[data-try][href="${path}"]`).count(), path).toBe(1);
+    }
+    const routes = distJson(routesFile) as Routes;
+    const declared = Object.entries(routes.queries).filter(([, q]) => q.filters.length + q.ranges.length + q.fields.length > 0);
+    expect(await section.locator('#query-parameters tbody tr').count()).toBe(declared.length);
+    for (const [kind, q] of declared) {
+      const row = section.locator('#query-parameters tbody tr', { has: page.locator(`th a[href="/v2/${kind}/"]`) });
+      const text = (await row.textContent()) ?? '';
+      for (const name of [...q.filters.map((f) => f.name), ...q.ranges.map((r) => r.name), ...q.fields]) expect(text, `${kind} ${name}`).toContain(name);
+    }
+    expect(elsewhere).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('runs the search example in the try box: charzard lists charizard first, and the answer links its reference', async () => {
+    const { page, context, elsewhere, errors } = await openPage();
+    await page.goto(`${origin}/`);
+    await page.locator('#filter-search a[data-try][href="/v2/search/?q=charzard"]').click();
+    await answered(page, '/v2/search/?q=charzard');
+    const answer = (await shownJson(page)) as { count: number; results: { name: string; kind: string; url: string; matched_name: string; language: string | null }[] };
+    expect(answer.count).toBeGreaterThan(0);
+    expect(answer.results[0]).toMatchObject({ name: 'charizard', matched_name: 'charizard', language: null });
+    expect(answer.results[0]!.url).toBe(`${base}/${answer.results[0]!.kind}/6/`);
+    expect(await page.getByRole('link', { name: 'Fields of this answer' }).getAttribute('href')).toBe('#shape-SearchPage');
+    await page.screenshot({ path: join(outputDir, 'docs-search.png') });
+    expect(elsewhere).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('runs the filter example: fire creatures of generation III, as the built documents say, and a 400 for a type that is not one', async () => {
+    const { page, context, elsewhere, errors } = await openPage();
+    await page.goto(`${origin}/`);
+    await page.locator('#filter-search a[data-try][href="/v2/creature/?type=fire&generation=generation-iii"]').click();
+    await answered(page, '/v2/creature/?type=fire&generation=generation-iii');
+    const oracle = creaturesWhere((c, s) => c.types.some((t) => t.type.name === 'fire') && s.generation.name === 'generation-iii');
+    expect(oracle.length).toBeGreaterThan(0);
+    const answer = (await shownJson(page)) as { count: number; results: { name: string }[] };
+    expect(answer.count).toBe(oracle.length);
+    expect(answer.results.map((r) => r.name)).toEqual(oracle.slice(0, 20));
+
+    await page.locator('#filter-search a[data-try][href="/v2/creature/?type=firee"]').click();
+    await answered(page, '/v2/creature/?type=firee', 400);
+    expect(await shownJson(page)).toMatchObject({ error: 'bad_parameter', parameter: 'type', value: 'firee' });
+    await expect.poll(() => status(page).textContent()).toContain('parameter “type” does not take “firee”');
+    expect(await page.getByRole('link', { name: 'Fields of this answer' }).getAttribute('href')).toBe('#shape-BadParameter');
+    expect(elsewhere).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
 
 describe('the docs page on a narrow screen', () => {

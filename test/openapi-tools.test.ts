@@ -15,6 +15,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { routesFile, type Routes } from '../edge/layout.ts';
 import { OPENAPI_FILE } from '../generator/emit/openapi.ts';
+import { inventedDocument } from './support/contract-queries.ts';
 import { realSamples, typeCheck, type Sample } from './support/type-samples.ts';
 
 const distDir = inject('distDir');
@@ -48,6 +49,15 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('Redocly CLI lint (recommended rules, redocly.yaml)', () => {
   it('finds no error and no warning in the document the build wrote', async () => {
     const report = await lint(documentPath);
+    expect(report.problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? '?'}`)).toEqual([]);
+    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+  }, 120_000);
+
+  it('finds no error and no warning in a document with declared filters, ranges and fields (test/support/contract-queries.ts)', async () => {
+    const { document } = await inventedDocument(distDir, inject('baseUrl'));
+    const path = join(dir, 'openapi-with-queries.json');
+    writeFileSync(path, JSON.stringify(document));
+    const report = await lint(path);
     expect(report.problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? '?'}`)).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
   }, 120_000);

@@ -14,6 +14,7 @@ import { allResources } from '../generator/resources/index.ts';
 import {
   buildContract, exampleFromList, OPENAPI_FILE, OPENAPI_ROUTE, openApiDocument, outputSchemaModules, pascalCase, type JsonSchema, type JsonValue,
 } from '../generator/emit/openapi.ts';
+import { readVocabularies } from '../generator/emit/query-contract.ts';
 import { createAjv } from '../schemas/ajv.ts';
 import { undescribedProperties } from './support/descriptions.ts';
 
@@ -63,12 +64,18 @@ function* refs(value: unknown, path = ''): Generator<[string, string]> {
   }
 }
 
-/** The document's 200 (or other) schema of an operation, as a component name. */
-const responseSchema = (op: Operation, status: string) => {
+/** The components an operation answers with a status: one, or any of several. */
+const responseSchemas = (op: Operation, status: string): string[] => {
   const response = op.responses[status];
-  const resolved = (response?.$ref ? resolvePointer(response.$ref) : response) as { content?: { 'application/json': { schema: { $ref: string } } } } | undefined;
-  return resolved?.content?.['application/json'].schema.$ref;
+  const resolved = (response?.$ref ? resolvePointer(response.$ref) : response) as { content?: { 'application/json': { schema: { $ref?: string; anyOf?: { $ref: string }[] } } } } | undefined;
+  const schema = resolved?.content?.['application/json'].schema;
+  return schema?.anyOf ? schema.anyOf.map((s) => s.$ref) : schema?.$ref ? [schema.$ref] : [];
 };
+/**
+ * The document's 200 (or other) schema of an operation, as a component name: the last when it
+ * names several (a collection's own page, which also accepts every page of the shared shape).
+ */
+const responseSchema = (op: Operation, status: string) => responseSchemas(op, status).at(-1);
 
 describe('the OpenAPI document', () => {
   it('is accepted by an OpenAPI validator as 3.1, and a broken copy is not', async () => {
@@ -101,7 +108,7 @@ describe('the OpenAPI document', () => {
     expect(doc.servers).toEqual([{ url: base }]);
   });
 
-  it('is what the code makes from the schemas and the built lists (the file is not stale)', () => {
+  it('is what the code makes from the schemas and the built lists (the file is not stale)', async () => {
     const examples = Object.fromEntries(
       routes.kinds.flatMap((k) => {
         const e = exampleFromList(readDist(listFile(k)) as { results: { name?: string; url: string }[] });
@@ -109,7 +116,8 @@ describe('the OpenAPI document', () => {
       }),
     );
     const version = (readDist('v2/meta.json') as { version: string }).version;
-    const made = openApiDocument({ baseUrl: base, version, routes, contract: buildContract(allResources, routes), examples });
+    const vocabularies = await readVocabularies(distDir, routes);
+    const made = openApiDocument({ baseUrl: base, version, routes, contract: buildContract(allResources, routes), examples, vocabularies });
     expect(JSON.parse(JSON.stringify(made))).toEqual(doc);
   });
 });
@@ -117,8 +125,8 @@ describe('the OpenAPI document', () => {
 describe('paths', () => {
   const keyOf = (kind: string) => (routes.idOnly.includes(kind) ? '{id}' : '{idOrName}');
 
-  it('are exactly the root, meta, and every collection, item and subresource of the routing table', () => {
-    const expected = ['/', '/meta/'];
+  it('are exactly the root, meta, search, and every collection, item and subresource of the routing table', () => {
+    const expected = ['/', '/meta/', '/search/'];
     for (const kind of routes.kinds) {
       expected.push(`/${kind}/`, `/${kind}/${keyOf(kind)}`);
       for (const sub of routes.subresources[kind] ?? []) expected.push(`/${kind}/${keyOf(kind)}/${sub}`);
@@ -130,12 +138,16 @@ describe('paths', () => {
     expect(doc.paths['/evolution-chain/{id}']).toBeDefined();
   });
 
-  it('collections take limit, offset and q in the query and answer the paginated list', () => {
+  it('collections take limit, offset, q, id, name and their own fields, filters and ranges, and answer their page or a 400', () => {
     for (const kind of routes.kinds) {
       const op = doc.paths[`/${kind}/`]!.get;
       const params = (op.parameters ?? []).map((p) => ('$ref' in p ? (resolvePointer(p.$ref) as Parameter) : p));
-      expect(params.map((p) => `${p.in}:${p.name}`).sort(), kind).toEqual(['query:limit', 'query:offset', 'query:q']);
-      expect(responseSchema(op, '200'), kind).toBe('#/components/schemas/PaginatedList');
+      const queries = routes.queries[kind] ?? { filters: [], ranges: [], fields: [] };
+      const own = [...(queries.fields.length ? ['fields'] : []), ...queries.filters.map((f) => f.name), ...queries.ranges.map((r) => r.name)];
+      expect(params.map((p) => `${p.in}:${p.name}`), kind).toEqual(['limit', 'offset', 'q', 'id', 'name', ...own].map((n) => `query:${n}`));
+      const pages = ['PaginatedList', ...(queries.fields.length ? [`${pascalCase(kind)}ListPage`] : [])];
+      expect(responseSchemas(op, '200'), kind).toEqual(pages.map((p) => `#/components/schemas/${p}`));
+      expect(responseSchema(op, '400'), kind).toBe('#/components/schemas/BadParameter');
     }
     const limit = doc.components.parameters.limit as unknown as { schema: JsonSchema };
     expect(limit.schema).toMatchObject({ type: 'integer', default: 20, maximum: 100000 });
@@ -244,6 +256,8 @@ describe('every path answers 200 on the preview with a body its schema accepts',
     const problems: string[] = [];
     let checked = 0;
     for (const [template, item] of Object.entries(doc.paths)) {
+      // the search needs a `q`: its own test below
+      if (template === '/search/') continue;
       const op = item.get;
       const schema = responseSchema(op, '200')!;
       const keyParam = item.parameters?.[0];
@@ -271,7 +285,45 @@ describe('every path answers 200 on the preview with a body its schema accepts',
       }
     }
     expect(problems).toEqual([]);
-    expect(checked).toBeGreaterThan(Object.keys(doc.paths).length * 2);
+    expect(checked).toBeGreaterThan((Object.keys(doc.paths).length - 1) * 2);
+  });
+
+  it('the search answers its page, best first, and a 400 without q, as the document says', async () => {
+    const found = await fetchJson('/search/?q=charzard');
+    expect(found.status).toBe(200);
+    expect(validate('#/components/schemas/SearchPage', found.body)).toBeNull();
+    expect((found.body as { results: { name: string }[] }).results[0]?.name).toBe('charizard');
+    const missing = await fetchJson('/search/');
+    expect(missing.status).toBe(400);
+    expect(validate('#/components/schemas/BadParameter', missing.body)).toBeNull();
+    expect(missing.body).toMatchObject({ error: 'bad_parameter', parameter: 'q' });
+  });
+
+  it("each collection's fields, filters and ranges answer as the document says: entries with every field, a 400 for a value or range it refuses", async () => {
+    const problems: string[] = [];
+    for (const [kind, queries] of Object.entries(routes.queries)) {
+      const op = doc.paths[`/${kind}/`]!.get;
+      const asked: string[] = [];
+      if (queries.fields.length) asked.push(`/${kind}/?fields=${queries.fields.join(',')}&limit=3`);
+      const filter = queries.filters.find((f) => f.target !== null);
+      if (filter) asked.push(`/${kind}/?${filter.name}=1&limit=3`);
+      for (const url of asked) {
+        const { status, body } = await fetchJson(url);
+        const error = status === 200 ? validate(responseSchema(op, '200')!, body) : `status ${status}`;
+        if (error) problems.push(`${url}: ${error}`);
+      }
+      const refused = [
+        ...(filter ? [`/${kind}/?${filter.name}=no-such-${filter.name}`] : []),
+        ...(queries.ranges[0] ? [`/${kind}/?${queries.ranges[0].name}=..`] : []),
+        ...(queries.fields.length ? [`/${kind}/?fields=no_such_field`] : []),
+      ];
+      for (const url of refused) {
+        const { status, body } = await fetchJson(url);
+        const error = status === 400 ? validate(responseSchema(op, '400')!, body) : `status ${status}`;
+        if (error) problems.push(`${url}: ${error}`);
+      }
+    }
+    expect(problems).toEqual([]);
   });
 
   it("an unknown item answers 404 with the document's NotFound body; a wrong creature fails its schema", async () => {

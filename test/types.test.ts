@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { itemFile, metaFile, pageFile, routesFile, type Routes } from '../edge/layout.ts';
 import { buildContract, pascalCase } from '../generator/emit/openapi.ts';
 import { TYPES_FILE, TYPES_ROUTE, typeDeclarations } from '../generator/emit/typescript-types.ts';
+import { readVocabularies } from '../generator/emit/query-contract.ts';
 import { allResources } from '../generator/resources/index.ts';
 import { realSamples, samplesPerKind, typeCheck, type Sample } from './support/type-samples.ts';
 
@@ -40,9 +41,10 @@ describe('the TypeScript types', () => {
     expect(await response.text()).toBe(declarations);
   });
 
-  it('are what the code makes from the schemas (the file is not stale)', () => {
+  it('are what the code makes from the schemas (the file is not stale)', async () => {
     const version = (readDist(metaFile) as { version: string }).version;
-    expect(typeDeclarations({ contract: buildContract(allResources, routes), routes, version })).toBe(declarations);
+    const vocabularies = await readVocabularies(distDir, routes);
+    expect(typeDeclarations({ contract: buildContract(allResources, routes), routes, version, vocabularies })).toBe(declarations);
   });
 
   it('export one type per resource response, named after the resource, and the shared documents', () => {

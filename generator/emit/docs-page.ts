@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { itemFile, listFile } from '../../edge/layout.ts';
+import { itemFile, listFile, type KindQueries, type Routes } from '../../edge/layout.ts';
 import type { FullList } from '../../edge/pagination.ts';
 import { resources as battle } from '../resources/battle/index.ts';
 import { resources as creatures } from '../resources/creatures/index.ts';
@@ -255,6 +255,37 @@ export function goodToKnow(outDir: string): string {
   );
 }
 
+const listOf = (items: string[]) => (items.length ? items.join(', ') : '—');
+
+/** One row of the query table: what a collection takes besides the parameters all share. */
+function queryRow(kind: string, queries: KindQueries): string {
+  const filters = queries.filters.map(
+    (f) => `${code(f.name)} (${escapeHtml(f.about)}${f.target === null ? '' : `: <a href="#${resourceAnchor(f.target)}">${escapeHtml(f.target)}</a>`})`,
+  );
+  const ranges = queries.ranges.map((r) => `${code(r.name)} (${escapeHtml(r.about)})`);
+  return (
+    `<tr><th scope="row">${tryLink(`/v2/${kind}/`, `${kind}/`)}</th>` +
+    `<td>${listOf(filters)}</td><td>${listOf(ranges)}</td><td>${listOf(queries.fields.map(code))}</td></tr>`
+  );
+}
+
+/** Each collection's filters, ranges and fields, from the routing table the request logic reads. */
+export function queryParameters(routes: Pick<Routes, 'kinds' | 'queries'>, kinds: readonly string[]): string {
+  const declared = kinds.filter((k) => {
+    const q = routes.queries[k];
+    return q !== undefined && q.filters.length + q.ranges.length + q.fields.length > 0;
+  });
+  if (!declared.length) {
+    return `<p class="card">No collection of this build declares filters, ranges or fields: each takes ${['limit', 'offset', 'q', 'id', 'name'].map(code).join(', ')}.</p>`;
+  }
+  return (
+    `<div class="card table-scroll"><table class="fields queries" id="query-parameters">` +
+    `<caption>What each collection takes besides ${['limit', 'offset', 'q', 'id', 'name'].map(code).join(', ')}; a filter’s values are the entries of the collection it links to.</caption>` +
+    `<thead><tr><th scope="col">Collection</th><th scope="col">Filters</th><th scope="col">Ranges</th><th scope="col">Fields</th></tr></thead>` +
+    `<tbody>${declared.map((k) => queryRow(k, routes.queries[k]!)).join('')}</tbody></table></div>`
+  );
+}
+
 /** site/ file name → the route it answers at (index.html at `/`). */
 const routeOf = (file: string) => (file === 'index.html' ? '/' : `/${file}`);
 
@@ -266,10 +297,11 @@ export const docsPage: ArtifactMaker = {
     const own = new Set(files.map(routeOf));
     const downloads = downloadsSection(ctx, own);
     const summaries = ctx.routes.kinds.map((k) => summarize(ctx, k));
+    const pageOrder = groupKinds(ctx.routes.kinds).flatMap((g) => g.kinds);
     const reference = referenceSection({
       contract: buildContract(ctx.resources, ctx.routes),
       routes: ctx.routes,
-      kinds: groupKinds(ctx.routes.kinds).flatMap((g) => g.kinds),
+      kinds: pageOrder,
       examples: referenceExamples(ctx, summaries),
     });
     const values: Record<string, string> = {
@@ -280,6 +312,7 @@ export const docsPage: ArtifactMaker = {
       id_only: ctx.routes.idOnly.map((k) => `<code>${escapeHtml(k)}</code>`).join(', ') || 'none',
       resources: resourceTables(summaries),
       good_to_know: goodToKnow(ctx.outDir),
+      query_parameters: queryParameters(ctx.routes, pageOrder),
       reference,
       downloads_nav: downloads.nav,
       downloads: downloads.section,

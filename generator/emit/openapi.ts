@@ -13,7 +13,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Kind, Type, type Static, type TSchema } from '@sinclair/typebox';
-import { listFile, type Meta, type Routes } from '../../edge/layout.ts';
+import { listFile, type KindQueries, type Meta, type Routes } from '../../edge/layout.ts';
 import * as battle from '../../schemas/output/battle.ts';
 import * as berries from '../../schemas/output/berries.ts';
 import * as common from '../../schemas/output/common.ts';
@@ -30,8 +30,13 @@ import * as sprites from '../../schemas/output/sprites.ts';
 import * as summaries from '../../schemas/output/summaries.ts';
 import * as world from '../../schemas/output/world.ts';
 import { RESOURCE_SUMMARIES } from '../../schemas/output/summaries.ts';
+import { compileFields, type FieldTree } from '../../edge/query/fields.ts';
 import type { AnyResource } from '../resources/define.ts';
 import type { ArtifactMaker } from './artifact.ts';
+import {
+  BadParameterSchema, MAX_FIELD_PATHS, MAX_ID, MAX_LIST_ITEMS, MAX_VALUE_LENGTH, NAME_PATTERN, PARAMETER_TEXT, queriesOf, RANGE_PATTERN,
+  readVocabularies, SearchPageSchema, SearchResultSchema, type Vocabularies,
+} from './query-contract.ts';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 export type JsonSchema = { [key: string]: JsonValue };
@@ -112,6 +117,9 @@ export const PAGINATED_LIST = 'PaginatedList';
 export const NOT_FOUND = 'NotFound';
 export const META = 'Meta';
 export const ROOT_INDEX = 'RootIndex';
+export const BAD_PARAMETER = 'BadParameter';
+export const SEARCH_PAGE = 'SearchPage';
+export const SEARCH_RESULT = 'SearchResult';
 
 const isSchema = (value: unknown): value is TSchema => typeof value === 'object' && value !== null && Kind in value;
 
@@ -255,6 +263,7 @@ export function buildContract(resources: readonly AnyResource[], routes: Routes)
   for (const [name, schema] of roots) components.claim(name, schema);
   const fixed: [string, TSchema][] = [
     [PAGINATED_LIST, common.PaginatedList], [NOT_FOUND, common.NotFound], [META, MetaSchema], [ROOT_INDEX, rootIndexSchema(routes)],
+    [BAD_PARAMETER, BadParameterSchema], [SEARCH_PAGE, SearchPageSchema], [SEARCH_RESULT, SearchResultSchema],
   ];
   for (const [name, schema] of fixed) components.claim(name, schema);
   for (const module of Object.keys(outputSchemaModules).sort()) {
@@ -293,6 +302,8 @@ export interface OpenApiInput {
   routes: Routes;
   contract: Contract;
   examples: Record<string, KindExample>;
+  /** the values of the filters' small target kinds, read from the build (query-contract.ts) */
+  vocabularies: Vocabularies;
 }
 
 const HEADERS = {
@@ -302,19 +313,30 @@ const HEADERS = {
 } as const;
 const headerRefs = Object.fromEntries(Object.keys(HEADERS).map((h) => [h, { $ref: `#/components/headers/${h}` }]));
 
-const ok = (description: string, schema: string) => ({
+const answerSchema = (schema: string | readonly string[]): JsonSchema =>
+  typeof schema === 'string' ? { $ref: componentRef(schema) } : { anyOf: schema.map((s) => ({ $ref: componentRef(s) })) };
+/** A 200 answering one component, or any of several. */
+const ok = (description: string, schema: string | readonly string[]) => ({
   description,
   headers: headerRefs,
-  content: { 'application/json': { schema: { $ref: componentRef(schema) } } },
+  content: {
+    'application/json': { schema: answerSchema(schema) },
+  },
 });
 const notFoundRef = { $ref: '#/components/responses/NotFound' };
+const badParameterRef = { $ref: '#/components/responses/BadParameter' };
 
 const DESCRIPTION = `A read-only JSON reference API for game creatures: stats, types, moves, abilities, species,
 forms, evolution chains and everything they link to. Every answer is a static file made at build time.
 
 - **Collections**: \`GET /{resource}/\` is a paginated list of links. \`limit\` 1–100000 (missing, invalid or ≤ 0 → 20;
   above 100000 → 100000), \`offset\` ≥ 0 (missing, invalid or negative → 0); \`next\` and \`previous\` carry both.
-  \`q\` keeps the entries whose name holds the text (case-insensitive).
+  \`q\` keeps the entries with a name holding the text, in any language the data carries (case, accents and kana
+  or Latin width ignored); \`id=1,4,7\` and \`name=a,b\` ask for a batch; \`fields=\` adds fields of each item to its entry;
+  each collection's filters (\`type=fire,water\`, \`generation=3\`) and ranges (\`speed=100..\`) narrow it. A value the
+  collection does not understand is a 400 whose body names the parameter, the value and what it accepts; unknown
+  parameters are ignored.
+- **Search**: \`GET /search/?q=\` finds resources of every collection by any of their names, ranked and typo-forgiving.
 - **Items**: \`GET /{resource}/{id or name}\`, with or without a trailing slash, any letter case. Evolution chains,
   machines, characteristics, contest effects and super contest effects have ids only.
 - **Errors**: anything else answers 404 with the JSON body \`"Not Found"\`; methods other than GET and HEAD answer 405.
@@ -334,8 +356,18 @@ const COLLECTION_PARAMETERS: Record<string, JsonSchema> = {
   },
   q: {
     name: 'q', in: 'query', required: false,
-    description: 'Keep only the entries whose name contains this text (case-insensitive).',
-    schema: { type: 'string' },
+    description: PARAMETER_TEXT.q,
+    schema: { type: 'string', maxLength: MAX_VALUE_LENGTH },
+  },
+  id: {
+    name: 'id', in: 'query', required: false, style: 'form', explode: false,
+    description: PARAMETER_TEXT.id,
+    schema: { type: 'array', maxItems: MAX_LIST_ITEMS, items: { type: 'integer', minimum: 0, maximum: MAX_ID } },
+  },
+  name: {
+    name: 'name', in: 'query', required: false, style: 'form', explode: false,
+    description: PARAMETER_TEXT.name,
+    schema: { type: 'array', maxItems: MAX_LIST_ITEMS, items: { type: 'string', pattern: NAME_PATTERN } },
   },
 };
 
@@ -373,6 +405,183 @@ function itemKeyParameter(idOnly: boolean, example: KindExample | undefined): Js
   return parameter;
 }
 
+/** The component of a yes/no filter's values and of a range's forms. */
+export const YES_NO = 'YesNo';
+export const INTEGER_RANGE = 'IntegerRange';
+/**
+ * The component naming what a value filter takes: its target kind's names and ids
+ * (`GenerationNameOrId`; `…Value` would be the response of `encounter-condition-value`), or yes/no.
+ */
+export const valueComponent = (target: string | null) => (target === null ? YES_NO : `${pascalCase(target)}NameOrId`);
+/** Parameters every collection takes; a kind's filter of the same name would hide one. */
+const RESERVED_PARAMETERS = new Set([...Object.keys(COLLECTION_PARAMETERS), 'fields']);
+
+/** What a value filter takes: a target kind's names and ids, listed when the kind is small; or yes/no. */
+function valueSchema(target: string | null, vocabularies: Vocabularies): JsonSchema {
+  if (target === null) {
+    return { description: 'Yes or no: `true` or `1` for yes, `false` or `0` for no.', anyOf: [{ type: 'boolean' }, { type: 'integer', enum: [0, 1] }] };
+  }
+  const values = vocabularies[target];
+  if (values === undefined) {
+    return {
+      description: `A ${target}, by name (any letter case) or id; \`/${target}/\` lists them all.`,
+      anyOf: [{ type: 'string', pattern: NAME_PATTERN }, { type: 'integer', minimum: 0, maximum: MAX_ID }],
+    };
+  }
+  const byId: JsonSchema = { type: 'integer', enum: values.ids };
+  return {
+    description: `A ${target}, by name (any letter case) or id: one of the ${values.ids.length} entries of \`/${target}/\`.`,
+    anyOf: values.names.length ? [{ type: 'string', enum: values.names }, byId] : [byId],
+  };
+}
+
+/** The schemas the query parameters name, by component: each target kind's values, yes/no, the range form. */
+export function querySchemas(routes: Pick<Routes, 'queries'>, vocabularies: Vocabularies, taken: Readonly<Record<string, unknown>>): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {};
+  for (const queries of Object.values(routes.queries)) {
+    for (const filter of queries.filters) out[valueComponent(filter.target)] ??= valueSchema(filter.target, vocabularies);
+    if (queries.ranges.length) {
+      out[INTEGER_RANGE] ??= { type: 'string', pattern: RANGE_PATTERN, description: 'An integer range: `100..` (at least), `..50` (at most), `80..100` (both ends included) or `90` (exactly); bounds may be negative.' };
+    }
+  }
+  for (const name of Object.keys(out)) if (name in taken) throw new Error(`the query schema ${name} would replace the response component of the same name`);
+  return out;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** `fields`: the kind's declared paths, or a path below one of them. */
+function fieldsParameter(fields: readonly string[]): JsonSchema {
+  return {
+    name: 'fields', in: 'query', required: false, style: 'form', explode: false,
+    description: PARAMETER_TEXT.fields(fields),
+    schema: {
+      type: 'array', maxItems: MAX_FIELD_PATHS,
+      items: { anyOf: [{ type: 'string', enum: [...fields] }, { type: 'string', pattern: `^(${fields.map(escapeRegExp).join('|')})\\.` }] },
+    },
+  };
+}
+
+/** A collection's query parameters: the shared ones, then the kind's `fields`, value filters and ranges. */
+function collectionParameters(kind: string, queries: KindQueries): JsonValue[] {
+  for (const { name } of [...queries.filters, ...queries.ranges]) {
+    if (RESERVED_PARAMETERS.has(name)) throw new Error(`the ${kind} filter ${name} has the name of a parameter every collection takes`);
+  }
+  const filters = queries.filters.map((f): JsonSchema => ({
+    name: f.name, in: 'query', required: false, style: 'form', explode: false,
+    description: PARAMETER_TEXT.filter(kind, f),
+    schema: { type: 'array', maxItems: MAX_LIST_ITEMS, items: { $ref: componentRef(valueComponent(f.target)) } },
+  }));
+  const ranges = queries.ranges.map((r): JsonSchema => ({
+    name: r.name, in: 'query', required: false,
+    description: PARAMETER_TEXT.range(kind, r.about),
+    schema: { $ref: componentRef(INTEGER_RANGE) },
+  }));
+  return [
+    ...Object.keys(COLLECTION_PARAMETERS).map((p) => ({ $ref: `#/components/parameters/${p}` })),
+    ...(queries.fields.length ? [fieldsParameter(queries.fields)] : []),
+    ...filters,
+    ...ranges,
+  ];
+}
+
+const sortedByName = <T>(record: Readonly<Record<string, T>>): Record<string, T> =>
+  Object.fromEntries(Object.keys(record).sort().map((key) => [key, record[key]!]));
+
+/**
+ * The components a kind's collection answers: the shared page, and when its entries may carry
+ * fields, its own page too (a page without `fields=` is both).
+ */
+function listPageComponents(kind: string, routes: Pick<Routes, 'queries'>, contract: Contract): string | string[] {
+  return queriesOf(routes, kind).fields.length ? [PAGINATED_LIST, `${contract.items[kind]}ListPage`] : PAGINATED_LIST;
+}
+
+/** The object a schema describes, through a `$ref`, a nullable variant or an array's items (then `inArray`). */
+function objectOf(schema: JsonSchema, schemas: Readonly<Record<string, JsonSchema>>, where: string): { object: JsonSchema; inArray: boolean } {
+  const ref = typeof schema.$ref === 'string' ? schema.$ref.slice(componentRef('').length) : undefined;
+  const resolved = ref === undefined ? schema : schemas[ref];
+  if (resolved === undefined) throw new Error(`${where}: ${String(schema.$ref)} names no component`);
+  if (typeof resolved.properties === 'object' && resolved.properties !== null) return { object: resolved, inArray: false };
+  if (resolved.type === 'array' && typeof resolved.items === 'object' && resolved.items !== null && !Array.isArray(resolved.items)) {
+    return { object: objectOf(resolved.items, schemas, where).object, inArray: true };
+  }
+  for (const variant of Array.isArray(resolved.anyOf) ? resolved.anyOf : []) {
+    if (typeof variant === 'object' && variant !== null && !Array.isArray(variant) && variant.type !== 'null') return objectOf(variant, schemas, where);
+  }
+  throw new Error(`${where} is a declared field below something that is not an object in the item's schema`);
+}
+
+/**
+ * A list entry's fields, from the item's own schema: a declared field is its property as the
+ * item has it; the part above a dotted one (`sprites` of `sprites.front_default`) an object of
+ * only the fields below, none required (a path through a null is absent from the entry).
+ */
+function entryFields(tree: FieldTree, owner: JsonSchema, schemas: Readonly<Record<string, JsonSchema>>, where: string): Record<string, JsonValue> {
+  const { object } = objectOf(owner, schemas, where);
+  const properties = object.properties as Record<string, JsonSchema>;
+  const out: Record<string, JsonValue> = {};
+  for (const [key, below] of tree) {
+    const property = properties[key];
+    if (property === undefined) throw new Error(`${where}.${key} is a declared field the item's schema does not have`);
+    if (below === true) {
+      out[key] = property;
+      continue;
+    }
+    const part: JsonSchema = { type: 'object', properties: entryFields(below, property, schemas, `${where}.${key}`), additionalProperties: false };
+    const description = `${typeof property.description === 'string' ? property.description : `The item’s \`${key}\`.`} Here only with the fields asked.`;
+    out[key] = objectOf(property, schemas, where).inArray ? { type: 'array', description, items: part } : { description, ...part };
+  }
+  return out;
+}
+
+/** For each kind whose entries may carry fields: its list page and its entry, typed from the item's schema. */
+export function listPageSchemas(routes: Pick<Routes, 'queries' | 'kinds' | 'idOnly'>, contract: Contract): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {};
+  const page = contract.schemas[PAGINATED_LIST]!;
+  for (const kind of [...routes.kinds].sort()) {
+    const { fields } = queriesOf(routes, kind);
+    const item = contract.items[kind];
+    if (!fields.length || item === undefined) continue;
+    const link = contract.schemas[routes.idOnly.includes(kind) ? 'ApiResource' : 'NamedResource']!;
+    const entry = `${item}ListEntry`;
+    out[entry] = {
+      type: 'object',
+      description: `An entry of a \`/${kind}/\` page: the link, and the fields \`fields=\` asked with the value the item has. A path below a declared field (\`stats.base_stat\`) gives only that part of it.`,
+      required: link.required ?? [],
+      properties: { ...(link.properties as Record<string, JsonValue>), ...entryFields(compileFields(fields), contract.schemas[item]!, contract.schemas, kind) },
+      additionalProperties: false,
+    };
+    const results = (page.properties as Record<string, JsonSchema>).results!;
+    out[`${item}ListPage`] = {
+      ...page,
+      properties: { ...(page.properties as Record<string, JsonValue>), results: { type: 'array', description: results.description ?? '', items: { $ref: componentRef(entry) } } },
+    };
+  }
+  return out;
+}
+
+/** `GET /search/`: every collection's names, ranked. */
+function searchPaths(kinds: readonly string[]): Record<string, JsonValue> {
+  const q: JsonSchema = {
+    name: 'q', in: 'query', required: true, description: PARAMETER_TEXT.searchQ,
+    schema: { type: 'string', minLength: 1, maxLength: MAX_VALUE_LENGTH },
+    examples: { typo: { summary: 'a name with a typo', value: 'charzard' }, japanese: { summary: 'a Japanese name', value: 'ピカチュウ' } },
+  };
+  const kind: JsonSchema = {
+    name: 'kind', in: 'query', required: false, style: 'form', explode: false, description: PARAMETER_TEXT.searchKind,
+    schema: { type: 'array', maxItems: MAX_LIST_ITEMS, items: { type: 'string', enum: [...kinds].sort() } },
+  };
+  return {
+    '/search/': {
+      get: {
+        operationId: 'search', summary: 'Find resources by name', tags: ['search'],
+        parameters: [q, kind, { $ref: '#/components/parameters/limit' }, { $ref: '#/components/parameters/offset' }],
+        responses: { '200': ok('A page of matches, best first.', SEARCH_PAGE), '400': badParameterRef },
+      },
+    },
+  };
+}
+
 /** A kind's paths: its collection, its items, and each subresource of an item. */
 function kindPaths(kind: string, { routes, contract, examples }: Pick<OpenApiInput, 'routes' | 'contract' | 'examples'>): Record<string, JsonValue> {
   const name = contract.items[kind];
@@ -384,8 +593,11 @@ function kindPaths(kind: string, { routes, contract, examples }: Pick<OpenApiInp
     [`/${kind}/`]: {
       get: {
         operationId: `list${name}`, summary: `List ${kind}`, tags: [kind],
-        parameters: Object.keys(COLLECTION_PARAMETERS).map((p) => ({ $ref: `#/components/parameters/${p}` })),
-        responses: { '200': ok(`A page of links to ${kind} resources.`, PAGINATED_LIST) },
+        parameters: collectionParameters(kind, queriesOf(routes, kind)),
+        responses: {
+          '200': ok(`A page of links to ${kind} resources${queriesOf(routes, kind).fields.length ? ', with the fields asked' : ''}.`, listPageComponents(kind, routes, contract)),
+          '400': badParameterRef,
+        },
       },
     },
     [`/${kind}/{${key}}`]: {
@@ -414,6 +626,7 @@ function kindPaths(kind: string, { routes, contract, examples }: Pick<OpenApiInp
 function tags(kinds: readonly string[]): JsonValue[] {
   return [
     { name: 'meta', description: 'The root index and what was built' },
+    { name: 'search', description: 'Finding resources of every collection by any of their names, ranked and typo-forgiving' },
     ...[...kinds].sort().map((k) => {
       const summary = RESOURCE_SUMMARIES[k];
       if (summary === undefined) throw new Error(`the kind ${k} has no summary in schemas/output/summaries.ts`);
@@ -425,7 +638,7 @@ function tags(kinds: readonly string[]): JsonValue[] {
 /** The OpenAPI 3.1 document: every path the service answers, over the contract's components. */
 export function openApiDocument(input: OpenApiInput): JsonSchema {
   const { baseUrl, version, routes, contract } = input;
-  const paths: Record<string, JsonValue> = { ...META_PATHS };
+  const paths: Record<string, JsonValue> = { ...META_PATHS, ...searchPaths(routes.kinds) };
   for (const kind of [...routes.kinds].sort()) Object.assign(paths, kindPaths(kind, input));
   return {
     openapi: '3.1.0',
@@ -439,7 +652,7 @@ export function openApiDocument(input: OpenApiInput): JsonSchema {
     tags: tags(routes.kinds),
     paths,
     components: {
-      schemas: contract.schemas,
+      schemas: sortedByName({ ...contract.schemas, ...querySchemas(routes, input.vocabularies, contract.schemas), ...listPageSchemas(routes, contract) }),
       parameters: COLLECTION_PARAMETERS,
       headers: HEADERS,
       responses: {
@@ -447,6 +660,13 @@ export function openApiDocument(input: OpenApiInput): JsonSchema {
           description: 'No such resource: the body is the JSON string "Not Found".',
           headers: headerRefs,
           content: { 'application/json': { schema: { $ref: componentRef(NOT_FOUND) } } },
+        },
+        BadParameter: {
+          description:
+            'A query parameter was not understood: a value that names nothing, a malformed range, an unknown field, or a list past its caps. ' +
+            'The body names the parameter, the value and what the parameter accepts.',
+          headers: headerRefs,
+          content: { 'application/json': { schema: { $ref: componentRef(BAD_PARAMETER) } } },
         },
       },
     },
@@ -472,7 +692,8 @@ export const openApiMaker: ArtifactMaker = {
   async make(ctx) {
     const contract = buildContract(ctx.resources, ctx.routes);
     const examples = await readExamples(ctx.outDir, ctx.routes.kinds);
-    const document = openApiDocument({ baseUrl: ctx.baseUrl, version: ctx.meta.version, routes: ctx.routes, contract, examples });
+    const vocabularies = await readVocabularies(ctx.outDir, ctx.routes);
+    const document = openApiDocument({ baseUrl: ctx.baseUrl, version: ctx.meta.version, routes: ctx.routes, contract, examples, vocabularies });
     return [{ path: OPENAPI_FILE, body: `${JSON.stringify(document, null, 2)}\n`, route: OPENAPI_ROUTE, contentType: 'application/json; charset=utf-8' }];
   },
 };

@@ -6,7 +6,7 @@
  */
 import type { Routes } from '../../edge/layout.ts';
 import { RESOURCE_SUMMARIES } from '../../schemas/output/summaries.ts';
-import { META, NOT_FOUND, PAGINATED_LIST, ROOT_INDEX, type Contract, type JsonSchema, type JsonValue } from './openapi.ts';
+import { BAD_PARAMETER, META, NOT_FOUND, PAGINATED_LIST, ROOT_INDEX, SEARCH_PAGE, type Contract, type JsonSchema, type JsonValue } from './openapi.ts';
 
 const REF_PREFIX = '#/components/schemas/';
 
@@ -203,7 +203,9 @@ function resourceSection(kind: string, input: ReferenceInput, shapes: Shapes): s
 const SHARED_DOCUMENTS: Record<string, string> = {
   [ROOT_INDEX]: '`GET /v2/`: every collection’s URL by its name.',
   [META]: '`GET /v2/meta/`: what was built, from which data, and the bulk downloads.',
-  [PAGINATED_LIST]: '`GET /v2/{resource}/`: one page of a collection (`limit`, `offset`, `q`).',
+  [PAGINATED_LIST]: '`GET /v2/{resource}/`: one page of a collection (`limit`, `offset`, `q`, `id`, `name`, its filters and ranges). With `fields=`, each entry also carries the fields asked.',
+  [SEARCH_PAGE]: '`GET /v2/search/?q=`: a ranked page of matches from every collection (`kind`, `limit`, `offset`).',
+  [BAD_PARAMETER]: 'The body of a 400: a query parameter’s value was not understood.',
   [NOT_FOUND]: 'The body of every 404: a JSON string.',
 };
 
@@ -228,7 +230,7 @@ export function referenceSection(input: ReferenceInput): string {
   const shapes = new Shapes(new Map(Object.entries(input.contract.items).map(([kind, name]) => [name, kind])));
   const resources = input.kinds.map((kind) => resourceSection(kind, input, shapes));
   const resourceComponents = new Set(Object.values(input.contract.items));
-  const shared = [ROOT_INDEX, META, PAGINATED_LIST, NOT_FOUND];
+  const shared = [ROOT_INDEX, META, PAGINATED_LIST, SEARCH_PAGE, BAD_PARAMETER, NOT_FOUND];
   for (const name of shared) shapes.add(name);
   // shapes reference further shapes: write until no new one turns up
   const written = new Map<string, string>();

@@ -11,7 +11,11 @@
  */
 import type { Routes } from '../../edge/layout.ts';
 import type { ArtifactMaker } from './artifact.ts';
-import { buildContract, META, NOT_FOUND, PAGINATED_LIST, ROOT_INDEX, type Contract, type JsonSchema, type JsonValue } from './openapi.ts';
+import {
+  BAD_PARAMETER, buildContract, META, NOT_FOUND, PAGINATED_LIST, ROOT_INDEX, SEARCH_PAGE, SEARCH_RESULT, valueComponent,
+  type Contract, type JsonSchema, type JsonValue,
+} from './openapi.ts';
+import { PARAMETER_TEXT, queriesOf, readVocabularies, RANGE_FORMS, type Vocabularies } from './query-contract.ts';
 
 /** Operator precedence of a rendered type, to know when it needs parentheses. */
 const Prec = { Union: 0, Intersection: 1, Primary: 2 } as const;
@@ -132,10 +136,124 @@ export interface TypesInput {
   contract: Contract;
   routes: Routes;
   version: string;
+  /** the values of the filters' small target kinds, read from the build (query-contract.ts) */
+  vocabularies: Vocabularies;
+}
+
+/**
+ * Generic helpers of the query types, written as they are: a list entry typed by the fields
+ * asked is the item's type cut down to those paths, nested as the item nests them.
+ */
+const QUERY_HELPERS = `/** One value, or several (sent comma-separated, meaning any of them). */
+export type OneOrMore<T> = T | readonly T[];
+
+/** Yes or no, as a yes/no filter takes it. */
+export type YesNo = boolean | 0 | 1 | 'true' | 'false' | '1' | '0';
+
+/** An integer range as a range filter takes it: ${RANGE_FORMS}. */
+export type IntegerRange = number | \`\${number}\` | \`\${number}..\` | \`..\${number}\` | \`\${number}..\${number}\`;
+
+/** Query parameters every collection takes. */
+export interface CollectionQuery {
+  /** Page size: 1–100000; missing, invalid or ≤ 0 means 20. */
+  limit?: number;
+  /** Index of the first entry; missing, invalid or negative means 0. */
+  offset?: number;
+  /** ${PARAMETER_TEXT.q} */
+  q?: string;
+  /** ${PARAMETER_TEXT.id} */
+  id?: OneOrMore<number>;
+  /** ${PARAMETER_TEXT.name} */
+  name?: OneOrMore<string>;
+}
+
+/** \`GET /search/\`: the query. */
+export interface SearchQuery {
+  /** ${PARAMETER_TEXT.searchQ} */
+  q: string;
+  /** ${PARAMETER_TEXT.searchKind} */
+  kind?: OneOrMore<ResourceKind>;
+  /** Page size, as on collections. */
+  limit?: number;
+  /** Index of the first match, as on collections. */
+  offset?: number;
+}
+
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+/** The value below a dotted path: through an array, each element's part. */
+type Below<V, Rest extends string> = V extends readonly (infer E)[] ? Array<Below<E, Rest>> : V extends object ? AtPath<V, Rest> : never;
+/** The part of \`T\` at one dotted path, nested as \`T\` nests it; optional where the way there may be null. */
+export type AtPath<T, P extends string> = P extends \`\${infer Head}.\${infer Rest}\`
+  ? Head extends keyof T
+    ? null extends T[Head] ? { [K in Head]?: Below<T[K], Rest> } : { [K in Head]: Below<T[K], Rest> }
+    : never
+  : P extends keyof T ? { [K in P]: T[K] } : never;
+/** The parts of \`T\` at every path of \`F\`, merged. */
+export type Picked<T, F extends string> = [F] extends [never] ? {} : UnionToIntersection<F extends string ? AtPath<T, F> : never>;
+
+/** An entry of a collection's list: its link, and the fields asked with \`fields=\` (e.g. \`ListEntry<'creature', 'types' | 'sprites.front_default'>\`). */
+export type ListEntry<K extends ResourceKind, F extends FieldByKind[K] = never> = (K extends IdOnlyKind ? ApiResource : NamedResource) & Picked<ResourceByKind[K], F>;
+
+/** A page of a collection whose entries carry the fields \`F\`. */
+export interface ListPage<K extends ResourceKind, F extends FieldByKind[K] = never> extends Omit<PaginatedList, 'results'> {
+  /** This page’s entries in list order, each its link and the fields asked. */
+  results: ListEntry<K, F>[];
+}
+`;
+
+/** What a filter's value may be: its target kind's names (listed when the kind is small) or an id; or yes/no. */
+function valueType(target: string | null, vocabularies: Vocabularies): string {
+  if (target === null) return 'YesNo';
+  const names = vocabularies[target]?.names;
+  return names === undefined || names.length === 0 ? 'string | number' : `${names.map((n) => JSON.stringify(n)).join(' | ')} | number`;
+}
+
+/** A kind's query interface and its field union. */
+function kindQueryDeclarations(kind: string, routes: Routes, contract: Contract): string {
+  const name = contract.items[kind]!;
+  const { filters, ranges, fields } = queriesOf(routes, kind);
+  const members: string[] = [];
+  if (fields.length) members.push(`${docComment(PARAMETER_TEXT.fields(fields), '  ')}  fields?: OneOrMore<${name}Field | \`\${${name}Field}.\${string}\`>;`);
+  for (const f of filters) members.push(`${docComment(PARAMETER_TEXT.filter(kind, f), '  ')}  ${propertyKey(f.name)}?: OneOrMore<${valueComponent(f.target)}>;`);
+  for (const r of ranges) members.push(`${docComment(PARAMETER_TEXT.range(kind, r.about), '  ')}  ${propertyKey(r.name)}?: IntegerRange;`);
+  const query = `${docComment(`\`GET /${kind}/\`: the query.`, '')}export interface ${name}Query extends CollectionQuery {${members.length ? `\n${members.join('\n')}\n` : ''}}\n`;
+  const field = fields.length
+    ? `${docComment(`A field \`/${kind}/\` list entries may carry.`, '')}export type ${name}Field = ${fields.map((f) => JSON.stringify(f)).join(' | ')};\n`
+    : '';
+  return `${query}${field}`;
+}
+
+/** The query types: helpers, each filter target's values, each kind's query and fields, and the maps by kind. */
+function queryDeclarations(routes: Routes, contract: Contract, vocabularies: Vocabularies, taken: ReadonlySet<string>): string[] {
+  const kinds = [...routes.kinds].sort();
+  const valueTypes = new Map<string, string>();
+  for (const kind of kinds) for (const f of queriesOf(routes, kind).filters) if (f.target !== null) valueTypes.set(valueComponent(f.target), f.target);
+  const values = [...valueTypes].sort(([a], [b]) => (a < b ? -1 : 1)).map(
+    ([typeName, target]) => `${docComment(`A ${target}, by name or id, as a filter takes it.`, '')}export type ${typeName} = ${valueType(target, vocabularies)};\n`,
+  );
+  const own = kinds.map((kind) => kindQueryDeclarations(kind, routes, contract));
+  const declared = [...[...values, ...own].join('\n').matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]!);
+  for (const name of declared) if (taken.has(name)) throw new Error(`the query type ${name} has the name of a response type`);
+  const fieldsOf = (kind: string) => (queriesOf(routes, kind).fields.length ? `${contract.items[kind]}Field` : 'never');
+  const map = (name: string, doc: string, member: (kind: string) => [doc: string, type: string]) => {
+    const members = kinds.map((k) => {
+      const [memberDoc, type] = member(k);
+      return `${docComment(memberDoc, '  ')}  ${JSON.stringify(k)}: ${type};`;
+    });
+    return `${docComment(doc, '')}export interface ${name} {\n${members.join('\n')}\n}\n`;
+  };
+  return [
+    QUERY_HELPERS,
+    ...values,
+    ...own,
+    map('QueryByKind', 'Each collection’s query, by its path segment.', (k) => [`What \`GET /${k}/\` takes.`, `${contract.items[k]}Query`]),
+    map('FieldByKind', 'The fields each collection’s list entries may carry (`never`: none).', (k) => [`The fields \`/${k}/\` entries may carry.`, fieldsOf(k)]),
+    `/** The collections addressed by id alone, whose entries have a \`url\` and no \`name\`. */\nexport type IdOnlyKind = ${routes.idOnly.length ? [...routes.idOnly].sort().map((k) => JSON.stringify(k)).join(' | ') : 'never'};\n`,
+  ];
 }
 
 /** The whole declaration file: the responses by route first, then the shapes they share. */
-export function typeDeclarations({ contract, routes, version }: TypesInput): string {
+export function typeDeclarations({ contract, routes, version, vocabularies }: TypesInput): string {
   const names = new Set(Object.keys(contract.schemas));
   const docs = new Map<string, string>();
   const first = new Set<string>();
@@ -147,6 +265,9 @@ export function typeDeclarations({ contract, routes, version }: TypesInput): str
   describe(META, '`GET /meta/`: what was built.');
   describe(PAGINATED_LIST, '`GET /{resource}/`: a page of a collection (`limit`, `offset`, `q`).');
   describe(NOT_FOUND, 'The body of every 404.');
+  describe(BAD_PARAMETER, 'The body of a 400: a query parameter’s value was not understood.');
+  describe(SEARCH_PAGE, '`GET /search/?q=`: a ranked page of matches.');
+  describe(SEARCH_RESULT, 'One match of a search.');
   for (const kind of [...routes.kinds].sort()) {
     const name = contract.items[kind];
     if (name === undefined) throw new Error(`the kind ${kind} has no response schema`);
@@ -173,6 +294,7 @@ ${byKind.join('\n')}
 }
 `,
     'export type ResourceKind = keyof ResourceByKind;\n',
+    ...queryDeclarations(routes, contract, vocabularies, names),
   ].join('\n');
 }
 
@@ -181,8 +303,9 @@ export const TYPES_ROUTE = '/v2/creature-api.d.ts';
 
 export const typeScriptTypesMaker: ArtifactMaker = {
   name: 'typescript types',
-  make(ctx) {
-    const body = typeDeclarations({ contract: buildContract(ctx.resources, ctx.routes), routes: ctx.routes, version: ctx.meta.version });
+  async make(ctx) {
+    const vocabularies = await readVocabularies(ctx.outDir, ctx.routes);
+    const body = typeDeclarations({ contract: buildContract(ctx.resources, ctx.routes), routes: ctx.routes, version: ctx.meta.version, vocabularies });
     // text/plain: browsers show it rather than download it, and there is no registered TypeScript type
     return [{ path: TYPES_FILE, body, route: TYPES_ROUTE, contentType: 'text/plain; charset=utf-8' }];
   },

@@ -1,0 +1,143 @@
+/**
+ * The query side of the contract (issue 18): what the OpenAPI document and the TypeScript types
+ * say about a collection's filters, batches, `q`, `fields` and `GET /v2/search/`. Everything is
+ * read from the routing table's `queries` (edge/layout.ts `KindQueries`) and, for the values a
+ * filter takes, from the target kind's list in the build's output, so the documents describe
+ * the parameters the request logic answers and nothing else.
+ *
+ * Shared here: the response schemas (the 400 body, a search page), the vocabularies of small
+ * target kinds, and the wording of each parameter, which openapi.ts and typescript-types.ts
+ * both write.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Type, type Static } from '@sinclair/typebox';
+import { listFile, type KindQueries, type QueryFilter, type Routes } from '../../edge/layout.ts';
+import { QUERY_LIMITS, type BadParameterBody } from '../../edge/query/params.ts';
+
+/** A target kind with at most this many entries has its values listed in the contract. */
+export const MAX_LISTED_VALUES = 100;
+
+/** The 400 body of a collection or a search (edge/query/params.ts `badParameterBody`). */
+export const BadParameterSchema = Type.Object(
+  {
+    error: Type.Literal('bad_parameter', { description: 'Always `bad_parameter`: a query parameter’s value was not understood.' }),
+    parameter: Type.String({ description: 'The parameter at fault, as written in the query (`type`, `speed`, `fields`, ...); `*` for a query string past its length cap.' }),
+    value: Type.String({ description: 'The offending part of the value: one item of a comma-separated list, or the whole value when its form is wrong; cut to 100 characters.' }),
+    accepts: Type.String({ description: 'What the parameter takes, in words, with its allowed values where there are few.' }),
+  },
+  { additionalProperties: false },
+);
+// the schema and the body the request logic writes must be the same object
+const badParameterMatches: [Static<typeof BadParameterSchema>, BadParameterBody] extends [BadParameterBody, Static<typeof BadParameterSchema>] ? true : never = true;
+void badParameterMatches;
+
+/** One entry of a search page. */
+export const SearchResultSchema = Type.Object(
+  {
+    name: Type.String({ description: 'The found resource’s own name (lowercase, hyphenated), whichever of its names matched.' }),
+    url: Type.String({ format: 'uri', description: 'The full URL of the found resource, ending in its numeric id and a slash.' }),
+    kind: Type.String({ description: 'The collection the resource belongs to, as its path segment (`creature`, `move`, ...).' }),
+    matched_name: Type.String({ description: 'The name that matched the query, as the data writes it (not folded): the resource’s own name or one of its translations.' }),
+    language: Type.Union([Type.String(), Type.Null()], {
+      description: 'The language of `matched_name`, by its name in `/language/` (`ja-hrkt`, `fr`, ...); null when the API’s own name matched.',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+/** `GET /v2/search/`: a ranked page of matches. */
+export const SearchPageSchema = Type.Object(
+  {
+    count: Type.Integer({ minimum: 0, description: 'How many resources match the query in all, not how many are on this page.' }),
+    next: Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
+      description: 'The URL of the following page, with `q`, `kind`, `offset` and `limit` filled in; null on the last page.',
+    }),
+    previous: Type.Union([Type.String({ format: 'uri' }), Type.Null()], { description: 'The URL of the page before this one; null on the first page.' }),
+    results: Type.Array(SearchResultSchema, {
+      description: 'This page’s matches, best first: exact, then prefix, then substring, then within two edits; each resource once, with its best-matching name.',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+/** The values a filter's target kind has: its names and ids, in list order. */
+export interface TargetValues {
+  names: string[];
+  ids: number[];
+}
+
+/** Target kind → its values, for targets of at most `MAX_LISTED_VALUES` entries; larger ones are absent. */
+export type Vocabularies = Record<string, TargetValues>;
+
+const idAtEnd = (url: string) => /\/(-?\d+)\/?$/.exec(url)?.[1];
+
+/** A kind's names and ids from its list, or null when it has more than `MAX_LISTED_VALUES` entries. */
+export function targetValues(list: { count: number; results: { name?: string; url: string }[] }): TargetValues | null {
+  if (list.results.length > MAX_LISTED_VALUES) return null;
+  const names = list.results.flatMap((r) => (r.name === undefined ? [] : [r.name]));
+  const ids = list.results.flatMap((r) => {
+    const id = idAtEnd(r.url);
+    return id === undefined ? [] : [Number(id)];
+  });
+  return { names, ids };
+}
+
+/** Every kind a value filter of any kind targets, once, sorted. */
+export function filterTargets(routes: Pick<Routes, 'queries'>): string[] {
+  const targets = Object.values(routes.queries).flatMap((q) => q.filters.flatMap((f) => (f.target === null ? [] : [f.target])));
+  return [...new Set(targets)].sort();
+}
+
+/** Reads the lists of the filters' target kinds from the build's output. */
+export async function readVocabularies(outDir: string, routes: Pick<Routes, 'queries'>): Promise<Vocabularies> {
+  const out: Vocabularies = {};
+  for (const target of filterTargets(routes)) {
+    const list = JSON.parse(await readFile(join(outDir, listFile(target)), 'utf8')) as { count: number; results: { name?: string; url: string }[] };
+    const values = targetValues(list);
+    if (values !== null) out[target] = values;
+  }
+  return out;
+}
+
+/** A kind's query declarations; none for a kind without an entry. */
+export const queriesOf = (routes: Pick<Routes, 'queries'>, kind: string): KindQueries =>
+  routes.queries[kind] ?? { filters: [], ranges: [], fields: [] };
+
+/** Forms a range takes, for the documents (edge/query/params.ts `parseRange`). */
+export const RANGE_PATTERN = '^(-?[0-9]+|-?[0-9]+\\.\\.(-?[0-9]+)?|\\.\\.-?[0-9]+)$';
+export const RANGE_FORMS = '`100..` (at least), `..50` (at most), `80..100` (both ends included) or `90` (exactly)';
+export const NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9-]{0,99}$';
+export const MAX_ID = 999_999_999;
+export const { listItems: MAX_LIST_ITEMS, fieldPaths: MAX_FIELD_PATHS, valueLength: MAX_VALUE_LENGTH } = QUERY_LIMITS;
+
+/** How a dotted field nests in an entry, shown on the kind's first dotted field: ` (`a.b` gives `{"a": {"b": …}}`)`. */
+function nestingExample(fields: readonly string[]): string {
+  const dotted = fields.find((f) => f.includes('.'));
+  if (dotted === undefined) return '';
+  const keys = dotted.split('.');
+  const nested = keys.reduceRight((inner, key) => `{"${key}": ${inner}}`, '…');
+  return ` (\`${dotted}\` gives \`${nested}\`)`;
+}
+
+/** The words every document uses for each parameter. */
+export const PARAMETER_TEXT = {
+  q:
+    'Keep only the entries with a name containing this text: the API’s own name or any translated name the resource carries ' +
+    '(for a creature, also its species’ and its forms’ names). Matching ignores letter case, accents and the width of kana and ' +
+    'Latin letters: `ピカチュウ`, `pikachú` and `皮卡丘` all find pikachu. Entries stay in list order; resources without names match nothing.',
+  id: 'Only the entries with these ids, comma-separated (`1,4,7`): a batch of links in one request, in list order.',
+  name: 'Only the entries with these names, comma-separated (`bulbasaur,charmander`; any letter case): a batch of links in one request, in list order.',
+  fields: (fields: readonly string[]) =>
+    `Add these fields of each item to its list entry, comma-separated, with exactly the value and shape the item has` +
+    `${nestingExample(fields)}. Allowed: ${fields.map((f) => `\`${f}\``).join(', ')}, ` +
+    `or a path below one of them. An unknown field is a 400 naming what is allowed.`,
+  filter: (kind: string, { name, about, target }: QueryFilter) =>
+    target === null
+      ? `Only the ${kind} entries whose \`${name}\` is yes (\`true\` or \`1\`) or no (\`false\` or \`0\`).`
+      : `Only the ${kind} entries whose \`${name}\` is any of these values, each ${about} by name or id, comma-separated ` +
+        `(\`a,b\` means either). A value that names no ${target} is a 400; one that no entry holds gives an empty list.`,
+  range: (kind: string, about: string) => `Only the ${kind} entries whose ${about} lies in this range: ${RANGE_FORMS}. Entries without a value match no range.`,
+  searchQ: 'The text to find, in any language the data carries; case, accents and kana or Latin width are ignored. One or two characters match the start of names only; from four, a typo or two is forgiven.',
+  searchKind: 'Only resources of these collections, comma-separated (`creature,move`). An unknown collection is a 400.',
+} as const;

@@ -1,0 +1,98 @@
+/**
+ * The query types of the `.d.ts` (issue 18), made for the test build with invented declarations
+ * (test/support/contract-queries.ts): a client's query object per kind, list entries typed by the
+ * fields asked, the search and the 400 body. Real values (items from dist/ cut with the request
+ * logic's own `pick`, a 400 body from its own parsers) must compile; deliberate mistakes must not.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { itemFile, metaFile } from '../edge/layout.ts';
+import { pick } from '../edge/query/fields.ts';
+import { badParameterBody, parseValues } from '../edge/query/params.ts';
+import { buildContract } from '../generator/emit/openapi.ts';
+import { readVocabularies } from '../generator/emit/query-contract.ts';
+import { typeDeclarations } from '../generator/emit/typescript-types.ts';
+import { allResources } from '../generator/resources/index.ts';
+import { inventedRoutes } from './support/contract-queries.ts';
+import { typeCheck, type Sample } from './support/type-samples.ts';
+
+const distDir = inject('distDir');
+const base = inject('baseUrl');
+const readDist = (path: string) => JSON.parse(readFileSync(join(distDir, path), 'utf8')) as Record<string, unknown>;
+
+let dir: string;
+let declarations: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'creature-query-types-'));
+  mkdirSync(dir, { recursive: true });
+  const routes = inventedRoutes(distDir);
+  const vocabularies = await readVocabularies(distDir, routes);
+  const version = (readDist(metaFile) as { version: string }).version;
+  declarations = typeDeclarations({ contract: buildContract(allResources, routes), routes, version, vocabularies });
+  writeFileSync(join(dir, 'creature-api.d.ts'), declarations);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const IMPORTS = "import type { BadParameter, CreatureQuery, ListEntry, ListPage, MoveQuery, QueryByKind, SearchPage, SearchQuery } from './creature-api';\n";
+/** A sample is a statement using the types; `json` holds its source. */
+const source = (file: string, code: string): Sample => ({ file, type: '', json: code });
+const check = (samples: Sample[]) => typeCheck(dir, samples, (s) => `${IMPORTS}${s.json}\nexport {};\n`);
+
+const creatureEntry = (name: string, fields: string[]) => {
+  const item = readDist(itemFile('creature', name)) as { id: number };
+  return JSON.stringify({ name, url: `${base}/creature/${item.id}/`, ...pick(item, fields) });
+};
+
+describe('the query types', () => {
+  it('declare a query per kind, the fields, the values of small targets and the maps by kind', () => {
+    expect(declarations).toMatch(/^export interface CreatureQuery extends CollectionQuery \{/m);
+    expect(declarations).toMatch(/^export interface AbilityQuery extends CollectionQuery \{\}/m);
+    expect(declarations).toMatch(/^export type CreatureField = "id" \| "types" \| "sprites\.front_default"/m);
+    expect(declarations).toMatch(/^export type TypeNameOrId = "normal" \| "fighting" .*"fairy" \| number;$/m);
+    expect(declarations).toMatch(/^export type MoveNameOrId = string \| number;$/m);
+    expect(declarations).toContain('"special-attack"?: IntegerRange;');
+    expect(declarations).toMatch(/^export interface QueryByKind \{/m);
+    expect(declarations).toMatch(/^export interface SearchResult \{/m);
+    expect(declarations).toMatch(/^export interface BadParameter \{/m);
+  });
+
+  it('accept real queries, entries, pages, searches and 400 bodies', () => {
+    const refused = parseValues('type', ['firee'], { lookup: () => undefined, accepts: 'type: a type name or id' });
+    if (refused.ok) throw new Error('expected a refusal');
+    const page = `{ count: 2, next: null, previous: null, results: [${creatureEntry('bulbasaur', ['id', 'sprites.other.official-artwork.front_default'])}, ${creatureEntry('charizard', ['id', 'sprites.other.official-artwork.front_default'])}] }`;
+    const good = [
+      source('query', `const q: CreatureQuery = { type: ['fire', 10], generation: 'generation-iii', is_legendary: true, move: 'tackle', speed: '100..', 'special-attack': '..50', fields: ['types', 'sprites.front_default', 'stats.base_stat'], limit: 5, q: 'ピカチュウ', id: [1, 4, 7] };`),
+      source('query-forms', `const a: CreatureQuery = { speed: '80..100', is_legendary: 0 }; const b: MoveQuery = { power: 90, type: 'water' }; const c: QueryByKind['ability'] = { name: ['stench'] };`),
+      source('entry', `const e: ListEntry<'creature', 'types' | 'sprites.front_default'> = ${creatureEntry('bulbasaur', ['types', 'sprites.front_default'])};\nconst t: string = e.types[0]!.type.name; const s: string | null = e.sprites.front_default;`),
+      source('page', `const p: ListPage<'creature', 'id' | 'sprites.other.official-artwork.front_default'> = ${page};\nconst n: number = p.results[0]!.id;`),
+      source('id-only', `const e: ListEntry<'evolution-chain', 'id'> = { url: '${base}/evolution-chain/1/', id: 1 };`),
+      source('plain', `const e: ListEntry<'ability'> = { name: 'stench', url: '${base}/ability/1/' };`),
+      source('search', `const q: SearchQuery = { q: 'charzard', kind: ['creature', 'move'], limit: 5 };\nconst p: SearchPage = { count: 1, next: null, previous: null, results: [{ name: 'pikachu', url: '${base}/creature-species/25/', kind: 'creature-species', matched_name: 'ピカチュウ', language: 'ja-hrkt' }] };`),
+      source('bad-parameter', `const b: BadParameter = ${JSON.stringify(badParameterBody(refused.error))};`),
+    ];
+    expect(Object.fromEntries(check(good))).toEqual({});
+  }, 120_000);
+
+  it('reject wrong ones, each in its own file', () => {
+    const wrong = [
+      source('wrong-value', `const q: CreatureQuery = { type: 'firee' };`),
+      source('wrong-range', `const q: CreatureQuery = { speed: 'fast' };`),
+      source('wrong-field', `const q: CreatureQuery = { fields: ['weight'] };`),
+      source('wrong-yes-no', `const q: CreatureQuery = { is_legendary: 'yes' };`),
+      source('wrong-filter-elsewhere', `const q: MoveQuery = { generation: 'generation-i' };`),
+      source('wrong-entry-value', `const e: ListEntry<'creature', 'types'> = { name: 'bulbasaur', url: 'u', types: 'grass' };`),
+      source('wrong-entry-missing', `const e: ListEntry<'creature', 'types'> = { name: 'bulbasaur', url: 'u' };`),
+      source('wrong-entry-extra', `const e: ListEntry<'creature', 'types'> = ${creatureEntry('bulbasaur', ['types', 'weight'])};`),
+      source('wrong-entry-not-a-field', `type E = ListEntry<'creature', 'weight'>;`),
+      source('wrong-search-no-q', `const q: SearchQuery = { kind: 'creature' };`),
+      source('wrong-search-kind', `const q: SearchQuery = { q: 'x', kind: 'creatures' };`),
+      source('wrong-bad-parameter', `const b: BadParameter = { error: 'not_found', parameter: 'type', value: 'x', accepts: 'y' };`),
+    ];
+    const errors = check(wrong);
+    for (const w of wrong) expect(errors.get(w.file)?.length ?? 0, w.file).toBeGreaterThan(0);
+    expect(errors.get('creature-api')).toBeUndefined();
+  }, 120_000);
+});
