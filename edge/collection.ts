@@ -48,6 +48,7 @@ interface CollectionQuery {
 const asksAnything = (query: CollectionQuery) =>
   query.q !== null || query.ids !== null || query.names !== null || query.fields !== null || query.values.length > 0 || query.ranges.length > 0;
 
+/** `GET /v2/{kind}/`; fields are made for the page's entries only, whatever the total. */
 export async function collection(build: BuildFiles, kind: string, params: URLSearchParams): Promise<Answer> {
   const queries = (await build.routes())?.queries?.[kind];
   const parsed = await readQuery(build, kind, params, queries);

@@ -2,8 +2,8 @@
  * Every routing rule of the service, as one function from a web-standard Request to a Response.
  * It only reads the files the build wrote, through the `files` reader it is given, so the local
  * preview (disk) and the CDN edge (static fetch) share it unchanged. Collections are
- * edge/collection.ts's, `GET /v2/search/` edge/search-endpoint.ts's; HTTP semantics (HEAD, conditional
- * GET, the headers every answer carries) are edge/http.ts's.
+ * edge/collection.ts's, `GET /v2/search/` edge/search-endpoint.ts's; HTTP semantics (HEAD,
+ * conditional GET, the headers every answer carries) are edge/http.ts's.
  */
 import { badParameter, methodNotAllowed, notFound } from './answers.ts';
 import { BuildFiles, type FileReader } from './build-files.ts';
