@@ -6,13 +6,13 @@
  * and of the whole process (`process.cpuUsage()`: the main thread, the thread pool's file
  * writes, the collector's helpers), and as the event loop's active time.
  *
- *   tsx bench/rename-steps.ts --before DIR [--after DIR] [--warmup 2] [--rounds 10] [--profiles 1] [--out DIR]
+ *   tsx bench/rename-steps.ts --before DIR [--after DIR] [--also DIR]... [--warmup 2] [--rounds 10] [--profiles 1] [--out DIR]
  *
  * The first `--warmup` renames (2) of each checkout are not counted. DIR is a checkout with its own node_modules (`git worktree add --detach DIR be32bb2 && cd DIR
  * && npm ci`). Each checkout gets a worker process: a copy of the data set, a full build by its
  * own CLI, then its own planner (`openIncremental`), in memory for the whole run. The driver
  * then renames move 33 (tackle ↔ body-tackle in moves.csv, as bench/dev.ts does) in the two
- * workers in turn, ABBA (the order flips each round), waiting after each update until its
+ * workers in turn, ABBA (the order turns by one each round; `--also` adds more checkouts), waiting after each update until its
  * process is idle (the planner prepares its next copy in the background), so no update shares
  * the cores with the other checkout's work. After the measured rounds, `--profiles` more
  * updates per checkout run under the V8 CPU profiler; their profiles go to `--out` and their
@@ -278,6 +278,8 @@ function topSelfTime(path: string, count: number): string[] {
 interface DriverOptions {
   before: string;
   after: string;
+  /** more checkouts measured the same way (variants of a fix) */
+  also: string[];
   /** renames per checkout not counted: the first updates run code the JIT has not optimised yet */
   warmup: number;
   rounds: number;
@@ -293,7 +295,8 @@ async function drive(options: DriverOptions): Promise<void> {
   mkdirSync(options.out, { recursive: true });
   console.log(`rename-steps on ${new Date().toISOString()}, node ${process.version}, load ${fmtLoadAvg()}`);
   try {
-    for (const [label, root] of [['before', options.before], ['after', options.after]] as const) {
+    const trees: Array<[string, string]> = [['before', options.before], ['after', options.after], ...options.also.map((dir, i): [string, string] => [`also${i + 1}`, dir])];
+    for (const [label, root] of trees) {
       const dir = join(scratch, label);
       for (const part of ['csv', 'media', 'PROVENANCE.md']) cpSync(join(upstream, part), join(dir, 'data', part), { recursive: true });
       const w = new Worker(`${label} (${basename(root)})`, root, dir, baseUrl);
@@ -305,7 +308,9 @@ async function drive(options: DriverOptions): Promise<void> {
     const measured = options.warmup + options.rounds;
     for (let round = 0; round < measured + options.profiles; round++) {
       const to = round % 2 === 0 ? 'body-tackle' : 'tackle';
-      const order = round % 2 === 0 ? workers : [...workers].reverse();
+      // the order turns by one each round: ABBA… with two checkouts
+      const turn = round % workers.length;
+      const order = [...workers.slice(turn), ...workers.slice(0, turn)];
       for (const w of order) {
         const profile = round >= measured ? join(options.out, `${w.label.split(' ')[0]}-${round}.cpuprofile`) : null;
         const m = await w.next({ type: 'rename', to, profile });
@@ -338,6 +343,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     await drive({
       before,
       after: argument('after') ?? repoRoot,
+      also: process.argv.flatMap((a, i) => (a === '--also' ? [process.argv[i + 1]!] : [])),
       warmup: Number(argument('warmup') ?? 2),
       rounds: Number(argument('rounds') ?? 10),
       profiles: Number(argument('profiles') ?? 1),
