@@ -3,7 +3,8 @@
  * small ones that need no module of their own.
  */
 import { CACHE_OK } from '../../edge/http.ts';
-import { API_PREFIX, DOWNLOADS_DIR, type Meta, type Routes } from '../../edge/layout.ts';
+import { API_PREFIX, DOWNLOADS_DIR, notFoundFile, type Meta, type Routes } from '../../edge/layout.ts';
+import { collectionParams } from '../../edge/params.ts';
 import type { ArtifactMaker } from './artifact.ts';
 import { docsPage } from './docs-page.ts';
 import { openApiMaker } from './openapi.ts';
@@ -46,6 +47,29 @@ export function netlifyStaticHeaders(routes: Routes, meta: Meta): string {
     .concat('\n');
 }
 
+/**
+ * Netlify's `_redirects`, read before netlify.toml's rules: when the edge function does not run
+ * (split testing) or fails, netlify.toml's static fallback answers a collection with its
+ * default page, which is right only when nothing filters it. A request carrying any parameter
+ * that filters or shapes a list (`type=`, `speed=`, `fields=`, `id=`, …) is a 404 there, never
+ * an unfiltered page. Made from the routing table, so a filter a kind declares is covered.
+ */
+const staticFallbackRedirects: ArtifactMaker = {
+  name: 'static fallback redirects',
+  make: ({ routes }) => [{ path: '_redirects', body: netlifyFallbackRedirects(routes) }],
+};
+
+/** limit and offset pick a precomputed page (netlify.toml); q has its own rule there. */
+const PAGE_PARAMS = new Set(['limit', 'offset', 'q']);
+
+export function netlifyFallbackRedirects(routes: Routes): string {
+  const kinds = routes.kinds.map((kind) => routes.queries[kind]);
+  const params = new Set(kinds.flatMap((queries) => collectionParams(queries)).filter((p) => !PAGE_PARAMS.has(p)));
+  const notFound = `/${notFoundFile}`;
+  const header = '# Collections asked to filter or shape a list have no static answer (generator/emit/artifacts.ts).\n';
+  return header + [...params].sort().map((param) => `/${API_PREFIX}/:kind  ${param}=:value  ${notFound}  404`).join('\n') + '\n';
+}
+
 /** Every maker, in the order they run. */
 export const artifactMakers: ArtifactMaker[] = [
   notFoundPage,
@@ -53,6 +77,7 @@ export const artifactMakers: ArtifactMaker[] = [
   typeScriptTypesMaker,
   // the docs page lists what the makers before it serve
   docsPage,
+  staticFallbackRedirects,
   // keep last: it gives every static page its headers
   staticPageHeaders,
 ];

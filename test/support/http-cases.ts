@@ -148,6 +148,10 @@ export function httpCases(ctx: Pick<CaseContext, 'routes'>): HttpCase[] {
     // language), which this table's own-name rule does not model: abilities have no % in any name
     ok('search for a percent sign', '/v2/ability/?q=%25', page('ability', 0, 20, '%')),
 
+    // filters and the search (issue 18); without the edge function, a 404, never an unfiltered page
+    ok('filters that match nothing', '/v2/move/?type=fire&damage_class=status&power=200..', { json: { count: 0, next: null, previous: null, results: [] } }),
+    ok('a search that finds nothing', '/v2/search/?q=zzzzzzzzzz', { json: { count: 0, next: null, previous: null, results: [] } }),
+
     // a repeated parameter: the last one counts, as the upstream reads it
     ok('repeated limit', '/v2/move/?limit=5&limit=7', page('move', 0, 7)),
     ok('repeated offset around the limit', '/v2/move/?offset=3&limit=4&offset=9', page('move', 9, 4)),
