@@ -165,7 +165,24 @@ class NetlifyServe {
   origin = '';
   private child: ChildProcess | undefined;
 
+  /**
+   * Starts it on a free port; again on another when the port was taken between our check and
+   * its listen (on a machine where other test runs start servers too, this happens).
+   */
   async start(label: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.startOnce(label);
+      } catch (e) {
+        if (attempt === 3 || !this.output.includes('EADDRINUSE')) throw e;
+        console.log(`[netlify] ${label}: its port was taken, starting again on another`);
+        this.killGroup('SIGKILL');
+        this.output = '';
+      }
+    }
+  }
+
+  private async startOnce(label: string): Promise<void> {
     const { bin, bootstrap } = await installCli();
     const port = await freePort();
     this.origin = `http://localhost:${port}`;
@@ -204,6 +221,15 @@ class NetlifyServe {
       await new Promise((r) => setTimeout(r, 1000));
     }
     throw new Error(`netlify serve did not answer in time:\n${this.output.slice(-3000)}`);
+  }
+
+  /** Whatever is left of its process group (the CLI may exit and leave its servers). */
+  private killGroup(signal: NodeJS.Signals): void {
+    try {
+      if (this.child?.pid) process.kill(-this.child.pid, signal);
+    } catch {
+      // the group is gone
+    }
   }
 
   async stop(): Promise<void> {
