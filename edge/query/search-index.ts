@@ -124,6 +124,15 @@ export class SearchColumns {
     const folded = file.kinds.filter((kind) => kind.ids.length > 0).map((kind) => kind.folded);
     this.joined = NAME_SEPARATOR + folded.join(NAME_SEPARATOR) + NAME_SEPARATOR;
     this.entryStart = separatedStarts(this.joined, entries);
+    this.kindNames.forEach((names, k) => this.checkFolded(file.kinds[k]!, names.firstEntry));
+  }
+
+  /** Throws unless a kind's folded names are as many as its entries: its text must end where its next entry would start. */
+  private checkFolded(kind: SearchKindIndex, firstEntry: number): void {
+    const entries = kind.ids.length + kind.languages.length;
+    if (entries > 0 && this.entryStart[firstEntry]! + kind.folded.length + 1 !== this.entryStart[firstEntry + entries]) {
+      throw new Error(`search index: ${kind.kind}: the lists do not agree in length`);
+    }
   }
 
   get entryCount(): number { return this.entryResource.length; }
@@ -185,13 +194,12 @@ class KindNames {
   }
 }
 
-/** Throws unless a kind's lists agree in length (counted without splitting them). */
+/** Throws unless a kind's lists agree in length (counted without splitting them; folded names are counted as they are found). */
 function checkKind(kind: SearchKindIndex): void {
   const translated = kind.counts.reduce((sum, n) => sum + n, 0);
   if (kind.counts.length !== kind.ids.length || kind.languages.length !== translated
     || countNames(kind.names, kind.ids.length) !== kind.ids.length
-    || countNames(kind.display, translated) !== translated
-    || countNames(kind.folded, kind.ids.length + translated) !== kind.ids.length + translated) {
+    || countNames(kind.display, translated) !== translated) {
     throw new Error(`search index: ${kind.kind}: the lists do not agree in length`);
   }
 }
@@ -209,9 +217,11 @@ function separatedStarts(joined: string, count: number): Int32Array {
   const starts = new Int32Array(count + 1);
   let at = 0;
   for (let entry = 0; entry <= count; entry++) {
+    if (at === -1) throw new Error('search index: fewer folded names than entries');
     starts[entry] = at + 1;
     at = joined.indexOf(NAME_SEPARATOR, at + 1);
   }
+  if (at !== -1) throw new Error('search index: more folded names than entries');
   return starts;
 }
 

@@ -83,8 +83,8 @@ const HEAD_UNIT = LANGUAGE_SLOTS * RESOURCE_SLOTS * LENGTH_SLOTS * 2;
 /** A loaded index and what it answers. */
 export class SearchIndex {
   private readonly columns: SearchColumns;
-  /** entries by folded length, for fuzzy candidates, and their character signatures: made on the first fuzzy search */
-  private fuzzyCandidates: FuzzyCandidates | null = null;
+  /** each entry's character signature (see `signature`; 0: not computed yet, as no name's is), for fuzzy candidates: made on the first fuzzy search */
+  private signatures: Int32Array | null = null;
   private readonly scratch: SearchScratch;
 
   constructor(file: SearchIndexFile) {
@@ -132,23 +132,26 @@ export class SearchIndex {
     }
   }
 
-  /** Names within `maxEdits` that matched no other way; only lengths within `maxEdits` can be. */
+  /**
+   * Names within `maxEdits` that matched no other way; only lengths within `maxEdits` can be.
+   * One plain pass over the entries, no sorted copy to build first: on a cold start the first
+   * search runs mostly before the JIT has compiled it, and a pass is what the sort would cost.
+   */
   private matchFuzzy(query: string, maxEdits: number, allowedKind: boolean[]): void {
-    const candidates = this.fuzzyCandidates ??= new FuzzyCandidates(this.columns);
+    const { joined, entryStart } = this.columns;
+    const signatures = this.signatures ??= new Int32Array(this.columns.entryCount);
     const querySignature = signature(query, 0, query.length);
-    const { byLength, signatures } = candidates;
-    for (let length = Math.max(1, query.length - maxEdits); length <= query.length + maxEdits; length++) {
-      const { from, to } = candidates.ofLength(length);
-      for (let i = from; i < to; i++) {
-        const entry = byLength[i]!;
-        if (this.scratch.isMatched(entry)) continue;
-        // each edit brings in at most one character and takes out at most one: a name with more
-        // than maxEdits characters (or signature bits) the query lacks, or the other way round, is too far
-        const name = signatures[i]!;
-        if (bitCount(name & ~querySignature) > maxEdits || bitCount(querySignature & ~name) > maxEdits) continue;
-        const edits = this.scratch.distance.within(query, this.columns.foldedName(entry), maxEdits);
-        if (edits !== null) this.offer(entry, MatchRank.Fuzzy * 3 + edits, allowedKind);
-      }
+    const shortest = query.length - maxEdits, longest = query.length + maxEdits;
+    for (let entry = 0; entry < signatures.length; entry++) {
+      const start = entryStart[entry]!, length = entryStart[entry + 1]! - start - 1;
+      if (length < shortest || length > longest || length === 0 || this.scratch.isMatched(entry)) continue;
+      // each edit brings in at most one character and takes out at most one: a name with more
+      // than maxEdits characters (or signature bits) the query lacks, or the other way round, is too far
+      let name = signatures[entry]!;
+      if (name === 0) signatures[entry] = name = signature(joined, start, length);
+      if (bitCount(name & ~querySignature) > maxEdits || bitCount(querySignature & ~name) > maxEdits) continue;
+      const edits = this.scratch.distance.within(query, joined.slice(start, start + length), maxEdits);
+      if (edits !== null) this.offer(entry, MatchRank.Fuzzy * 3 + edits, allowedKind);
     }
   }
 
@@ -206,44 +209,6 @@ export class SearchIndex {
 }
 
 const keyResource = (key: number): number => Math.floor(key / LANGUAGE_SLOTS) % RESOURCE_SLOTS;
-
-/**
- * Entries sorted by folded length (a counting sort: `byLength[lengthStart[n]…lengthStart[n + 1]]`
- * have length n), and their signatures in the same order, computed per length on the first
- * search that reads that length (a typo of an 8-letter name reads lengths 6 to 10 only).
- */
-class FuzzyCandidates {
-  readonly byLength: Int32Array;
-  readonly signatures: Int32Array;
-  private readonly lengthStart: Int32Array;
-  private readonly signed: Uint8Array;
-
-  constructor(private readonly columns: SearchColumns) {
-    const count = columns.entryCount;
-    let longest = 0;
-    for (let entry = 0; entry < count; entry++) longest = Math.max(longest, columns.foldedLength(entry));
-    this.lengthStart = new Int32Array(longest + 2);
-    for (let entry = 0; entry < count; entry++) this.lengthStart[columns.foldedLength(entry) + 1]!++;
-    for (let n = 1; n < this.lengthStart.length; n++) this.lengthStart[n]! += this.lengthStart[n - 1]!;
-    const next = this.lengthStart.slice();
-    this.byLength = new Int32Array(count);
-    for (let entry = 0; entry < count; entry++) this.byLength[next[columns.foldedLength(entry)]!++] = entry;
-    this.signatures = new Int32Array(count);
-    this.signed = new Uint8Array(longest + 1);
-  }
-
-  /** The positions in `byLength` (and `signatures`) of the names of this length, signed. */
-  ofLength(length: number): { from: number; to: number } {
-    if (length >= this.signed.length) return { from: 0, to: 0 };
-    const from = this.lengthStart[length]!, to = this.lengthStart[length + 1]!;
-    if (this.signed[length] === 0) {
-      const { joined, entryStart } = this.columns;
-      for (let i = from; i < to; i++) this.signatures[i] = signature(joined, entryStart[this.byLength[i]!]!, length);
-      this.signed[length] = 1;
-    }
-    return { from, to };
-  }
-}
 
 /** Which of 32 character classes (code unit mod 32: a–z apart from each other) `length` code units of a text from `start` use, as bits. */
 function signature(text: string, start: number, length: number): number {
