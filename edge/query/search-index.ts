@@ -130,7 +130,7 @@ export class SearchColumns {
   /** Throws unless a kind's folded names are as many as its entries: its text must end where its next entry would start. */
   private checkFolded(kind: SearchKindIndex, firstEntry: number): void {
     const entries = kind.ids.length + kind.languages.length;
-    if (entries > 0 && this.entryStart[firstEntry]! + kind.folded.length + 1 !== this.entryStart[firstEntry + entries]) {
+    if (entries === 0 ? kind.folded !== '' : this.entryStart[firstEntry]! + kind.folded.length + 1 !== this.entryStart[firstEntry + entries]) {
       throw new Error(`search index: ${kind.kind}: the lists do not agree in length`);
     }
   }
