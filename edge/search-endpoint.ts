@@ -15,7 +15,7 @@ import { queryParam, queryValues } from './params.ts';
 import { foldText } from './query/fold.ts';
 import { parseValues, type Vocabulary } from './query/params.ts';
 import { SearchIndex } from './query/search.ts';
-import { mergeSearchFiles } from './query/search-index.ts';
+import { mergeSearchFiles, SEARCH_INDEX_FORMAT } from './query/search-index.ts';
 
 /** The path segment: `search` is no kind, and is routed before them. */
 export const SEARCH_PATH = 'search';
@@ -87,7 +87,7 @@ class SearchIndexes {
   private async load(kinds: readonly string[]): Promise<SearchIndex> {
     const files = await Promise.all(kinds.map((kind) => this.build.searchFile(kind)));
     const found = files.filter((file) => file !== null);
-    return new SearchIndex(found.length === 0 ? { format: 'search-index/2', languages: [], kinds: [] } : mergeSearchFiles(found));
+    return new SearchIndex(found.length === 0 ? { format: SEARCH_INDEX_FORMAT, languages: [], kinds: [] } : mergeSearchFiles(found));
   }
 
   private forget(index: Promise<SearchIndex>, drop: () => void): Promise<SearchIndex> {

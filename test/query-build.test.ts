@@ -96,7 +96,8 @@ describe('the query index files of a build', () => {
       expect(search.format).toBe('search-index/2');
       expect(search.kinds.map((k) => k.kind)).toEqual([kind]);
       expect(search.kinds[0]!.ids, kind).toEqual(results.map((entry) => idOf(entry.url)));
-      expect(new SearchColumns(search).resourceName).toEqual(results.map((e) => e.name));
+      const columns = new SearchColumns(search);
+      expect(Array.from({ length: columns.resourceCount }, (_, r) => columns.resourceName(r))).toEqual(results.map((e) => e.name));
     }
     // the type list holds the 18 battle types of 21: the indexes too
     expect(read<FilterIndexFile>(filterIndexFile('type')).count).toBe(18);
@@ -134,7 +135,7 @@ describe('the query index files of a build', () => {
     const columns = new SearchColumns(read<SearchIndexFile>(searchIndexFile('creature-species')));
     const namesOf = (columns: SearchColumns, resource: number) => {
       const folded = new Set<string>();
-      for (let entry = 0; entry < columns.entryCount; entry++) if (columns.entryResource[entry] === resource) folded.add(columns.entryFolded[entry]!);
+      for (let entry = 0; entry < columns.entryCount; entry++) if (columns.entryResource[entry] === resource) folded.add(columns.foldedName(entry));
       return folded;
     };
     const missing: string[] = [];

@@ -130,6 +130,29 @@ describe('SearchIndex', () => {
     const good = makeSearchKind('x', [row(1, 'a', [['fr', 'b']])], LANGUAGES);
     const bad: SearchIndexFile = { format: 'search-index/2', languages: LANGUAGES, kinds: [{ ...good, counts: [2] }] };
     expect(() => new SearchIndex(bad)).toThrow(/x: the lists do not agree in length/);
+    // folded names are counted from where they start, kind by kind: one too many or too few in
+    // one kind is refused even when the other kind makes up the total
+    const other = makeSearchKind('y', [row(2, 'c', [['fr', 'd']])], LANGUAGES);
+    for (const [x, y] of [[`${good.folded}\nextra`, other.folded.slice(0, other.folded.lastIndexOf('\n'))], [good.folded.slice(0, good.folded.lastIndexOf('\n')), `${other.folded}\nextra`]]) {
+      const file: SearchIndexFile = { format: 'search-index/2', languages: LANGUAGES, kinds: [{ ...good, folded: x! }, { ...other, folded: y! }] };
+      expect(() => new SearchIndex(file)).toThrow(/x: the lists do not agree in length/);
+    }
+    const noDisplay: SearchIndexFile = { format: 'search-index/2', languages: LANGUAGES, kinds: [{ ...good, display: 'b\nc' }] };
+    expect(() => new SearchIndex(noDisplay)).toThrow(/x: the lists do not agree in length/);
+  });
+
+  it('names each hit from its own kind when kinds are loaded together', () => {
+    const index = new SearchIndex(indexFile([
+      ['first', [row(1, 'alpha', [['fr', 'Alphé'], ['ja-hrkt', 'アルファ']]), row(2, 'beta', [['de', 'Betà']])]],
+      ['second', [row(7, 'gamma', [['fr', 'Gammé']]), row(8, 'delta', [['ja-hrkt', 'デルタ'], ['de', 'Deltà']])]],
+    ]));
+    const hit = (q: string) => { const h = index.search(q).hits(0, 1)[0]!; return [h.kind, h.id, h.name, h.matchedName, h.language]; };
+    expect(hit('alphe')).toEqual(['first', 1, 'alpha', 'Alphé', 'fr']);
+    expect(hit('beta')).toEqual(['first', 2, 'beta', 'beta', null]);
+    expect(hit('gamme')).toEqual(['second', 7, 'gamma', 'Gammé', 'fr']);
+    expect(hit('デルタ')).toEqual(['second', 8, 'delta', 'デルタ', 'ja-hrkt']);
+    expect(hit('delta')).toEqual(['second', 8, 'delta', 'delta', null]);
+    expect(hit('deltaa')).toEqual(['second', 8, 'delta', 'delta', null]);
   });
 });
 

@@ -19,8 +19,10 @@
  */
 import { foldText } from './fold.ts';
 
+export const SEARCH_INDEX_FORMAT = 'search-index/2';
+
 export interface SearchIndexFile {
-  format: 'search-index/2';
+  format: typeof SEARCH_INDEX_FORMAT;
   /** the languages names are in (`en`, `ja-hrkt`, …), referred to by position */
   languages: string[];
   kinds: SearchKindIndex[];
@@ -79,82 +81,149 @@ export function makeSearchKind(kind: string, resources: readonly NamedResource[]
 /** The own name's language in the loaded columns. */
 export const OWN_NAME = -1;
 
-/** The loaded index: one entry per name, in flat columns; entries of a resource are consecutive. */
+/**
+ * The loaded index: one entry per name, in flat columns; entries of a resource are consecutive.
+ * Loading allocates no string per name (on the real names, 58k of them, per-name strings made
+ * the cold start's biggest cost and its garbage): folded names stay in one joined string, read
+ * by position; own names and display names stay joined per kind, split on the first hit that
+ * needs them.
+ */
 export class SearchColumns {
   readonly kinds: string[] = [];
   readonly languages: string[];
-  readonly resourceKind: number[] = [];
-  readonly resourceId: number[] = [];
-  readonly resourceName: string[] = [];
+  readonly resourceKind: Int32Array;
+  readonly resourceId: Int32Array;
   readonly entryResource: Int32Array;
   /** a position in `languages`, or OWN_NAME */
   readonly entryLanguage: Int8Array;
-  readonly entryFolded: string[];
-  /** as written; empty: the own name's is the resource's name, a translation's its folded form */
-  private readonly entryDisplay: string[];
-  /** `\n` + every entry's folded name + `\n`, and where each starts in it */
+  /** `\n` + every entry's folded name + `\n` */
   readonly joined: string;
+  /** where each entry's folded name starts in `joined`, and one more: where a next one would (the entry's end + 1) */
   readonly entryStart: Int32Array;
+  private readonly kindNames: KindNames[] = [];
 
   constructor(file: SearchIndexFile) {
-    if (file.format !== 'search-index/2') throw new Error(`search index: unknown format ${String(file.format)}`);
+    if (file.format !== SEARCH_INDEX_FORMAT) throw new Error(`search index: unknown format ${String(file.format)}`);
     if (file.languages.length > 127) throw new Error('search index: at most 127 languages');
     this.languages = file.languages;
-    const entries = file.kinds.reduce((sum, kind) => sum + kind.ids.length + kind.languages.length, 0);
+    let resources = 0, entries = 0;
+    for (const kind of file.kinds) {
+      resources += kind.ids.length;
+      entries += kind.ids.length + kind.languages.length;
+    }
+    this.resourceKind = new Int32Array(resources);
+    this.resourceId = new Int32Array(resources);
     this.entryResource = new Int32Array(entries);
     this.entryLanguage = new Int8Array(entries);
-    this.entryFolded = new Array<string>(entries);
-    this.entryDisplay = new Array<string>(entries);
-    const foldedParts: string[] = [];
-    let entry = 0;
-    for (const kind of file.kinds) entry = this.addKind(kind, entry, foldedParts);
-    this.joined = NAME_SEPARATOR + foldedParts.join(NAME_SEPARATOR) + NAME_SEPARATOR;
-    this.entryStart = new Int32Array(this.entryFolded.length);
-    let offset = 1;
-    this.entryFolded.forEach((name, entry) => {
-      this.entryStart[entry] = offset;
-      offset += name.length + 1;
-    });
+    let resource = 0, entry = 0;
+    for (const kind of file.kinds) {
+      checkKind(kind);
+      this.kindNames.push(new KindNames(kind, resource, entry));
+      ({ resource, entry } = this.addKind(kind, resource, entry));
+    }
+    const folded = file.kinds.filter((kind) => kind.ids.length > 0).map((kind) => kind.folded);
+    this.joined = NAME_SEPARATOR + folded.join(NAME_SEPARATOR) + NAME_SEPARATOR;
+    this.entryStart = separatedStarts(this.joined, entries);
+    this.kindNames.forEach((names, k) => this.checkFolded(file.kinds[k]!, names.firstEntry));
   }
 
-  get entryCount(): number { return this.entryFolded.length; }
-
-  displayName(entry: number): string {
-    const display = this.entryDisplay[entry]!;
-    if (display !== '') return display;
-    return this.entryLanguage[entry] === OWN_NAME ? this.resourceName[this.entryResource[entry]!]! : this.entryFolded[entry]!;
-  }
-
-  /** Adds a kind's resources and entries from `entry` on; gives the next entry. */
-  private addKind(kind: SearchKindIndex, firstEntry: number, foldedParts: string[]): number {
-    const kindIndex = this.kinds.push(kind.kind) - 1;
-    const translated = kind.counts.reduce((sum, n) => sum + n, 0);
-    const names = splitNames(kind.names, kind.ids.length), folded = splitNames(kind.folded, kind.ids.length + translated);
-    const display = splitNames(kind.display, translated);
-    if (names.length !== kind.ids.length || kind.counts.length !== kind.ids.length || kind.languages.length !== translated
-      || display.length !== translated || folded.length !== kind.ids.length + translated) {
+  /** Throws unless a kind's folded names are as many as its entries: its text must end where its next entry would start. */
+  private checkFolded(kind: SearchKindIndex, firstEntry: number): void {
+    const entries = kind.ids.length + kind.languages.length;
+    if (entries === 0 ? kind.folded !== '' : this.entryStart[firstEntry]! + kind.folded.length + 1 !== this.entryStart[firstEntry + entries]) {
       throw new Error(`search index: ${kind.kind}: the lists do not agree in length`);
     }
-    let entry = firstEntry, next = 0, translation = 0;
-    for (let r = 0; r < kind.ids.length; r++) {
-      const resource = this.resourceId.push(kind.ids[r]!) - 1;
-      this.resourceKind.push(kindIndex);
-      this.resourceName.push(names[r]!);
-      this.setEntry(entry++, resource, OWN_NAME, folded[next++]!, '');
-      for (let n = 0; n < kind.counts[r]!; n++, translation++) {
-        this.setEntry(entry++, resource, kind.languages[translation]!, folded[next++]!, display[translation]!);
-      }
-    }
-    if (folded.length > 0) foldedParts.push(kind.folded);
-    return entry;
   }
 
-  private setEntry(entry: number, resource: number, language: number, folded: string, display: string): void {
-    this.entryResource[entry] = resource;
-    this.entryLanguage[entry] = language;
-    this.entryFolded[entry] = folded;
-    this.entryDisplay[entry] = display;
+  get entryCount(): number { return this.entryResource.length; }
+  get resourceCount(): number { return this.resourceId.length; }
+
+  /** The folded name's length, without reading it. */
+  foldedLength(entry: number): number { return this.entryStart[entry + 1]! - this.entryStart[entry]! - 1; }
+
+  foldedName(entry: number): string {
+    return this.joined.slice(this.entryStart[entry]!, this.entryStart[entry + 1]! - 1);
   }
+
+  resourceName(resource: number): string {
+    const names = this.kindNames[this.resourceKind[resource]!]!;
+    return names.ownName(resource - names.firstResource);
+  }
+
+  /** The name as written. */
+  displayName(entry: number): string {
+    const resource = this.entryResource[entry]!;
+    if (this.entryLanguage[entry] === OWN_NAME) return this.resourceName(resource);
+    const names = this.kindNames[this.resourceKind[resource]!]!;
+    // before a translation come its kind's earlier translations and one own name per resource up to its own
+    const display = names.display(entry - names.firstEntry - (resource - names.firstResource) - 1);
+    return display !== '' ? display : this.foldedName(entry);
+  }
+
+  /** Adds a kind's resources and entries from the positions given; gives the next ones. */
+  private addKind(kind: SearchKindIndex, firstResource: number, firstEntry: number): { resource: number; entry: number } {
+    const kindIndex = this.kinds.push(kind.kind) - 1;
+    const resources = kind.ids.length;
+    this.resourceId.set(kind.ids, firstResource);
+    this.resourceKind.fill(kindIndex, firstResource, firstResource + resources);
+    // resources filled natively: this runs on a cold start, mostly before the JIT has compiled it
+    let entry = firstEntry, translation = 0;
+    for (let r = 0; r < resources; r++) {
+      const count = kind.counts[r]!;
+      this.entryResource.fill(firstResource + r, entry, entry + count + 1);
+      this.entryLanguage[entry] = OWN_NAME;
+      for (let n = 1; n <= count; n++) this.entryLanguage[entry + n] = kind.languages[translation++]!;
+      entry += count + 1;
+    }
+    return { resource: firstResource + resources, entry };
+  }
+}
+
+/** A kind's own names and display names, split into strings on first use. */
+class KindNames {
+  private ownNames: string[] | null = null;
+  private displayNames: string[] | null = null;
+
+  constructor(private readonly kind: SearchKindIndex, readonly firstResource: number, readonly firstEntry: number) {}
+
+  ownName(resource: number): string {
+    return (this.ownNames ??= splitNames(this.kind.names, this.kind.ids.length))[resource]!;
+  }
+
+  display(translation: number): string {
+    return (this.displayNames ??= splitNames(this.kind.display, this.kind.languages.length))[translation]!;
+  }
+}
+
+/** Throws unless a kind's lists agree in length (counted without splitting them; folded names are counted as they are found). */
+function checkKind(kind: SearchKindIndex): void {
+  const translated = kind.counts.reduce((sum, n) => sum + n, 0);
+  if (kind.counts.length !== kind.ids.length || kind.languages.length !== translated
+    || countNames(kind.names, kind.ids.length) !== kind.ids.length
+    || countNames(kind.display, translated) !== translated) {
+    throw new Error(`search index: ${kind.kind}: the lists do not agree in length`);
+  }
+}
+
+/** How many names a joined string holds; `expected` tells "no name" from "one empty name". */
+function countNames(joined: string, expected: number): number {
+  if (expected === 0 && joined === '') return 0;
+  let count = 1;
+  for (let at = joined.indexOf(NAME_SEPARATOR); at !== -1; at = joined.indexOf(NAME_SEPARATOR, at + 1)) count++;
+  return count;
+}
+
+/** Where each of `count` names starts in `\n`-framed joined names, and the end + 1 of the last. */
+function separatedStarts(joined: string, count: number): Int32Array {
+  const starts = new Int32Array(count + 1);
+  let at = 0;
+  for (let entry = 0; entry <= count; entry++) {
+    if (at === -1) throw new Error('search index: fewer folded names than entries');
+    starts[entry] = at + 1;
+    at = joined.indexOf(NAME_SEPARATOR, at + 1);
+  }
+  if (at !== -1) throw new Error('search index: more folded names than entries');
+  return starts;
 }
 
 /** Joined names split again; `expected` tells "no name" from "one empty name". */
@@ -175,5 +244,5 @@ export function mergeSearchFiles(files: readonly SearchIndexFile[]): SearchIndex
     });
     return file.kinds.map((kind) => ({ ...kind, languages: kind.languages.map((position) => renumbered[position] ?? -1) }));
   });
-  return { format: 'search-index/2', languages, kinds };
+  return { format: SEARCH_INDEX_FORMAT, languages, kinds };
 }

@@ -83,18 +83,18 @@ const HEAD_UNIT = LANGUAGE_SLOTS * RESOURCE_SLOTS * LENGTH_SLOTS * 2;
 /** A loaded index and what it answers. */
 export class SearchIndex {
   private readonly columns: SearchColumns;
-  /** entries by folded length, for fuzzy candidates, and their character signatures: made on the first fuzzy search */
-  private fuzzyCandidates: FuzzyCandidates | null = null;
+  /** each entry's character signature (see `signature`; 0: not computed yet, as no name's is), for fuzzy candidates: made on the first fuzzy search */
+  private signatures: Int32Array | null = null;
   private readonly scratch: SearchScratch;
 
   constructor(file: SearchIndexFile) {
     this.columns = new SearchColumns(file);
-    if (this.columns.resourceId.length >= RESOURCE_SLOTS) throw new Error(`search index: at most ${RESOURCE_SLOTS - 1} resources`);
-    this.scratch = new SearchScratch(this.columns.entryCount, this.columns.resourceId.length);
+    if (this.columns.resourceCount >= RESOURCE_SLOTS) throw new Error(`search index: at most ${RESOURCE_SLOTS - 1} resources`);
+    this.scratch = new SearchScratch(this.columns.entryCount, this.columns.resourceCount);
   }
 
   get kinds(): readonly string[] { return this.columns.kinds; }
-  get resourceCount(): number { return this.columns.resourceId.length; }
+  get resourceCount(): number { return this.columns.resourceCount; }
   get entryCount(): number { return this.columns.entryCount; }
 
   /** Every resource matching a folded query (see `foldText`), best first. An empty query matches nothing. */
@@ -115,7 +115,7 @@ export class SearchIndex {
 
   /** Exact, prefix and substring matches, in one pass of indexOf over the joined names. */
   private matchText(query: string, substringFrom: number, allowedKind: boolean[]): void {
-    const { joined, entryStart, entryFolded } = this.columns;
+    const columns = this.columns, joined = columns.joined;
     const prefixOnly = query.length < substringFrom;
     const needle = prefixOnly ? NAME_SEPARATOR + query : query;
     const shift = prefixOnly ? 1 : 0;
@@ -123,8 +123,8 @@ export class SearchIndex {
     while (position !== -1) {
       const at = position + shift;
       const entry = this.entryAt(at);
-      const start = entryStart[entry]!;
-      const length = entryFolded[entry]!.length;
+      const start = columns.entryStart[entry]!;
+      const length = columns.foldedLength(entry);
       const rank = at !== start ? MatchRank.Substring : length === query.length ? MatchRank.Exact : MatchRank.Prefix;
       this.offer(entry, rank * 3, allowedKind);
       // indexOf found the earliest occurrence in this name: go on from the next name
@@ -132,32 +132,37 @@ export class SearchIndex {
     }
   }
 
-  /** Names within `maxEdits` that matched no other way; only lengths within `maxEdits` can be. */
+  /**
+   * Names within `maxEdits` that matched no other way; only lengths within `maxEdits` can be.
+   * One plain pass over the entries, no sorted copy to build first: on a cold start the first
+   * search runs mostly before the JIT has compiled it, and a pass is what the sort would cost.
+   */
   private matchFuzzy(query: string, maxEdits: number, allowedKind: boolean[]): void {
-    const { byLength, lengthStart, signatures } = this.fuzzyCandidates ??= fuzzyCandidates(this.columns.entryFolded);
-    const querySignature = signature(query);
-    const from = lengthStart[Math.min(lengthStart.length - 1, Math.max(1, query.length - maxEdits))]!;
-    const to = lengthStart[Math.min(lengthStart.length - 1, query.length + maxEdits + 1)]!;
-    for (let i = from; i < to; i++) {
-      const entry = byLength[i]!;
-      if (this.scratch.isMatched(entry)) continue;
+    const { joined, entryStart } = this.columns;
+    const signatures = this.signatures ??= new Int32Array(this.columns.entryCount);
+    const querySignature = signature(query, 0, query.length);
+    const shortest = query.length - maxEdits, longest = query.length + maxEdits;
+    for (let entry = 0; entry < signatures.length; entry++) {
+      const start = entryStart[entry]!, length = entryStart[entry + 1]! - start - 1;
+      if (length < shortest || length > longest || length === 0 || this.scratch.isMatched(entry)) continue;
       // each edit brings in at most one character and takes out at most one: a name with more
       // than maxEdits characters (or signature bits) the query lacks, or the other way round, is too far
-      const name = signatures[entry]!;
+      let name = signatures[entry]!;
+      if (name === 0) signatures[entry] = name = signature(joined, start, length);
       if (bitCount(name & ~querySignature) > maxEdits || bitCount(querySignature & ~name) > maxEdits) continue;
-      const edits = this.scratch.distance.within(query, this.columns.entryFolded[entry]!, maxEdits);
+      const edits = this.scratch.distance.within(query, joined.slice(start, start + length), maxEdits);
       if (edits !== null) this.offer(entry, MatchRank.Fuzzy * 3 + edits, allowedKind);
     }
   }
 
   /** `head` is rank × 3 + edits. */
   private offer(entry: number, head: number, allowedKind: boolean[]): void {
-    const { entryResource, entryLanguage, entryFolded, resourceKind } = this.columns;
+    const { entryResource, entryLanguage, resourceKind } = this.columns;
     const resource = entryResource[entry]!;
     this.scratch.markMatched(entry);
     if (!allowedKind[resourceKind[resource]!]) return;
     const language = entryLanguage[entry]!;
-    const length = Math.min(LENGTH_SLOTS - 1, entryFolded[entry]!.length);
+    const length = Math.min(LENGTH_SLOTS - 1, this.columns.foldedLength(entry));
     const notOwn = language === OWN_NAME ? 0 : 1;
     const key = (((head * 2 + notOwn) * LENGTH_SLOTS + length) * RESOURCE_SLOTS + resource) * LANGUAGE_SLOTS + language + 1;
     this.scratch.offer(resource, entry, key);
@@ -187,14 +192,14 @@ export class SearchIndex {
   }
 
   private hit(key: number, entry: number): SearchHit {
-    const { entryResource, entryLanguage, kinds, resourceKind, resourceId, resourceName, languages } = this.columns;
+    const { entryResource, entryLanguage, kinds, resourceKind, resourceId, languages } = this.columns;
     const resource = entryResource[entry]!;
     const language = entryLanguage[entry]!;
     const head = Math.floor(key / HEAD_UNIT);
     return {
       kind: kinds[resourceKind[resource]!]!,
       id: resourceId[resource]!,
-      name: resourceName[resource]!,
+      name: this.columns.resourceName(resource),
       matchedName: this.columns.displayName(entry),
       language: language === OWN_NAME ? null : languages[language] ?? null,
       rank: Math.floor(head / 3) as MatchRank,
@@ -205,29 +210,10 @@ export class SearchIndex {
 
 const keyResource = (key: number): number => Math.floor(key / LANGUAGE_SLOTS) % RESOURCE_SLOTS;
 
-/** Entries sorted by folded length (a counting sort: `byLength[lengthStart[n]…lengthStart[n + 1]]` have length n), and their signatures. */
-interface FuzzyCandidates { byLength: Int32Array; lengthStart: Int32Array; signatures: Int32Array }
-
-function fuzzyCandidates(folded: readonly string[]): FuzzyCandidates {
-  let longest = 0;
-  for (const name of folded) if (name.length > longest) longest = name.length;
-  const lengthStart = new Int32Array(longest + 2);
-  for (const name of folded) lengthStart[name.length + 1]!++;
-  for (let n = 1; n < lengthStart.length; n++) lengthStart[n]! += lengthStart[n - 1]!;
-  const next = lengthStart.slice();
-  const byLength = new Int32Array(folded.length);
-  const signatures = new Int32Array(folded.length);
-  folded.forEach((name, entry) => {
-    byLength[next[name.length]!++] = entry;
-    signatures[entry] = signature(name);
-  });
-  return { byLength, lengthStart, signatures };
-}
-
-/** Which of 32 character classes (code unit mod 32: a–z apart from each other) a text uses, as bits. */
-function signature(text: string): number {
+/** Which of 32 character classes (code unit mod 32: a–z apart from each other) `length` code units of a text from `start` use, as bits. */
+function signature(text: string, start: number, length: number): number {
   let bits = 0;
-  for (let i = 0; i < text.length; i++) bits |= 1 << (text.charCodeAt(i) & 31);
+  for (let i = start; i < start + length; i++) bits |= 1 << (text.charCodeAt(i) & 31);
   return bits;
 }
 
