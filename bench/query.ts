@@ -57,6 +57,38 @@ async function timeInProcess(dist: string, baseUrl: string, path: string): Promi
     await respond(request);
     warm.push(performance.now() - start);
   }
+  return summarize(warm, colds, status);
+}
+
+/** What every Deno script starts with: the request module over the build's files. */
+const denoPreamble = (dist: string, baseUrl: string) => `import { createResponder } from '${pathToFileURL(join(repoRoot, 'edge/handler.ts')).href}';
+const dist = ${JSON.stringify(dist)};
+const files = { read: async (p: string) => { try { return await Deno.readFile(dist + '/' + p); } catch { return null; } } };
+const baseUrl = ${JSON.stringify(baseUrl)};
+`;
+
+/** Runs a script in `runs` Deno processes of their own; each one's last line of output, parsed. */
+function runInDeno<T>(script: string, runs = 1): T[] {
+  const scratch = mkdtempSync(join(tmpdir(), 'query-bench-deno-'));
+  try {
+    const file = join(scratch, 'time.ts');
+    writeFileSync(file, script);
+    const deno = join(repoRoot, 'node_modules/.bin/deno');
+    return Array.from({ length: runs }, () => {
+      const out = execFileSync(deno, ['run', '--allow-read', '--no-check', file], {
+        env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      return JSON.parse(out.trim().split('\n').pop()!) as T;
+    });
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Warm p50/p99 and the median cold answer, from the times measured. */
+function summarize(warm: number[], colds: number[], status: number): Timing {
   warm.sort((a, b) => a - b);
   colds.sort((a, b) => a - b);
   return { p50: quantile(warm, 0.5), p99: quantile(warm, 0.99), cold: quantile(colds, 0.5), status };
@@ -64,42 +96,22 @@ async function timeInProcess(dist: string, baseUrl: string, path: string): Promi
 
 /** The same measurement in a Deno process: the edge function's runtime. */
 function timeUnderDeno(dist: string, baseUrl: string, path: string): Timing {
-  const scratch = mkdtempSync(join(tmpdir(), 'query-bench-deno-'));
-  try {
-    const script = join(scratch, 'time.ts');
-    const handler = pathToFileURL(join(repoRoot, 'edge/handler.ts')).href;
-    writeFileSync(
-      script,
-      `import { createResponder } from '${handler}';
-const dist = ${JSON.stringify(dist)};
-const files = { read: async (p: string) => { try { return await Deno.readFile(dist + '/' + p); } catch { return null; } } };
+  const script = `${denoPreamble(dist, baseUrl)}
 const request = { method: 'GET', url: ${JSON.stringify(new URL(baseUrl).origin + path)}, headers: new Headers() };
 const colds: number[] = [];
 let status = 0;
 for (let i = 0; i < ${COLD_ROUNDS}; i++) {
-  const respond = createResponder(files, { baseUrl: ${JSON.stringify(baseUrl)} });
+  const respond = createResponder(files, { baseUrl });
   const t = performance.now(); status = (await respond(request)).status; colds.push(performance.now() - t);
 }
-const respond = createResponder(files, { baseUrl: ${JSON.stringify(baseUrl)} });
+const respond = createResponder(files, { baseUrl });
 await respond(request);
 const warm: number[] = [];
 for (let i = 0; i < ${WARM_ROUNDS}; i++) { const t = performance.now(); await respond(request); warm.push(performance.now() - t); }
 console.log(JSON.stringify({ warm, colds, status }));
-`,
-    );
-    const deno = join(repoRoot, 'node_modules/.bin/deno');
-    const out = execFileSync(deno, ['run', '--allow-read', '--no-check', script], {
-      env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
-      encoding: 'utf8',
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    const { warm, colds, status } = JSON.parse(out.trim().split('\n').pop()!) as { warm: number[]; colds: number[]; status: number };
-    warm.sort((a, b) => a - b);
-    colds.sort((a, b) => a - b);
-    return { p50: quantile(warm, 0.5), p99: quantile(warm, 0.99), cold: quantile(colds, 0.5), status };
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
+`;
+  const { warm, colds, status } = runInDeno<{ warm: number[]; colds: number[]; status: number }>(script)[0]!;
+  return summarize(warm, colds, status);
 }
 
 const FRESH_PROCESSES = 10;
@@ -110,36 +122,17 @@ const FRESH_PROCESSES = 10;
  * process that has answered before, as `cold` above, is faster).
  */
 function firstAnswerInFreshDeno(dist: string, baseUrl: string, path: string): number {
-  const scratch = mkdtempSync(join(tmpdir(), 'query-bench-fresh-'));
-  try {
-    const script = join(scratch, 'first.ts');
-    const handler = pathToFileURL(join(repoRoot, 'edge/handler.ts')).href;
-    writeFileSync(
-      script,
-      `import { createResponder } from '${handler}';
-const dist = ${JSON.stringify(dist)};
-const files = { read: async (p: string) => { try { return await Deno.readFile(dist + '/' + p); } catch { return null; } } };
-const respond = createResponder(files, { baseUrl: ${JSON.stringify(baseUrl)} });
+  const script = `${denoPreamble(dist, baseUrl)}
+const respond = createResponder(files, { baseUrl });
 const t = performance.now();
 const { status } = await respond({ method: 'GET', url: ${JSON.stringify(new URL(baseUrl).origin + path)}, headers: new Headers() });
 console.log(JSON.stringify({ first: performance.now() - t, status }));
-`,
-    );
-    const deno = join(repoRoot, 'node_modules/.bin/deno');
-    const firsts: number[] = [];
-    for (let run = 0; run < FRESH_PROCESSES; run++) {
-      const out = execFileSync(deno, ['run', '--allow-read', '--no-check', script], {
-        env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
-        encoding: 'utf8',
-      });
-      const { first, status } = JSON.parse(out.trim().split('\n').pop()!) as { first: number; status: number };
-      if (status !== 200) throw new Error(`${path}: status ${status} in a fresh process`);
-      firsts.push(first);
-    }
-    return quantile(firsts.sort((a, b) => a - b), 0.5);
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
+`;
+  const firsts = runInDeno<{ first: number; status: number }>(script, FRESH_PROCESSES).map(({ first, status }) => {
+    if (status !== 200) throw new Error(`${path}: status ${status} in a fresh process`);
+    return first;
+  });
+  return quantile(firsts.sort((a, b) => a - b), 0.5);
 }
 
 /** Every file under a folder, recursively. */
