@@ -180,7 +180,7 @@ export type MachineVersionDetail = Static<typeof MachineVersionDetail>;
 /** A page of a collection: the specification's "Paginated list". */
 export const PaginatedList = Type.Object(
   {
-    count: Type.Integer({ minimum: 0, description: 'How many entries the whole collection has (after `q` filtering), not how many are on this page.' }),
+    count: Type.Integer({ minimum: 0, description: 'How many entries the whole collection has after its filters, batches and `q` (all of them when none is asked), not how many are on this page.' }),
     next: Nullable(
       Type.String({ format: 'uri' }),
       'The URL of the following page, with `offset` and `limit` filled in (and `q` kept); null on the last page.',
