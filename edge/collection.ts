@@ -20,10 +20,10 @@
 import { badParameter, jsonAnswer, notFound } from './answers.ts';
 import type { BuildFiles, ListKeys } from './build-files.ts';
 import type { Answer } from './http.ts';
-import { DEFAULT_LIMIT, pageFile, type KindQueries, type QueryFilter, type QueryRange } from './layout.ts';
+import { canonicalKey, DEFAULT_LIMIT, pageFile, type KindQueries, type QueryFilter, type QueryRange } from './layout.ts';
 import { pageLinks, paginate, parseLimit, parseOffset, type FullList, type ListEntry } from './pagination.ts';
-import { QUERYABLE_COLLECTION_PARAMS, queryParam, queryValues } from './params.ts';
-import { compileFields, project, type Json } from './query/fields.ts';
+import { queryParam, queryValues } from './params.ts';
+import { compileFields, nestFields, project, type Json } from './query/fields.ts';
 import type { FilterQuery } from './query/filter.ts';
 import { foldText } from './query/fold.ts';
 import { listItems, parseFields, parseIds, parseNames, parseRange, parseValues, QUERY_LIMITS, type IntegerRange, type Parsed, type Vocabulary } from './query/params.ts';
@@ -99,15 +99,12 @@ async function readQuery(build: BuildFiles, kind: string, params: URLSearchParam
   const fields = parseFields('fields', queryValues(params, 'fields'), queries.fields);
   if (!fields.ok) return fields;
   query.fields = fields.value;
-  const fixed: readonly string[] = QUERYABLE_COLLECTION_PARAMS;
   for (const filter of queries.filters) {
-    if (fixed.includes(filter.name)) continue;
     const resolved = await readValueFilter(build, kind, filter, queryValues(params, filter.name));
     if (!resolved.ok) return resolved;
     if (resolved.value !== null) query.values.push(resolved.value);
   }
   for (const range of queries.ranges) {
-    if (fixed.includes(range.name)) continue;
     const value = parseRange(range.name, queryValues(params, range.name));
     if (!value.ok) return value;
     if (value.value !== null) query.ranges.push({ range, value: value.value });
@@ -126,13 +123,12 @@ async function readValueFilter(build: BuildFiles, kind: string, filter: QueryFil
   const own = index?.vocabulary(filter.name);
   // a declared filter the build wrote no index for: the build is broken, and that is a 404 like an unreadable file
   if (own === undefined) throw new Error(`${kind}: no index for the filter ${filter.name}`);
-  const canonical = (token: string) => (/^\d+$/.test(token) ? String(Number(token)) : token);
   // the target kind's list is read only for a value the index does not hold
-  const allHeld = listItems(raw, true, QUERY_LIMITS.listItems).every((token) => own.lookup(canonical(token)) !== undefined);
+  const allHeld = listItems(raw, true, QUERY_LIMITS.listItems).every((token) => own.lookup(canonicalKey(token)) !== undefined);
   const target = filter.target === null || allHeld ? null : await build.listKeys(filter.target);
   const vocabulary: Vocabulary = {
     accepts: own.accepts,
-    lookup: (token) => own.lookup(canonical(token)) ?? (heldByNone(canonical(token), filter, target) ? HELD_BY_NONE : undefined),
+    lookup: (token) => own.lookup(canonicalKey(token)) ?? (heldByNone(canonicalKey(token), filter, target) ? HELD_BY_NONE : undefined),
   };
   const keys = parseValues(filter.name, raw, vocabulary);
   if (!keys.ok) return keys;
@@ -225,26 +221,11 @@ async function entriesWithFields(build: BuildFiles, kind: string, list: FullList
   }));
   const tree = compileFields(asked);
   return page.map((p) => {
-    const item: { [key: string]: Json } = {};
-    for (const { path, values } of columns) if (p < values.length) setPath(item, path, values[p]!);
     const entry: ListEntry = list.results[p]!;
+    const held = columns.filter((c) => p < c.values.length);
+    const item = nestFields(held.map((c) => c.path), held.map((c) => c.values[p]!));
     return { ...(entry as unknown as { [key: string]: Json }), ...project(item, tree) };
   });
-}
-
-/** Puts `value` at a dotted path, making the objects on the way. */
-function setPath(target: { [key: string]: Json }, path: string[], value: Json): void {
-  let node = target;
-  for (const key of path.slice(0, -1)) {
-    const next = Object.hasOwn(node, key) ? node[key] : undefined;
-    if (typeof next === 'object' && next !== null && !Array.isArray(next)) node = next;
-    else {
-      const made: { [key: string]: Json } = {};
-      Object.defineProperty(node, key, { value: made, enumerable: true, writable: true, configurable: true });
-      node = made;
-    }
-  }
-  Object.defineProperty(node, path[path.length - 1]!, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** What `next`/`previous` carry after offset and limit: every parameter read, in the canonical order. */

@@ -9,7 +9,7 @@ import { badParameter, methodNotAllowed, notFound } from './answers.ts';
 import { BuildFiles, type FileReader } from './build-files.ts';
 import { collection } from './collection.ts';
 import { compose, HTTP_STEPS, replyOf, type Answer, type Reply, type RequestLike, type Respond, type Step } from './http.ts';
-import { API_PREFIX, itemFile, metaFile, rootFile, subresourceFile } from './layout.ts';
+import { API_PREFIX, canonicalKey, itemFile, metaFile, rootFile, subresourceFile } from './layout.ts';
 import { checkedQuery, collectionParams, SEARCH_PARAMS } from './params.ts';
 import { search, SEARCH_PATH } from './search-endpoint.ts';
 
@@ -46,8 +46,6 @@ export function pathSegments(pathname: string): string[] | null {
   return segments;
 }
 
-/** `007` and `7` are the same id. */
-const canonicalKey = (key: string) => (/^\d+$/.test(key) ? String(Number(key)) : key);
 
 async function fileAnswer(build: BuildFiles, path: string): Promise<Answer> {
   const bytes = await build.read(path);
@@ -116,15 +114,24 @@ export function createHandler(files: FileReader, options: HandlerOptions) {
 
 /** The request logic, and what a CDN in front of it must know: the parameters each path reads. */
 export interface Service {
+  /** the answer as a Reply (status, headers, bytes) */
+  respond: Respond;
+  /** the answer as a web Response */
   handle(request: Request): Promise<Response>;
   /** see `paramsReadAt` */
   paramsReadAt(pathname: string): Promise<string[]>;
 }
 
-export function createService(files: FileReader, options: HandlerOptions): Service {
+/**
+ * The request logic over one build's files. `encodings` are an adapter's own steps between the
+ * HTTP semantics and the answer (the preview compresses there; the edge leaves that to the
+ * CDN), so HEAD and If-None-Match see the bytes that are sent.
+ */
+export function createService(files: FileReader, options: HandlerOptions, ...encodings: Step[]): Service {
   const build = new BuildFiles(files, options.baseUrl);
-  const respond = compose(HTTP_STEPS, (request) => answer(build, request));
+  const respond = compose([...HTTP_STEPS, ...encodings], (request) => answer(build, request));
   return {
+    respond,
     async handle(request) {
       const reply = await respond(request);
       return new Response(reply.body as BodyInit | null, { status: reply.status, headers: reply.headers });
@@ -133,13 +140,7 @@ export function createService(files: FileReader, options: HandlerOptions): Servi
   };
 }
 
-/**
- * The request logic answering with a Reply (status, headers, bytes): what createService wraps.
- * `encodings` are an adapter's own steps between the HTTP semantics and the answer (the
- * preview compresses there; the edge leaves that to the CDN), so HEAD and If-None-Match see
- * the bytes that are sent.
- */
+/** The request logic answering with a Reply: `createService(...).respond`. */
 export function createResponder(files: FileReader, options: HandlerOptions, ...encodings: Step[]): Respond {
-  const build = new BuildFiles(files, options.baseUrl);
-  return compose([...HTTP_STEPS, ...encodings], (request) => answer(build, request));
+  return createService(files, options, ...encodings).respond;
 }

@@ -6,6 +6,8 @@ export const API_PREFIX = 'v2';
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100_000;
 
+/** `007` and `7` are the same id: a key as the files name it. */
+export const canonicalKey = (key: string) => (/^\d+$/.test(key) ? String(Number(key)) : key);
 /** An item, by id or by name (names are hard links to the id file). */
 export const itemFile = (kind: string, key: string | number) => `${API_PREFIX}/${kind}/${key}.json`;
 /**

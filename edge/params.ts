@@ -38,14 +38,12 @@ export function queryValues(params: URLSearchParams, name: string): string[] {
 
 /**
  * The parameters a collection reads: the fixed ones, then (for a kind that declares queries)
- * `fields`, its value filters and its range filters in declared order. A declared name equal to
- * a fixed one adds nothing (the fixed meaning wins).
+ * `fields`, its value filters and its range filters in declared order (the build refuses a
+ * declared name that is a fixed one or declared twice).
  */
 export function collectionParams(queries: KindQueries | undefined): string[] {
   if (queries === undefined) return [...COLLECTION_PARAMS];
-  const names: string[] = [...QUERYABLE_COLLECTION_PARAMS];
-  for (const { name } of [...queries.filters, ...queries.ranges]) if (!names.includes(name)) names.push(name);
-  return names;
+  return [...QUERYABLE_COLLECTION_PARAMS, ...queries.filters.map((f) => f.name), ...queries.ranges.map((r) => r.name)];
 }
 
 /**

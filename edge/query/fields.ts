@@ -67,6 +67,30 @@ export function project(document: unknown, tree: FieldTree): JsonObject {
   return isObject(document) ? projectObject(document, tree) ?? {} : {};
 }
 
+/**
+ * An entry's fields from field columns: each value nested under its path (split at dots), in
+ * the order given, making the objects on the way. Given in declared order (the item's own key
+ * order), it nests as the item does; the build proves it for every item (query-facts.ts).
+ */
+export function nestFields(paths: readonly (readonly string[])[], values: readonly Json[]): JsonObject {
+  const root: JsonObject = {};
+  paths.forEach((keys, i) => {
+    let node = root;
+    for (const key of keys.slice(0, -1)) {
+      const next = Object.hasOwn(node, key) ? node[key] : undefined;
+      node = isObject(next) ? next : defineKey(node, key, {});
+    }
+    defineKey(node, keys[keys.length - 1]!, values[i]!);
+  });
+  return root;
+}
+
+/** Sets a key as data (a key `__proto__` must stay a key, not set the prototype); gives the value. */
+function defineKey<T extends Json>(object: JsonObject, key: string, value: T): T {
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  return value;
+}
+
 /** `project(document, compileFields(paths))`, for one document. */
 export function pick(document: unknown, paths: readonly string[]): JsonObject {
   return project(document, compileFields(paths));
@@ -80,9 +104,7 @@ function projectObject(object: JsonObject, tree: FieldTree): JsonObject | null {
     if (node === undefined) continue;
     const value = node === true ? object[key]! : projectBelow(object[key]!, node);
     if (value === undefined) continue;
-    out ??= {};
-    // a document key "__proto__" must stay a key, not set the prototype
-    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    defineKey((out ??= {}), key, value);
   }
   return out;
 }

@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { itemFile, listFile, type KindQueries, type Routes } from '../../edge/layout.ts';
+import { COLLECTION_PARAMS } from '../../edge/params.ts';
 import type { FullList } from '../../edge/pagination.ts';
 import { resources as battle } from '../resources/battle/index.ts';
 import { resources as creatures } from '../resources/creatures/index.ts';
@@ -256,6 +257,8 @@ export function goodToKnow(outDir: string): string {
 }
 
 const listOf = (items: string[]) => (items.length ? items.join(', ') : '—');
+/** The parameters every collection takes, as the page writes them. */
+const sharedParams = COLLECTION_PARAMS.map(code).join(', ');
 
 /** One row of the query table: what a collection takes besides the parameters all share. */
 function queryRow(kind: string, queries: KindQueries): string {
@@ -276,11 +279,11 @@ export function queryParameters(routes: Pick<Routes, 'kinds' | 'queries'>, kinds
     return q !== undefined && q.filters.length + q.ranges.length + q.fields.length > 0;
   });
   if (!declared.length) {
-    return `<p class="card">No collection of this build declares filters, ranges or fields: each takes ${['limit', 'offset', 'q', 'id', 'name'].map(code).join(', ')}.</p>`;
+    return `<p class="card">No collection of this build declares filters, ranges or fields: each takes ${sharedParams}.</p>`;
   }
   return (
     `<div class="card table-scroll"><table class="fields queries" id="query-parameters">` +
-    `<caption>What each collection takes besides ${['limit', 'offset', 'q', 'id', 'name'].map(code).join(', ')}; a filter’s values are the entries of the collection it links to.</caption>` +
+    `<caption>What each collection takes besides ${sharedParams}; a filter’s values are the entries of the collection it links to.</caption>` +
     `<thead><tr><th scope="col">Collection</th><th scope="col">Filters</th><th scope="col">Ranges</th><th scope="col">Fields</th></tr></thead>` +
     `<tbody>${declared.map((k) => queryRow(k, routes.queries[k]!)).join('')}</tbody></table></div>`
   );

@@ -52,14 +52,13 @@ export interface KindEmitter {
   listed: ((row: unknown) => boolean) | undefined;
   idOnly: boolean;
   /** what its collection can be asked, and how a record's facts are read off its item */
-  query: KindQuery | undefined;
+  query: KindQuery;
 }
 
 const specs = new Map(allKinds.map((k) => [k.kind as string, k]));
 
 export function kindEmitter(ajv: Ajv, resource: AnyResource): KindEmitter {
   const spec = specs.get(resource.kind);
-  const queryDecl = queryOf(resource);
   if (resource.subresources && ITEM_PART in resource.subresources) throw new Error(`${resource.kind}: a subresource may not be named ${ITEM_PART}`);
   const subs = Object.entries(resource.subresources ?? {}).map(
     ([sub, def]): DocumentMaker => ({ part: sub, emit: def.emit as DocumentMaker['emit'], check: validatorFor(ajv, def.schema) }),
@@ -70,7 +69,7 @@ export function kindEmitter(ajv: Ajv, resource: AnyResource): KindEmitter {
     subs: subs.map((s) => s.part),
     listed: spec?.listed as ((row: unknown) => boolean) | undefined,
     idOnly: spec?.name === null,
-    query: queryDecl && new KindQuery(resource.kind, queryDecl),
+    query: new KindQuery(resource.kind, queryOf(resource)),
   };
 }
 
@@ -78,7 +77,7 @@ export function kindEmitter(ajv: Ajv, resource: AnyResource): KindEmitter {
 export interface RecordDocuments {
   /** null when the item was not asked for, or could not be made (then `problems` says why) */
   item: Buffer | null;
-  /** made with the item, when the kind declares queries */
+  /** made with the item */
   facts: QueryFacts | null;
   subs: Array<{ sub: string; body: string }>;
   problems: string[];
@@ -109,7 +108,7 @@ export function emitRecord(
         }
         // encoded once: the same bytes go to the item's file and to the collection's bulk file
         out.item = Buffer.from(JSON.stringify(doc));
-        const facts = em.query?.facts(record, doc, docCtx) ?? null;
+        const facts = em.query.facts(record, doc, docCtx);
         if (typeof facts === 'string') {
           out.problems.push(facts);
           out.item = null;

@@ -413,8 +413,6 @@ export const INTEGER_RANGE = 'IntegerRange';
  * (`GenerationNameOrId`; `…Value` would be the response of `encounter-condition-value`), or yes/no.
  */
 export const valueComponent = (target: string | null) => (target === null ? YES_NO : `${pascalCase(target)}NameOrId`);
-/** Parameters every collection takes; a kind's filter of the same name would hide one. */
-const RESERVED_PARAMETERS = new Set([...Object.keys(COLLECTION_PARAMETERS), 'fields']);
 
 /** What a value filter takes: a target kind's names and ids, listed when the kind is small; or yes/no. */
 function valueSchema(target: string | null, vocabularies: Vocabularies): JsonSchema {
@@ -464,9 +462,6 @@ function fieldsParameter(fields: readonly string[]): JsonSchema {
 
 /** A collection's query parameters: the shared ones, then the kind's `fields`, value filters and ranges. */
 function collectionParameters(kind: string, queries: KindQueries): JsonValue[] {
-  for (const { name } of [...queries.filters, ...queries.ranges]) {
-    if (RESERVED_PARAMETERS.has(name)) throw new Error(`the ${kind} filter ${name} has the name of a parameter every collection takes`);
-  }
   const filters = queries.filters.map((f): JsonSchema => ({
     name: f.name, in: 'query', required: false, style: 'form', explode: false,
     description: PARAMETER_TEXT.filter(kind, f),

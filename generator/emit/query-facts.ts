@@ -10,7 +10,8 @@
  * item, which is what the request side will answer for `fields=`.
  */
 import type { KindQueries } from '../../edge/layout.ts';
-import { compileFields, project, type FieldTree, type Json } from '../../edge/query/fields.ts';
+import { QUERYABLE_COLLECTION_PARAMS } from '../../edge/params.ts';
+import { compileFields, nestFields, project, type FieldTree, type Json } from '../../edge/query/fields.ts';
 import type { NamedResource } from '../../schemas/output/common.ts';
 import type { KindName } from '../model/kinds.ts';
 import { translatedNames, type AnyQueryDecl, type FactSource, type FilterValue } from '../resources/query.ts';
@@ -44,6 +45,7 @@ export class KindQuery {
     private readonly decl: AnyQueryDecl,
   ) {
     this.shape = queriesOf(decl);
+    checkParameterNames(kind, this.shape);
     this.fieldTree = compileFields(decl.fields);
     this.fieldKeys = decl.fields.map((path) => path.split('.'));
   }
@@ -68,10 +70,9 @@ export class KindQuery {
     const values = this.fieldKeys.map((keys, i) => {
       const value = valueAt(item, keys);
       if (value === undefined) throw new Error(`${where}: field ${this.decl.fields[i]!} is not in the item`);
-      // as the item's bytes say it (the item is written with JSON.stringify too)
-      return JSON.parse(JSON.stringify(value)) as Json;
+      return value as Json;
     });
-    if (!sameJson(project(nest(this.fieldKeys, values), this.fieldTree), project(item, this.fieldTree))) {
+    if (!sameJson(project(nestFields(this.fieldKeys, values), this.fieldTree), project(item, this.fieldTree))) {
       throw new Error(`${where}: field ${this.firstUnequalField(item, values)}: its column value, nested in declared order, is not what the item holds (declare fields in the item's key order)`);
     }
     return values;
@@ -82,7 +83,7 @@ export class KindQuery {
     for (let n = 1; n <= values.length; n++) {
       const keys = this.fieldKeys.slice(0, n);
       const tree = compileFields(this.decl.fields.slice(0, n));
-      if (!sameJson(project(nest(keys, values.slice(0, n)), tree), project(item, tree))) return this.decl.fields[n - 1]!;
+      if (!sameJson(project(nestFields(keys, values.slice(0, n)), tree), project(item, tree))) return this.decl.fields[n - 1]!;
     }
     return this.decl.fields[values.length - 1] ?? '(none)';
   }
@@ -95,6 +96,19 @@ export function queriesOf(decl: AnyQueryDecl): KindQueries {
     ranges: (decl.ranges ?? []).map(({ name, about }) => ({ name, about })),
     fields: [...decl.fields],
   };
+}
+
+/**
+ * Each filter and range is a parameter of its own: none may share a name with another, nor with
+ * a parameter every collection reads (`id`, `fields`, ...), which the request logic would read
+ * instead.
+ */
+function checkParameterNames(kind: string, shape: KindQueries): void {
+  const taken = new Set<string>(QUERYABLE_COLLECTION_PARAMS);
+  for (const { name } of [...shape.filters, ...shape.ranges]) {
+    if (taken.has(name)) throw new Error(`${kind}: the query parameter ${name} is declared twice, or is one every collection reads`);
+    taken.add(name);
+  }
 }
 
 /** `{base}/{kind}/{id}/`; an id may be negative (the upstream's move ailment -1, `unknown`) */
@@ -124,22 +138,6 @@ function valueAt(document: unknown, keys: readonly string[]): unknown {
     at = (at as Record<string, unknown>)[key];
   }
   return at;
-}
-
-type JsonObject = { [key: string]: Json };
-
-/** The values nested under their paths, in the order given. */
-function nest(paths: readonly string[][], values: readonly Json[]): JsonObject {
-  const root: JsonObject = {};
-  paths.forEach((keys, i) => {
-    let node = root;
-    keys.slice(0, -1).forEach((key) => {
-      const next = node[key];
-      node = typeof next === 'object' && next !== null && !Array.isArray(next) ? next : (node[key] = {});
-    });
-    node[keys[keys.length - 1]!] = values[i]!;
-  });
-  return root;
 }
 
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);

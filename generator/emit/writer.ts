@@ -75,8 +75,7 @@ export interface KindFileInput {
   records: readonly AnyRecord[];
   list: FullList;
   baseUrl: string;
-  /** null when the kind declares no queries */
-  query: KindQueryInput | null;
+  query: KindQueryInput;
 }
 
 /** A kind's query declaration with the facts of its records. */
@@ -125,20 +124,19 @@ export const kindFiles: readonly KindFileMaker[] = [
     folder: pagesFolder,
   },
   // the query indexes (issue 18): the request side's filters, q, search and fields
-  { make: ({ kind, query }) => (query ? [[filterIndexFile(kind), JSON.stringify(filterIndex(kind, query.shape, query.listed))]] : []) },
+  { make: ({ kind, query }) => [[filterIndexFile(kind), JSON.stringify(filterIndex(kind, query.shape, query.listed))]] },
   {
     make: ({ kind, query }) => {
-      const search = query && searchIndex(kind, query.listed);
+      const search = searchIndex(kind, query.listed);
       return search ? [[searchIndexFile(kind), JSON.stringify(search)]] : [];
     },
   },
   {
-    make: ({ kind, query }) => (query ? fieldColumns(kind, query.shape, query.listed).map((c): [string, string] => [fieldColumnFile(kind, c.field), JSON.stringify(c)]) : []),
+    make: ({ kind, query }) => fieldColumns(kind, query.shape, query.listed).map((c): [string, string] => [fieldColumnFile(kind, c.field), JSON.stringify(c)]),
     folder: fieldsFolder,
   },
   {
     make: ({ kind, query }) => {
-      if (!query) return [];
       const kept: KeptFacts = { format: 'query-facts/1', kind, shape: query.shape, records: query.all.map((r) => [r.id, r.facts]) };
       return [[queryFactsFile(kind), JSON.stringify(kept)]];
     },
@@ -289,9 +287,8 @@ export class KindWriter {
   }
 
   /** Every record's facts: made now, or (on a copy) as the served build kept them. */
-  private queryInput(): KindQueryInput | null {
+  private queryInput(): KindQueryInput {
     const query = this.em.query;
-    if (!query) return null;
     let kept: Map<number, QueryFacts> | null = null;
     const all = this.records.map((record): RecordFacts => {
       let facts = this.facts.get(record.id);
@@ -420,8 +417,7 @@ export class BuildWriter {
       // each kind's query declaration (issue 18), in the kinds' order
       queries: Object.fromEntries(kinds.flatMap((kind) => {
         const resource = resources.find((r) => r.kind === kind);
-        const query = resource && queryOf(resource);
-        return query ? [[kind, queriesOf(query)]] : [];
+        return resource ? [[kind, queriesOf(queryOf(resource))]] : [];
       })),
       site: {},
     };

@@ -30,7 +30,7 @@ export function learnReads(ctx: BuildContext, emitters: ReadonlyMap<KindName, Ki
         try {
           const docCtx = ctx.forDocument(reads.onRead);
           const doc = emit(record, docCtx);
-          if (part === ITEM_PART) em.query?.facts(record, doc, docCtx);
+          if (part === ITEM_PART) em.query.facts(record, doc, docCtx);
         } catch {
           // the served build had no problems; should this record fail now, its update will say so
         }

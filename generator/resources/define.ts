@@ -18,7 +18,7 @@ export interface ResourceDef<K extends KindName = KindName, S extends TSchema = 
   emit(record: RecordOf<K>, ctx: BuildContext): Static<S>;
   /** documents below an item, e.g. `creature/{id}/encounters` */
   subresources?: Record<string, SubresourceDef<K>>;
-  /** what its collection can be asked: filters, ranges, list-entry fields, searched names (query.ts) */
+  /** what its collection can be asked: filters, ranges, list-entry fields, searched names (query.ts); default: its `id` field only */
   query?(shapes: QueryShapes<K, Static<S>>): QueryDecl<K, Static<S>>;
 }
 
@@ -29,11 +29,14 @@ export function defineResource<K extends KindName, S extends TSchema>(def: Resou
 /** The registry holds resources of many kinds; each is checked where it is defined. */
 export type AnyResource = { [K in KindName]: ResourceDef<K, TSchema> }[KindName];
 
-/** A resource's query declaration, made once per resource; undefined when it declares none. */
+/** What a kind that declares no queries takes: no filter, and its entries may carry their `id`. */
+const ID_ONLY_QUERY: AnyQueryDecl = { filters: [], fields: ['id'] };
+
+/** A resource's query declaration, made once per resource (ID_ONLY_QUERY when it declares none). */
 const declared = new WeakMap<object, AnyQueryDecl>();
-export function queryOf(resource: AnyResource): AnyQueryDecl | undefined {
+export function queryOf(resource: AnyResource): AnyQueryDecl {
   const make = resource.query as ((shapes: typeof queryShapes) => AnyQueryDecl) | undefined;
-  if (!make) return undefined;
+  if (!make) return ID_ONLY_QUERY;
   let decl = declared.get(resource);
   if (!decl) declared.set(resource, (decl = make(queryShapes)));
   return decl;

@@ -20,5 +20,4 @@ export const pokeathlonStat = defineResource({
       names: names(ctx, stat.names),
     };
   },
-  query: () => ({ filters: [], fields: ['id'] }),
 });

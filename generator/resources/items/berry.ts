@@ -36,7 +36,6 @@ export const berryFirmness = defineResource({
     berries: ctx.refsWhere('berry', 'firmness_id', firmness.id),
     names: names(ctx, firmness.names),
   }),
-  query: () => ({ filters: [], fields: ['id'] }),
 });
 
 export const berryFlavor = defineResource({

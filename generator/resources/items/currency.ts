@@ -6,5 +6,4 @@ export const currency = defineResource({
   kind: 'currency',
   schema: Currency,
   emit: (currency, ctx) => ({ id: currency.id, name: currency.name, names: names(ctx, currency.names) }),
-  query: () => ({ filters: [], fields: ['id'] }),
 });

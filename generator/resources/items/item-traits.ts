@@ -14,7 +14,6 @@ export const itemAttribute = defineResource({
     items: (ctx.childrenBy('item', 'flags', 'item_flag_id').get(attribute.id) ?? []).map(({ owner }) => ctx.ref('item', owner.id)),
     names: names(ctx, attribute.prose),
   }),
-  query: () => ({ filters: [], fields: ['id'] }),
 });
 
 export const itemCategory = defineResource({
@@ -42,7 +41,6 @@ export const itemFlingEffect = defineResource({
     effect_entries: effects(ctx, effect.prose),
     items: ctx.refsWhere('item', 'fling_effect_id', effect.id),
   }),
-  query: () => ({ filters: [], fields: ['id'] }),
 });
 
 export const itemPocket = defineResource({
@@ -54,5 +52,4 @@ export const itemPocket = defineResource({
     categories: ctx.refsWhere('item-category', 'pocket_id', pocket.id),
     names: names(ctx, pocket.names),
   }),
-  query: () => ({ filters: [], fields: ['id'] }),
 });

@@ -23,14 +23,12 @@ export const moveAilment = defineResource({
     moves: movesByMeta(ctx, 'meta_ailment_id', ailment.id),
     names: names(ctx, ailment.names),
   }),
-  query: () => ({ filters: [], fields: ['id'] }),
 });
 
 export const moveBattleStyle = defineResource({
   kind: 'move-battle-style',
   schema: MoveBattleStyle,
   emit: (style, ctx) => ({ id: style.id, name: style.name, names: names(ctx, style.prose) }),
-  query: () => ({ filters: [], fields: ['id'] }),
 });
 
 export const moveCategory = defineResource({
@@ -42,7 +40,6 @@ export const moveCategory = defineResource({
     descriptions: descriptions(ctx, category.prose),
     moves: movesByMeta(ctx, 'meta_category_id', category.id),
   }),
-  query: () => ({ filters: [], fields: ['id'] }),
 });
 
 export const moveDamageClass = defineResource({
@@ -55,7 +52,6 @@ export const moveDamageClass = defineResource({
     moves: ctx.refsWhere('move', 'damage_class_id', damageClass.id),
     names: names(ctx, damageClass.prose),
   }),
-  query: () => ({ filters: [], fields: ['id'] }),
 });
 
 export const moveLearnMethod = defineResource({
@@ -84,5 +80,4 @@ export const moveTarget = defineResource({
     moves: ctx.refsWhere('move', 'target_id', target.id),
     names: names(ctx, target.prose),
   }),
-  query: () => ({ filters: [], fields: ['id'] }),
 });

@@ -17,7 +17,6 @@ export const palParkArea = defineResource({
       creature_species: ctx.ref('creature-species', owner.id),
     })),
   }),
-  query: () => ({ filters: [], fields: ['id'] }),
 });
 
 export const pokedex = defineResource({

@@ -11,5 +11,4 @@ export const creatureColor = defineResource({
     names: names(ctx, color.names),
     creature_species: ctx.refsWhere('creature-species', 'color_id', color.id),
   }),
-  query: () => ({ filters: [], fields: ['id'] }),
 });

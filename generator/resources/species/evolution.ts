@@ -106,5 +106,4 @@ export const evolutionTrigger = defineResource({
       ctx.ref('creature-species', id),
     ),
   }),
-  query: () => ({ filters: [], fields: ['id'] }),
 });

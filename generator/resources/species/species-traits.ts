@@ -25,7 +25,6 @@ export const creatureHabitat = defineResource({
     names: names(ctx, habitat.names),
     creature_species: ctx.refsWhere('creature-species', 'habitat_id', habitat.id),
   }),
-  query: () => ({ filters: [], fields: ['id'] }),
 });
 
 export const creatureShape = defineResource({
@@ -38,7 +37,6 @@ export const creatureShape = defineResource({
     names: names(ctx, shape.prose),
     creature_species: ctx.refsWhere('creature-species', 'shape_id', shape.id),
   }),
-  query: () => ({ filters: [], fields: ['id'] }),
 });
 
 export const eggGroup = defineResource({
@@ -50,7 +48,6 @@ export const eggGroup = defineResource({
     names: names(ctx, group.prose),
     creature_species: speciesRefs(ctx, ctx.childrenBy('creature-species', 'egg_groups', 'egg_group_id').get(group.id)?.map(({ owner }) => owner)),
   }),
-  query: () => ({ filters: [], fields: ['id'] }),
 });
 
 export const growthRate = defineResource({
@@ -93,5 +90,4 @@ export const gender = defineResource({
       required_for_evolution: evolutionsBy(ctx, 'gender_id', g.id).map(({ owner }) => ctx.ref('creature-species', owner.id)),
     };
   },
-  query: () => ({ filters: [], fields: ['id'] }),
 });

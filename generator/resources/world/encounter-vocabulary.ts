@@ -24,7 +24,6 @@ export const encounterCondition = defineResource({
     values: ctx.refsWhere('encounter-condition-value', 'encounter_condition_id', condition.id),
     names: names(ctx, condition.names),
   }),
-  query: () => ({ filters: [], fields: ['id'] }),
 });
 
 export const encounterConditionValue = defineResource({
