@@ -3,6 +3,7 @@
  * process and its threads; and the small statistics the tables print.
  */
 import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { repoRoot } from '../generator/config.ts';
 
@@ -32,3 +33,16 @@ export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Ma
 export const range = (xs: number[]): string => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)} s`;
 /** The 1-, 5- and 15-minute load averages, printed beside every table: this machine is shared. */
 export const fmtLoadAvg = (): string => loadavg().map((x) => x.toFixed(1)).join(' ');
+
+/** A TCP port free on this machine now, for a server the bench starts. */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolvePort(port));
+    });
+  });
+}

@@ -15,25 +15,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { repoRoot, resolveConfig } from '../generator/config.ts';
-import { fmtLoadAvg, median } from './measure.ts';
+import { fmtLoadAvg, freePort, median } from './measure.ts';
 import { nodeFlagsOf } from './npm-flags.ts';
 
 const TICK_MS = 10;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 
 /** One `npm run dev` of one checkout, and its CPU clocks. */
 class DevProcess {
