@@ -1,16 +1,18 @@
 /**
  * One build's files as the request logic reads them: through the reader it is given, with the
- * routing table, meta, lists and query indexes parsed once and kept, and each file's ETag
- * computed once.
+ * routing table, meta, lists and query indexes parsed (the packed search index decoded) once
+ * and kept, and each file's ETag computed once.
  * Files do not change under one instance: a CDN deploy is immutable, and the preview makes a new
  * instance for each build it serves.
  */
 import { contentHash, type Answer, type AnswerIdentity } from './http.ts';
-import { fieldColumnFile, filterIndexFile, listFile, metaFile, routesFile, searchIndexFile, type Meta, type Routes } from './layout.ts';
+import { fieldColumnFile, filterIndexFile, listFile, metaFile, routesFile, searchIndexFile, searchPackFile, type Meta, type Routes } from './layout.ts';
 import type { FullList } from './pagination.ts';
 import type { FieldColumnFile } from './query/fields.ts';
 import { FilterIndex, type FilterIndexFile } from './query/filter.ts';
 import type { SearchIndexFile } from './query/search-index.ts';
+import { decodeSearchPack } from './query/search-pack.ts';
+import { SearchIndex } from './query/search.ts';
 
 export interface FileReader {
   /** the bytes of a file under dist/, by its relative path, or null when there is none */
@@ -68,6 +70,17 @@ export class BuildFiles {
   /** A kind's search index file (that kind only); null for kinds without names. */
   searchFile(kind: string): Promise<SearchIndexFile | null> {
     return this.keepRead<SearchIndexFile>(searchIndexFile(kind));
+  }
+
+  /**
+   * The search index of every named kind, loaded once from the packed file: one read, views
+   * into its bytes, no parse (what `GET /v2/search/` answers from, whatever `kind=` asks).
+   */
+  searchIndex(): Promise<SearchIndex | null> {
+    return this.keep('search-index', async () => {
+      const bytes = await this.files.read(searchPackFile);
+      return bytes && new SearchIndex(decodeSearchPack(bytes));
+    });
   }
 
   /** One allowed field's values for every entry of a kind's list. */

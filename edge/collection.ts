@@ -192,7 +192,7 @@ async function qPositions(build: BuildFiles, kind: string, keys: ListKeys, q: st
     keys.list.results.forEach((entry, p) => { if (entry.name !== undefined && entry.name.includes(needle)) out.push(p); });
     return out;
   }
-  const index = await build.keep(`search-index:${kind}`, async () => new SearchIndex(file));
+  const index = await build.keep(`search-index:${kind}`, async () => SearchIndex.fromFiles(file));
   const result = index!.search(folded, { purpose: 'filter' });
   const positions: number[] = [];
   for (const hit of result.hits(0, result.count)) {

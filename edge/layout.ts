@@ -29,6 +29,11 @@ export const pageFile = (kind: string, offset: number) => `${API_PREFIX}/_pages/
 export const filterIndexFile = (kind: string) => `${API_PREFIX}/_query/filters/${kind}.json`;
 /** SearchIndexFile (edge/query/search-index.ts) holding this one kind; none for kinds without names. */
 export const searchIndexFile = (kind: string) => `${API_PREFIX}/_query/search/${kind}.json`;
+/**
+ * Every named kind's search index in one binary file (edge/query/search-pack.ts), kinds in the
+ * routing table's order: what `GET /v2/search/` reads, one read and no parse on a cold start.
+ */
+export const searchPackFile = `${API_PREFIX}/_query/search.bin`;
 /** FieldColumnFile (edge/query/fields.ts): one allowed field's value for every list entry. */
 export const fieldColumnFile = (kind: string, field: string) => `${API_PREFIX}/_query/fields/${kind}/${field}.json`;
 /** The root index: each collection's name and URL. */

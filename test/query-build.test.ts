@@ -16,7 +16,7 @@ import type { FullList } from '../edge/pagination.ts';
 import { FilterIndex, type FilterIndexFile } from '../edge/query/filter.ts';
 import type { FieldColumnFile } from '../edge/query/fields.ts';
 import { foldText } from '../edge/query/fold.ts';
-import { SearchColumns, type SearchIndexFile } from '../edge/query/search-index.ts';
+import { packSearchFiles, SearchColumns, type SearchIndexFile } from '../edge/query/search-index.ts';
 import { runBuild } from '../generator/emit/build.ts';
 import { createContext } from '../generator/emit/context.ts';
 import { KindQuery } from '../generator/emit/query-facts.ts';
@@ -96,7 +96,7 @@ describe('the query index files of a build', () => {
       expect(search.format).toBe('search-index/2');
       expect(search.kinds.map((k) => k.kind)).toEqual([kind]);
       expect(search.kinds[0]!.ids, kind).toEqual(results.map((entry) => idOf(entry.url)));
-      const columns = new SearchColumns(search);
+      const columns = new SearchColumns(packSearchFiles([search]));
       expect(Array.from({ length: columns.resourceCount }, (_, r) => columns.resourceName(r))).toEqual(results.map((e) => e.name));
     }
     // the type list holds the 18 battle types of 21: the indexes too
@@ -132,7 +132,7 @@ describe('the query index files of a build', () => {
   });
 
   it('holds every translated name of every species in the species search index, and creatures are found by their species’ names', () => {
-    const columns = new SearchColumns(read<SearchIndexFile>(searchIndexFile('creature-species')));
+    const columns = new SearchColumns(packSearchFiles([read<SearchIndexFile>(searchIndexFile('creature-species'))]));
     const namesOf = (columns: SearchColumns, resource: number) => {
       const folded = new Set<string>();
       for (let entry = 0; entry < columns.entryCount; entry++) if (columns.entryResource[entry] === resource) folded.add(columns.foldedName(entry));
@@ -144,7 +144,7 @@ describe('the query index files of a build', () => {
       for (const { name } of species.names as Array<{ name: string }>) if (foldText(name) !== '' && !held.has(foldText(name))) missing.push(`${String(species.name)}: ${name}`);
     });
     expect(missing).toEqual([]);
-    const creatures = new SearchColumns(read<SearchIndexFile>(searchIndexFile('creature')));
+    const creatures = new SearchColumns(packSearchFiles([read<SearchIndexFile>(searchIndexFile('creature'))]));
     expect([...namesOf(creatures, positionOf('creature', 'pikachu'))]).toEqual(expect.arrayContaining(['pikachu', 'ピカチュウ', '皮卡丘']));
     // a form's full name (Mega Charizard X) finds its creature
     expect([...namesOf(creatures, positionOf('creature', 'charizard-mega-x'))]).toEqual(expect.arrayContaining(['charizard', 'mega charizard x']));

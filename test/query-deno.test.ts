@@ -27,7 +27,7 @@ import { FilterIndex, positionGaps } from '${moduleUrl('filter.ts')}';
 import { parseRange, parseValues, checkQueryLength } from '${moduleUrl('params.ts')}';
 import { pick } from '${moduleUrl('fields.ts')}';
 const languages = ['fr', 'ja-hrkt'];
-const index = new SearchIndex({ format: 'search-index/2', languages, kinds: [makeSearchKind('critter', [
+const index = SearchIndex.fromFiles({ format: 'search-index/2', languages, kinds: [makeSearchKind('critter', [
   { id: 1, name: 'flarebeast', names: [{ language: 'fr', name: 'Flambête' }, { language: 'ja-hrkt', name: 'ホノオジュウ' }] },
   { id: 2, name: 'tidecat', names: [{ language: 'fr', name: 'Marénchat' }] },
 ], languages)] });

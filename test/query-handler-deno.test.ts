@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../generator/config.ts';
 import { createEdgeAdapter, FILE_READ_PREFIX } from '../netlify/edge-adapter.ts';
-import { FIXTURE } from './support/query-fixture.ts';
+import { FIXTURE, fixtureBytes } from './support/query-fixture.ts';
 
 const run = promisify(execFile);
 const deno = join(repoRoot, 'node_modules/.bin/deno');
@@ -38,7 +38,7 @@ function writeFixture(): string {
   const dist = mkdtempSync(join(tmpdir(), 'query-handler-deno-'));
   for (const [path, value] of FIXTURE) {
     mkdirSync(dirname(join(dist, path)), { recursive: true });
-    writeFileSync(join(dist, path), JSON.stringify(value));
+    writeFileSync(join(dist, path), fixtureBytes(value));
   }
   return dist;
 }

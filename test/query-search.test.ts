@@ -38,7 +38,7 @@ const file = indexFile([
       ],
     ],
 ]);
-const index = new SearchIndex(file);
+const index = SearchIndex.fromFiles(file);
 const find = (query: string, options = {}) => {
   const result = index.search(foldText(query), options);
   return result.hits(0, result.count).map((h) => `${h.kind}/${h.name}`);
@@ -74,7 +74,7 @@ describe('SearchIndex', () => {
     // "aqua" is a prefix of aquafin (creature, 7 letters) and aqua jet (move, 8): shorter first
     expect(find('aqua')).toEqual(['creature/aquafin', 'move/aqua-jet']);
     const twoKinds = indexFile([['b-kind', [row(9, 'same'), row(3, 'same')]], ['a-kind', [row(1, 'same')]]]);
-    const ties = new SearchIndex(twoKinds).search('same');
+    const ties = SearchIndex.fromFiles(twoKinds).search('same');
     expect(ties.hits(0, 3).map((h) => `${h.kind}/${h.id}`)).toEqual(['b-kind/9', 'b-kind/3', 'a-kind/1']);
   });
 
@@ -121,28 +121,28 @@ describe('SearchIndex', () => {
       kind: 'critter', ids: [4], names: 'mr-mimic', counts: [2], languages: [3, 0],
       folded: 'mr mimic\nmr. mimic\nバリヤド', display: 'Mr. Mimic\n',
     });
-    const hit = new SearchIndex(indexFile([['critter', [row(4, 'mr-mimic', [['ja-hrkt', 'バリヤド']])]]])).search('バリヤド').hits(0, 1)[0]!;
+    const hit = SearchIndex.fromFiles(indexFile([['critter', [row(4, 'mr-mimic', [['ja-hrkt', 'バリヤド']])]]])).search('バリヤド').hits(0, 1)[0]!;
     expect([hit.matchedName, hit.language]).toEqual(['バリヤド', 'ja-hrkt']);
-    expect(new SearchIndex(indexFile([['empty', []], ['critter', [row(1, 'solo')]]])).search('solo').count).toBe(1);
+    expect(SearchIndex.fromFiles(indexFile([['empty', []], ['critter', [row(1, 'solo')]]])).search('solo').count).toBe(1);
   });
 
   it('refuses an index whose lists disagree', () => {
     const good = makeSearchKind('x', [row(1, 'a', [['fr', 'b']])], LANGUAGES);
     const bad: SearchIndexFile = { format: 'search-index/2', languages: LANGUAGES, kinds: [{ ...good, counts: [2] }] };
-    expect(() => new SearchIndex(bad)).toThrow(/x: the lists do not agree in length/);
+    expect(() => SearchIndex.fromFiles(bad)).toThrow(/x: the lists do not agree in length/);
     // folded names are counted from where they start, kind by kind: one too many or too few in
     // one kind is refused even when the other kind makes up the total
     const other = makeSearchKind('y', [row(2, 'c', [['fr', 'd']])], LANGUAGES);
     for (const [x, y] of [[`${good.folded}\nextra`, other.folded.slice(0, other.folded.lastIndexOf('\n'))], [good.folded.slice(0, good.folded.lastIndexOf('\n')), `${other.folded}\nextra`]]) {
       const file: SearchIndexFile = { format: 'search-index/2', languages: LANGUAGES, kinds: [{ ...good, folded: x! }, { ...other, folded: y! }] };
-      expect(() => new SearchIndex(file)).toThrow(/x: the lists do not agree in length/);
+      expect(() => SearchIndex.fromFiles(file)).toThrow(/x: the lists do not agree in length/);
     }
     const noDisplay: SearchIndexFile = { format: 'search-index/2', languages: LANGUAGES, kinds: [{ ...good, display: 'b\nc' }] };
-    expect(() => new SearchIndex(noDisplay)).toThrow(/x: the lists do not agree in length/);
+    expect(() => SearchIndex.fromFiles(noDisplay)).toThrow(/x: the lists do not agree in length/);
   });
 
   it('names each hit from its own kind when kinds are loaded together', () => {
-    const index = new SearchIndex(indexFile([
+    const index = SearchIndex.fromFiles(indexFile([
       ['first', [row(1, 'alpha', [['fr', 'Alphé'], ['ja-hrkt', 'アルファ']]), row(2, 'beta', [['de', 'Betà']])]],
       ['second', [row(7, 'gamma', [['fr', 'Gammé']]), row(8, 'delta', [['ja-hrkt', 'デルタ'], ['de', 'Deltà']])]],
     ]));
@@ -189,7 +189,7 @@ describe('search invariants on random indexes', () => {
   it('hits are sorted, distinct, truly match at their rank, and every exact, prefix or substring match is found', () => {
     fc.assert(fc.property(randomFile, name, (resources, rawQuery) => {
       const query = foldText(rawQuery);
-      const result = new SearchIndex(indexFile([['k', resources]])).search(query);
+      const result = SearchIndex.fromFiles(indexFile([['k', resources]])).search(query);
       const hits = result.hits(0, result.count);
       expect(new Set(hits.map((h) => h.id)).size).toBe(hits.length);
       for (let i = 1; i < hits.length; i++) {

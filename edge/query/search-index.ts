@@ -81,15 +81,156 @@ export function makeSearchKind(kind: string, resources: readonly NamedResource[]
 /** The own name's language in the loaded columns. */
 export const OWN_NAME = -1;
 
+/** Which of 32 character classes (code unit mod 32: a–z apart from each other) `length` code units of a text from `start` use, as bits; never 0 for a name. */
+export function signature(text: string, start: number, length: number): number {
+  let bits = 0;
+  for (let i = start; i < start + length; i++) bits |= 1 << (text.charCodeAt(i) & 31);
+  return bits;
+}
+
 /**
- * The loaded index: one entry per name, in flat columns; entries of a resource are consecutive.
- * Loading allocates no string per name (on the real names, 58k of them, per-name strings made
- * the cold start's biggest cost and its garbage): folded names stay in one joined string, read
- * by position; own names and display names stay joined per kind, split on the first hit that
- * needs them.
+ * Text kept as written until first read: a packed file's own names and display names are
+ * decoded from UTF-8 per kind, on the first hit that needs them.
+ */
+export class PackedText {
+  private decoded: string | null;
+  private encoded: Uint8Array | null;
+
+  constructor(source: string | Uint8Array) {
+    this.decoded = typeof source === 'string' ? source : null;
+    this.encoded = typeof source === 'string' ? null : source;
+  }
+
+  get text(): string {
+    return (this.decoded ??= utf8Decoder.decode(this.encoded!));
+  }
+
+  get bytes(): Uint8Array {
+    return (this.encoded ??= utf8Encoder.encode(this.decoded!));
+  }
+}
+
+const utf8Decoder = new TextDecoder();
+const utf8Encoder = new TextEncoder();
+
+/** A kind in the packed index: how many resources and translated names it has, and its joined names. */
+export interface PackedKind {
+  kind: string;
+  resources: number;
+  translations: number;
+  /** own names, joined, in resource order */
+  names: PackedText;
+  /** translated names as written (empty when equal to the folded form), joined, in entry order */
+  display: PackedText;
+}
+
+/**
+ * Every kind's index as flat columns, ready to search: what `packSearchFiles` makes from the
+ * build's per-kind files, what the packed file (search-pack.ts) holds, and what `SearchColumns`
+ * loads. Entries of a resource are consecutive, resources of a kind too, kinds in order.
+ */
+export interface PackedSearch {
+  /** the languages of every kind, in order of first appearance; entries refer to them by position */
+  languages: string[];
+  kinds: PackedKind[];
+  /** per resource: its kind's position in `kinds` */
+  resourceKind: Int32Array;
+  resourceId: Int32Array;
+  /** per entry: its resource */
+  entryResource: Int32Array;
+  /** per entry: a position in `languages`, or OWN_NAME */
+  entryLanguage: Int8Array;
+  /** per entry, and one more: where its folded name starts in `joined` (for the last: the end + 1 of the one before) */
+  entryStart: Int32Array;
+  /** per entry: `signature` of its folded name; null: not computed (filled on the first fuzzy search) */
+  signatures: Int32Array | null;
+  /** `\n` + every entry's folded name, `\n`-separated + `\n` */
+  joined: string;
+}
+
+/**
+ * Several kinds' files packed into flat columns, kinds in the order given (the endpoint's: the
+ * routing table's), each translated name's language renumbered into the union of the files'
+ * languages, in order of first appearance. Throws naming the kind whose lists disagree.
+ * Signatures are left to the first fuzzy search (a collection's `q` never needs them); the
+ * packed file holds them.
+ */
+export function packSearchFiles(files: readonly SearchIndexFile[]): PackedSearch {
+  const { languages, kinds } = mergeSearchFiles(files);
+  if (languages.length > 127) throw new Error('search index: at most 127 languages');
+  let resources = 0, entries = 0;
+  for (const kind of kinds) {
+    checkKind(kind);
+    resources += kind.ids.length;
+    entries += kind.ids.length + kind.languages.length;
+  }
+  const columns = {
+    resourceKind: new Int32Array(resources), resourceId: new Int32Array(resources),
+    entryResource: new Int32Array(entries), entryLanguage: new Int8Array(entries),
+  };
+  let resource = 0, entry = 0;
+  const firstEntries = kinds.map((kind, k) => {
+    const first = entry;
+    ({ resource, entry } = addKind(columns, kind, k, resource, entry));
+    return first;
+  });
+  const folded = kinds.filter((kind) => kind.ids.length > 0).map((kind) => kind.folded);
+  // framed by separators; with no entry at all, one separator frames nothing
+  const joined = folded.length === 0 ? NAME_SEPARATOR : NAME_SEPARATOR + folded.join(NAME_SEPARATOR) + NAME_SEPARATOR;
+  const entryStart = separatedStarts(joined, entries);
+  kinds.forEach((kind, k) => checkFolded(kind, entryStart, firstEntries[k]!));
+  return {
+    languages,
+    kinds: kinds.map((kind) => ({ kind: kind.kind, resources: kind.ids.length, translations: kind.languages.length, names: new PackedText(kind.names), display: new PackedText(kind.display) })),
+    ...columns,
+    entryStart,
+    signatures: null,
+    joined,
+  };
+}
+
+type Columns = Pick<PackedSearch, 'resourceKind' | 'resourceId' | 'entryResource' | 'entryLanguage'>;
+
+/** Fills a kind's resources and entries from the positions given; gives the next ones. */
+function addKind(columns: Columns, kind: SearchKindIndex, kindIndex: number, firstResource: number, firstEntry: number): { resource: number; entry: number } {
+  const resources = kind.ids.length;
+  columns.resourceId.set(kind.ids, firstResource);
+  columns.resourceKind.fill(kindIndex, firstResource, firstResource + resources);
+  let entry = firstEntry, translation = 0;
+  for (let r = 0; r < resources; r++) {
+    const count = kind.counts[r]!;
+    columns.entryResource.fill(firstResource + r, entry, entry + count + 1);
+    columns.entryLanguage[entry] = OWN_NAME;
+    for (let n = 1; n <= count; n++) columns.entryLanguage[entry + n] = kind.languages[translation++]!;
+    entry += count + 1;
+  }
+  return { resource: firstResource + resources, entry };
+}
+
+/** Every entry's `signature`, from the joined folded names and their starts. */
+export function entrySignatures(joined: string, entryStart: Int32Array): Int32Array {
+  const signatures = new Int32Array(entryStart.length - 1);
+  for (let entry = 0; entry < signatures.length; entry++) signatures[entry] = signature(joined, entryStart[entry]!, entryStart[entry + 1]! - entryStart[entry]! - 1);
+  return signatures;
+}
+
+/** Throws unless a kind's folded names are as many as its entries: its text must end where its next entry would start. */
+function checkFolded(kind: SearchKindIndex, entryStart: Int32Array, firstEntry: number): void {
+  const entries = kind.ids.length + kind.languages.length;
+  if (entries === 0 ? kind.folded !== '' : entryStart[firstEntry]! + kind.folded.length + 1 !== entryStart[firstEntry + entries]) {
+    throw new Error(`search index: ${kind.kind}: the lists do not agree in length`);
+  }
+}
+
+/**
+ * The loaded index, over packed columns (made from per-kind files or read from the packed
+ * file). Loading allocates no string per name (on the real names, 58k of them, per-name
+ * strings made the cold start's biggest cost and its garbage): folded names stay in one joined
+ * string, read by position; own names and display names stay joined per kind, split on the
+ * first hit that needs them.
  */
 export class SearchColumns {
-  readonly kinds: string[] = [];
+  readonly kinds: string[];
   readonly languages: string[];
   readonly resourceKind: Int32Array;
   readonly resourceId: Int32Array;
@@ -100,38 +241,21 @@ export class SearchColumns {
   readonly joined: string;
   /** where each entry's folded name starts in `joined`, and one more: where a next one would (the entry's end + 1) */
   readonly entryStart: Int32Array;
+  /** as packed: null when not computed */
+  readonly signatures: Int32Array | null;
   private readonly kindNames: KindNames[] = [];
 
-  constructor(file: SearchIndexFile) {
-    if (file.format !== SEARCH_INDEX_FORMAT) throw new Error(`search index: unknown format ${String(file.format)}`);
-    if (file.languages.length > 127) throw new Error('search index: at most 127 languages');
-    this.languages = file.languages;
-    let resources = 0, entries = 0;
-    for (const kind of file.kinds) {
-      resources += kind.ids.length;
-      entries += kind.ids.length + kind.languages.length;
-    }
-    this.resourceKind = new Int32Array(resources);
-    this.resourceId = new Int32Array(resources);
-    this.entryResource = new Int32Array(entries);
-    this.entryLanguage = new Int8Array(entries);
+  constructor(packed: PackedSearch) {
+    checkPacked(packed);
+    this.kinds = packed.kinds.map((kind) => kind.kind);
+    this.languages = packed.languages;
+    ({ resourceKind: this.resourceKind, resourceId: this.resourceId, entryResource: this.entryResource, entryLanguage: this.entryLanguage } = packed);
+    ({ joined: this.joined, entryStart: this.entryStart, signatures: this.signatures } = packed);
     let resource = 0, entry = 0;
-    for (const kind of file.kinds) {
-      checkKind(kind);
+    for (const kind of packed.kinds) {
       this.kindNames.push(new KindNames(kind, resource, entry));
-      ({ resource, entry } = this.addKind(kind, resource, entry));
-    }
-    const folded = file.kinds.filter((kind) => kind.ids.length > 0).map((kind) => kind.folded);
-    this.joined = NAME_SEPARATOR + folded.join(NAME_SEPARATOR) + NAME_SEPARATOR;
-    this.entryStart = separatedStarts(this.joined, entries);
-    this.kindNames.forEach((names, k) => this.checkFolded(file.kinds[k]!, names.firstEntry));
-  }
-
-  /** Throws unless a kind's folded names are as many as its entries: its text must end where its next entry would start. */
-  private checkFolded(kind: SearchKindIndex, firstEntry: number): void {
-    const entries = kind.ids.length + kind.languages.length;
-    if (entries === 0 ? kind.folded !== '' : this.entryStart[firstEntry]! + kind.folded.length + 1 !== this.entryStart[firstEntry + entries]) {
-      throw new Error(`search index: ${kind.kind}: the lists do not agree in length`);
+      resource += kind.resources;
+      entry += kind.resources + kind.translations;
     }
   }
 
@@ -159,24 +283,35 @@ export class SearchColumns {
     const display = names.display(entry - names.firstEntry - (resource - names.firstResource) - 1);
     return display !== '' ? display : this.foldedName(entry);
   }
+}
 
-  /** Adds a kind's resources and entries from the positions given; gives the next ones. */
-  private addKind(kind: SearchKindIndex, firstResource: number, firstEntry: number): { resource: number; entry: number } {
-    const kindIndex = this.kinds.push(kind.kind) - 1;
-    const resources = kind.ids.length;
-    this.resourceId.set(kind.ids, firstResource);
-    this.resourceKind.fill(kindIndex, firstResource, firstResource + resources);
-    // resources filled natively: this runs on a cold start, mostly before the JIT has compiled it
-    let entry = firstEntry, translation = 0;
-    for (let r = 0; r < resources; r++) {
-      const count = kind.counts[r]!;
-      this.entryResource.fill(firstResource + r, entry, entry + count + 1);
-      this.entryLanguage[entry] = OWN_NAME;
-      for (let n = 1; n <= count; n++) this.entryLanguage[entry + n] = kind.languages[translation++]!;
-      entry += count + 1;
-    }
-    return { resource: firstResource + resources, entry };
+/**
+ * Throws unless the columns agree with each other and with the kinds' counts, checked at their
+ * ends only (a packed file is read on a cold start: no pass over its entries): lengths, the
+ * first and last entry's resource, the joined names' frame and last start.
+ */
+function checkPacked(packed: PackedSearch): void {
+  const fail = (what: string) => { throw new Error(`search index: ${what}`); };
+  const resources = packed.kinds.reduce((n, kind) => n + kind.resources, 0);
+  const entries = packed.kinds.reduce((n, kind) => n + kind.resources + kind.translations, 0);
+  if (packed.languages.length > 127) fail('at most 127 languages');
+  if (packed.resourceKind.length !== resources || packed.resourceId.length !== resources) fail(`${resources} resources in the kinds, not in the resource columns`);
+  if (packed.entryResource.length !== entries || packed.entryLanguage.length !== entries || packed.entryStart.length !== entries + 1
+    || (packed.signatures !== null && packed.signatures.length !== entries)) fail(`${entries} entries in the kinds, not in the entry columns`);
+  const { joined, entryStart, entryResource } = packed;
+  if (joined[0] !== NAME_SEPARATOR || joined[joined.length - 1] !== NAME_SEPARATOR || entryStart[0] !== 1 || entryStart[entries] !== joined.length) {
+    fail('the folded names do not match their starts');
   }
+  if (entries > 0 && (entryResource[0] !== 0 || entryResource[entries - 1] !== resources - 1 || packed.resourceKind[resources - 1] !== packed.kinds.length - 1 - lastEmptyKinds(packed.kinds))) {
+    fail('the entries do not match the resources');
+  }
+}
+
+/** How many kinds at the end have no resource (the last resource's kind comes before them). */
+function lastEmptyKinds(kinds: readonly PackedKind[]): number {
+  let n = 0;
+  while (n < kinds.length && kinds[kinds.length - 1 - n]!.resources === 0) n++;
+  return n;
 }
 
 /** A kind's own names and display names, split into strings on first use. */
@@ -184,14 +319,14 @@ class KindNames {
   private ownNames: string[] | null = null;
   private displayNames: string[] | null = null;
 
-  constructor(private readonly kind: SearchKindIndex, readonly firstResource: number, readonly firstEntry: number) {}
+  constructor(private readonly kind: PackedKind, readonly firstResource: number, readonly firstEntry: number) {}
 
   ownName(resource: number): string {
-    return (this.ownNames ??= splitNames(this.kind.names, this.kind.ids.length))[resource]!;
+    return (this.ownNames ??= splitNames(this.kind.kind, this.kind.names.text, this.kind.resources))[resource]!;
   }
 
   display(translation: number): string {
-    return (this.displayNames ??= splitNames(this.kind.display, this.kind.languages.length))[translation]!;
+    return (this.displayNames ??= splitNames(this.kind.kind, this.kind.display.text, this.kind.translations))[translation]!;
   }
 }
 
@@ -226,23 +361,26 @@ function separatedStarts(joined: string, count: number): Int32Array {
   return starts;
 }
 
-/** Joined names split again; `expected` tells "no name" from "one empty name". */
-const splitNames = (joined: string, expected: number): string[] => (expected === 0 && joined === '' ? [] : joined.split(NAME_SEPARATOR));
+/** Joined names split again; `expected` tells "no name" from "one empty name". A packed file's names are counted here, on first use. */
+function splitNames(kind: string, joined: string, expected: number): string[] {
+  const names = expected === 0 && joined === '' ? [] : joined.split(NAME_SEPARATOR);
+  if (names.length !== expected) throw new Error(`search index: ${kind}: ${names.length} names for ${expected}`);
+  return names;
+}
 
 /**
- * Several kinds' files as one (the edge loads one file per kind and searches the kinds asked
- * together): kinds in the order given, each translated name's language renumbered into the
- * union of the files' languages, in order of first appearance.
+ * Several kinds' files as one (the logic of the all-kinds search): kinds in the order given, each translated name's language
+ * renumbered into the union of the files' languages, in order of first appearance.
  */
-export function mergeSearchFiles(files: readonly SearchIndexFile[]): SearchIndexFile {
-  if (files.length === 1) return files[0]!;
+function mergeSearchFiles(files: readonly SearchIndexFile[]): { languages: string[]; kinds: SearchKindIndex[] } {
   const languages: string[] = [];
   const kinds = files.flatMap((file) => {
+    if (file.format !== SEARCH_INDEX_FORMAT) throw new Error(`search index: unknown format ${String(file.format)}`);
     const renumbered = file.languages.map((language) => {
       const known = languages.indexOf(language);
       return known >= 0 ? known : languages.push(language) - 1;
     });
     return file.kinds.map((kind) => ({ ...kind, languages: kind.languages.map((position) => renumbered[position] ?? -1) }));
   });
-  return { format: SEARCH_INDEX_FORMAT, languages, kinds };
+  return { languages, kinds };
 }

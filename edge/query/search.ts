@@ -22,7 +22,7 @@
  */
 
 import { BoundedEditDistance } from './edit-distance.ts';
-import { NAME_SEPARATOR, OWN_NAME, SearchColumns, type SearchIndexFile } from './search-index.ts';
+import { NAME_SEPARATOR, OWN_NAME, packSearchFiles, SearchColumns, signature, type PackedSearch, type SearchIndexFile } from './search-index.ts';
 
 /** How a name matched, best first. */
 export const MatchRank = { Exact: 0, Prefix: 1, Substring: 2, Fuzzy: 3 } as const;
@@ -83,14 +83,23 @@ const HEAD_UNIT = LANGUAGE_SLOTS * RESOURCE_SLOTS * LENGTH_SLOTS * 2;
 /** A loaded index and what it answers. */
 export class SearchIndex {
   private readonly columns: SearchColumns;
-  /** each entry's character signature (see `signature`; 0: not computed yet, as no name's is), for fuzzy candidates: made on the first fuzzy search */
-  private signatures: Int32Array | null = null;
+  /**
+   * each entry's character signature (see `signature`; 0: not computed yet, as no name's is),
+   * for fuzzy candidates: packed in the all-kinds file, else made on the first fuzzy search
+   */
+  private signatures: Int32Array | null;
   private readonly scratch: SearchScratch;
 
-  constructor(file: SearchIndexFile) {
-    this.columns = new SearchColumns(file);
+  constructor(packed: PackedSearch) {
+    this.columns = new SearchColumns(packed);
+    this.signatures = this.columns.signatures;
     if (this.columns.resourceCount >= RESOURCE_SLOTS) throw new Error(`search index: at most ${RESOURCE_SLOTS - 1} resources`);
     this.scratch = new SearchScratch(this.columns.entryCount, this.columns.resourceCount);
+  }
+
+  /** An index of the kinds of these files, in the order given (a collection's `q`: its kind's file alone). */
+  static fromFiles(...files: SearchIndexFile[]): SearchIndex {
+    return new SearchIndex(packSearchFiles(files));
   }
 
   get kinds(): readonly string[] { return this.columns.kinds; }
@@ -209,13 +218,6 @@ export class SearchIndex {
 }
 
 const keyResource = (key: number): number => Math.floor(key / LANGUAGE_SLOTS) % RESOURCE_SLOTS;
-
-/** Which of 32 character classes (code unit mod 32: a–z apart from each other) `length` code units of a text from `start` use, as bits. */
-function signature(text: string, start: number, length: number): number {
-  let bits = 0;
-  for (let i = start; i < start + length; i++) bits |= 1 << (text.charCodeAt(i) & 31);
-  return bits;
-}
 
 function bitCount(bits: number): number {
   let n = bits - ((bits >>> 1) & 0x55555555);

@@ -3,11 +3,13 @@
  * order, in the shapes the request side reads (edge/query/): the filter index, the search index
  * of this kind alone, and one column per declared field. Pure: the writer's `kindFiles` call
  * these with the facts of the records made now and, on an update, those kept from the served
- * build, so both builds write the same bytes.
+ * build, so both builds write the same bytes. Also the packed all-kinds search index, made from
+ * every kind's search index once all are written (the writer's `finish`).
  */
 import type { FieldColumnFile } from '../../edge/query/fields.ts';
 import { positionGaps, type FilterIndexFile, type FilterValueRow } from '../../edge/query/filter.ts';
-import { makeSearchKind, type SearchIndexFile } from '../../edge/query/search-index.ts';
+import { makeSearchKind, packSearchFiles, type SearchIndexFile } from '../../edge/query/search-index.ts';
+import { encodeSearchPack } from '../../edge/query/search-pack.ts';
 import type { KindQueries } from '../../edge/layout.ts';
 import type { QueryFacts } from './query-facts.ts';
 
@@ -72,3 +74,8 @@ export function fieldColumns(kind: string, shape: KindQueries, listed: readonly 
   return shape.fields.map((field, f) => ({ format: 'field-column/1', kind, field, values: listed.map((r) => r.facts.fields[f]!) }));
 }
 
+
+/** The packed search index (edge/query/search-pack.ts) of these kinds' search indexes, in the order given. */
+export function searchPack(files: readonly SearchIndexFile[]): Uint8Array {
+  return encodeSearchPack(packSearchFiles(files));
+}

@@ -16,7 +16,7 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { dirname, join } from 'node:path';
 import {
   archiveFile, buildIndexFile, buildStampFile, bulkFile, DEFAULT_LIMIT, fieldColumnFile, filterIndexFile, itemFile, listFile, metaFile, notFoundFile, pageFile, rootFile, routesFile,
-  searchIndexFile, subresourceFile, type KindQueries, type Meta, type Routes,
+  searchIndexFile, searchPackFile, subresourceFile, type KindQueries, type Meta, type Routes,
 } from '../../edge/layout.ts';
 import { paginate, type FullList } from '../../edge/pagination.ts';
 import { allResources } from '../resources/index.ts';
@@ -27,8 +27,9 @@ import { MemberGzipFile, memberSource, writeTarGz, type ArchiveEntry, type GzipM
 import { kindList, nameOwners, type KindEmitter, type RecordDocuments } from './emit-kinds.ts';
 import { CopyOutput, Output } from './output.ts';
 import { queriesOf, queryFactsFile, type QueryFacts } from './query-facts.ts';
-import { fieldColumns, filterIndex, searchIndex, type RecordFacts } from './query-index.ts';
+import { fieldColumns, filterIndex, searchIndex, searchPack, type RecordFacts } from './query-index.ts';
 import type { BuildStamp } from './stamp.ts';
+import type { SearchIndexFile } from '../../edge/query/search-index.ts';
 
 type AnyRecord = { id: number; name: string | null };
 
@@ -392,6 +393,8 @@ export class BuildWriter {
     for (const k of kinds) byKind.set(k.kind, k);
     const built = [...byKind.values()].sort((a, b) => (a.kind < b.kind ? -1 : 1));
     const { files, bytes } = this.out;
+    // every kind's files landed, for the packed search index to read them back
+    await this.out.finish();
     const archive = await this.writeSmallFiles(options, built);
     await this.out.finish();
     // last, so that it holds every file of v2/ as served
@@ -403,6 +406,23 @@ export class BuildWriter {
     rmSync(join(this.out.root, buildIndexFile), { force: true });
     writeFileSync(join(this.out.root, buildIndexFile), JSON.stringify(index));
     return { files: this.out.files - files, bytes: this.out.bytes - bytes, archiveEntries: entries };
+  }
+
+  /**
+   * Every named kind's search index as written (on a copy: the served build's for the kinds not
+   * written again), in the routing table's order; a kind without one is skipped.
+   */
+  private readSearchFiles(routes: Routes): SearchIndexFile[] {
+    return routes.kinds.filter((kind) => !routes.idOnly.includes(kind)).flatMap((kind) => {
+      let text: string;
+      try {
+        text = readFileSync(join(this.out.root, searchIndexFile(kind)), 'utf8');
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        throw e;
+      }
+      return [JSON.parse(text) as SearchIndexFile];
+    });
   }
 
   /** Everything but the archive and the build index; returns the archive's path. */
@@ -454,6 +474,8 @@ export class BuildWriter {
         throw new BuildError([`${maker.name}: ${e instanceof Error ? e.message : String(e)}`]);
       }
     }
+    const pack = searchPack(this.readSearchFiles(routes));
+    if (!out.holds(searchPackFile, pack)) await out.write(searchPackFile, pack);
     await out.write(routesFile, JSON.stringify(routes));
     await out.write(metaFile, JSON.stringify(meta));
     const stamp: BuildStamp = { inputHash: options.inputHash, baseUrl: options.baseUrl };

@@ -1,13 +1,15 @@
 /**
  * A tiny invented build for the request side's query tests (test/query-handler*.test.ts): a kind
  * of 5 critters with a filter index, a search index and field columns, the kind its filter
- * names (`element`, one value held by no critter), and a kind addressed by id only (`chain`).
+ * names (`element`, one value held by no critter), and a kind addressed by id only (`chain`);
+ * the search indexes of both named kinds packed into one file too, as the build writes them.
  */
 import type { FileReader } from '../../edge/handler.ts';
-import { fieldColumnFile, filterIndexFile, itemFile, listFile, metaFile, pageFile, routesFile, searchIndexFile, type Routes } from '../../edge/layout.ts';
+import { fieldColumnFile, filterIndexFile, itemFile, listFile, metaFile, pageFile, routesFile, searchIndexFile, searchPackFile, type Routes } from '../../edge/layout.ts';
 import { paginate } from '../../edge/pagination.ts';
 import { positionGaps, type FilterIndexFile } from '../../edge/query/filter.ts';
-import { makeSearchKind, type SearchIndexFile } from '../../edge/query/search-index.ts';
+import { makeSearchKind, packSearchFiles, type SearchIndexFile } from '../../edge/query/search-index.ts';
+import { encodeSearchPack } from '../../edge/query/search-pack.ts';
 
 export const baseUrl = 'https://example.test/v2';
 const encoder = new TextEncoder();
@@ -63,6 +65,9 @@ const searchFile = (kind: string, resources: { id: number; name: string; names: 
 const stats = (c: (typeof CRITTERS)[number]) => [{ base_stat: c.speed, stat: { name: 'speed' } }, { base_stat: c.id * 10, stat: { name: 'hp' } }];
 const column = (field: string, values: unknown[]) => ({ format: 'field-column/1', kind: 'critter', field, values });
 
+const critterSearch = searchFile('critter', CRITTERS);
+const elementSearch = searchFile('element', ELEMENTS.map((e) => ({ ...e, names: e.name === 'tide' ? [{ language: 'fr', name: 'Marée' }] : [] })));
+
 export const FIXTURE = new Map<string, unknown>([
   [routesFile, routes],
   [metaFile, { upstream_commit: 'f'.repeat(40), base_url: baseUrl }],
@@ -72,15 +77,19 @@ export const FIXTURE = new Map<string, unknown>([
   [pageFile('critter', 0), paginate(critterList, `${baseUrl}/critter/`, 0, 20)],
   [itemFile('critter', 1), { id: 1, name: 'flarebeast' }],
   [filterIndexFile('critter'), filterIndex],
-  [searchIndexFile('critter'), searchFile('critter', CRITTERS)],
-  [searchIndexFile('element'), searchFile('element', ELEMENTS.map((e) => ({ ...e, names: e.name === 'tide' ? [{ language: 'fr', name: 'Marée' }] : [] })))],
+  [searchIndexFile('critter'), critterSearch],
+  [searchIndexFile('element'), elementSearch],
+  [searchPackFile, encodeSearchPack(packSearchFiles([critterSearch, elementSearch]))],
   [fieldColumnFile('critter', 'id'), column('id', CRITTERS.map((c) => c.id))],
   [fieldColumnFile('critter', 'element'), column('element', CRITTERS.map((c) => c.element.map((name) => ({ name }))))],
   [fieldColumnFile('critter', 'sprites.front_default'), column('sprites.front_default', CRITTERS.map((c) => c.sprite))],
   [fieldColumnFile('critter', 'stats'), column('stats', CRITTERS.map(stats))],
 ]);
 
+/** A fixture file's bytes: as they are for a binary file, else its value as JSON. */
+export const fixtureBytes = (value: unknown): Uint8Array => (value instanceof Uint8Array ? value : encoder.encode(JSON.stringify(value)));
+
 export const fixtureReader = (files: Map<string, unknown> = FIXTURE): FileReader => ({
-  read: async (path) => (files.has(path) ? encoder.encode(JSON.stringify(files.get(path))) : null),
+  read: async (path) => (files.has(path) ? fixtureBytes(files.get(path)) : null),
 });
 
