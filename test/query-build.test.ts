@@ -4,19 +4,22 @@
  * (bulbasaur is grass and poison, of generation I; tackle is physical; mewtwo's species is
  * legendary), every translated species name is in the species search index, and every field
  * column and range holds exactly what the items hold. Also the build-time check of declared
- * fields, on invented items.
+ * fields, on invented items. And the packed all-kinds search index of the full test build: the
+ * kinds' files packed in the routing table's order, answering as they do.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from './support/config.ts';
-import { fieldColumnFile, filterIndexFile, itemFile, listFile, routesFile, searchIndexFile, type Routes } from '../edge/layout.ts';
+import { fieldColumnFile, filterIndexFile, itemFile, listFile, routesFile, searchIndexFile, searchPackFile, type Routes } from '../edge/layout.ts';
 import type { FullList } from '../edge/pagination.ts';
 import { FilterIndex, type FilterIndexFile } from '../edge/query/filter.ts';
 import type { FieldColumnFile } from '../edge/query/fields.ts';
 import { foldText } from '../edge/query/fold.ts';
 import { packSearchFiles, SearchColumns, type SearchIndexFile } from '../edge/query/search-index.ts';
+import { decodeSearchPack, encodeSearchPack } from '../edge/query/search-pack.ts';
+import { SearchIndex } from '../edge/query/search.ts';
 import { runBuild } from '../generator/emit/build.ts';
 import { createContext } from '../generator/emit/context.ts';
 import { KindQuery } from '../generator/emit/query-facts.ts';
@@ -168,6 +171,54 @@ describe('the query index files of a build', () => {
     }
     const moveRanges = read<FilterIndexFile>(filterIndexFile('move')).ranges;
     for (const name of ['power', 'accuracy', 'pp', 'priority']) expect(moveRanges[name], name).toEqual(listedItems('move').map((doc) => doc[name]));
+  }, 120_000);
+});
+
+describe('the packed search index of a full build', () => {
+  // the full build the test run made (test/support/global-setup.ts): every kind, the real names
+  const full = testConfig().outDir;
+  const readFull = <T>(rel: string): T => JSON.parse(readFileSync(join(full, rel), 'utf8')) as T;
+  const routes = readFull<Routes>(routesFile);
+  const named = routes.kinds.filter((kind) => !routes.idOnly.includes(kind));
+  const kindFiles = named.flatMap((kind) => {
+    try {
+      return [readFull<SearchIndexFile>(searchIndexFile(kind))];
+    } catch {
+      return [];
+    }
+  });
+  const packed = new SearchIndex(decodeSearchPack(readFileSync(join(full, searchPackFile))));
+  const fromFiles = SearchIndex.fromFiles(...kindFiles);
+
+  it('holds every named kind’s search file, packed in the routing table’s order', () => {
+    expect(kindFiles.length).toBeGreaterThan(40);
+    expect(packed.kinds).toEqual(kindFiles.map((file) => file.kinds[0]!.kind));
+    expect(packed.kinds).toEqual(named.filter((kind) => packed.kinds.includes(kind)));
+    expect([packed.resourceCount, packed.entryCount]).toEqual([fromFiles.resourceCount, fromFiles.entryCount]);
+    // the bytes the writer wrote are the kinds' files packed and encoded, nothing else
+    expect(readFileSync(join(full, searchPackFile)).equals(encodeSearchPack(packSearchFiles(kindFiles)))).toBe(true);
+  });
+
+  it('answers hundreds of real queries, typos and kind= included, hit for hit as the kinds’ own files', () => {
+    const columns = new SearchColumns(packSearchFiles(kindFiles));
+    const queries = new Set<string>(['charzard', 'pikachu', 'ピカチュウ', 'pi', 'a', 'mega', 'potion', 'ember', 'thunder', 'route']);
+    // names through the whole index: each as it is, its start, and three typos of it
+    for (let entry = 0; entry < columns.entryCount; entry += 397) {
+      const name = columns.foldedName(entry);
+      queries.add(name).add(name.slice(0, 3));
+      if (name.length >= 4) queries.add(name.slice(0, 1) + name.slice(2)).add(name.slice(0, 1) + name[2] + name[1] + name.slice(3)).add(`${name.slice(0, -1)}x`);
+    }
+    expect(queries.size).toBeGreaterThan(400);
+    const kindSets = [undefined, new Set(['creature']), new Set(['move', 'item', 'location']), new Set(named.slice(0, 20))];
+    let hits = 0;
+    [...queries].forEach((query, i) => {
+      const kinds = kindSets[i % kindSets.length];
+      const [a, b] = [fromFiles.search(query, { kinds }), packed.search(query, { kinds })];
+      expect(b.count, query).toBe(a.count);
+      expect(b.hits(0, 50), query).toEqual(a.hits(0, 50));
+      hits += a.count;
+    });
+    expect(hits).toBeGreaterThan(queries.size);
   }, 120_000);
 });
 

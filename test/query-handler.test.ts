@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createHandler } from '../edge/handler.ts';
-import { listFile, pageFile, searchIndexFile } from '../edge/layout.ts';
+import { listFile, pageFile, searchIndexFile, searchPackFile } from '../edge/layout.ts';
 import { baseUrl, CRITTERS, entry, FIXTURE, fixtureReader } from './support/query-fixture.ts';
 
 const handle = createHandler(fixtureReader(), { baseUrl });
@@ -221,6 +221,26 @@ describe('GET /v2/search/', () => {
 
   it('is no kind: its own path only', async () => {
     expect((await get('/v2/search/1')).status).toBe(404);
+  });
+
+  it('reads one index file, the packed one, once, whatever kind= asks', async () => {
+    const reads: string[] = [];
+    const reader = fixtureReader();
+    const handle = createHandler({ read: (path) => { reads.push(path); return reader.read(path); } }, { baseUrl });
+    for (const query of ['?q=tide', '?q=tide&kind=element', '?q=stonbear&kind=critter', '?q=ti&kind=critter,element']) {
+      expect((await handle(new Request(`https://example.test/v2/search/${query}`))).status).toBe(200);
+    }
+    expect(reads.filter((path) => path.includes('_query/'))).toEqual([searchPackFile]);
+  });
+
+  it('a packed file missing, or one that cannot be decoded, is a 404 (as any file that is not there), never a 5xx', async () => {
+    const packed = FIXTURE.get(searchPackFile) as Uint8Array;
+    for (const broken of [null, packed.subarray(0, packed.length - 1), new TextEncoder().encode('{}')]) {
+      const files = new Map(FIXTURE);
+      if (broken === null) files.delete(searchPackFile); else files.set(searchPackFile, broken);
+      const response = await createHandler(fixtureReader(files), { baseUrl })(new Request('https://example.test/v2/search/?q=tide'));
+      expect(response.status).toBe(404);
+    }
   });
 });
 

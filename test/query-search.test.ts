@@ -1,10 +1,15 @@
-/** Ranked search (edge/query/search.ts) over invented indexes: ranking, ties, short queries, edits, and invariants under random input. */
+/**
+ * Ranked search (edge/query/search.ts) over invented indexes: ranking, ties, short queries, edits,
+ * and invariants under random input; the packed all-kinds index (edge/query/search-pack.ts): its
+ * round trip, the same answers as the kinds' files, and its refusal of a broken file.
+ */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { foldText } from '../edge/query/fold.ts';
 import { BoundedEditDistance } from '../edge/query/edit-distance.ts';
 import { MatchRank, SearchIndex, maxEditsFor } from '../edge/query/search.ts';
-import { makeSearchKind, type NamedResource, type SearchIndexFile } from '../edge/query/search-index.ts';
+import { entrySignatures, makeSearchKind, PackedText, packSearchFiles, type NamedResource, type PackedSearch, type SearchIndexFile } from '../edge/query/search-index.ts';
+import { decodeSearchPack, encodeSearchPack } from '../edge/query/search-pack.ts';
 
 const LANGUAGES = ['ja-hrkt', 'fr', 'de', 'en'];
 
@@ -211,5 +216,114 @@ describe('search invariants on random indexes', () => {
         if (must) expect(found.has(resource.id)).toBe(true);
       }
     }), { numRuns: 1_000 });
+  });
+});
+
+describe('the packed index (edge/query/search-pack.ts)', () => {
+  const kindFile = (kind: string, resources: NamedResource[], languages: string[]): SearchIndexFile => ({ format: 'search-index/2', languages, kinds: [makeSearchKind(kind, resources, languages)] });
+  // kinds with their own language lists, in other orders, one kind empty: the packing renumbers them
+  const files = [
+    kindFile('creature', file.kinds[0]!.ids.map((id) => row(id, `c${id}`)), ['fr']),
+    kindFile('move', [row(1, 'flare', [['ja-hrkt', 'ほのお'], ['fr', 'Flamme']]), row(2, 'aqua-jet', [['de', 'Aquadüse'], ['fr', 'Aqua-Jet']])], ['de', 'fr', 'ja-hrkt']),
+    kindFile('none', [], ['en']),
+    kindFile('item', [row(5, 'potion', [['fr', 'Potion'], ['en', 'Potion'], ['de', 'Trank']])], ['en', 'de', 'fr']),
+  ];
+  const columnsOf = (packed: PackedSearch) => ({
+    ...packed,
+    kinds: packed.kinds.map((kind) => ({ ...kind, names: kind.names.text, display: kind.display.text })),
+    signatures: [...(packed.signatures ?? entrySignatures(packed.joined, packed.entryStart))],
+  });
+
+  it('decodes to the columns it was made from, signatures computed', () => {
+    const packed = packSearchFiles(files);
+    const decoded = decodeSearchPack(encodeSearchPack(packed));
+    expect(columnsOf(decoded)).toEqual(columnsOf(packed));
+    expect([...decoded.signatures!]).toEqual([...entrySignatures(packed.joined, packed.entryStart)]);
+    expect(decoded.languages).toEqual(['fr', 'de', 'ja-hrkt', 'en']);
+    // Aqua-Jet and both Potions fold like their own names: no entry of their own
+    expect(decoded.kinds.map((k) => [k.kind, k.resources, k.translations])).toEqual([['creature', 5, 0], ['move', 2, 3], ['none', 0, 0], ['item', 1, 1]]);
+    // an empty index packs too
+    expect(columnsOf(decodeSearchPack(encodeSearchPack(packSearchFiles([]))))).toEqual(columnsOf(packSearchFiles([])));
+  });
+
+  it('reads bytes that do not start at a multiple of 4 (copied once)', () => {
+    const bytes = encodeSearchPack(packSearchFiles(files));
+    const shifted = new Uint8Array(bytes.length + 1);
+    shifted.set(bytes, 1);
+    expect(columnsOf(decodeSearchPack(shifted.subarray(1)))).toEqual(columnsOf(decodeSearchPack(bytes)));
+  });
+
+  it('answers as the kinds’ own files packed at load, hit for hit, with and without kind=', () => {
+    const fromFiles = SearchIndex.fromFiles(...files);
+    const packed = new SearchIndex(decodeSearchPack(encodeSearchPack(packSearchFiles(files))));
+    for (const q of ['flare', 'fla', 'c1', 'c', 'potion', 'trank', 'tranc', 'aqua', 'aquajet', 'ほのお', 'flamme', 'flme', 'aquaduse']) {
+      for (const kinds of [undefined, new Set(['move']), new Set(['item', 'creature'])]) {
+        const [a, b] = [fromFiles.search(foldText(q), { kinds }), packed.search(foldText(q), { kinds })];
+        expect(b.hits(0, 100), q).toEqual(a.hits(0, 100));
+        expect(b.count).toBe(a.count);
+      }
+    }
+  });
+
+  it('answers as the merged files on random indexes of several kinds', () => {
+    const name = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'é', 'ア', '-'), minLength: 1, maxLength: 9 });
+    const kind = fc.tuple(
+      fc.subarray(LANGUAGES, { minLength: 1 }),
+      fc.array(fc.tuple(name, fc.array(fc.tuple(fc.constantFrom(...LANGUAGES), name), { maxLength: 3 })), { maxLength: 8 }),
+    );
+    fc.assert(fc.property(fc.array(kind, { minLength: 1, maxLength: 4 }), name, fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }), (kinds, rawQuery, asked) => {
+      const kindFiles = kinds.map(([languages, rows], k) => kindFile(`k${k}`, rows.map(([own, names], id) => row(id + 1, own, names)), languages));
+      const query = foldText(rawQuery);
+      const options = { kinds: new Set(kindFiles.map((f) => f.kinds[0]!.kind).filter((_, k) => asked[k])) };
+      const fromFiles = SearchIndex.fromFiles(...kindFiles);
+      const packed = new SearchIndex(decodeSearchPack(encodeSearchPack(packSearchFiles(kindFiles))));
+      for (const opts of [{}, options, { purpose: 'filter' as const }]) {
+        const [a, b] = [fromFiles.search(query, opts), packed.search(query, opts)];
+        expect(b.hits(0, a.count)).toEqual(a.hits(0, a.count));
+      }
+    }), { numRuns: 500 });
+  });
+
+  it('refuses a file of another format, truncated, lengthened or whose header and sections disagree: an Error naming it', () => {
+    const bytes = encodeSearchPack(packSearchFiles(files));
+    for (let length = 0; length < bytes.length; length += length < 64 ? 1 : 7) {
+      expect(() => decodeSearchPack(bytes.slice(0, length)), `${length} bytes`).toThrow(/^search pack: /);
+    }
+    const longer = new Uint8Array(bytes.length + 4);
+    longer.set(bytes);
+    expect(() => decodeSearchPack(longer)).toThrow(/search pack: \d+ bytes, the header says \d+/);
+    expect(() => decodeSearchPack(new TextEncoder().encode(JSON.stringify(files[0])))).toThrow(/search pack: unknown format/);
+    const headerLength = new DataView(bytes.buffer).getUint32(16, true);
+    interface Header { languages?: string[]; kinds: { resources: number }[]; sections: Record<string, { offset: number; type: string }>; bytes: number }
+    const header = JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + headerLength))) as Header;
+    /** The file with its header changed (kept at the same length, so only the change is wrong). */
+    const withHeader = (change: (header: Header) => void): Uint8Array => {
+      const changed = structuredClone(header);
+      change(changed);
+      const text = new TextEncoder().encode(JSON.stringify(changed).padEnd(headerLength, ' '));
+      expect(text.length).toBe(headerLength);
+      const out = bytes.slice();
+      out.set(text, 20);
+      return out;
+    };
+    expect(() => decodeSearchPack(withHeader((h) => { h.sections['entryStart']!.offset += 4; }))).toThrow(/search pack: section entryStart lies outside its place/);
+    expect(() => decodeSearchPack(withHeader((h) => { h.sections['joined']!.offset = h.bytes; }))).toThrow(/search pack: section joined lies outside its place/);
+    expect(() => decodeSearchPack(withHeader((h) => { h.sections['entryLanguage']!.type = 'utf8'; }))).toThrow(/search pack: section entryLanguage is utf8, not int8/);
+    expect(() => decodeSearchPack(withHeader((h) => { h.kinds[0]!.resources += 1; }))).toThrow(/search pack: section \w+ holds \d+ bytes, not \d+/);
+    expect(() => decodeSearchPack(withHeader((h) => { delete h.languages; }))).toThrow(/search pack: the header lacks/);
+    const brokenJson = bytes.slice();
+    brokenJson[20] = 0x20;
+    expect(() => decodeSearchPack(brokenJson)).toThrow(/search pack: the header is no JSON/);
+  });
+
+  it('refuses columns that disagree with their kinds when loaded', () => {
+    const packed = packSearchFiles(files);
+    expect(() => new SearchIndex({ ...packed, entryStart: packed.entryStart.subarray(1) })).toThrow(/search index: \d+ entries in the kinds/);
+    expect(() => new SearchIndex({ ...packed, joined: packed.joined.slice(1) })).toThrow(/search index: the folded names do not match their starts/);
+    expect(() => new SearchIndex({ ...packed, entryResource: packed.entryResource.map((r) => r + 1) })).toThrow(/search index: the entries do not match the resources/);
+    // own names are counted on first use: a kind's names shifted into the next kind's is an Error then, not a wrong name
+    const shifted = decodeSearchPack(encodeSearchPack(packed));
+    const index = new SearchIndex({ ...shifted, kinds: shifted.kinds.map((k, i) => (i === 0 ? { ...k, names: new PackedText(`${k.names.text}\nextra`) } : k)) });
+    expect(() => index.search('c1').hits(0, 1)).toThrow(/search index: creature: 6 names for 5/);
   });
 });

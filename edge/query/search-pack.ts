@@ -91,10 +91,10 @@ export function decodeSearchPack(file: Uint8Array): PackedSearch {
   const bytes = file.byteOffset % 4 === 0 ? file : file.slice();
   const resources = header.kinds.reduce((n, kind) => n + kind.resources, 0);
   const entries = header.kinds.reduce((n, kind) => n + kind.resources + kind.translations, 0);
+  checkPlaces(header);
   const section = (name: SectionName, expectedBytes: number | null): Uint8Array => {
     const { type, offset, length } = header.sections[name];
     if (type !== SECTIONS[name]) throw new Error(`search pack: section ${name} is ${String(type)}, not ${SECTIONS[name]}`);
-    if (!isCount(offset) || !isCount(length) || offset % 4 !== 0 || offset + length > header.bytes) throw new Error(`search pack: section ${name} lies outside the file`);
     if (expectedBytes !== null && length !== expectedBytes) throw new Error(`search pack: section ${name} holds ${length} bytes, not ${expectedBytes}`);
     return bytes.subarray(start + offset, start + offset + length);
   };
@@ -133,6 +133,20 @@ function readHeader(file: Uint8Array): { header: PackHeader; start: number } {
   const start = align4(PREFIX_BYTES + headerLength);
   if (start + header.bytes !== file.length) throw new Error(`search pack: ${file.length} bytes, the header says ${start + header.bytes}`);
   return { header, start };
+}
+
+/**
+ * Throws unless the sections lie one after the other in file order, each at the multiple of 4
+ * after the one before, the last ending the file: no section overlaps another or leaves a gap.
+ */
+function checkPlaces(header: PackHeader): void {
+  let offset = 0;
+  for (const name of Object.keys(SECTIONS) as SectionName[]) {
+    const section = header.sections[name];
+    if (section.offset !== offset || !isCount(section.length)) throw new Error(`search pack: section ${name} lies outside its place`);
+    offset = align4(offset + section.length);
+  }
+  if (offset !== header.bytes) throw new Error(`search pack: the sections end at ${offset}, the header says ${header.bytes}`);
 }
 
 function isHeader(value: unknown): value is PackHeader {
