@@ -1,7 +1,7 @@
 /**
  * The query modules (edge/query/) run in the Netlify edge function, under Deno: they import only
  * each other (no `node:` module, no package), type-check under Deno, and give there the answers
- * they give in Node on the same invented fixture.
+ * they give in Node on the same invented fixture (the packed search index too: the same bytes, the same hits).
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -22,15 +22,19 @@ const modules = readdirSync(queryDir).filter((f) => f.endsWith('.ts'));
 const script = (moduleUrl: (name: string) => string) => `
 import { foldText } from '${moduleUrl('fold.ts')}';
 import { SearchIndex } from '${moduleUrl('search.ts')}';
-import { makeSearchKind } from '${moduleUrl('search-index.ts')}';
+import { makeSearchKind, packSearchFiles } from '${moduleUrl('search-index.ts')}';
+import { decodeSearchPack, encodeSearchPack } from '${moduleUrl('search-pack.ts')}';
 import { FilterIndex, positionGaps } from '${moduleUrl('filter.ts')}';
 import { parseRange, parseValues, checkQueryLength } from '${moduleUrl('params.ts')}';
 import { pick } from '${moduleUrl('fields.ts')}';
 const languages = ['fr', 'ja-hrkt'];
-const index = SearchIndex.fromFiles({ format: 'search-index/2', languages, kinds: [makeSearchKind('critter', [
+const file = { format: 'search-index/2', languages, kinds: [makeSearchKind('critter', [
   { id: 1, name: 'flarebeast', names: [{ language: 'fr', name: 'Flambête' }, { language: 'ja-hrkt', name: 'ホノオジュウ' }] },
   { id: 2, name: 'tidecat', names: [{ language: 'fr', name: 'Marénchat' }] },
-], languages)] });
+], languages)] } as const;
+const index = SearchIndex.fromFiles(file);
+const packedBytes = encodeSearchPack(packSearchFiles([file]));
+const packed = new SearchIndex(decodeSearchPack(packedBytes));
 const filters = new FilterIndex({ format: 'filter-index/1', kind: 'critter', count: 3, ranges: { speed: [1, null, 5] },
   values: { element: { about: 'an element', values: [['ember', 7, positionGaps([0, 2])], ['tide', 8, positionGaps([1])]] } } });
 const checked = checkQueryLength('?element=EMBER,8&speed=2..&junk=%FF');
@@ -42,6 +46,8 @@ if (!element.ok || !speed.ok || element.value === null || speed.value === null) 
 const answers = {
   fold: ['ﾋﾟｶﾁｭｳ', 'PIKACHÚ', 'ｐｉｋａ', 'ぴかちゅう', '피카츄'.normalize('NFD'), 'Straße'].map(foldText),
   search: ['flambéte', 'ﾎﾉｵ', 'flarebaest', 'eca'].map((q) => index.search(foldText(q)).hits(0, 5)),
+  packed: ['flambéte', 'ﾎﾉｵ', 'flarebaest', 'eca'].map((q) => packed.search(foldText(q)).hits(0, 5)),
+  packedBytes: Array.from(packedBytes),
   filter: filters.select({ values: [{ filter: 'element', keys: element.value }], ranges: [{ filter: 'speed', range: speed.value }] }),
   junk: query.value.get('junk'),
   fields: pick({ a: { b: 1, c: [{ d: 2, e: 3 }] }, f: null }, ['a.c.d', 'f']),
@@ -51,7 +57,7 @@ console.log(JSON.stringify(answers));
 
 describe('edge/query under Deno', () => {
   it('imports nothing but its own modules', () => {
-    expect(modules.sort()).toEqual(['edit-distance.ts', 'fields.ts', 'filter.ts', 'fold.ts', 'params.ts', 'search-index.ts', 'search.ts']);
+    expect(modules.sort()).toEqual(['edit-distance.ts', 'fields.ts', 'filter.ts', 'fold.ts', 'params.ts', 'search-index.ts', 'search-pack.ts', 'search.ts']);
     for (const module of modules) {
       const imports = [...readFileSync(join(queryDir, module), 'utf8').matchAll(/^import[^'"]*['"]([^'"]+)['"]/gm)].map((m) => m[1]);
       for (const target of imports) expect(target, `${module} imports ${target}`).toMatch(/^\.\/[a-z-]+\.ts$/);
@@ -69,7 +75,8 @@ describe('edge/query under Deno', () => {
     const inDeno = (await run(deno, ['run', '--no-lock', '--no-config', file], { cwd: work, env: denoEnv })).stdout;
     const inNode = (await run(join(repoRoot, 'node_modules/.bin/tsx'), [file], { cwd: repoRoot, env: process.env })).stdout;
     expect(JSON.parse(inDeno)).toEqual(JSON.parse(inNode));
-    const answers = JSON.parse(inDeno) as { fold: string[]; filter: number[]; junk: string; search: { name: string }[][] };
+    const answers = JSON.parse(inDeno) as { fold: string[]; filter: number[]; junk: string; search: { name: string }[][]; packed: unknown };
+    expect(answers.packed).toEqual(answers.search);
     expect(answers.fold).toEqual(['ピカチュウ', 'pikachu', 'pika', 'ピカチュウ', '피카츄', 'strasse']);
     // any of ember (0, 2) or tide (1), and a speed of at least 2 (1, none, 5)
     expect(answers.filter).toEqual([2]);
