@@ -5,7 +5,7 @@
  *     answer of a fresh handler (cold: every index read and parsed again; the OS's file cache
  *     stays warm, as a CDN's does);
  *   - under Deno, the edge function's runtime, the same way in a Deno process of its own;
- * and the size of every kind's index files, raw and gzip'd.
+ * and the size of every kind's index files and of the packed all-kinds search index, raw and gzip'd.
  * `tsx bench/query.ts DIST [BASE_URL]` prints them alone; `npm run bench` prints them with the rest.
  */
 import { execFileSync } from 'node:child_process';
@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { createResponder } from '../edge/handler.ts';
-import { API_PREFIX, metaFile, type Meta } from '../edge/layout.ts';
+import { API_PREFIX, metaFile, searchPackFile, type Meta } from '../edge/layout.ts';
 import { repoRoot } from '../generator/config.ts';
 import { diskReader } from '../generator/preview/disk-reader.ts';
 
@@ -171,6 +171,17 @@ export function indexSizes(dist: string): IndexSize[] {
   return [...byKind.values()].sort((a, b) => total(b) - total(a));
 }
 
+/** The packed search index's size, raw and gzip'd; null for a build without one. */
+function packedSize(dist: string): { raw: number; gzip: number } | null {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(join(dist, searchPackFile));
+  } catch {
+    return null;
+  }
+  return { raw: bytes.length, gzip: gzipSync(bytes).length };
+}
+
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} kB`;
 const ms = (x: number) => `${x.toFixed(2)} ms`;
 
@@ -190,6 +201,8 @@ export async function runQueryBench(dist: string, baseUrl: string): Promise<Arra
   const all = { raw: 0, gzip: 0 };
   for (const size of sizes) for (const p of Object.values(size.parts)) (all.raw += p.raw), (all.gzip += p.gzip);
   rows.push([`query indexes, ${sizes.length} kinds`, `${kb(all.raw)} raw, ${kb(all.gzip)} gzip'd`, '']);
+  const pack = packedSize(dist);
+  rows.push([`packed search index, every kind (${searchPackFile})`, pack ? `${kb(pack.raw)} raw, ${kb(pack.gzip)} gzip'd` : 'none in this build', '']);
   for (const size of sizes.slice(0, 8)) {
     const parts = Object.entries(size.parts).map(([part, p]) => `${part} ${kb(p.raw)} (${kb(p.gzip)} gz)`);
     rows.push([`  ${size.kind}`, parts.join(', '), '']);

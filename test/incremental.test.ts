@@ -3,7 +3,8 @@
  * On a copy of the data set: one full build, then edits applied one after another, each
  * followed by an incremental update of that build and a full import and build of the edited
  * data into a second folder; the two folders must hold the same files with the same bytes
- * (the query indexes under v2/_query/ and the facts kept beside the build index included).
+ * (the query indexes under v2/_query/, the packed search index among them, and the facts kept
+ * beside the build index included).
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from './support/config.ts';
 import { fileHashes } from './support/files.ts';
-import { filterIndexFile, searchIndexFile } from '../edge/layout.ts';
+import { filterIndexFile, searchIndexFile, searchPackFile } from '../edge/layout.ts';
 import type { FilterIndexFile } from '../edge/query/filter.ts';
 import { runBuild } from '../generator/emit/build.ts';
 import { runImport } from '../generator/import/import.ts';
@@ -140,6 +141,8 @@ describe('incremental rebuilds equal a full build, file by file', () => {
     expect([holdsPound('normal'), holdsPound('fighting')]).toEqual([false, true]);
     expect(searched('creature-species')).toContain('pikachoo');
     expect(searched('creature')).toContain('pikachoo');
+    // the packed index of every kind is written again from the kinds' files: the served build's and the new ones
+    expect(readFileSync(join(served, searchPackFile)).includes('pikachoo')).toBe(true);
     expect(await compareWithFullBuild()).toEqual([]);
   }, 600_000);
 

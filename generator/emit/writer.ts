@@ -7,7 +7,8 @@
  *     records that went, then, on close, the name links and the files made from the kind's
  *     whole set of records (`kindFiles`: its list and default-size pages, its query indexes
  *     and the query facts an update reads back for the records it does not make again);
- *   - the rest (finish): root, 404, routing table, meta, artifacts, stamp, archive, build index.
+ *   - the rest (finish): root, 404, routing table, meta, artifacts, the packed search index of
+ *     every kind (read back from the kinds' search files as written), stamp, archive, build index.
  * On a copy, a file is replaced only when its bytes change, a folder a kind file owns loses
  * the files it no longer makes, and bulk and archive members none of whose files changed are
  * copied from the served build. Either way the bytes are those of a full build.
@@ -384,8 +385,8 @@ export class BuildWriter {
 
   /**
    * The files made once every kind is written: the root, 404, routing table, meta, the
-   * artifacts (OpenAPI, types, docs page), the stamp, the build index and, last, the archive of
-   * the whole v2/ tree. `kinds`: the results of the kinds written (on a copy, the served
+   * artifacts (OpenAPI, types, docs page), the packed search index, the stamp, the build index
+   * and, last, the archive of the whole v2/ tree. `kinds`: the results of the kinds written (on a copy, the served
    * build's stand for the others).
    */
   async finish(options: FinishOptions, kinds: readonly KindResult[]): Promise<{ files: number; bytes: number; archiveEntries: ArchiveEntry[] }> {
