@@ -1,8 +1,9 @@
 /**
- * The name-search index: the file the build writes (`SearchIndexFile`), how it is made from
- * each resource's names (`makeSearchKind`, run by the build, folding with the same `foldText`
- * the request side folds `q` with), and how the request side loads it into flat columns
- * (`SearchColumns`).
+ * The name-search index: the file the build writes per kind (`SearchIndexFile`), how it is made
+ * from each resource's names (`makeSearchKind`, run by the build, folding with the same
+ * `foldText` the request side folds `q` with), how one or several kinds' files become flat
+ * columns (`packSearchFiles` → `PackedSearch`, which the build also writes as one binary file
+ * of every kind: search-pack.ts), and how the request side loads those columns (`SearchColumns`).
  *
  * The file is shaped for a fast cold start rather than for reading: names are joined with line
  * feeds into a few long strings (JSON parses one long string far faster than thousands of short
@@ -15,7 +16,8 @@
  *   out (`Pikachu` in English, French and German is one entry, in the first of those languages);
  * - `display`: each translated name as written, joined; empty when it equals its folded form
  *   (most katakana, hangul and han names).
- * A kind's index stands alone: the edge can load one kind's file or several, in any order.
+ * A kind's index stands alone: a collection's `q` loads its kind's file, the packed file holds
+ * every kind's.
  */
 import { foldText } from './fold.ts';
 

@@ -1,8 +1,9 @@
 /**
  * Ranked name search over a precomputed index: what `GET /v2/search/?q=` and a collection's `q`
- * answer from. The build writes a `SearchIndexFile` (search-index.ts: each resource's own name
- * and its translated names, already folded by `foldText`); the request side loads it once into a
- * `SearchIndex` and asks it for a folded query.
+ * answer from. The build writes a `SearchIndexFile` per kind (search-index.ts: each resource's
+ * own name and its translated names, already folded by `foldText`) and every kind's packed into
+ * one file (search-pack.ts); the request side loads a kind's file (`SearchIndex.fromFiles`) or
+ * the packed one once into a `SearchIndex` and asks it for a folded query.
  *
  * Ranking, best first: exact, then prefix, then substring, then within a few edits. Edits are
  * counted as optimal string alignment (Damerau–Levenshtein restricted to adjacent transpositions,
