@@ -8,12 +8,12 @@
  * function type-checks under Deno, and the adapter's behaviour when a read fails.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseAllRedirects } from '@netlify/redirect-parser';
-import { describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../generator/config.ts';
 import { BuildFiles } from '../edge/build-files.ts';
 import { paramsReadAt } from '../edge/handler.ts';
@@ -46,6 +46,7 @@ interface EdgeGot extends Got {
   invocations: number;
 }
 const work = mkdtempSync(join(tmpdir(), 'edge-deno-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 let batch = 0;
 /** One Deno process per batch: the edge function keeps its state between the requests of a batch, as an isolate does. */
 async function sendToEdge(requests: Sent[]): Promise<EdgeGot[]> {

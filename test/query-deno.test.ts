@@ -4,7 +4,7 @@
  * they give in Node on the same invented fixture (the packed search index too: the same bytes, the same hits).
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -70,17 +70,21 @@ describe('edge/query under Deno', () => {
 
   it('gives the answers Node gives', async () => {
     const work = mkdtempSync(join(tmpdir(), 'query-deno-'));
-    const file = join(work, 'answers.ts');
-    writeFileSync(file, script((name) => pathToFileURL(join(queryDir, name)).href));
-    const inDeno = (await run(deno, ['run', '--no-lock', '--no-config', file], { cwd: work, env: denoEnv })).stdout;
-    const inNode = (await run(join(repoRoot, 'node_modules/.bin/tsx'), [file], { cwd: repoRoot, env: process.env })).stdout;
-    expect(JSON.parse(inDeno)).toEqual(JSON.parse(inNode));
-    const answers = JSON.parse(inDeno) as { fold: string[]; filter: number[]; junk: string; search: { name: string }[][]; packed: unknown };
-    expect(answers.packed).toEqual(answers.search);
-    expect(answers.fold).toEqual(['ピカチュウ', 'pikachu', 'pika', 'ピカチュウ', '피카츄', 'strasse']);
-    // any of ember (0, 2) or tide (1), and a speed of at least 2 (1, none, 5)
-    expect(answers.filter).toEqual([2]);
-    expect(answers.junk).toBe('\uFFFD');
-    expect(answers.search.map((hits) => hits.map((h) => h.name))).toEqual([['flarebeast'], ['flarebeast'], ['flarebeast'], ['tidecat']]);
+    try {
+      const file = join(work, 'answers.ts');
+      writeFileSync(file, script((name) => pathToFileURL(join(queryDir, name)).href));
+      const inDeno = (await run(deno, ['run', '--no-lock', '--no-config', file], { cwd: work, env: denoEnv })).stdout;
+      const inNode = (await run(join(repoRoot, 'node_modules/.bin/tsx'), [file], { cwd: repoRoot, env: process.env })).stdout;
+      expect(JSON.parse(inDeno)).toEqual(JSON.parse(inNode));
+      const answers = JSON.parse(inDeno) as { fold: string[]; filter: number[]; junk: string; search: { name: string }[][]; packed: unknown };
+      expect(answers.packed).toEqual(answers.search);
+      expect(answers.fold).toEqual(['ピカチュウ', 'pikachu', 'pika', 'ピカチュウ', '피카츄', 'strasse']);
+      // any of ember (0, 2) or tide (1), and a speed of at least 2 (1, none, 5)
+      expect(answers.filter).toEqual([2]);
+      expect(answers.junk).toBe('\uFFFD');
+      expect(answers.search.map((hits) => hits.map((h) => h.name))).toEqual([['flarebeast'], ['flarebeast'], ['flarebeast'], ['tidecat']]);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 });

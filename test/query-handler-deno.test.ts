@@ -6,7 +6,7 @@
  * answer a 5xx.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -34,8 +34,9 @@ const HEADERS = ['content-type', 'netlify-vary', 'netlify-cdn-cache-control', 'e
 
 interface Got { status: number; headers: Record<string, string>; body: string }
 
+/** The fixture's dist/ in a scratch folder of its own, which also holds the harness's input. */
 function writeFixture(): string {
-  const dist = mkdtempSync(join(tmpdir(), 'query-handler-deno-'));
+  const dist = join(mkdtempSync(join(tmpdir(), 'query-handler-deno-')), 'dist');
   for (const [path, value] of FIXTURE) {
     mkdirSync(dirname(join(dist, path)), { recursive: true });
     writeFileSync(join(dist, path), fixtureBytes(value));
@@ -44,7 +45,7 @@ function writeFixture(): string {
 }
 
 async function underDeno(dist: string): Promise<Got[]> {
-  const input = join(dist, '..', `${dist.split('/').pop()}-input.json`);
+  const input = join(dist, '..', 'input.json');
   writeFileSync(input, JSON.stringify({
     dist,
     origin,
@@ -79,17 +80,21 @@ async function inNode(dist: string): Promise<Got[]> {
 describe('query answers under Deno', () => {
   it('equal the answers in Node, header for header, and none is a 5xx', async () => {
     const dist = writeFixture();
-    const [deno, node] = await Promise.all([underDeno(dist), inNode(dist)]);
-    const pick = (g: Got) => ({ status: g.status, body: g.body, headers: Object.fromEntries(HEADERS.map((h) => [h, g.headers[h]])) });
-    REQUESTS.forEach((path, i) => {
-      expect(pick(deno[i]!), path.slice(0, 80)).toEqual(pick(node[i]!));
-      expect([200, 400, 404], path.slice(0, 80)).toContain(deno[i]!.status);
-    });
-    const statuses = deno.map((g) => g.status);
-    expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(10);
-    expect(statuses.filter((s) => s === 400).length).toBeGreaterThan(5);
-    // flarebeast (50) and tidecat (100); sparkfox has no speed
-    expect(JSON.parse(deno[1]!.body)).toMatchObject({ count: 2, next: null, results: [{ name: 'flarebeast', id: 1, sprites: { front_default: 'f.png' }, stats: [{ base_stat: 50 }, { base_stat: 10 }] }, { name: 'tidecat' }] });
-    expect(deno[0]!.headers['netlify-vary']).toBe('query=limit|offset|q|id|name|fields|element|is_rare|speed');
+    try {
+      const [deno, node] = await Promise.all([underDeno(dist), inNode(dist)]);
+      const pick = (g: Got) => ({ status: g.status, body: g.body, headers: Object.fromEntries(HEADERS.map((h) => [h, g.headers[h]])) });
+      REQUESTS.forEach((path, i) => {
+        expect(pick(deno[i]!), path.slice(0, 80)).toEqual(pick(node[i]!));
+        expect([200, 400, 404], path.slice(0, 80)).toContain(deno[i]!.status);
+      });
+      const statuses = deno.map((g) => g.status);
+      expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(10);
+      expect(statuses.filter((s) => s === 400).length).toBeGreaterThan(5);
+      // flarebeast (50) and tidecat (100); sparkfox has no speed
+      expect(JSON.parse(deno[1]!.body)).toMatchObject({ count: 2, next: null, results: [{ name: 'flarebeast', id: 1, sprites: { front_default: 'f.png' }, stats: [{ base_stat: 50 }, { base_stat: 10 }] }, { name: 'tidecat' }] });
+      expect(deno[0]!.headers['netlify-vary']).toBe('query=limit|offset|q|id|name|fields|element|is_rare|speed');
+    } finally {
+      rmSync(join(dist, '..'), { recursive: true, force: true });
+    }
   }, 120_000);
 });

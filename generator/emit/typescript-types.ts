@@ -263,7 +263,7 @@ export function typeDeclarations({ contract, routes, version, vocabularies }: Ty
   };
   describe(ROOT_INDEX, '`GET /` (the base URL): every collection’s URL by name.');
   describe(META, '`GET /meta/`: what was built.');
-  describe(PAGINATED_LIST, '`GET /{resource}/`: a page of a collection (`limit`, `offset`, `q`).');
+  describe(PAGINATED_LIST, '`GET /{resource}/`: a page of a collection (`limit`, `offset`, `q`, the batches `id` and `name`, its filters and `fields`).');
   describe(NOT_FOUND, 'The body of every 404.');
   describe(BAD_PARAMETER, 'The body of a 400: a query parameter’s value was not understood.');
   describe(SEARCH_PAGE, '`GET /search/?q=`: a ranked page of matches.');
