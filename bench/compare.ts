@@ -4,7 +4,8 @@
  * against the same machine at the same hour (this machine's load moves a figure more than most
  * changes do). Each measurement alternates between the two checkouts:
  *   - import, then the full build (median of 3, alternating), and a rebuild with nothing changed;
- *   - the dev loop: each checkout's own `bench/dev.ts` (edit → served, the preview's peak RSS);
+ *   - the dev loop: this tree's `bench/dev.ts` on each checkout's CLI (edit → served, median of
+ *     three edits back and forth; the preview's peak RSS);
  *   - HTTP: each checkout's preview on its own build, autocannon on the same requests, alternating.
  * REF is checked out with `git worktree` in a scratch folder (sharing this node_modules) and
  * removed at the end; nothing outside the scratch folder is written.
@@ -97,12 +98,12 @@ function buildRows(trees: [Checkout, Checkout], dataDir: string): Row[] {
   ];
 }
 
-/** A checkout's `bench/dev.ts` output as `what → figure`, from its padded table. */
+/** The dev-loop figures of a checkout, measured by this tree's `bench/dev.ts` (the same method for both), as `what → figure`. */
 async function devFigures(tree: Checkout, dataDir: string): Promise<Map<string, string>> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
   delete env['BASE_URL'];
   const output = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/dev.ts'], { cwd: tree.root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/dev.ts', '--root', tree.root], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
