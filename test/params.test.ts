@@ -15,13 +15,14 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../generator/config.ts';
 import { BuildFiles } from '../edge/build-files.ts';
 import { createHandler, paramsReadAt, type FileReader } from '../edge/handler.ts';
-import { fieldColumnFile, filterIndexFile, itemFile, listFile, metaFile, routesFile, searchIndexFile, type Routes } from '../edge/layout.ts';
+import { fieldColumnFile, filterIndexFile, itemFile, listFile, metaFile, routesFile, searchIndexFile, searchPackFile, type Routes } from '../edge/layout.ts';
 import { collectionParams, queryParam, queryValues, SEARCH_PARAMS } from '../edge/params.ts';
 import { positionGaps } from '../edge/query/filter.ts';
-import { makeSearchKind } from '../edge/query/search-index.ts';
+import { makeSearchKind, packSearchFiles, type SearchIndexFile } from '../edge/query/search-index.ts';
+import { encodeSearchPack } from '../edge/query/search-pack.ts';
+import { fixtureBytes } from './support/query-fixture.ts';
 import { createEdgeAdapter, FILE_READ_PREFIX, netlifyVary } from '../netlify/edge-adapter.ts';
 
-const encoder = new TextEncoder();
 const origin = 'https://example.test';
 const baseUrl = `${origin}/v2`;
 const names = Array.from({ length: 45 }, (_, i) => `thing-${['ab', 'cd', 'ef'][i % 3]}-${i + 1}`);
@@ -33,6 +34,11 @@ const routes: Routes = {
   site: {},
   queries: { thing: { filters: [{ name: 'colour', about: 'a colour', target: 'colour' }], ranges: [{ name: 'size', about: 'size' }], fields: ['id'] } },
 };
+const searchFile = (kind: string, resourceNames: readonly string[]): SearchIndexFile => ({
+  format: 'search-index/2', languages: [], kinds: [makeSearchKind(kind, resourceNames.map((name, i) => ({ id: i + 1, name, names: [] })), [])],
+});
+const thingSearch = searchFile('thing', names);
+const colourSearch = searchFile('colour', COLOURS);
 const fixture = new Map<string, unknown>([
   [routesFile, routes],
   [metaFile, { upstream_commit: 'f'.repeat(40), base_url: baseUrl }],
@@ -43,11 +49,13 @@ const fixture = new Map<string, unknown>([
     format: 'filter-index/1', kind: 'thing', count: names.length, ranges: { size: names.map((_, i) => i) },
     values: { colour: { about: 'a colour', target: 'colour', values: COLOURS.map((c, k) => [c, k + 1, positionGaps(names.flatMap((_, i) => (i % 3 === k ? [i] : [])))]) } },
   }],
-  [searchIndexFile('thing'), { format: 'search-index/2', languages: [], kinds: [makeSearchKind('thing', names.map((name, i) => ({ id: i + 1, name, names: [] })), [])] }],
-  [searchIndexFile('colour'), { format: 'search-index/2', languages: [], kinds: [makeSearchKind('colour', COLOURS.map((name, i) => ({ id: i + 1, name, names: [] })), [])] }],
+  [searchIndexFile('thing'), thingSearch],
+  [searchIndexFile('colour'), colourSearch],
+  // what GET /v2/search/ reads: both kinds packed, as the build writes them
+  [searchPackFile, encodeSearchPack(packSearchFiles([thingSearch, colourSearch]))],
   [fieldColumnFile('thing', 'id'), { format: 'field-column/1', kind: 'thing', field: 'id', values: names.map((_, i) => i + 1) }],
 ]);
-const files: FileReader = { read: async (path) => (fixture.has(path) ? encoder.encode(JSON.stringify(fixture.get(path))) : null) };
+const files: FileReader = { read: async (path) => (fixture.has(path) ? fixtureBytes(fixture.get(path)) : null) };
 const handle = createHandler(files, { baseUrl });
 const readAt = (pathname: string) => paramsReadAt(new BuildFiles(files, baseUrl), pathname);
 
