@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { listFile, type Routes, routesFile } from '../edge/layout.ts';
 import type { FullList } from '../edge/pagination.ts';
 import { repoRoot, resolveConfig } from '../generator/config.ts';
-import { freePort } from './measure.ts';
+import { freePort, median, range } from './measure.ts';
 import { nodeFlagsOf } from './npm-flags.ts';
 
 interface Cli {
@@ -79,10 +79,7 @@ function edit(data: string, table: string, pattern: RegExp, replacement: string)
 const EDIT_ROUNDS = 3;
 
 /** Seconds as `median s (min–max s)`. */
-function spread(seconds: number[]): string {
-  const sorted = [...seconds].sort((a, b) => a - b);
-  return `${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)} s (${sorted[0]!.toFixed(2)}–${sorted[sorted.length - 1]!.toFixed(2)} s)`;
-}
+const spread = (seconds: number[]): string => `${median(seconds).toFixed(2)} s (${range(seconds)})`;
 
 /** `npm run dev`'s start and edit → served figures, on a copy of `upstream`, with the CLI of the checkout at `root`. */
 export async function runDevBench(scratch: string, upstream: string, root = repoRoot): Promise<DevBenchRow[]> {

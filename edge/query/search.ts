@@ -23,7 +23,7 @@
  */
 
 import { BoundedEditDistance } from './edit-distance.ts';
-import { NAME_SEPARATOR, OWN_NAME, packSearchFiles, SearchColumns, signature, type PackedSearch, type SearchIndexFile } from './search-index.ts';
+import { entrySignatures, NAME_SEPARATOR, OWN_NAME, packSearchFiles, SearchColumns, signature, type PackedSearch, type SearchIndexFile } from './search-index.ts';
 
 /** How a name matched, best first. */
 export const MatchRank = { Exact: 0, Prefix: 1, Substring: 2, Fuzzy: 3 } as const;
@@ -84,10 +84,7 @@ const HEAD_UNIT = LANGUAGE_SLOTS * RESOURCE_SLOTS * LENGTH_SLOTS * 2;
 /** A loaded index and what it answers. */
 export class SearchIndex {
   private readonly columns: SearchColumns;
-  /**
-   * each entry's character signature (see `signature`; 0: not computed yet, as no name's is),
-   * for fuzzy candidates: packed in the all-kinds file, else made on the first fuzzy search
-   */
+  /** each entry's character signature (`signature`), for fuzzy candidates: packed in the all-kinds file, else made on the first fuzzy search */
   private signatures: Int32Array | null;
   private readonly scratch: SearchScratch;
 
@@ -149,7 +146,7 @@ export class SearchIndex {
    */
   private matchFuzzy(query: string, maxEdits: number, allowedKind: boolean[]): void {
     const { joined, entryStart } = this.columns;
-    const signatures = this.signatures ??= new Int32Array(this.columns.entryCount);
+    const signatures = this.signatures ??= entrySignatures(joined, entryStart);
     const querySignature = signature(query, 0, query.length);
     const shortest = query.length - maxEdits, longest = query.length + maxEdits;
     for (let entry = 0; entry < signatures.length; entry++) {
@@ -157,8 +154,7 @@ export class SearchIndex {
       if (length < shortest || length > longest || length === 0 || this.scratch.isMatched(entry)) continue;
       // each edit brings in at most one character and takes out at most one: a name with more
       // than maxEdits characters (or signature bits) the query lacks, or the other way round, is too far
-      let name = signatures[entry]!;
-      if (name === 0) signatures[entry] = name = signature(joined, start, length);
+      const name = signatures[entry]!;
       if (bitCount(name & ~querySignature) > maxEdits || bitCount(querySignature & ~name) > maxEdits) continue;
       const edits = this.scratch.distance.within(query, joined.slice(start, start + length), maxEdits);
       if (edits !== null) this.offer(entry, MatchRank.Fuzzy * 3 + edits, allowedKind);

@@ -8,7 +8,7 @@
  */
 import type { FieldColumnFile } from '../../edge/query/fields.ts';
 import { positionGaps, type FilterIndexFile, type FilterValueRow } from '../../edge/query/filter.ts';
-import { makeSearchKind, packSearchFiles, type SearchIndexFile } from '../../edge/query/search-index.ts';
+import { makeSearchKind, packSearchFiles, SEARCH_INDEX_FORMAT, type SearchIndexFile } from '../../edge/query/search-index.ts';
 import { encodeSearchPack } from '../../edge/query/search-pack.ts';
 import type { KindQueries } from '../../edge/layout.ts';
 import type { QueryFacts } from './query-facts.ts';
@@ -66,7 +66,7 @@ export function searchIndex(kind: string, listed: readonly RecordFacts[]): Searc
     }
   }
   const resources = listed.map(({ id, name, facts }) => ({ id, name: name ?? '', names: facts.names.map(([language, translated]) => ({ language, name: translated })) }));
-  return { format: 'search-index/2', languages, kinds: [makeSearchKind(kind, resources, languages)] };
+  return { format: SEARCH_INDEX_FORMAT, languages, kinds: [makeSearchKind(kind, resources, languages)] };
 }
 
 /** One column per declared field: each listed item's value there. */

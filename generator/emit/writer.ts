@@ -13,7 +13,7 @@
  * the files it no longer makes, and bulk and archive members none of whose files changed are
  * copied from the served build. Either way the bytes are those of a full build.
  */
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
   archiveFile, buildIndexFile, buildStampFile, bulkFile, DEFAULT_LIMIT, fieldColumnFile, filterIndexFile, itemFile, listFile, metaFile, notFoundFile, pageFile, rootFile, routesFile,
@@ -410,6 +410,18 @@ export class BuildWriter {
   }
 
   /**
+   * The packed search index of every named kind, made from their search files as written. On a
+   * copy where no kind's search file was written again or removed, the served one stands: it was
+   * packed from the same files.
+   */
+  private async writeSearchPack(routes: Routes): Promise<void> {
+    const out = this.out;
+    if (out instanceof CopyOutput && existsSync(join(out.root, searchPackFile)) && !routes.kinds.some((kind) => out.rewritten.has(searchIndexFile(kind)))) return;
+    const pack = searchPack(this.readSearchFiles(routes));
+    if (!out.holds(searchPackFile, pack)) await out.write(searchPackFile, pack);
+  }
+
+  /**
    * Every named kind's search index as written (on a copy: the served build's for the kinds not
    * written again), in the routing table's order; a kind without one is skipped.
    */
@@ -475,8 +487,7 @@ export class BuildWriter {
         throw new BuildError([`${maker.name}: ${e instanceof Error ? e.message : String(e)}`]);
       }
     }
-    const pack = searchPack(this.readSearchFiles(routes));
-    if (!out.holds(searchPackFile, pack)) await out.write(searchPackFile, pack);
+    await this.writeSearchPack(routes);
     await out.write(routesFile, JSON.stringify(routes));
     await out.write(metaFile, JSON.stringify(meta));
     const stamp: BuildStamp = { inputHash: options.inputHash, baseUrl: options.baseUrl };
