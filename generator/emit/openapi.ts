@@ -34,7 +34,7 @@ import { compileFields, type FieldTree } from '../../edge/query/fields.ts';
 import type { AnyResource } from '../resources/define.ts';
 import type { ArtifactMaker } from './artifact.ts';
 import {
-  BadParameterSchema, MAX_FIELD_PATHS, MAX_ID, MAX_LIST_ITEMS, MAX_VALUE_LENGTH, NAME_PATTERN, PARAMETER_TEXT, RANGE_PATTERN,
+  BadParameterSchema, MAX_FIELD_PATHS, MAX_ID, MAX_LIST_ITEMS, MAX_VALUE_LENGTH, NAME_PATTERN, PARAMETER_TEXT, RANGE_PATTERN, aggregateProperties, shapingParameters,
   readVocabularies, SearchPageSchema, SearchResultSchema, type Vocabularies,
 } from './query-contract.ts';
 
@@ -460,8 +460,8 @@ function fieldsParameter(fields: readonly string[]): JsonSchema {
   };
 }
 
-/** A collection's query parameters: the shared ones, then the kind's `fields`, value filters and ranges. */
-function collectionParameters(kind: string, queries: QueryShape): JsonValue[] {
+/** A collection's query parameters: the shared ones, then the kind's `fields`, `sort`, `facets`, `summary`, value filters and ranges. */
+function collectionParameters(kind: string, queries: QueryShape, idOnly: boolean): JsonValue[] {
   const filters = queries.filters.map((f): JsonSchema => ({
     name: f.name, in: 'query', required: false, style: 'form', explode: false,
     description: PARAMETER_TEXT.filter(kind, f),
@@ -475,6 +475,7 @@ function collectionParameters(kind: string, queries: QueryShape): JsonValue[] {
   return [
     ...Object.keys(COLLECTION_PARAMETERS).map((p) => ({ $ref: `#/components/parameters/${p}` })),
     ...(queries.fields.length ? [fieldsParameter(queries.fields)] : []),
+    ...(queries.fields.length ? (shapingParameters(kind, queries, idOnly) as JsonValue[]) : []),
     ...filters,
     ...ranges,
   ];
@@ -549,7 +550,11 @@ export function listPageSchemas(routes: Pick<Routes, 'queries' | 'kinds' | 'idOn
     const results = (page.properties as Record<string, JsonSchema>).results!;
     out[`${item}ListPage`] = {
       ...page,
-      properties: { ...(page.properties as Record<string, JsonValue>), results: { type: 'array', description: results.description ?? '', items: { $ref: componentRef(entry) } } },
+      properties: {
+        ...(page.properties as Record<string, JsonValue>),
+        ...(aggregateProperties(queryShape(routes, kind)) as Record<string, JsonValue>),
+        results: { type: 'array', description: results.description ?? '', items: { $ref: componentRef(entry) } },
+      },
     };
   }
   return out;
@@ -588,7 +593,7 @@ function kindPaths(kind: string, { routes, contract, examples }: Pick<OpenApiInp
     [`/${kind}/`]: {
       get: {
         operationId: `list${name}`, summary: `List ${kind}`, tags: [kind],
-        parameters: collectionParameters(kind, queryShape(routes, kind)),
+        parameters: collectionParameters(kind, queryShape(routes, kind), idOnly),
         responses: {
           '200': ok(`A page of links to ${kind} resources${queryShape(routes, kind).fields.length ? ', with the fields asked' : ''}.`, listPageComponents(kind, routes, contract)),
           '400': badParameterRef,
