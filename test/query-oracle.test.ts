@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createResponder } from '../edge/handler.ts';
-import { itemFile, listFile, routesFile, type Routes } from '../edge/layout.ts';
+import { idOfUrl, itemFile, listFile, routesFile, type Routes } from '../edge/layout.ts';
 import { testConfig } from './support/config.ts';
 import { diskReader } from '../generator/preview/disk-reader.ts';
 import type { FullList } from '../edge/pagination.ts';
@@ -45,7 +45,7 @@ interface Docs {
   get(kind: string, id: number): Doc;
 }
 
-const idOf = (url: string) => Number(/\/(\d+)\/?$/.exec(url)![1]);
+const idOf = (url: string) => idOfUrl(url)!;
 
 /** The species of a creature, from its `species` link. */
 const speciesOf = (item: Doc, docs: Docs) => docs.get('creature-species', idOf((item.species as { url: string }).url));
@@ -325,13 +325,20 @@ const holding = (facts: Facts, filter: string, value: string | boolean) =>
 
 const routes = () => JSON.parse(readFileSync(join(distDir, routesFile), 'utf8')) as Routes;
 
-/** What `facets` should say of one filter over these positions: counts by the documents, in the target's list order. */
+/**
+ * What `facets` should say of one filter over these positions: counts by the documents, in the
+ * target's list order, then values its list does not show (type `shadow`), by id.
+ */
 function expectedFacet(kind: string, facts: Facts, filter: string, positions: number[]) {
   const target = routes().queries[kind]!.filters.find((f) => f.name === filter)!.target;
   const counts = new Map<string, number>();
   for (const p of positions) for (const v of distinct(facts.values.get(filter)![p]!)) counts.set(wire(v), (counts.get(wire(v)) ?? 0) + 1);
   if (target === null) return ['false', 'true'].filter((v) => counts.has(v)).map((name) => ({ name, url: null, count: counts.get(name)! }));
-  return listOf(target).results.filter((entry) => counts.has(entry.name!)).map((entry) => ({ name: entry.name!, url: `${baseUrl}/${target}/${idOf(entry.url)}/`, count: counts.get(entry.name!)! }));
+  const listed = listOf(target).results.map((entry) => ({ name: entry.name!, id: idOf(entry.url) }));
+  const unlisted = [...counts.keys()].filter((name) => !listed.some((v) => v.name === name))
+    .map((name) => ({ name, id: (JSON.parse(readFileSync(join(distDir, itemFile(target, name)), 'utf8')) as { id: number }).id }))
+    .sort((a, b) => a.id - b.id);
+  return [...listed, ...unlisted].filter((v) => counts.has(v.name)).map((v) => ({ name: v.name, url: `${baseUrl}/${target}/${v.id}/`, count: counts.get(v.name)! }));
 }
 
 /** What `summary` should say of one range over these positions. */

@@ -109,8 +109,10 @@ export function shapingParameters(kind: string, queries: QueryShape, idOnly: boo
 
 /** A list page's `facets` and `summary`, typed by the kind's filters and ranges. */
 export function aggregateProperties(queries: QueryShape): Record<string, unknown> {
-  const facets = Object.fromEntries(queries.filters.map((f) => [f.name, { type: 'array', items: FacetValueSchema }]));
-  const summary = Object.fromEntries(queries.ranges.map((r) => [r.name, RangeSummarySchema]));
+  const facets = Object.fromEntries(queries.filters.map((f) => [f.name, {
+    type: 'array', description: `With \`facets=${f.name}\`: each ${f.target === null ? 'answer, `false` then `true`,' : `${f.about} held`} and how many entries hold it.`, items: FacetValueSchema,
+  }]));
+  const summary = Object.fromEntries(queries.ranges.map((r) => [r.name, { ...RangeSummarySchema, description: `With \`summary=${r.name}\`: the ${r.about}, over the filtered set.` }]));
   return {
     ...(queries.filters.length ? { facets: { type: 'object', description: 'With `facets=`: per filter asked, each value’s count over the whole filtered set, in the target’s list order.', properties: facets, additionalProperties: false } } : {}),
     ...(queries.ranges.length ? { summary: { type: 'object', description: 'With `summary=`: per range asked, its numbers over the whole filtered set.', properties: summary, additionalProperties: false } } : {}),
