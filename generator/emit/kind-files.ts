@@ -5,6 +5,8 @@
  */
 import { DEFAULT_LIMIT, fieldColumnFile, filterIndexFile, listFile, pageFile, searchIndexFile, type KindQueries } from '../../edge/layout.ts';
 import { paginate, type FullList } from '../../edge/pagination.ts';
+import { coverageFactsBody, coverageFactsFile } from './coverage-facts.ts';
+import type { CoverageFacts } from './coverage.ts';
 import { keptFactsFile } from './kept-facts.ts';
 import { fieldColumns, filterIndex, searchIndex, type RecordFacts } from './query-index.ts';
 
@@ -17,6 +19,8 @@ export interface KindFileInput {
   list: FullList;
   baseUrl: string;
   query: KindQueryInput;
+  /** every record's coverage facts in id order, for a kind the coverage map covers */
+  coverage: Array<[id: number, facts: CoverageFacts]> | null;
 }
 
 /** A kind's query declaration with the facts of its records. */
@@ -68,4 +72,6 @@ export const kindFiles: readonly KindFileMaker[] = [
   },
   // what the next update reads back for the records it does not make again
   { make: ({ kind, query }) => [keptFactsFile(kind, query.shape, query.all)] },
+  // what the coverage map is made from (coverage-facts.ts)
+  { make: ({ kind, coverage }) => (coverage ? [[coverageFactsFile(kind), coverageFactsBody(kind, coverage)]] : []) },
 ];

@@ -11,6 +11,8 @@ import type { KindResult } from './build-index.ts';
 import { BuildError } from './build-error.ts';
 import { bulkChunk, BulkWriter, noPrevious } from './bulk-writer.ts';
 import { kindList, nameOwners, type KindEmitter, type RecordDocuments } from './emit-kinds.ts';
+import { readCoverageFacts } from './coverage-facts.ts';
+import { isCovered, type CoverageFacts } from './coverage.ts';
 import { readKeptFacts } from './kept-facts.ts';
 import { kindFiles, type AnyRecord, type KindFileInput, type KindFileMaker, type KindQueryInput } from './kind-files.ts';
 import type { Output } from './output.ts';
@@ -35,6 +37,8 @@ export class KindWriter {
   private readonly changedChunks = new Set<string>();
   /** the query facts of the records made by this writer */
   private readonly facts = new Map<number, QueryFacts>();
+  /** the coverage facts of the records made by this writer */
+  private readonly coverage = new Map<number, CoverageFacts>();
   private readonly bulk: BulkWriter;
   private started = false;
 
@@ -77,6 +81,7 @@ export class KindWriter {
     for (const { sub, body } of docs.subs) await put(subresourceFile(kind, record.id, sub), body);
     if (replaced) this.mark(record.id);
     if (docs.facts) this.facts.set(record.id, docs.facts);
+    if (docs.coverage) this.coverage.set(record.id, docs.coverage);
     const item = docs.item;
     this.bulk.add(record.id, item ? () => item : () => this.servedItem(record.id));
   }
@@ -93,7 +98,7 @@ export class KindWriter {
     this.linkNames();
     const list = kindList(this.em, this.baseUrl, this.records);
     const query = this.queryInput();
-    const input: KindFileInput = { kind: this.em.kind, records: this.records, list, baseUrl: this.baseUrl, query };
+    const input: KindFileInput = { kind: this.em.kind, records: this.records, list, baseUrl: this.baseUrl, query, coverage: this.coverageInput() };
     for (const maker of kindFiles) await this.writeKindFiles(maker, input);
     return { kind: this.em.kind, count: list.count, subresources: this.em.subs, idOnly: this.em.idOnly, bulk: this.bulk.close() };
   }
@@ -110,6 +115,18 @@ export class KindWriter {
     });
     const listed = this.em.listed;
     return { shape: query.shape, all, listed: listed ? all.filter((_, i) => listed(this.records[i])) : all };
+  }
+
+  /** Every record's coverage facts (a covered kind only): made now, or (on a copy) as the served build kept them. */
+  private coverageInput(): Array<[number, CoverageFacts]> | null {
+    if (!isCovered(this.em.kind)) return null;
+    let kept: Map<number, CoverageFacts> | null = null;
+    return this.records.map((record): [number, CoverageFacts] => {
+      let facts = this.coverage.get(record.id);
+      if (!facts && this.served) facts = (kept ??= readCoverageFacts(this.served.dir, this.em.kind)).get(record.id);
+      if (!facts) throw new BuildError([`${this.em.kind} ${record.id}: no coverage facts made or kept`]);
+      return [record.id, facts];
+    });
   }
 
   private mark(id: number): void {

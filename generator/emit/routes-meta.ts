@@ -6,6 +6,7 @@ import { archiveFile, bulkFile, type Meta, type Routes } from '../../edge/layout
 import type { AnyResource } from '../resources/define.ts';
 import { queryOf } from '../resources/define.ts';
 import type { KindResult } from './build-index.ts';
+import { changeUrl } from './changes.ts';
 import { queriesOf } from './query-facts.ts';
 
 /** What meta says besides the counts. */
@@ -44,7 +45,8 @@ export function rootIndex(kinds: readonly string[], baseUrl: string): Record<str
 /** The archive's path for this build. */
 export const archiveOf = (about: About): string => archiveFile(about.version, about.upstreamCommit);
 
-export function metaOf(about: About, baseUrl: string, built: readonly KindResult[]): Meta {
+/** `latestChange`: the `to` of the report of this build's version, when there is one. */
+export function metaOf(about: About, baseUrl: string, built: readonly KindResult[], latestChange: string | null): Meta {
   const siteUrl = baseUrl.replace(/\/v2$/, '');
   return {
     upstream_commit: about.upstreamCommit,
@@ -59,5 +61,6 @@ export function metaOf(about: About, baseUrl: string, built: readonly KindResult
     deploy_date: String(Math.floor(Date.parse(about.builtAt) / 1000)),
     hash: about.upstreamCommit,
     tag: null,
+    changes: { list: `${baseUrl}/changes/`, latest: latestChange === null ? null : changeUrl(baseUrl, latestChange) },
   };
 }

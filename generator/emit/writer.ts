@@ -6,23 +6,27 @@
  *   - each kind (kind-writer.ts): its items and subresources, their name links, its bulk file
  *     (bulk-writer.ts) and the files made from its whole set of records (kind-files.ts: list,
  *     default-size pages, query indexes, kept facts);
- *   - then, once (finish): the root index, 404, the artifacts (OpenAPI, types, docs page, CDN
+ *   - then, once (finish): the root index, 404, the change reports (changes.ts), the coverage
+ *     map (coverage.ts), the artifacts (OpenAPI, types, docs page, CDN
  *     rules), the packed search index, the routing table and meta (routes-meta.ts), the stamp,
  *     the archive of v2/ and the build index (build-index.ts).
  * On a copy, a file is replaced only when its bytes change, a folder a kind file owns loses
  * the files it no longer makes, and bulk and archive members none of whose files changed are
  * copied from the served build. Either way the bytes are those of a full build.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildIndexFile, buildStampFile, metaFile, notFoundFile, rootFile, routesFile, searchIndexFile, searchPackFile, type Meta, type Routes } from '../../edge/layout.ts';
+import { buildIndexFile, buildStampFile, changeReportsFolder, coverageFile, metaFile, notFoundFile, rootFile, routesFile, searchIndexFile, searchPackFile, type Meta, type Routes } from '../../edge/layout.ts';
 import type { SearchIndexFile } from '../../edge/query/search-index.ts';
 import { allResources } from '../resources/index.ts';
 import type { AnyResource } from '../resources/define.ts';
+import type { CoverageMap } from '../../schemas/output/coverage.ts';
 import { artifactMakers } from './artifacts.ts';
 import { writeTarGz, type ArchiveEntry } from './archive.ts';
 import { readBuildIndex, type BuildIndex, type KindResult } from './build-index.ts';
 import { BuildError } from './build-error.ts';
+import { changeChain, changeFiles, readChangeReports } from './changes.ts';
+import { coveredKinds, coverageFactsFile, makeCoverage, readCoverage } from './coverage-facts.ts';
 import type { KindEmitter } from './emit-kinds.ts';
 import type { AnyRecord } from './kind-files.ts';
 import { KindWriter } from './kind-writer.ts';
@@ -40,8 +44,18 @@ export interface FinishOptions {
   inputHash: string;
   /** what `GET {base}/meta/` says besides the counts */
   about: About;
+  /** the committed change reports (data/changes/); none when not given */
+  changesDir?: string | undefined;
   /** only these kinds were built (tests): no artifacts */
   only?: ReadonlySet<string> | undefined;
+}
+
+/** What finish wrote besides the kinds, and the coverage map (the build prints its largest gaps). */
+export interface Finished {
+  files: number;
+  bytes: number;
+  archiveEntries: ArchiveEntry[];
+  coverage: CoverageMap;
 }
 
 /** The served build a copy was made from. */
@@ -92,36 +106,71 @@ export class BuildWriter {
    * The files made once every kind is written (see the list above). `kinds`: the results of
    * the kinds written (on a copy, the served build's stand for the others).
    */
-  async finish(options: FinishOptions, kinds: readonly KindResult[]): Promise<{ files: number; bytes: number; archiveEntries: ArchiveEntry[] }> {
+  async finish(options: FinishOptions, kinds: readonly KindResult[]): Promise<Finished> {
     const byKind = new Map((this.served?.index.kinds ?? []).map((k) => [k.kind, k]));
     for (const k of kinds) byKind.set(k.kind, k);
     const built = [...byKind.values()].sort((a, b) => (a.kind < b.kind ? -1 : 1));
     const { files, bytes } = this.out;
     // every kind's files landed, for the packed search index to read them back
     await this.out.finish();
-    const archive = await this.writeSmallFiles(options, built);
+    const { archive, coverage } = await this.writeSmallFiles(options, built);
     await this.out.finish();
     const entries = this.writeArchive(archive, built);
-    return { files: this.out.files - files, bytes: this.out.bytes - bytes, archiveEntries: entries };
+    return { files: this.out.files - files, bytes: this.out.bytes - bytes, archiveEntries: entries, coverage };
   }
 
-  /** Everything but the archive and the build index; returns the archive's path. */
-  private async writeSmallFiles(options: FinishOptions, built: readonly KindResult[]): Promise<string> {
+  /** Everything but the archive and the build index; returns the archive's path and the coverage map. */
+  private async writeSmallFiles(options: FinishOptions, built: readonly KindResult[]): Promise<{ archive: string; coverage: CoverageMap }> {
     const out = this.out;
     const kinds = built.map((k) => k.kind);
     const resources = allResources.filter((r) => kinds.includes(r.kind));
     const archive = archiveOf(options.about);
     const routes = routesOf(built, resources, archive);
-    const meta = metaOf(options.about, options.baseUrl, built);
     await out.write(rootFile, JSON.stringify(rootIndex(kinds, options.baseUrl)));
     await out.write(notFoundFile, JSON.stringify('Not Found'));
+    const latestChange = await this.writeChanges(options);
+    const meta = metaOf(options.about, options.baseUrl, built, latestChange);
+    // before the artifacts: the docs page draws it
+    const coverage = await this.writeCoverage(kinds);
     if (!options.only) await this.writeArtifacts(options.baseUrl, resources, routes, meta);
     await this.writeSearchPack(routes);
     await out.write(routesFile, JSON.stringify(routes));
     await out.write(metaFile, JSON.stringify(meta));
     const stamp: BuildStamp = { inputHash: options.inputHash, baseUrl: options.baseUrl };
     await out.write(buildStampFile, JSON.stringify(stamp));
-    return archive;
+    return { archive, coverage };
+  }
+
+  /**
+   * The change reports that lead to this build's commit, and their list; on a copy, the served
+   * reports no longer in the chain go. Returns the `to` of the newest, if any.
+   */
+  private async writeChanges(options: FinishOptions): Promise<string | null> {
+    const chain = changeChain(options.changesDir ? readChangeReports(options.changesDir) : [], options.about.upstreamCommit);
+    const files = changeFiles(chain, options.baseUrl);
+    for (const [rel, body] of files) if (!this.out.holds(rel, body)) await this.out.write(rel, body);
+    if (this.out instanceof CopyOutput && existsSync(join(this.out.root, changeReportsFolder))) {
+      const made = new Set(files.map(([rel]) => rel));
+      for (const name of readdirSync(join(this.out.root, changeReportsFolder))) {
+        if (!made.has(`${changeReportsFolder}/${name}`)) this.out.remove(`${changeReportsFolder}/${name}`);
+      }
+    }
+    return chain[0]?.to ?? null;
+  }
+
+  /**
+   * The coverage map, from the covered kinds' kept coverage facts. On a copy where none of
+   * those was written again, the served map stands: it was made from the same facts.
+   */
+  private async writeCoverage(kinds: readonly string[]): Promise<CoverageMap> {
+    const out = this.out;
+    const covered = coveredKinds(kinds);
+    const served = out instanceof CopyOutput && !covered.some((kind) => out.rewritten.has(coverageFactsFile(kind))) ? readCoverage(out.root) : null;
+    if (served) return served;
+    const map = makeCoverage(out.root, covered);
+    const body = JSON.stringify(map);
+    if (!out.holds(coverageFile, body)) await out.write(coverageFile, body);
+    return map;
   }
 
   /** The artifacts (artifacts.ts), in order; those with a route join the routing table's site pages. */
