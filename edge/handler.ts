@@ -9,7 +9,7 @@ import { badParameter, methodNotAllowed, notFound } from './answers.ts';
 import { BuildFiles, type FileReader } from './build-files.ts';
 import { collection } from './collection.ts';
 import { compose, HTTP_STEPS, replyOf, type Answer, type Reply, type RequestLike, type Respond, type Step } from './http.ts';
-import { API_PREFIX, canonicalKey, itemFile, metaFile, rootFile, subresourceFile } from './layout.ts';
+import { API_PREFIX, canonicalKey, changeReportFile, changesListFile, coverageFile, itemFile, metaFile, rootFile, subresourceFile } from './layout.ts';
 import { checkedQuery, collectionParams, SEARCH_PARAMS } from './params.ts';
 import { search, SEARCH_PATH } from './search-endpoint.ts';
 
@@ -62,6 +62,8 @@ async function route(build: BuildFiles, url: URL): Promise<Answer> {
   if (segments === null) return notFound();
   if (segments.length === 0) return fileAnswer(build, rootFile);
   if (segments.length === 1 && segments[0] === 'meta') return fileAnswer(build, metaFile);
+  if (segments.length === 2 && segments[0] === 'meta' && segments[1] === 'coverage') return fileAnswer(build, coverageFile);
+  if (segments[0] === CHANGES_PATH && segments.length <= 2) return changes(build, segments[1]);
   if (segments.length === 1 && segments[0] === SEARCH_PATH) return withQuery(url, (params) => search(build, params));
   const known = await build.routes();
   const [kind, key, sub] = segments as [string, string | undefined, string | undefined];
@@ -70,6 +72,27 @@ async function route(build: BuildFiles, url: URL): Promise<Answer> {
   if (sub === undefined) return fileAnswer(build, itemFile(kind, canonicalKey(key)));
   if (segments.length === 3 && known.subresources[kind]?.includes(sub)) return fileAnswer(build, subresourceFile(kind, canonicalKey(key), sub));
   return notFound();
+}
+
+const CHANGES_PATH = 'changes';
+const FULL_COMMIT = /^[0-9a-f]{40}$/;
+/** The shortest commit prefix answered, as git abbreviates. */
+const SHORT_COMMIT = /^[0-9a-f]{7,39}$/;
+
+/**
+ * `GET /v2/changes/` (the list) and `GET /v2/changes/{commit}`: a full commit is its file; a
+ * prefix of 7 or more hex digits is the one listed version it starts, and a 404 when it starts
+ * none or several.
+ */
+async function changes(build: BuildFiles, commit: string | undefined): Promise<Answer> {
+  if (commit === undefined) return fileAnswer(build, changesListFile);
+  if (FULL_COMMIT.test(commit)) return fileAnswer(build, changeReportFile(commit));
+  if (!SHORT_COMMIT.test(commit)) return notFound();
+  const bytes = await build.read(changesListFile);
+  if (bytes === null) return notFound();
+  const list = JSON.parse(new TextDecoder().decode(bytes)) as { results: Array<{ to: string }> };
+  const matches = list.results.filter((r) => r.to.startsWith(commit));
+  return matches.length === 1 ? fileAnswer(build, changeReportFile(matches[0]!.to)) : notFound();
 }
 
 /** A route that reads the query, behind the cap on its length. */

@@ -61,6 +61,14 @@ export const bulkFile = (kind: string) => `${DOWNLOADS_DIR}/${kind}.ndjson.gz`;
 export const archiveFile = (version: string, upstreamCommit: string) => `${DOWNLOADS_DIR}/creature-api-v2-${version}-${upstreamCommit.slice(0, 7)}.tar.gz`;
 /** What was built: `GET {base}/meta/`. */
 export const metaFile = `${API_PREFIX}/meta.json`;
+/** The coverage map (issue 25): `GET {base}/meta/coverage/`. */
+export const coverageFile = `${API_PREFIX}/meta/coverage.json`;
+/** The data versions' change reports (issue 25): `GET {base}/changes/` lists them, newest first. */
+export const changesListFile = `${API_PREFIX}/changes.json`;
+/** `GET {base}/changes/{to}`: the report of the data version at upstream commit `to` (40 hex). */
+export const changeReportFile = (to: string) => `${API_PREFIX}/changes/${to}.json`;
+/** The folder of the reports, which holds nothing else. */
+export const changeReportsFolder = `${API_PREFIX}/changes`;
 /** What a build was made from; decides whether `npm start` must build again. */
 export const buildStampFile = 'build-stamp.json';
 /** What a build keeps for the next one to reuse (where each bulk file's and the archive's gzip members lie); not served. */
@@ -141,4 +149,6 @@ export interface Meta {
   hash: string;
   /** upstream key: the release tag of that commit; null, as the pinned commit is not a tagged release */
   tag: string | null;
+  /** the data versions' change reports: their list, and the report of this build's version (null when none was made) */
+  changes: { list: string; latest: string | null };
 }

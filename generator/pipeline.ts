@@ -33,6 +33,8 @@ export const consoleLog: Log = {
 const IMPORT_CODE = ['generator/import', 'generator/model', 'schemas/tables.ts', 'schemas/columns.ts', 'schemas/ajv.ts', 'package-lock.json'];
 /** What the responses depend on besides the records. */
 const BUILD_CODE = ['generator', 'schemas', 'edge', 'site', 'package-lock.json'];
+/** The committed change reports the build serves (`npm run data:update` writes them). */
+export const changesDir = join(repoRoot, 'data', 'changes');
 
 export interface InputHashes {
   records: string;
@@ -51,7 +53,7 @@ export const codeHash = (memo?: FileMemo): string => hashFiles([...new Set([...I
 /** The hashes of what the records and the build are made from; with a memo, files unchanged since it last saw them are not read again. */
 export function inputHashes(config: Config, memo?: FileMemo): InputHashes {
   const records = hashFiles([join(config.dataDir, 'csv'), ...IMPORT_CODE.map((p) => join(repoRoot, p))], memo);
-  const build = hashFiles([mediaDir(config.dataDir), ...BUILD_CODE.map((p) => join(repoRoot, p))], memo);
+  const build = hashFiles([mediaDir(config.dataDir), changesDir, ...BUILD_CODE.map((p) => join(repoRoot, p))], memo);
   return { records, build: `${records}:${build}` };
 }
 
@@ -107,11 +109,13 @@ export async function buildStep(config: Config, hash: string, log: Log, force = 
     baseUrl: config.baseUrl,
     inputHash: hash,
     about: { upstreamCommit: upstreamCommit(config.dataDir), version: projectVersion(), builtAt: buildTime() },
+    changesDir,
     ...(bar ? { progress: (done: number, total: number) => bar.update(done, total) } : {}),
   });
   const line = `build: ${summary.files} files (${(summary.bytes / 1e6).toFixed(1)} MB) of ${summary.kinds} kinds in ${((performance.now() - started) / 1000).toFixed(1)} s`;
   if (bar) bar.done(line);
   else log.info(line);
+  for (const gap of summary.gaps) log.info(gap);
   return summary;
 }
 

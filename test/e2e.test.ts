@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { itemFile, listFile, routesFile, type Routes } from '../edge/layout.ts';
+import { coverageFile, itemFile, listFile, routesFile, type Routes } from '../edge/layout.ts';
+import type { CoverageMap } from '../schemas/output/coverage.ts';
 
 const origin = inject('previewUrl');
 const base = inject('baseUrl');
@@ -335,6 +336,40 @@ describe('the docs page: filter and search', () => {
     expect(await shownJson(page)).toMatchObject({ error: 'bad_parameter', parameter: 'type', value: 'firee' });
     await expect.poll(() => status(page).textContent()).toContain('parameter “type” does not take “firee”');
     expect(await page.getByRole('link', { name: 'Fields of this answer' }).getAttribute('href')).toBe('#shape-BadParameter');
+    expect(elsewhere).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('the docs page: coverage map', () => {
+  it('draws a heat map per covered kind, generations by fields, and a cell says the number /v2/meta/coverage/ says', async () => {
+    const served = (await (await fetch(`${base}/meta/coverage/`)).json()) as CoverageMap;
+    expect(served).toEqual(distJson(coverageFile));
+    const { page, context, elsewhere, errors } = await openPage();
+    await page.goto(`${origin}/`);
+    expect(await page.locator('nav.toc a[href="#coverage"]').count()).toBe(1);
+    const section = page.locator('#coverage');
+    for (const k of served.kinds) {
+      const table = section.locator(`table#coverage-${k.kind}`);
+      expect(await table.locator('tbody tr').count(), k.kind).toBe(k.fields.length);
+      expect(await table.locator('thead th[scope="col"]').count(), k.kind).toBe(k.generations.length + 1);
+      expect(await table.locator('tbody td').count(), k.kind).toBe(k.fields.length * k.generations.length);
+    }
+    // a cell with a gap, picked from the JSON: its hover title and its screen-reader text give the JSON's number
+    const species = served.kinds.find((k) => k.kind === 'creature-species')!;
+    const generation = species.generations[species.generations.length - 1]!;
+    const [field, wanted] = Object.entries(generation.fields).find(([, c]) => c.gaps > 0 && c.gaps < generation.count)!;
+    const td = section.locator(`td[data-kind="creature-species"][data-generation="${generation.generation}"][data-field="${field}"]`);
+    expect(Number(await td.getAttribute('data-share'))).toBe(wanted.share);
+    const shown = `${(wanted.share * 100).toFixed(1)}%`;
+    expect(await td.locator('.visually-hidden').textContent()).toBe(shown);
+    expect(await td.getAttribute('title')).toContain(`${wanted.gaps} of ${generation.count} lacking (${shown})`);
+    // drawn: the cell has the colour of its band, not the page's background
+    const colour = await td.evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(colour).not.toBe('rgba(0, 0, 0, 0)');
+    await td.hover();
+    await section.locator('table#coverage-creature-species').screenshot({ path: join(outputDir, 'docs-coverage.png') });
     expect(elsewhere).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();

@@ -11,6 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { swapIn } from '../files/folders.ts';
 import { allResources } from '../resources/index.ts';
 import { BuildError } from './build-error.ts';
+import { gapLine, largestGaps } from './coverage.ts';
 import type { WorkerMessage } from './build-worker.ts';
 import { emitKinds, type ShardJob, type ShardResult } from './shard.ts';
 import { BuildWriter } from './writer.ts';
@@ -25,6 +26,8 @@ export interface BuildOptions {
   about: { upstreamCommit: string; version: string; builtAt: string };
   /** worker threads to build with; default: up to 2, as the machine has cores */
   workers?: number;
+  /** the committed change reports to serve (data/changes/); none when not given */
+  changesDir?: string;
   /** only these kinds (for tests and quick iterations); default: all */
   only?: ReadonlySet<string>;
   progress?: (done: number, total: number) => void;
@@ -34,7 +37,12 @@ export interface BuildSummary {
   files: number;
   bytes: number;
   kinds: number;
+  /** the coverage map's largest gaps, one line each */
+  gaps: string[];
 }
+
+/** How many of the coverage map's gaps the build prints. */
+const PRINTED_GAPS = 5;
 
 export { BuildError };
 
@@ -112,6 +120,7 @@ async function buildInto(tmp: string, options: BuildOptions): Promise<BuildSumma
     files: finished.files + results.reduce((n, r) => n + r.files, 0),
     bytes: finished.bytes + results.reduce((n, r) => n + r.bytes, 0),
     kinds: built.length,
+    gaps: largestGaps(finished.coverage, PRINTED_GAPS).map(gapLine),
   };
 }
 

@@ -17,6 +17,9 @@ import { resources as species } from '../resources/species/index.ts';
 import { resources as world } from '../resources/world/index.ts';
 import type { AnyResource } from '../resources/define.ts';
 import type { Artifact, ArtifactContext, ArtifactMaker } from './artifact.ts';
+import { changesSection } from './changes-page.ts';
+import { readCoverage } from './coverage-facts.ts';
+import { coverageSection } from './coverage-page.ts';
 import { buildContract, type JsonValue } from './openapi.ts';
 import { escapeHtml, referenceSection, resourceAnchor, type ReferenceExample } from './reference.ts';
 
@@ -303,6 +306,7 @@ export const docsPage: ArtifactMaker = {
     if (!files.includes('index.html')) throw new Error(`${siteDir} has no index.html`);
     const own = new Set(files.map(routeOf));
     const downloads = downloadsSection(ctx, own);
+    const coverage = coverageSection(readCoverage(ctx.outDir));
     const summaries = ctx.routes.kinds.map((k) => summarize(ctx, k));
     const pageOrder = groupKinds(ctx.routes.kinds).flatMap((g) => g.kinds);
     const reference = referenceSection({
@@ -321,6 +325,9 @@ export const docsPage: ArtifactMaker = {
       good_to_know: goodToKnow(ctx.outDir),
       query_parameters: queryParameters(ctx.routes, pageOrder),
       reference,
+      changes: changesSection(ctx.outDir),
+      coverage_nav: coverage.nav,
+      coverage: coverage.section,
       downloads_nav: downloads.nav,
       downloads: downloads.section,
     };

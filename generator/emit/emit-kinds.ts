@@ -12,6 +12,7 @@ import type { FullList, ListEntry } from '../../edge/pagination.ts';
 import { allKinds, type KindName } from '../model/kinds.ts';
 import type { AnyResource } from '../resources/define.ts';
 import { resourceUrl, type BuildContext, type Media } from './context.ts';
+import { coverageFacts, type CoverageFacts, type Doc } from './coverage.ts';
 import { kindQuery, type KindQuery, type QueryFacts } from './query-facts.ts';
 
 type AnyRecord = { id: number; name: string | null };
@@ -79,6 +80,8 @@ export interface RecordDocuments {
   item: Buffer | null;
   /** made with the item */
   facts: QueryFacts | null;
+  /** made with the item, for the kinds the coverage map covers */
+  coverage: CoverageFacts | null;
   subs: Array<{ sub: string; body: string }>;
   problems: string[];
 }
@@ -94,7 +97,7 @@ export function emitRecord(
   record: AnyRecord,
   only: { parts?: ReadonlySet<string>; contextFor?: (part: string) => BuildContext } = {},
 ): RecordDocuments {
-  const out: RecordDocuments = { item: null, facts: null, subs: [], problems: [] };
+  const out: RecordDocuments = { item: null, facts: null, coverage: null, subs: [], problems: [] };
   try {
     for (const { part, emit, check } of em.documents) {
       if (only.parts && !only.parts.has(part)) continue;
@@ -115,6 +118,7 @@ export function emitRecord(
           return out;
         }
         out.facts = facts;
+        out.coverage = coverageFacts(em.kind, doc as Doc);
       } else if (error) out.problems.push(`${em.kind} ${record.id} ${part}: ${error}`);
       else out.subs.push({ sub: part, body: JSON.stringify(doc) });
     }

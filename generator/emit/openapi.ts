@@ -19,6 +19,8 @@ import * as berries from '../../schemas/output/berries.ts';
 import * as common from '../../schemas/output/common.ts';
 import { describedFrom } from '../../schemas/output/common.ts';
 import * as contests from '../../schemas/output/contests.ts';
+import { ChangeList, ChangeReport } from '../../schemas/output/changes.ts';
+import { CoverageMap } from '../../schemas/output/coverage.ts';
 import * as creatures from '../../schemas/output/creatures.ts';
 import * as encounters from '../../schemas/output/encounters.ts';
 import * as evolution from '../../schemas/output/evolution.ts';
@@ -73,6 +75,14 @@ export const MetaSchema = Type.Object(
     tag: Type.Union([Type.String(), Type.Null()], {
       description: 'The upstream service’s own key: the release tag of that commit; null, because the pinned commit is not a tagged release.',
     }),
+
+    changes: Type.Object(
+      {
+        list: Type.String({ format: 'uri', description: 'URL of `/changes/`: every data version’s change report, newest first.' }),
+        latest: Type.Union([Type.String({ format: 'uri' }), Type.Null()], { description: 'URL of the change report of this build’s data version; null when none was made for it.' }),
+      },
+      { additionalProperties: false, description: 'What each data version changed (issue 25).' },
+    ),
   },
   { additionalProperties: false },
 );
@@ -116,6 +126,9 @@ export interface Contract {
 export const PAGINATED_LIST = 'PaginatedList';
 export const NOT_FOUND = 'NotFound';
 export const META = 'Meta';
+export const COVERAGE_MAP = 'CoverageMap';
+export const CHANGE_LIST = 'ChangeList';
+export const CHANGE_REPORT = 'ChangeReport';
 export const ROOT_INDEX = 'RootIndex';
 export const BAD_PARAMETER = 'BadParameter';
 export const SEARCH_PAGE = 'SearchPage';
@@ -262,7 +275,7 @@ export function buildContract(resources: readonly AnyResource[], routes: Routes)
   const components = new ComponentSet(summaries);
   for (const [name, schema] of roots) components.claim(name, schema);
   const fixed: [string, TSchema][] = [
-    [PAGINATED_LIST, common.PaginatedList], [NOT_FOUND, common.NotFound], [META, MetaSchema], [ROOT_INDEX, rootIndexSchema(routes)],
+    [PAGINATED_LIST, common.PaginatedList], [NOT_FOUND, common.NotFound], [META, MetaSchema], [COVERAGE_MAP, CoverageMap], [CHANGE_LIST, ChangeList], [CHANGE_REPORT, ChangeReport], [ROOT_INDEX, rootIndexSchema(routes)],
     [BAD_PARAMETER, BadParameterSchema], [SEARCH_PAGE, SearchPageSchema], [SEARCH_RESULT, SearchResultSchema],
   ];
   for (const [name, schema] of fixed) components.claim(name, schema);
@@ -383,6 +396,33 @@ const META_PATHS: Record<string, JsonValue> = {
     get: {
       operationId: 'getMeta', summary: 'What was built', tags: ['meta'],
       responses: { '200': ok('The upstream commit, build time, version, base URL and each collection’s size.', META) },
+    },
+  },
+  '/meta/coverage/': {
+    get: {
+      operationId: 'getCoverage', summary: 'What the data lacks', tags: ['meta'],
+      description: 'The coverage map: for creature, creature-species, move, ability and item, per generation, the share of items whose each field is null, empty or missing, and whose names and flavor texts lack English or one of the five next largest languages.',
+      responses: { '200': ok('Each covered kind’s fields by generation, with the items lacking each.', COVERAGE_MAP) },
+    },
+  },
+  '/changes/': {
+    get: {
+      operationId: 'listChanges', summary: 'What each data version changed', tags: ['meta'],
+      responses: { '200': ok('The data versions with a change report, newest first, each with its summary counts.', CHANGE_LIST) },
+    },
+  },
+  '/changes/{commit}': {
+    get: {
+      operationId: 'getChanges', summary: 'What one data version changed', tags: ['meta'],
+      parameters: [{
+        name: 'commit', in: 'path', required: true,
+        description: 'The upstream commit the version is built from (`to`): 40 hex digits, or a prefix of 7 or more that starts one listed version only.',
+        schema: { type: 'string', pattern: '^[0-9a-fA-F]{7,40}$' },
+      }],
+      responses: {
+        '200': ok('The tables that differ, and the items added, removed and changed by kind, with the field paths that changed.', CHANGE_REPORT),
+        '404': notFoundRef,
+      },
     },
   },
 };

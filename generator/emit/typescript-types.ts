@@ -12,7 +12,7 @@
 import { queryShape, type Routes } from '../../edge/layout.ts';
 import type { ArtifactMaker } from './artifact.ts';
 import {
-  BAD_PARAMETER, buildContract, META, NOT_FOUND, PAGINATED_LIST, ROOT_INDEX, SEARCH_PAGE, SEARCH_RESULT, valueComponent,
+  BAD_PARAMETER, buildContract, CHANGE_LIST, CHANGE_REPORT, COVERAGE_MAP, META, NOT_FOUND, PAGINATED_LIST, ROOT_INDEX, SEARCH_PAGE, SEARCH_RESULT, valueComponent,
   type Contract, type JsonSchema, type JsonValue,
 } from './openapi.ts';
 import { PARAMETER_TEXT, readVocabularies, RANGE_FORMS, sortKeys, type Vocabularies } from './query-contract.ts';
@@ -288,6 +288,9 @@ export function typeDeclarations({ contract, routes, version, vocabularies }: Ty
   };
   describe(ROOT_INDEX, '`GET /` (the base URL): every collection’s URL by name.');
   describe(META, '`GET /meta/`: what was built.');
+  describe(COVERAGE_MAP, '`GET /meta/coverage/`: what the data lacks, by kind, generation and field.');
+  describe(CHANGE_LIST, '`GET /changes/`: the data versions with a change report, newest first.');
+  describe(CHANGE_REPORT, '`GET /changes/{commit}`: what one data version changed.');
   describe(PAGINATED_LIST, '`GET /{resource}/`: a page of a collection (`limit`, `offset`, `q`, the batches `id` and `name`, its filters and `fields`).');
   describe(NOT_FOUND, 'The body of every 404.');
   describe(BAD_PARAMETER, 'The body of a 400: a query parameter’s value was not understood.');

@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { itemFile, listFile, metaFile, rootFile, routesFile, subresourceFile, type Meta, type Routes } from '../../edge/layout.ts';
+import { changesListFile, coverageFile, itemFile, listFile, metaFile, rootFile, routesFile, subresourceFile, type Meta, type Routes } from '../../edge/layout.ts';
 import type { FullList, ListEntry } from '../../edge/pagination.ts';
 import { SPOOFED_HEADERS } from '../../netlify/deploy-checks.ts';
 
@@ -100,6 +100,12 @@ export function httpCases(ctx: Pick<CaseContext, 'routes'>): HttpCase[] {
     ok('root without the slash', '/v2', { file: rootFile }),
     ok('meta', '/v2/meta/', { file: metaFile }),
     ok('meta in capitals without the slash', '/v2/META', { file: metaFile }),
+    ok('coverage map', '/v2/meta/coverage/', { file: coverageFile }),
+    ok('change reports', '/v2/changes/', { file: changesListFile }),
+    ok('change reports without the slash', '/v2/changes', { file: changesListFile }),
+    missing('change report of a commit with none', `/v2/changes/${'0'.repeat(40)}`),
+    missing('change report by a prefix no version has', '/v2/changes/0000000/'),
+    missing('below the coverage map', '/v2/meta/coverage/creature'),
 
     // items: id or name, any case, with or without the trailing slash, the same bytes
     ok('item by id', '/v2/creature/1', creature1),

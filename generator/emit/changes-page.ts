@@ -1,0 +1,43 @@
+/**
+ * The docs page's lines on the latest data version: its report in a few lines (tables and
+ * items by kind), linking the full report and the list of every version.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { changeReportFile, changesListFile } from '../../edge/layout.ts';
+import type { ChangeReport } from '../../schemas/output/changes.ts';
+import type { ChangeList } from './changes.ts';
+import { escapeHtml } from './reference.ts';
+
+/** How many kinds the page names before "and N more". */
+const SHOWN_KINDS = 6;
+
+const tryLink = (path: string, text = path) => `<a data-try href="${escapeHtml(path)}">${escapeHtml(text)}</a>`;
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+function kindLine(kind: string, k: ChangeReport['kinds'][string]): string {
+  const parts = [k.added.length && `${k.added.length} added`, k.removed.length && `${k.removed.length} removed`, k.changed.length && `${k.changed.length} changed`].filter(Boolean);
+  return `<li><code>${escapeHtml(kind)}</code>: ${parts.join(', ')}</li>`;
+}
+
+/** The latest report's lines, or a sentence saying there is none; from the build's own files. */
+export function changesSection(outDir: string): string {
+  const read = <T>(path: string): T | null => (existsSync(join(outDir, path)) ? (JSON.parse(readFileSync(join(outDir, path), 'utf8')) as T) : null);
+  const list = read<ChangeList>(changesListFile);
+  const latest = list?.results[0];
+  const report = latest ? read<ChangeReport>(changeReportFile(latest.to)) : null;
+  const all = tryLink('/v2/changes/');
+  let body: string;
+  if (!latest || !report) body = `<p>No change report was made for this data version yet. ${all} lists every version that has one.</p>`;
+  else {
+    const kinds = Object.entries(report.kinds);
+    const more = kinds.length > SHOWN_KINDS ? `<li>and ${plural(kinds.length - SHOWN_KINDS, 'more kind')}</li>` : '';
+    const { added, removed, changed } = report.summary;
+    body =
+      `<p>The latest data version, upstream <code>${escapeHtml(report.from.slice(0, 7))}</code> → <code>${escapeHtml(report.to.slice(0, 7))}</code>, ` +
+      `changed ${plural(report.tables.length, 'table')}; items: ${added} added, ${removed} removed, ${changed} changed.</p>` +
+      `<ul class="changes">${kinds.slice(0, SHOWN_KINDS).map(([kind, k]) => kindLine(kind, k)).join('')}${more}</ul>` +
+      `<p>Its full report, with the field paths of each changed item: ${tryLink(`/v2/changes/${report.to}`, `/v2/changes/${report.to.slice(0, 7)}…`)}. Every version: ${all} (${plural(list!.count, 'report')}).</p>`;
+  }
+  return `<section id="changes" aria-labelledby="changes-title"><h2 id="changes-title">What changed</h2><div class="card">${body}</div></section>`;
+}

@@ -1,0 +1,58 @@
+/**
+ * The coverage facts a build keeps of each covered kind (beside the build index, outside v2/:
+ * not served, not archived): what the coverage map is made from, and what the next update reads
+ * back for the records it does not make again.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { coverageFile } from '../../edge/layout.ts';
+import type { CoverageMap } from '../../schemas/output/coverage.ts';
+import { BuildError } from './build-error.ts';
+import { COVERAGE_KINDS, coverageMap, type CoverageFacts } from './coverage.ts';
+
+const FORMAT = 'coverage-facts/1';
+
+export const coverageFactsFile = (kind: string): string => `coverage-facts/${kind}.json`;
+
+interface KeptCoverage {
+  format: typeof FORMAT;
+  kind: string;
+  /** in id order */
+  records: Array<[id: number, facts: CoverageFacts]>;
+}
+
+export function coverageFactsBody(kind: string, records: Array<[number, CoverageFacts]>): string {
+  const kept: KeptCoverage = { format: FORMAT, kind, records };
+  return JSON.stringify(kept);
+}
+
+function readKept(dir: string, kind: string): KeptCoverage {
+  let kept: KeptCoverage;
+  try {
+    kept = JSON.parse(readFileSync(join(dir, coverageFactsFile(kind)), 'utf8')) as KeptCoverage;
+  } catch {
+    throw new BuildError([`${dir} has no coverage facts of ${kind}; run a full build (npm run build -- --force)`]);
+  }
+  if (kept.format !== FORMAT) throw new BuildError([`${dir} holds coverage facts of ${kind} in another format; run a full build (npm run build -- --force)`]);
+  return kept;
+}
+
+/** The facts a served build kept for a kind, by id. */
+export const readCoverageFacts = (dir: string, kind: string): Map<number, CoverageFacts> => new Map(readKept(dir, kind).records);
+
+/** The covered kinds among `kinds`, in the map's order. */
+export const coveredKinds = (kinds: readonly string[]): string[] => COVERAGE_KINDS.map((c) => c.kind).filter((k) => kinds.includes(k));
+
+/** The map of the build under `root`, from the kept facts of the covered kinds among `kinds`. */
+export function makeCoverage(root: string, kinds: readonly string[]): CoverageMap {
+  return coverageMap(new Map(coveredKinds(kinds).map((kind) => [kind, readKept(root, kind).records.map(([, facts]) => facts)])));
+}
+
+/** The map a build under `root` holds already, or null. */
+export function readCoverage(root: string): CoverageMap | null {
+  try {
+    return JSON.parse(readFileSync(join(root, coverageFile), 'utf8')) as CoverageMap;
+  } catch {
+    return null;
+  }
+}

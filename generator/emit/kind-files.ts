@@ -1,0 +1,77 @@
+/**
+ * The files made from a kind's whole set of records, written on its writer's close by both
+ * builds (a full build and the dev loop's update): a new per-kind output is one more entry in
+ * `kindFiles`.
+ */
+import { DEFAULT_LIMIT, fieldColumnFile, filterIndexFile, listFile, pageFile, searchIndexFile, type QueryShape } from '../../edge/layout.ts';
+import { paginate, type FullList } from '../../edge/pagination.ts';
+import { coverageFactsBody, coverageFactsFile } from './coverage-facts.ts';
+import type { CoverageFacts } from './coverage.ts';
+import { keptFactsFile } from './kept-facts.ts';
+import { fieldColumns, filterIndex, searchIndex, type RecordFacts } from './query-index.ts';
+
+export type AnyRecord = { id: number; name: string | null };
+
+/** What a kind file is made from: the kind's records in id order and its whole list, and its query facts. */
+export interface KindFileInput {
+  kind: string;
+  records: readonly AnyRecord[];
+  list: FullList;
+  baseUrl: string;
+  query: KindFacts;
+  /** every record's coverage facts in id order, for a kind the coverage map covers */
+  coverage: Array<[id: number, facts: CoverageFacts]> | null;
+}
+
+/** A kind's query declaration with the facts of its records. */
+export interface KindFacts {
+  shape: QueryShape;
+  /** every record's facts, in id order */
+  all: readonly RecordFacts[];
+  /** the listed records' facts, in list order: index positions are positions here */
+  listed: readonly RecordFacts[];
+}
+
+/**
+ * A file (or files) made from a kind's whole set of records. `folder`, when given, holds only
+ * what the maker makes: an update removes the files in it that the maker no longer makes.
+ */
+export interface KindFileMaker {
+  make(input: KindFileInput): Array<[path: string, body: string]>;
+  folder?: (kind: string) => string;
+}
+
+const folderOf = (path: string) => path.slice(0, path.lastIndexOf('/'));
+const pagesFolder = (kind: string) => folderOf(pageFile(kind, 0));
+const fieldsFolder = (kind: string) => folderOf(fieldColumnFile(kind, 'id'));
+
+export const kindFiles: readonly KindFileMaker[] = [
+  { make: ({ kind, list }) => [[listFile(kind), JSON.stringify(list)]] },
+  {
+    // the default-size pages: the first is written even for an empty list
+    make: ({ kind, list, baseUrl }) => {
+      const files: Array<[string, string]> = [];
+      for (let offset = 0; offset === 0 || offset < list.count; offset += DEFAULT_LIMIT) {
+        files.push([pageFile(kind, offset), JSON.stringify(paginate(list, `${baseUrl}/${kind}/`, offset, DEFAULT_LIMIT))]);
+      }
+      return files;
+    },
+    folder: pagesFolder,
+  },
+  // the query indexes (issue 18): the request side's filters, q, search and fields
+  { make: ({ kind, query }) => [[filterIndexFile(kind), JSON.stringify(filterIndex(kind, query.shape, query.listed))]] },
+  {
+    make: ({ kind, query }) => {
+      const search = searchIndex(kind, query.listed);
+      return search ? [[searchIndexFile(kind), JSON.stringify(search)]] : [];
+    },
+  },
+  {
+    make: ({ kind, query }) => fieldColumns(kind, query.shape, query.listed).map((c): [string, string] => [fieldColumnFile(kind, c.field), JSON.stringify(c)]),
+    folder: fieldsFolder,
+  },
+  // what the next update reads back for the records it does not make again
+  { make: ({ kind, query }) => [keptFactsFile(kind, query.shape, query.all)] },
+  // what the coverage map is made from (coverage-facts.ts)
+  { make: ({ kind, coverage }) => (coverage ? [[coverageFactsFile(kind), coverageFactsBody(kind, coverage)]] : []) },
+];

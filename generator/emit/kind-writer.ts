@@ -1,0 +1,176 @@
+/**
+ * A kind's writer: each record's item with its subresources and its bulk line, the records
+ * that went, then, on close, the name links and the kind files (kind-files.ts). On a copy of
+ * the served build, a document is replaced only when its bytes change.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { bulkFile, itemFile, subresourceFile } from '../../edge/layout.ts';
+import { memberSource } from './archive.ts';
+import type { KindResult } from './build-index.ts';
+import { BuildError } from './build-error.ts';
+import { bulkChunk, BulkWriter, noPrevious } from './bulk-writer.ts';
+import { kindList, nameOwners, type KindEmitter, type RecordDocuments } from './emit-kinds.ts';
+import { readCoverageFacts } from './coverage-facts.ts';
+import { isCovered, type CoverageFacts } from './coverage.ts';
+import { readKeptFacts } from './kept-facts.ts';
+import { kindFiles, type AnyRecord, type KindFileInput, type KindFileMaker, type KindFacts } from './kind-files.ts';
+import type { Output } from './output.ts';
+import type { QueryFacts } from './query-facts.ts';
+import type { RecordFacts } from './query-index.ts';
+
+/** The served build's result for a kind and its records, when writing onto a copy. */
+export interface ServedKind {
+  dir: string;
+  result: KindResult | undefined;
+  records: readonly AnyRecord[];
+}
+
+/**
+ * One kind's files. Records come in id order, after every `remove`; `close` then writes the
+ * name links, the kind files and the bulk file's last member.
+ */
+export class KindWriter {
+  private readonly records: AnyRecord[] = [];
+  /** ids whose files this writer replaced or removed: their names are linked again, their bulk chunks recompressed */
+  private readonly rewritten = new Set<number>();
+  private readonly changedChunks = new Set<string>();
+  /** the query facts of the records made by this writer */
+  private readonly facts = new Map<number, QueryFacts>();
+  /** the coverage facts of the records made by this writer */
+  private readonly coverage = new Map<number, CoverageFacts>();
+  private readonly bulk: BulkWriter;
+  private started = false;
+
+  constructor(
+    private readonly out: Output,
+    private readonly em: KindEmitter,
+    private readonly baseUrl: string,
+    /** the served build's result for the kind and its records, when writing onto a copy */
+    private readonly served: ServedKind | null,
+  ) {
+    const previous = served?.result ? memberSource({ file: join(served.dir, bulkFile(em.kind)), members: served.result.bulk }) : noPrevious;
+    this.bulk = new BulkWriter(join(out.root, bulkFile(em.kind)), previous, (chunk) => this.changedChunks.has(chunk));
+  }
+
+  /** A record that is gone: its item and subresources (its names go on close). */
+  remove(id: number): void {
+    if (this.started) throw new Error(`${this.em.kind} ${id}: records that went are removed before any record is written`);
+    this.out.remove(itemFile(this.em.kind, id));
+    for (const sub of this.em.subs) this.out.remove(subresourceFile(this.em.kind, id, sub));
+    this.mark(id);
+  }
+
+  /**
+   * A record and those of its documents that were made (all of them in a full build; on a
+   * copy, those an edit reached); a document with the bytes already there is left as it is.
+   */
+  async record(record: AnyRecord, docs: RecordDocuments): Promise<void> {
+    // an item that could not be made in a full build: that build stops with its problem, and nothing may link to it
+    if (!docs.item && !this.served) return;
+    this.started = true;
+    this.records.push(record);
+    const kind = this.em.kind;
+    let replaced = false;
+    const put = async (rel: string, body: string | Buffer) => {
+      if (this.out.holds(rel, body)) return;
+      await this.out.write(rel, body);
+      replaced = true;
+    };
+    if (docs.item) await put(itemFile(kind, record.id), docs.item);
+    for (const { sub, body } of docs.subs) await put(subresourceFile(kind, record.id, sub), body);
+    if (replaced) this.mark(record.id);
+    if (docs.facts) this.facts.set(record.id, docs.facts);
+    if (docs.coverage) this.coverage.set(record.id, docs.coverage);
+    const item = docs.item;
+    this.bulk.add(record.id, item ? () => item : () => this.servedItem(record.id));
+  }
+
+  /** A record whose documents stay as they are (an update only). */
+  keep(record: AnyRecord): void {
+    if (!this.served) throw new Error(`${this.em.kind} ${record.id}: a full build writes every record`);
+    this.started = true;
+    this.records.push(record);
+    this.bulk.add(record.id, () => this.servedItem(record.id));
+  }
+
+  async close(): Promise<KindResult> {
+    this.linkNames();
+    const list = kindList(this.em, this.baseUrl, this.records);
+    const query = this.queryInput();
+    const input: KindFileInput = { kind: this.em.kind, records: this.records, list, baseUrl: this.baseUrl, query, coverage: this.coverageInput() };
+    for (const maker of kindFiles) await this.writeKindFiles(maker, input);
+    return { kind: this.em.kind, count: list.count, subresources: this.em.subs, idOnly: this.em.idOnly, bulk: this.bulk.close() };
+  }
+
+  /** Every record's facts: made now, or (on a copy) as the served build kept them. */
+  private queryInput(): KindFacts {
+    const query = this.em.query;
+    let kept: Map<number, QueryFacts> | null = null;
+    const all = this.records.map((record): RecordFacts => {
+      let facts = this.facts.get(record.id);
+      if (!facts && this.served) facts = (kept ??= readKeptFacts(this.served.dir, this.em.kind, query.shape)).get(record.id);
+      if (!facts) throw new BuildError([`${this.em.kind} ${record.id}: no query facts made or kept`]);
+      return { id: record.id, name: record.name, facts };
+    });
+    const listed = this.em.listed;
+    return { shape: query.shape, all, listed: listed ? all.filter((_, i) => listed(this.records[i])) : all };
+  }
+
+  /** Every record's coverage facts (a covered kind only): made now, or (on a copy) as the served build kept them. */
+  private coverageInput(): Array<[number, CoverageFacts]> | null {
+    if (!isCovered(this.em.kind)) return null;
+    let kept: Map<number, CoverageFacts> | null = null;
+    return this.records.map((record): [number, CoverageFacts] => {
+      let facts = this.coverage.get(record.id);
+      if (!facts && this.served) facts = (kept ??= readCoverageFacts(this.served.dir, this.em.kind)).get(record.id);
+      if (!facts) throw new BuildError([`${this.em.kind} ${record.id}: no coverage facts made or kept`]);
+      return [record.id, facts];
+    });
+  }
+
+  private mark(id: number): void {
+    this.rewritten.add(id);
+    this.changedChunks.add(bulkChunk(id));
+  }
+
+  /** The item as the copy holds it: the served build's bytes, as this writer did not replace it. */
+  private servedItem(id: number): Buffer {
+    return readFileSync(join(this.out.root, itemFile(this.em.kind, id)));
+  }
+
+  /** `{kind}/{name}.json` (and each subresource's) is a hard link to the file of the lowest id with that name. */
+  private linkNames(): void {
+    const kind = this.em.kind;
+    const before = nameOwners(this.served?.records ?? []);
+    const after = nameOwners(this.records);
+    for (const name of new Set([...before.keys(), ...after.keys()])) {
+      const was = before.get(name);
+      const now = after.get(name);
+      if (was === now && (now === undefined || !this.rewritten.has(now))) continue;
+      if (now === undefined) {
+        this.out.remove(itemFile(kind, name));
+        for (const sub of this.em.subs) this.out.remove(subresourceFile(kind, name, sub));
+        continue;
+      }
+      this.out.alias(itemFile(kind, name), itemFile(kind, now));
+      for (const sub of this.em.subs) this.out.alias(subresourceFile(kind, name, sub), subresourceFile(kind, now, sub));
+    }
+  }
+
+  private async writeKindFiles(maker: KindFileMaker, input: KindFileInput): Promise<void> {
+    const files = maker.make(input);
+    for (const [rel, body] of files) if (!this.out.holds(rel, body)) await this.out.write(rel, body);
+    if (!this.served || !maker.folder) return;
+    const folder = maker.folder(input.kind);
+    const made = new Set(files.map(([rel]) => rel));
+    let present: string[] = [];
+    try {
+      present = readdirSync(join(this.out.root, folder));
+    } catch {
+      present = [];
+    }
+    for (const name of present) if (!made.has(`${folder}/${name}`)) this.out.remove(`${folder}/${name}`);
+  }
+}
+

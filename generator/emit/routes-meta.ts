@@ -1,0 +1,65 @@
+/**
+ * The assembly of the build's small index documents from the kinds it wrote: the routing
+ * table (`_routes.json`), the root index and meta (`GET /v2/meta/`).
+ */
+import { archiveFile, bulkFile, type Meta, type Routes } from '../../edge/layout.ts';
+import type { AnyResource } from '../resources/define.ts';
+import type { KindResult } from './build-index.ts';
+import { changeUrl } from './changes.ts';
+import { kindQuery } from './query-facts.ts';
+
+/** What meta says besides the counts. */
+export interface About {
+  upstreamCommit: string;
+  version: string;
+  builtAt: string;
+}
+
+const DOWNLOAD_TYPE = 'application/gzip';
+
+/** The routing table of the kinds built (in the kinds' order), its site pages the downloads only. */
+export function routesOf(built: readonly KindResult[], resources: readonly AnyResource[], archive: string): Routes {
+  const kinds = built.map((k) => k.kind);
+  const routes: Routes = {
+    kinds,
+    subresources: Object.fromEntries(built.filter((k) => k.subresources.length).map((k) => [k.kind, k.subresources])),
+    idOnly: built.filter((k) => k.idOnly).map((k) => k.kind),
+    // each kind's query declaration (issue 18), in the kinds' order
+    queries: Object.fromEntries(kinds.flatMap((kind) => {
+      const resource = resources.find((r) => r.kind === kind);
+      return resource ? [[kind, kindQuery(resource).shape]] : [];
+    })),
+    site: {},
+  };
+  routes.site[`/${archive}`] = { file: archive, type: DOWNLOAD_TYPE };
+  for (const { kind } of built) routes.site[`/${bulkFile(kind)}`] = { file: bulkFile(kind), type: DOWNLOAD_TYPE };
+  return routes;
+}
+
+/** The root index: each collection's URL; the upstream's root lists `meta` among them, and here it says what was built. */
+export function rootIndex(kinds: readonly string[], baseUrl: string): Record<string, string> {
+  return Object.fromEntries([...kinds, 'meta'].sort().map((k) => [k, `${baseUrl}/${k}/`]));
+}
+
+/** The archive's path for this build. */
+export const archiveOf = (about: About): string => archiveFile(about.version, about.upstreamCommit);
+
+/** `latestChange`: the `to` of the report of this build's version, when there is one. */
+export function metaOf(about: About, baseUrl: string, built: readonly KindResult[], latestChange: string | null): Meta {
+  const siteUrl = baseUrl.replace(/\/v2$/, '');
+  return {
+    upstream_commit: about.upstreamCommit,
+    built_at: about.builtAt,
+    version: about.version,
+    base_url: baseUrl,
+    counts: Object.fromEntries(built.map((k) => [k.kind, k.count])),
+    downloads: {
+      archive: `${siteUrl}/${archiveOf(about)}`,
+      collections: Object.fromEntries(built.map(({ kind }) => [kind, `${siteUrl}/${bulkFile(kind)}`])),
+    },
+    deploy_date: String(Math.floor(Date.parse(about.builtAt) / 1000)),
+    hash: about.upstreamCommit,
+    tag: null,
+    changes: { list: `${baseUrl}/changes/`, latest: latestChange === null ? null : changeUrl(baseUrl, latestChange) },
+  };
+}
