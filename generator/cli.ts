@@ -21,7 +21,7 @@ program
   .action(async (opts: { force?: boolean }) => {
     await fetchCommand(dataCacheDir, consoleLog, opts.force ?? false);
     const c = config();
-    if (c.dataDir !== dataCacheDir) consoleLog.info(`note: builds read ${c.dataDir} (${c.dataSource === 'given' ? '--data / DATA_DIR' : '../shared/upstream'}), which comes first`);
+    if (c.dataDir !== dataCacheDir) consoleLog.info(`note: builds read ${c.dataDir} (${c.dataSource === 'given' ? '--data / DATA_DIR' : 'the team copy at the pinned commit'}), which comes first`);
   });
 
 program

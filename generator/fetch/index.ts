@@ -12,7 +12,7 @@ import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createGunzip } from 'node:zlib';
-import { repoRoot, type Config } from '../config.ts';
+import { lockPath, type Config } from '../config.ts';
 import { swapIn } from '../files/folders.ts';
 import type { Progress } from '../progress.ts';
 import { archiveUrl, createGitBlobHasher, lockDigest, readLock, type UpstreamLock } from './lock.ts';
@@ -20,8 +20,7 @@ import { createTarReader, TarFormatError, type EntrySink, type TarEntry } from '
 
 export { archiveUrl, gitBlobSha1, readLock, type UpstreamLock } from './lock.ts';
 
-/** The committed lock of this repository. */
-export const lockPath = join(repoRoot, 'data/upstream.lock.json');
+export { lockPath };
 /** What a cache folder records about the download it holds. */
 const STAMP = 'fetched.json';
 /** No byte for this long (before the answer or during it) ends an attempt. */
