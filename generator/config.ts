@@ -8,6 +8,8 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const sharedRoot = resolve(repoRoot, '../shared');
 /** where a clone without one keeps the data set it downloads (git-ignored) */
 export const dataCacheDir = resolve(repoRoot, 'data/upstream');
+/** the committed change reports, one a data version: `{from}..{to}.json` */
+export const changesDir = resolve(repoRoot, 'data/changes');
 /** the committed lock: the upstream commit this repository is pinned to, and its tables' hashes */
 export const lockPath = resolve(repoRoot, 'data/upstream.lock.json');
 

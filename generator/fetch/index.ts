@@ -6,7 +6,7 @@
  *
  *   fetchDataSet(lock, url, cacheDir, log) → the verified folder (`csv/` + `fetched.json`)
  */
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -144,6 +144,17 @@ export async function fetchDataSet(lock: UpstreamLock, url: string, cacheDir: st
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * A copy of the lock's tables from a folder (`--tables`), stamped as a download is, into
+ * `cacheDir`: so builds after a data update find them where a download would have put them.
+ */
+export function storeTables(lock: UpstreamLock, csvDir: string, cacheDir: string): void {
+  mkdirSync(join(cacheDir, 'csv'), { recursive: true });
+  for (const name of Object.keys(lock.tables)) copyFileSync(join(csvDir, name), join(cacheDir, 'csv', name));
+  const stamp: Stamp = { commit: lock.commit, lock: lockDigest(lock), url: csvDir, fetchedAt: new Date().toISOString(), tables: Object.keys(lock.tables).length };
+  writeFileSync(join(cacheDir, STAMP), `${JSON.stringify(stamp, null, 2)}\n`);
 }
 
 /** Temporary folders of fetches that were killed (Ctrl-C) before they could clean up. */

@@ -22,6 +22,8 @@ export interface UpstreamLock {
   archive: string;
   /** the folder of the tables inside the repository */
   tablesPath: string;
+  /** the commits the upstream's sprite and cry submodules point at (path → commit), once a listing has said */
+  submodules?: Record<string, string>;
   /** every table, by file name */
   tables: Record<string, TableLock>;
 }
@@ -84,21 +86,32 @@ export function parseTree(text: string): { commit: string | null; hashes: Map<st
   return { commit: treeCommit(text), hashes };
 }
 
-/** A lock from the upstream's hashes; sizes from `csvDir` where its file hashes the same. */
-export function lockFromTree(commit: string, hashes: Map<string, string>, csvDir: string): UpstreamLock {
+/**
+ * A lock from the upstream's hashes (and sizes, where its listing gives them); where it does not,
+ * the size of `csvDir`'s copy when that copy hashes the same.
+ */
+export function lockFromListing(
+  commit: string,
+  listed: ReadonlyMap<string, { sha1: string; size?: number }>,
+  csvDir: string | null,
+  where: Pick<UpstreamLock, 'archive' | 'tablesPath' | 'submodules'> = { archive: UPSTREAM_ARCHIVE, tablesPath: UPSTREAM_TABLES_PATH },
+): UpstreamLock {
   const tables: Record<string, TableLock> = {};
-  for (const name of [...hashes.keys()].sort()) {
-    const sha1 = hashes.get(name)!;
-    let bytes: Buffer | null = null;
-    try {
-      bytes = readFileSync(join(csvDir, name));
-    } catch {
-      bytes = null;
-    }
-    tables[name] = bytes && gitBlobSha1(bytes) === sha1 ? { sha1, size: bytes.length } : { sha1 };
+  for (const name of [...listed.keys()].sort()) {
+    const { sha1, size } = listed.get(name)!;
+    const local = size === undefined && csvDir ? readOrNull(join(csvDir, name)) : null;
+    tables[name] = size !== undefined ? { sha1, size } : local && gitBlobSha1(local) === sha1 ? { sha1, size: local.length } : { sha1 };
   }
-  return { commit, archive: UPSTREAM_ARCHIVE, tablesPath: UPSTREAM_TABLES_PATH, tables };
+  return { commit, archive: where.archive, tablesPath: where.tablesPath, ...(where.submodules ? { submodules: where.submodules } : {}), tables };
 }
+
+const readOrNull = (path: string): Buffer | null => {
+  try {
+    return readFileSync(path);
+  } catch {
+    return null;
+  }
+};
 
 /** A lock for the tables of a folder as they are (tests make one for each archive they serve). */
 export function lockForFolder(commit: string, csvDir: string, archive = UPSTREAM_ARCHIVE): UpstreamLock {
@@ -113,6 +126,6 @@ export function lockForFolder(commit: string, csvDir: string, archive = UPSTREAM
 /** One table a line, so a change of the pin reads well in a diff. */
 export function formatLock(lock: UpstreamLock): string {
   const tables = Object.entries(lock.tables).map(([name, t]) => `    ${JSON.stringify(name)}: ${JSON.stringify(t).replace(/,/g, ', ').replace(/:/g, ': ')}`);
-  const head = { commit: lock.commit, archive: lock.archive, tablesPath: lock.tablesPath };
+  const head = { commit: lock.commit, archive: lock.archive, tablesPath: lock.tablesPath, ...(lock.submodules ? { submodules: lock.submodules } : {}) };
   return `${JSON.stringify(head, null, 2).slice(0, -2)},\n  "tables": {\n${tables.join(',\n')}\n  }\n}\n`;
 }
