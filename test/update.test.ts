@@ -4,7 +4,7 @@
  * updates that must stop and leave the lock, the records and dist/ as they were: a new table, a
  * new column, a value the declarations forbid, an archive that does not match the listing.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -17,6 +17,8 @@ import { latestCommit, listingFromGitHub } from '../generator/fetch/listing.ts';
 import { formatLock, gitBlobSha1, lockForFolder, readLock } from '../generator/fetch/lock.ts';
 import { mediaNotes, runUpdate, type UpdatePaths } from '../generator/fetch/update.ts';
 import { DataError } from '../generator/import/tables.ts';
+import { createAjv } from '../schemas/ajv.ts';
+import { ChangeReport } from '../schemas/output/changes.ts';
 import { teamCopy } from './support/config.ts';
 import { fileHashes } from './support/files.ts';
 import { startTestServer, tinyTables, upstreamArchive, type TestServer } from './support/upstream-archive.ts';
@@ -81,10 +83,25 @@ describe('the media manifests follow the submodule commits', () => {
 });
 
 describe('the change report', () => {
-  it('names the deepest paths that differ; an array of another length is one path', () => {
-    const a = { id: 1, forms: [{ trigger_conditions: [{ trigger: 'x' }] }], names: ['a', 'b'], gone: 1 };
-    const b = { id: 1, forms: [{ trigger_conditions: [{ trigger: 'x', base_form: 'y' }] }], names: ['a'], came: 2 };
-    expect(fieldPaths(a, b)).toEqual(['forms[0].trigger_conditions[0].base_form', 'names', 'gone', 'came']);
+  it('of every data version is committed beside the lock, valid, and chained from the lock\'s commit back', () => {
+    const dir = join(repoLock, '../changes');
+    const reports = existsSync(dir) ? readdirSync(dir).map((f) => ({ file: f, report: JSON.parse(readFileSync(join(dir, f), 'utf8')) as ChangeReport })) : [];
+    const validate = createAjv().compile(ChangeReport);
+    for (const { file, report } of reports) {
+      expect(validate(report), `${file}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      expect(file).toBe(`${report.from}..${report.to}.json`);
+    }
+    const pinned = readLock(repoLock).commit;
+    if (reports.length) expect(reports.some((r) => r.report.to === pinned)).toBe(true);
+  });
+
+  it('names the deepest paths that differ; an array of another length or order, and a link, are one path each', () => {
+    const link = (n: number) => ({ name: `g${n}`, url: `x/${n}/` });
+    const a = { id: 1, forms: [{ trigger_conditions: [{ trigger: 'x' }] }], names: ['a', 'b'], groups: [link(5), link(4)], to: link(1), gone: 1 };
+    const b = { id: 1, forms: [{ trigger_conditions: [{ trigger: 'x', base_form: 'y' }] }], names: ['a'], groups: [link(4), link(5)], to: link(2), came: 2 };
+    expect(fieldPaths(a, b)).toEqual(['forms[0].trigger_conditions[0].base_form', 'names', 'groups', 'to', 'gone', 'came']);
+    expect(fieldPaths([1, 2], [1, 3])).toEqual(['[1]']);
+    expect(fieldPaths([1], [1, 2])).toEqual(['']);
     expect(fieldPaths(a, a)).toEqual([]);
   });
 

@@ -19,21 +19,40 @@ const isObject = (v: Json): v is Record<string, Json> => typeof v === 'object' &
 
 /**
  * Where two responses differ, as paths (`forms[0].trigger_conditions`): the deepest object key
- * or array index at which they part. An array whose length changed is one path (its own), as is
- * a value whose type changed; a key present on one side only is the key's path.
+ * or array index at which they part, with three things kept whole, each one path: an array
+ * whose length changed or whose entries only moved (a new order), an object all of whose
+ * fields changed (a link to another item), and a value whose type changed. A key present on one
+ * side only is the key's path. The response itself is the empty path.
  */
 export function fieldPaths(a: Json, b: Json, path = '', out: string[] = []): string[] {
   if (Array.isArray(a) && Array.isArray(b)) {
-    if (a.length !== b.length) out.push(path || '(the whole response)');
+    if (a.length !== b.length || sameEntries(a, b)) out.push(path);
     else a.forEach((v, i) => fieldPaths(v, b[i], `${path}[${i}]`, out));
   } else if (isObject(a) && isObject(b)) {
-    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+    const inner: string[] = [];
+    for (const key of keys) {
       const at = path ? `${path}.${key}` : key;
-      if (!(key in a) || !(key in b)) out.push(at);
-      else fieldPaths(a[key], b[key], at, out);
+      if (!(key in a) || !(key in b)) inner.push(at);
+      else fieldPaths(a[key], b[key], at, inner);
     }
-  } else if (a !== b) out.push(path || '(the whole response)');
+    const whole = keys.length > 1 && path !== '' && keys.every((key) => inner.some((p) => p === `${path}.${key}` || p.startsWith(`${path}.${key}.`) || p.startsWith(`${path}.${key}[`)));
+    out.push(...(whole ? [path] : inner));
+  } else if (a !== b) out.push(path);
   return out;
+}
+
+/** Two arrays of the same entries in another order (and not equal). */
+function sameEntries(a: readonly Json[], b: readonly Json[]): boolean {
+  const left = new Map<string, number>();
+  for (const v of a) left.set(JSON.stringify(v), (left.get(JSON.stringify(v)) ?? 0) + 1);
+  for (const v of b) {
+    const key = JSON.stringify(v);
+    const n = left.get(key) ?? 0;
+    if (!n) return false;
+    left.set(key, n - 1);
+  }
+  return JSON.stringify(a) !== JSON.stringify(b);
 }
 
 /** The kinds a build serves, in the API's order (its root document's keys). */

@@ -29,8 +29,8 @@ export interface Listing {
 
 const TIMEOUT_MS = 30_000;
 
-/** A JSON answer, or a FetchError naming the URL and what went wrong. */
-async function getJson(url: string): Promise<unknown> {
+/** A JSON answer, or a FetchError naming the URL and what went wrong; a network error is tried once more (a kept-alive connection the server just closed). */
+async function getJson(url: string, attempts = 2): Promise<unknown> {
   let response: Response;
   try {
     response = await fetch(url, {
@@ -38,7 +38,8 @@ async function getJson(url: string): Promise<unknown> {
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch (e) {
-    throw new FetchError(`could not ask ${url}: ${e instanceof Error ? (e.cause as Error | undefined)?.message ?? e.message : String(e)}`);
+    if (attempts > 1) return getJson(url, attempts - 1);
+    throw new FetchError(`could not ask ${url}: ${e instanceof Error ? ((e.cause as Error | undefined)?.message ?? e.message) : String(e)}`);
   }
   const text = await response.text();
   if (!response.ok) throw new FetchError(`${url} answered HTTP ${response.status}: ${text.slice(0, 200)}`);
