@@ -208,12 +208,14 @@ describe('an update that must stop, leaving the lock, the records and dist/ as t
 
   it('stops at an archive whose tables do not hash as the listing says', async () => {
     const { paths, state } = project('bad-archive');
-    const tiny = tinyTables(join(scratch, 'archive-tables'));
-    server.route(`/trees/${'c'.repeat(40)}`, treeAnswer([{ path: 'data/v2/csv/colors.csv', type: 'blob', sha: '7'.repeat(40), size: 29 }]));
+    const tiny = join(scratch, 'archive-tables');
+    mkdirSync(tiny, { recursive: true });
+    writeFileSync(join(tiny, 'egg_groups.csv'), 'id,identifier\n1,invented\n');
+    server.route(`/trees/${'c'.repeat(40)}`, treeAnswer([{ path: 'data/v2/csv/egg_groups.csv', type: 'blob', sha: '7'.repeat(40), size: 25 }]));
     server.route('/archive.tar.gz', { body: upstreamArchive(tiny, 'pokeapi-c') });
     const before = state();
     const env = { DATA_TREE_URL: server.url('/trees/{commit}'), DATA_URL: server.url('/archive.tar.gz') };
-    await expect(runUpdate({ commit: 'c'.repeat(40) }, paths, quiet, env)).rejects.toThrow(/colors\.csv: expected git blob 7{40} \(29 bytes\), found/);
+    await expect(runUpdate({ commit: 'c'.repeat(40) }, paths, quiet, env)).rejects.toThrow(/egg_groups\.csv: expected git blob 7{40} \(25 bytes\), found/);
     expect(state()).toEqual(before);
   });
 });
