@@ -60,7 +60,7 @@ function checkOut(ref: string, scratch: string): Checkout {
     const installed = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: root, stdio: 'inherit' });
     if (installed.status !== 0) throw new Error(`npm ci in ${root} failed`);
   }
-  // its bench finds the data set as a checkout does: ../shared/upstream beside it, when there is one
+  // its bench finds the data set as a checkout does: the copy in ../shared at its lock's commit, when there is one
   const shared = join(dirname(repoRoot), 'shared');
   if (existsSync(shared)) symlinkSync(shared, join(scratch, 'shared'));
   return { label: `${ref} (${commit})`, root, dist: join(scratch, 'before-dist'), records: join(scratch, 'before-records') };

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-/** The command line: `fetch-data`, `import`, `build` and `serve` (what `npm run fetch-data|import|build` and `npm start` call). */
+/** The command line: `fetch-data`, `data-update`, `import`, `build` and `serve` (what `npm run fetch-data|import|build` and `npm start` call). */
 import { Command } from 'commander';
-import { dataCacheDir, resolveConfig, type ConfigOptions } from './config.ts';
+import { changesDir, dataCacheDir, lockPath, resolveConfig, sharedRoot, type ConfigOptions } from './config.ts';
+import type { UpdateRequest } from './fetch/update.ts';
 import { ensureDataSet, fetchCommand } from './fetch/index.ts';
 import { buildStep, consoleLog, ensureBuilt, importStep, inputHashes } from './pipeline.ts';
 import { startPreview } from './preview/index.ts';
@@ -21,7 +22,22 @@ program
   .action(async (opts: { force?: boolean }) => {
     await fetchCommand(dataCacheDir, consoleLog, opts.force ?? false);
     const c = config();
-    if (c.dataDir !== dataCacheDir) consoleLog.info(`note: builds read ${c.dataDir} (${c.dataSource === 'given' ? '--data / DATA_DIR' : '../shared/upstream'}), which comes first`);
+    if (c.dataDir !== dataCacheDir) consoleLog.info(`note: builds read ${c.dataDir} (${c.dataSource === 'given' ? '--data / DATA_DIR' : 'the team copy at the pinned commit'}), which comes first`);
+  });
+
+program
+  .command('data-update')
+  .description('move the pin to another upstream commit: new lock, tables checked, import, build, change report; all or nothing')
+  .option('--commit <sha>', 'the upstream commit to move to (40 hex)')
+  .option('--latest', "the head of the upstream's default branch (DATA_LATEST_URL)")
+  .option('--tree <file>', "take the tables' hashes from this TREE.txt instead of the upstream's git-trees listing (DATA_TREE_URL)")
+  .option('--tables <dir>', 'take the tables from this data folder (its csv/) instead of downloading the archive (DATA_URL)')
+  .action(async (opts: UpdateRequest) => {
+    if (!opts.commit && !opts.latest && !opts.tree) throw new Error('data:update needs --commit SHA, --latest or --tree FILE');
+    const c = config();
+    if (c.dataSource === 'given') throw new Error('data:update moves the pin of the data set this project finds itself; unset --data / DATA_DIR');
+    const { runUpdate } = await import('./fetch/update.ts');
+    await runUpdate(opts, { lockPath, changesDir, cacheDir: dataCacheDir, sharedRoot, config: c }, consoleLog);
   });
 
 program

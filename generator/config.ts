@@ -1,15 +1,68 @@
 /** Where things are, from options, then environment variables, then defaults. */
-import { existsSync } from 'node:fs';
-import { resolve, dirname } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { resolve, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-/** this team's copy of the data set, beside the repository */
-export const sharedDataDir = resolve(repoRoot, '../shared/upstream');
+/** where this team keeps its copies of the data set, one folder a commit, beside the repository */
+export const sharedRoot = resolve(repoRoot, '../shared');
 /** where a clone without one keeps the data set it downloads (git-ignored) */
 export const dataCacheDir = resolve(repoRoot, 'data/upstream');
+/** the committed change reports, one a data version: `{from}..{to}.json` */
+export const changesDir = resolve(repoRoot, 'data/changes');
+/** the committed lock: the upstream commit this repository is pinned to, and its tables' hashes */
+export const lockPath = resolve(repoRoot, 'data/upstream.lock.json');
 
-/** given: --data / DATA_DIR, used as it is; shared: ../shared/upstream; download: the cache, filled when needed */
+/** The commit a copy's TREE.txt names on its first comment line, or null. */
+export function treeCommit(treeText: string): string | null {
+  const first = treeText.split('\n').find((line) => line.startsWith('#')) ?? '';
+  return /commit\s+([0-9a-f]{40})/.exec(first)?.[1] ?? null;
+}
+
+/** The folders of `root` that hold a copy of the data set (a TREE.txt): upstream/ first, upstream-next/ next, then by name. */
+function sharedCopies(root: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  } catch {
+    return [];
+  }
+  const first = ['upstream', 'upstream-next'];
+  const rank = (name: string) => (first.includes(name) ? first.indexOf(name) : first.length);
+  return names.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b)).map((name) => join(root, name));
+}
+
+/** The team's copy of the data set at `commit`: the folder of `root` whose TREE.txt names it; null when none does. */
+export function sharedCopyFor(commit: string, root: string = sharedRoot): string | null {
+  for (const dir of sharedCopies(root)) {
+    let text: string;
+    try {
+      text = readFileSync(join(dir, 'TREE.txt'), 'utf8');
+    } catch {
+      continue;
+    }
+    if (treeCommit(text) === commit) return dir;
+  }
+  return null;
+}
+
+/** The commit the committed lock pins; null when the lock cannot be read (a fetch then says why). */
+export function pinnedCommit(path: string = lockPath): string | null {
+  try {
+    const commit = (JSON.parse(readFileSync(path, 'utf8')) as { commit?: unknown }).commit;
+    return typeof commit === 'string' ? commit : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The team's copy at the pinned commit, or null (a clone without ../shared, or a lock no copy matches). */
+export const sharedDataDir = (): string | null => {
+  const commit = pinnedCommit();
+  return commit ? sharedCopyFor(commit) : null;
+};
+
+/** given: --data / DATA_DIR, used as it is; shared: the copy in ../shared at the pinned commit; download: the cache, filled when needed */
 export type DataSource = 'given' | 'shared' | 'download';
 
 export interface Config {
@@ -29,7 +82,8 @@ export interface ConfigOptions {
   out?: string;
 }
 
-export function resolveConfig(options: ConfigOptions = {}, env: NodeJS.ProcessEnv = process.env, exists: (path: string) => boolean = existsSync): Config {
+/** `findShared` says where the team's copy at the pinned commit is (tests give their own). */
+export function resolveConfig(options: ConfigOptions = {}, env: NodeJS.ProcessEnv = process.env, findShared: () => string | null = sharedDataDir): Config {
   const port = Number(options.port ?? env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, found ${JSON.stringify(options.port ?? env.PORT)}`);
   // without a base URL, links point at the preview itself, on whatever port it serves
@@ -38,9 +92,10 @@ export function resolveConfig(options: ConfigOptions = {}, env: NodeJS.ProcessEn
     throw new Error(`the base URL must be an http(s) URL ending in /v2, found ${JSON.stringify(baseUrl)}`);
   }
   const given = options.data ?? env.DATA_DIR;
-  const dataSource: DataSource = given ? 'given' : exists(sharedDataDir) ? 'shared' : 'download';
+  const shared = given ? null : findShared();
+  const dataSource: DataSource = given ? 'given' : shared ? 'shared' : 'download';
   return {
-    dataDir: given ? resolve(given) : dataSource === 'shared' ? sharedDataDir : dataCacheDir,
+    dataDir: given ? resolve(given) : (shared ?? dataCacheDir),
     dataSource,
     baseUrl,
     port,

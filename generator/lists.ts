@@ -41,3 +41,6 @@ export function sortedBy<T>(items: Iterable<T>, ...keys: ReadonlyArray<(item: T)
     return 0;
   });
 }
+
+/** Each id once, ascending: how the upstream lists a relation it reads through a join table (its default order, the primary key). */
+export const idsInOrder = (ids: Iterable<number>): number[] => sortedBy(new Set(ids), (id) => id);

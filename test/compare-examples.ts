@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveConfig } from '../generator/config.ts';
 import { runBuild } from '../generator/emit/build.ts';
-import { importStep, inputHashes, consoleLog } from '../generator/pipeline.ts';
-import { differences, listExamples, readJson } from './support/examples.ts';
+import { importStep, inputHashes, consoleLog, mediaDir } from '../generator/pipeline.ts';
+import { differences, pinnedExamples, readJson } from './support/examples.ts';
 
 const kinds = process.argv.slice(2);
 if (!kinds.length) {
@@ -27,9 +27,9 @@ const outDir = mkdtempSync(join(tmpdir(), 'creature-compare-'));
 let failed = 0;
 try {
   const started = performance.now();
-  await runBuild({ recordsDir, mediaDir: join(config.dataDir, 'media'), outDir: join(outDir, 'dist'), baseUrl: config.baseUrl, inputHash: 'compare', about: { upstreamCommit: 'compare', version: 'compare', builtAt: '2026-01-01T00:00:00.000Z' }, only: new Set(kinds) });
+  await runBuild({ recordsDir, mediaDir: mediaDir(config.dataDir), outDir: join(outDir, 'dist'), baseUrl: config.baseUrl, inputHash: 'compare', about: { upstreamCommit: 'compare', version: 'compare', builtAt: '2026-01-01T00:00:00.000Z' }, only: new Set(kinds) });
   console.log(`built ${kinds.join(', ')} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  for (const example of listExamples().filter((e) => kinds.includes(e.kind))) {
+  for (const example of pinnedExamples().filter((e) => kinds.includes(e.kind))) {
     const path = join(outDir, 'dist', example.distPath);
     if (!existsSync(path)) {
       console.log(`✗ ${example.name}: not built (${example.distPath})`);

@@ -10,21 +10,22 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sharedDataDir } from '../generator/config.ts';
+import { sharedRoot } from '../generator/config.ts';
+import { teamCopy } from './support/config.ts';
 import { FetchError, fetchDataSet, gitBlobSha1, lockPath, readLock } from '../generator/fetch/index.ts';
-import { lockForFolder, parseTree } from '../generator/fetch/make-lock.ts';
+import { lockForFolder, parseTree } from '../generator/fetch/lock.ts';
 import { createTarReader } from '../generator/fetch/tar.ts';
 import { startTestServer, tinyTables, upstreamArchive, type TestServer } from './support/upstream-archive.ts';
 
 const run = promisify(execFile);
 const scratch = mkdtempSync(join(tmpdir(), 'creature-fetch-test-'));
-const sharedCsv = join(sharedDataDir, 'csv');
+const sharedCsv = join(teamCopy(), 'csv');
 const realLock = readLock(lockPath);
 const quiet = { info: () => {} };
 
-const tree = parseTree(readFileSync(join(sharedDataDir, 'TREE.txt'), 'utf8'));
-/** The tables PROVENANCE.md says were rebuilt (their bytes differ from the upstream's). */
-const rebuilt = (/Four of them \(([^)]+)\)/.exec(readFileSync(join(sharedDataDir, 'PROVENANCE.md'), 'utf8'))?.[1] ?? '').split(/,\s*/).sort();
+const tree = parseTree(readFileSync(join(teamCopy(), 'TREE.txt'), 'utf8'));
+/** The tables the first copy's PROVENANCE.md says were rebuilt (their bytes differ from the upstream's); every copy holds them so. */
+const rebuilt = (/Four of them \(([^)]+)\)/.exec(readFileSync(join(sharedRoot, 'upstream/PROVENANCE.md'), 'utf8'))?.[1] ?? '').split(/,\s*/).sort();
 
 let server: TestServer;
 beforeAll(async () => {

@@ -25,9 +25,9 @@ import { delimiter, dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual, promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { sharedDataDir } from '../generator/config.ts';
+import { teamCopy } from './support/config.ts';
 import { gitBlobSha1, lockPath, readLock, type UpstreamLock } from '../generator/fetch/index.ts';
-import { formatLock, lockForFolder } from '../generator/fetch/make-lock.ts';
+import { formatLock, lockForFolder } from '../generator/fetch/lock.ts';
 import { copyOfClone } from './support/clone.ts';
 import { fileHashes } from './support/files.ts';
 import { checkOutcome, expectedBody, gotFrom, httpCases, loadCaseContext, runCases, withSpoofedHeaders, type Got, type HttpCase, type Sent } from './support/http-cases.ts';
@@ -38,7 +38,7 @@ const NETLIFY_CLI = 'netlify-cli@26.2.0';
 
 const run = promisify(execFile);
 const scratch = mkdtempSync(join(tmpdir(), 'creature-fresh-clone-'));
-const sharedCsv = join(sharedDataDir, 'csv');
+const sharedCsv = join(teamCopy(), 'csv');
 const realLock = readLock(lockPath);
 const baseUrl = inject('baseUrl');
 const archivePath = `/pokeapi/tar.gz/${realLock.commit}`;
@@ -101,7 +101,7 @@ describe('a clone with no ../shared', () => {
     expect(result.stderr.split('\n').filter((l) => l.includes('error'))).toEqual([]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`fetch: ${server.url(archivePath)}`);
-    expect(result.stdout).toMatch(/fetch: 184 tables at 0d8fe2bf23d5 verified and stored in .*data\/upstream/);
+    expect(result.stdout).toMatch(new RegExp(`fetch: 184 tables at ${realLock.commit.slice(0, 12)} verified and stored in .*data/upstream`));
     expect(fileHashes(join(cache, 'csv'))).toEqual(fileHashes(sharedCsv));
     expect(readdirSync(join(clone, 'data')).sort()).toEqual(['README.md', 'media', 'records', 'upstream', 'upstream.lock.json']);
 
@@ -129,9 +129,9 @@ describe('a clone with no ../shared', () => {
     const fetchData = (...args: string[]) =>
       run(join(clone, 'node_modules/.bin/tsx'), ['generator/cli.ts', 'fetch-data', ...args], { cwd: clone, env: userEnv({ DATA_URL: server.url('/pokeapi/tar.gz/{commit}') }) });
     const before = server.hits.get(archivePath)!;
-    expect((await fetchData()).stdout).toMatch(/already holds the 184 verified tables at 0d8fe2bf23d5 \(--force downloads them again\)/);
+    expect((await fetchData()).stdout).toMatch(new RegExp(`already holds the 184 verified tables at ${realLock.commit.slice(0, 12)} \\(--force downloads them again\\)`));
     expect(server.hits.get(archivePath)).toBe(before);
-    expect((await fetchData('--force')).stdout).toMatch(/fetch: 184 tables at 0d8fe2bf23d5 verified and stored in/);
+    expect((await fetchData('--force')).stdout).toMatch(new RegExp(`fetch: 184 tables at ${realLock.commit.slice(0, 12)} verified and stored in`));
     expect(server.hits.get(archivePath)).toBe(before + 1);
     expect(fileHashes(join(cache, 'csv'))).toEqual(fileHashes(sharedCsv));
     expect(readdirSync(join(clone, 'data')).sort()).toEqual(['README.md', 'media', 'records', 'upstream', 'upstream.lock.json']);

@@ -6,13 +6,13 @@
  *
  *   fetchDataSet(lock, url, cacheDir, log) → the verified folder (`csv/` + `fetched.json`)
  */
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createGunzip } from 'node:zlib';
-import { repoRoot, type Config } from '../config.ts';
+import { lockPath, type Config } from '../config.ts';
 import { swapIn } from '../files/folders.ts';
 import type { Progress } from '../progress.ts';
 import { archiveUrl, createGitBlobHasher, lockDigest, readLock, type UpstreamLock } from './lock.ts';
@@ -20,8 +20,7 @@ import { createTarReader, TarFormatError, type EntrySink, type TarEntry } from '
 
 export { archiveUrl, gitBlobSha1, readLock, type UpstreamLock } from './lock.ts';
 
-/** The committed lock of this repository. */
-export const lockPath = join(repoRoot, 'data/upstream.lock.json');
+export { lockPath };
 /** What a cache folder records about the download it holds. */
 const STAMP = 'fetched.json';
 /** No byte for this long (before the answer or during it) ends an attempt. */
@@ -145,6 +144,17 @@ export async function fetchDataSet(lock: UpstreamLock, url: string, cacheDir: st
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * A copy of the lock's tables from a folder (`--tables`), stamped as a download is, into
+ * `cacheDir`: so builds after a data update find them where a download would have put them.
+ */
+export function storeTables(lock: UpstreamLock, csvDir: string, cacheDir: string): void {
+  mkdirSync(join(cacheDir, 'csv'), { recursive: true });
+  for (const name of Object.keys(lock.tables)) copyFileSync(join(csvDir, name), join(cacheDir, 'csv', name));
+  const stamp: Stamp = { commit: lock.commit, lock: lockDigest(lock), url: csvDir, fetchedAt: new Date().toISOString(), tables: Object.keys(lock.tables).length };
+  writeFileSync(join(cacheDir, STAMP), `${JSON.stringify(stamp, null, 2)}\n`);
 }
 
 /** Temporary folders of fetches that were killed (Ctrl-C) before they could clean up. */

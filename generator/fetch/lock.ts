@@ -4,7 +4,9 @@
  * (data/upstream.lock.json); a download must match it byte for byte.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { treeCommit } from '../config.ts';
 
 export interface TableLock {
   /** git blob SHA-1, what `git hash-object FILE` prints */
@@ -20,6 +22,8 @@ export interface UpstreamLock {
   archive: string;
   /** the folder of the tables inside the repository */
   tablesPath: string;
+  /** the commits the upstream's sprite and cry submodules point at (path → commit), once a listing has said */
+  submodules?: Record<string, string>;
   /** every table, by file name */
   tables: Record<string, TableLock>;
 }
@@ -67,4 +71,61 @@ export function gitBlobSha1(bytes: Buffer): string {
   const hasher = createGitBlobHasher(bytes.length);
   hasher.update(bytes);
   return hasher.digest()!;
+}
+
+export const UPSTREAM_ARCHIVE = 'https://codeload.github.com/PokeAPI/pokeapi/tar.gz/{commit}';
+export const UPSTREAM_TABLES_PATH = 'data/v2/csv';
+
+/** A team copy's TREE.txt: `<sha1> <file>` lines (comments start with #), and the commit its first comment names. */
+export function parseTree(text: string): { commit: string | null; hashes: Map<string, string> } {
+  const hashes = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    const m = /^([0-9a-f]{40})\s+(\S+)$/.exec(line.trim());
+    if (m) hashes.set(m[2]!, m[1]!);
+  }
+  return { commit: treeCommit(text), hashes };
+}
+
+/**
+ * A lock from the upstream's hashes (and sizes, where its listing gives them); where it does not,
+ * the size of `csvDir`'s copy when that copy hashes the same.
+ */
+export function lockFromListing(
+  commit: string,
+  listed: ReadonlyMap<string, { sha1: string; size?: number }>,
+  csvDir: string | null,
+  where: Pick<UpstreamLock, 'archive' | 'tablesPath' | 'submodules'> = { archive: UPSTREAM_ARCHIVE, tablesPath: UPSTREAM_TABLES_PATH },
+): UpstreamLock {
+  const tables: Record<string, TableLock> = {};
+  for (const name of [...listed.keys()].sort()) {
+    const { sha1, size } = listed.get(name)!;
+    const local = size === undefined && csvDir ? readOrNull(join(csvDir, name)) : null;
+    tables[name] = size !== undefined ? { sha1, size } : local && gitBlobSha1(local) === sha1 ? { sha1, size: local.length } : { sha1 };
+  }
+  return { commit, archive: where.archive, tablesPath: where.tablesPath, ...(where.submodules ? { submodules: where.submodules } : {}), tables };
+}
+
+const readOrNull = (path: string): Buffer | null => {
+  try {
+    return readFileSync(path);
+  } catch {
+    return null;
+  }
+};
+
+/** A lock for the tables of a folder as they are (tests make one for each archive they serve). */
+export function lockForFolder(commit: string, csvDir: string, archive = UPSTREAM_ARCHIVE): UpstreamLock {
+  const tables: Record<string, TableLock> = {};
+  for (const name of readdirSync(csvDir).filter((n) => n.endsWith('.csv')).sort()) {
+    const bytes = readFileSync(join(csvDir, name));
+    tables[name] = { sha1: gitBlobSha1(bytes), size: bytes.length };
+  }
+  return { commit, archive, tablesPath: UPSTREAM_TABLES_PATH, tables };
+}
+
+/** One table a line, so a change of the pin reads well in a diff. */
+export function formatLock(lock: UpstreamLock): string {
+  const tables = Object.entries(lock.tables).map(([name, t]) => `    ${JSON.stringify(name)}: ${JSON.stringify(t).replace(/,/g, ', ').replace(/:/g, ': ')}`);
+  const head = { commit: lock.commit, archive: lock.archive, tablesPath: lock.tablesPath, ...(lock.submodules ? { submodules: lock.submodules } : {}) };
+  return `${JSON.stringify(head, null, 2).slice(0, -2)},\n  "tables": {\n${tables.join(',\n')}\n  }\n}\n`;
 }

@@ -43,12 +43,16 @@ export class FileMemo {
   }
 }
 
-/** A hash of the files in `paths` (folders are walked in name order): of each file's path and its bytes' digest. */
+/**
+ * A hash of the files in `paths` (folders are walked in name order): of each file's path within
+ * its root and its bytes' digest. Where a root lies does not count, so a folder staged beside
+ * the one it replaces (`npm run data:update`) hashes as it will once swapped in.
+ */
 export function hashFiles(paths: readonly string[], memo?: FileMemo): string {
   const hash = createHash('sha256');
-  const visit = (p: string) => {
+  const visit = (p: string, name: string) => {
     if (!existsSync(p)) {
-      hash.update(`missing:${p}\n`);
+      hash.update(`missing:${name}\n`);
       return;
     }
     let entries: string[] | null = null;
@@ -57,9 +61,9 @@ export function hashFiles(paths: readonly string[], memo?: FileMemo): string {
     } catch {
       entries = null;
     }
-    if (entries) for (const e of entries) visit(join(p, e));
-    else hash.update(`${p}\n${memo ? memo.look(p).digest : digestOf(readFileSync(p))}\n`);
+    if (entries) for (const e of entries) visit(join(p, e), `${name}/${e}`);
+    else hash.update(`${name}\n${memo ? memo.look(p).digest : digestOf(readFileSync(p))}\n`);
   };
-  for (const p of paths) visit(p);
+  paths.forEach((p, i) => visit(p, String(i)));
   return hash.digest('hex');
 }

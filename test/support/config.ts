@@ -1,5 +1,5 @@
 import { join, relative, resolve, isAbsolute } from 'node:path';
-import { repoRoot, resolveConfig, type Config } from '../../generator/config.ts';
+import { repoRoot, resolveConfig, sharedDataDir, type Config } from '../../generator/config.ts';
 
 /**
  * Where the tests build: a git-ignored folder of their own (TEST_BUILD_DIR, default
@@ -35,4 +35,11 @@ export const overlaps = (a: string, b: string): boolean => {
     return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
   };
   return inside(a, b) || inside(b, a);
+};
+
+/** The team's copy of the data set at the pinned commit, which the tests read; a clear stop when ../shared has none. */
+export const teamCopy = (): string => {
+  const dir = sharedDataDir();
+  if (!dir) throw new Error('the tests read the data set in ../shared at the pinned commit (a folder whose TREE.txt names the lock\'s commit); none was found');
+  return dir;
 };

@@ -1,13 +1,42 @@
 /**
- * The upstream's real responses in ../shared/reference/examples/ and how to compare ours with
- * them: deep equality, arrays in order, reported as the paths where the two differ.
+ * The upstream's real responses in ../shared/reference/examples/ (and examples-next/) and how to
+ * compare ours with them: deep equality, arrays in order, reported as the paths where the two differ.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { testConfig } from './config.ts';
+import { pinnedCommit, sharedRoot } from '../../generator/config.ts';
 import { itemFile, rootFile, subresourceFile } from '../../edge/layout.ts';
 
-export const examplesDir = join(testConfig().dataDir, '../reference/examples');
+/** The upstream's responses at the commit the team's first copy (upstream/) was taken at. */
+export const examplesDir = join(sharedRoot, 'reference/examples');
+/** The upstream's responses at its next commit: only those that differ from examples/ (its README names the commit). */
+export const examplesNextDir = join(sharedRoot, 'reference/examples-next');
+
+/** The commit examples-next/ was answered at, as its README names it; null when there is none. */
+export function examplesNextCommit(dir = examplesNextDir): string | null {
+  try {
+    return /commit\s+([0-9a-f]{40})/.exec(readFileSync(join(dir, 'README.md'), 'utf8'))?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The examples the build must equal at the pinned commit. Pinned at the next commit, a response
+ * examples-next/ holds replaces the same path's in examples/ (and adds those examples/ lacks);
+ * every other response is taken from examples/. That is right because examples-next/ is the set
+ * of responses the upstream changed between the two commits (data or code), so one it does not
+ * hold answers the same at both: the examples test then shows whether an old example still holds
+ * under the new rules rather than assuming it.
+ */
+export function pinnedExamples(commit = pinnedCommit()): Example[] {
+  const old = listExamples(examplesDir);
+  if (!commit || commit !== examplesNextCommit() || !existsSync(examplesNextDir)) return old;
+  const next = new Map(listExamples(examplesNextDir).map((e) => [e.name, e]));
+  const merged = old.map((e) => next.get(e.name) ?? e);
+  for (const e of next.values()) if (!old.some((o) => o.name === e.name)) merged.push(e);
+  return merged.sort((a, b) => a.name.localeCompare(b.name));
+}
 
 export interface Example {
   /** e.g. `creature/25`, `creature/25/encounters`, `_root` */

@@ -1,7 +1,7 @@
 /** The catalogues that list species: Pal Park areas and Pokédexes. */
 import { PalParkArea, Pokedex } from '../../../schemas/output/species.ts';
 import { descriptions, names } from '../../emit/shapes.ts';
-import { sortedBy } from '../../lists.ts';
+import { idsInOrder, sortedBy } from '../../lists.ts';
 import { defineResource } from '../define.ts';
 
 export const palParkArea = defineResource({
@@ -32,7 +32,8 @@ export const pokedex = defineResource({
     creature_entries: sortedBy(ctx.childrenBy('creature-species', 'dex_numbers', 'pokedex_id').get(dex.id) ?? [], ({ row }) => row.pokedex_number)
       .map(({ owner, row }) => ({ entry_number: row.pokedex_number, creature_species: ctx.ref('creature-species', owner.id) })),
     region: ctx.refOrNull('region', dex.region_id),
-    version_groups: dex.version_groups.map((v) => ctx.ref('version-group', v.version_group_id)),
+    // by version group id, each once (the upstream's order since its commit 42d9fe1b; table row order before)
+    version_groups: idsInOrder(dex.version_groups.map((v) => v.version_group_id)).map((id) => ctx.ref('version-group', id)),
   }),
   query: (q) => ({
     filters: [

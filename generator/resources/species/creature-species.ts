@@ -1,5 +1,6 @@
 import { CreatureSpecies } from '../../../schemas/output/species.ts';
 import { descriptions, flavorTextsByVersion, languageId, names } from '../../emit/shapes.ts';
+import { idsInOrder } from '../../lists.ts';
 import { defineResource } from '../define.ts';
 import type { BuildContext } from '../../emit/context.ts';
 import type { RecordOf } from '../../model/kinds.ts';
@@ -12,8 +13,8 @@ export const speciesLinks = {
   color: (ctx: BuildContext, species: SpeciesRecord) => ctx.ref('creature-color', species.color_id),
   shape: (ctx: BuildContext, species: SpeciesRecord) => ctx.ref('creature-shape', species.shape_id),
   habitat: (ctx: BuildContext, species: SpeciesRecord) => ctx.refOrNull('creature-habitat', species.habitat_id),
-  // table row order: the upstream lists the species' egg-group rows as stored, not by group id
-  egg_groups: (ctx: BuildContext, species: SpeciesRecord) => species.egg_groups.map((g) => ctx.ref('egg-group', g.egg_group_id)),
+  // by group id, each once: the upstream's code orders them so since its commit 42d9fe1b (table row order before)
+  egg_groups: (ctx: BuildContext, species: SpeciesRecord) => idsInOrder(species.egg_groups.map((g) => g.egg_group_id)).map((id) => ctx.ref('egg-group', id)),
 };
 
 export const creatureSpecies = defineResource({

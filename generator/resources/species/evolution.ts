@@ -2,7 +2,7 @@
 import { EvolutionChain, EvolutionTrigger, type ChainLink, type EvolutionDetail } from '../../../schemas/output/evolution.ts';
 import type { BuildContext } from '../../emit/context.ts';
 import { names } from '../../emit/shapes.ts';
-import { sortedBy } from '../../lists.ts';
+import { idsInOrder, sortedBy } from '../../lists.ts';
 import type { RecordOf } from '../../model/kinds.ts';
 import { defineResource } from '../define.ts';
 
@@ -101,9 +101,7 @@ export const evolutionTrigger = defineResource({
     id: trigger.id,
     name: trigger.name,
     names: names(ctx, trigger.prose),
-    // each species once, where its first evolution row by this trigger stands
-    creature_species: [...new Set(evolutionsBy(ctx, 'evolution_trigger_id', trigger.id).map(({ owner }) => owner.id))].map((id) =>
-      ctx.ref('creature-species', id),
-    ),
+    // each species once, by id (the upstream's order since its commit 42d9fe1b; where its first evolution row stood before)
+    creature_species: idsInOrder(evolutionsBy(ctx, 'evolution_trigger_id', trigger.id).map(({ owner }) => owner.id)).map((id) => ctx.ref('creature-species', id)),
   }),
 });

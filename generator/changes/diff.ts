@@ -1,0 +1,148 @@
+/**
+ * The change report's items: two builds of dist/ in, what was added, removed and changed out,
+ * kind by kind, with the field paths that differ. It reads each kind's bulk file (one full
+ * response a line, `downloads/{kind}.ndjson.gz`) rather than the item files, and a kind's
+ * subresource files (`v2/_sub/{kind}/{sub}/{id}.json`) only where their bytes differ.
+ *
+ *   diffBuilds(oldDist, newDist) → { kinds, summary }   (no values, names and paths only)
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { bulkFile, rootFile } from '../../edge/layout.ts';
+import type { ChangeReport, KindChanges } from '../../schemas/output/changes.ts';
+
+type Json = unknown;
+type Item = Record<string, Json>;
+
+const isObject = (v: Json): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Where two responses differ, as paths (`forms[0].trigger_conditions`): the deepest object key
+ * or array index at which they part, with three things kept whole, each one path: an array
+ * whose length changed or whose entries only moved (a new order), an object all of whose
+ * fields changed (a link to another item), and a value whose type changed. A key present on one
+ * side only is the key's path. The response itself is the empty path.
+ */
+export function fieldPaths(a: Json, b: Json, path = '', out: string[] = []): string[] {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length || sameEntries(a, b)) out.push(path);
+    else a.forEach((v, i) => fieldPaths(v, b[i], `${path}[${i}]`, out));
+  } else if (isObject(a) && isObject(b)) {
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+    const inner: string[] = [];
+    for (const key of keys) {
+      const at = path ? `${path}.${key}` : key;
+      if (!(key in a) || !(key in b)) inner.push(at);
+      else fieldPaths(a[key], b[key], at, inner);
+    }
+    const whole = keys.length > 1 && path !== '' && keys.every((key) => inner.some((p) => p === `${path}.${key}` || p.startsWith(`${path}.${key}.`) || p.startsWith(`${path}.${key}[`)));
+    out.push(...(whole ? [path] : inner));
+  } else if (a !== b) out.push(path);
+  return out;
+}
+
+/** Two arrays of the same entries in another order (and not equal). */
+function sameEntries(a: readonly Json[], b: readonly Json[]): boolean {
+  const left = new Map<string, number>();
+  for (const v of a) left.set(JSON.stringify(v), (left.get(JSON.stringify(v)) ?? 0) + 1);
+  for (const v of b) {
+    const key = JSON.stringify(v);
+    const n = left.get(key) ?? 0;
+    if (!n) return false;
+    left.set(key, n - 1);
+  }
+  return JSON.stringify(a) !== JSON.stringify(b);
+}
+
+/** The kinds a build serves, in the API's order (its root document's keys). */
+export function kindsOf(dist: string): string[] {
+  try {
+    return Object.keys(JSON.parse(readFileSync(join(dist, rootFile), 'utf8')) as Record<string, string>).filter((k) => k !== 'meta');
+  } catch {
+    return [];
+  }
+}
+
+/** A kind's items from its bulk file: id → the response's JSON text. */
+function bulkItems(dist: string, kind: string): Map<number, string> {
+  const items = new Map<number, string>();
+  const path = join(dist, bulkFile(kind));
+  if (!existsSync(path)) return items;
+  for (const line of gunzipSync(readFileSync(path)).toString('utf8').split('\n')) {
+    if (!line) continue;
+    const id = /^\{"id":(-?\d+)/.exec(line)?.[1] ?? String((JSON.parse(line) as Item).id);
+    items.set(Number(id), line);
+  }
+  return items;
+}
+
+const nameOf = (text: string): string | null => {
+  const name = (JSON.parse(text) as Item).name;
+  return typeof name === 'string' ? name : null;
+};
+
+/** The subresources of a kind a build has (`encounters`…), each with its files by item id. */
+function subresources(dist: string, kind: string): Map<string, Set<string>> {
+  const dir = join(dist, 'v2/_sub', kind);
+  const out = new Map<string, Set<string>>();
+  if (!existsSync(dir)) return out;
+  for (const sub of readdirSync(dir)) out.set(sub, new Set(readdirSync(join(dir, sub))));
+  return out;
+}
+
+/** The changed paths of a kind's subresources, by item id, prefixed `sub/`. */
+function subresourcePaths(oldDist: string, newDist: string, kind: string): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  const before = subresources(oldDist, kind);
+  const after = subresources(newDist, kind);
+  for (const sub of new Set([...before.keys(), ...after.keys()])) {
+    const files = new Set([...(before.get(sub) ?? []), ...(after.get(sub) ?? [])]);
+    for (const file of files) {
+      const read = (dist: string) => {
+        const path = join(dist, 'v2/_sub', kind, sub, file);
+        return existsSync(path) ? readFileSync(path, 'utf8') : null;
+      };
+      const [a, b] = [read(oldDist), read(newDist)];
+      if (a === b) continue;
+      const paths = a === null || b === null ? [`${sub}/`] : fieldPaths(JSON.parse(a), JSON.parse(b)).map((p) => `${sub}/${p}`);
+      const id = Number(file.replace(/\.json$/, ''));
+      out.set(id, [...(out.get(id) ?? []), ...paths]);
+    }
+  }
+  return out;
+}
+
+/** One kind's changes, or null when it has none. */
+export function diffKind(oldDist: string, newDist: string, kind: string): KindChanges | null {
+  const before = bulkItems(oldDist, kind);
+  const after = bulkItems(newDist, kind);
+  const subs = subresourcePaths(oldDist, newDist, kind);
+  const changes: KindChanges = { added: [], removed: [], changed: [] };
+  for (const [id, text] of after) if (!before.has(id)) changes.added.push({ id, name: nameOf(text) });
+  for (const [id, text] of before) if (!after.has(id)) changes.removed.push({ id, name: nameOf(text) });
+  for (const [id, text] of after) {
+    const old = before.get(id);
+    if (old === undefined) continue;
+    const paths = [...(old === text ? [] : fieldPaths(JSON.parse(old), JSON.parse(text))), ...(subs.get(id) ?? [])];
+    if (paths.length) changes.changed.push({ id, name: nameOf(text), paths });
+  }
+  for (const list of [changes.added, changes.removed, changes.changed]) list.sort((x, y) => x.id - y.id);
+  return changes.added.length + changes.removed.length + changes.changed.length ? changes : null;
+}
+
+/** Every kind's changes between two builds, in the new build's kind order (kinds gone at the end). */
+export function diffBuilds(oldDist: string, newDist: string): Pick<ChangeReport, 'kinds' | 'summary'> {
+  const kinds: Record<string, KindChanges> = {};
+  const summary = { added: 0, removed: 0, changed: 0 };
+  const order = [...new Set([...kindsOf(newDist), ...kindsOf(oldDist)])];
+  for (const kind of order) {
+    const changes = diffKind(oldDist, newDist, kind);
+    if (!changes) continue;
+    kinds[kind] = changes;
+    summary.added += changes.added.length;
+    summary.removed += changes.removed.length;
+    summary.changed += changes.changed.length;
+  }
+  return { kinds, summary };
+}

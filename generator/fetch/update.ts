@@ -1,0 +1,196 @@
+/**
+ * `npm run data:update`: moves the pin to another upstream commit in one step. The upstream's
+ * listing of that commit gives the tables' hashes (the new lock); the archive (or a folder of
+ * tables) gives the tables, checked against it; they are imported and built beside what is
+ * served, compared with the served build (the change report), and only then swapped in: the
+ * lock, data/records/, dist/, the download cache and data/changes/{from}..{to}.json. Any
+ * failure before the swap leaves all of them as they were.
+ *
+ *   runUpdate(request, paths, log, env) → the report (or null when already pinned there)
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { sharedCopyFor, type Config } from '../config.ts';
+import { swapIn } from '../files/folders.ts';
+import { buildStep, ensureBuilt, importStep, inputHashes, type Log } from '../pipeline.ts';
+import { unknownTables } from '../../schemas/tables.ts';
+import type { ChangeReport } from '../../schemas/output/changes.ts';
+import { diffBuilds } from '../changes/diff.ts';
+import { tableChanges } from '../changes/tables.ts';
+import { FetchError, fetchDataSet, storeTables } from './index.ts';
+import { latestCommit, listingFromGitHub, listingFromTree, UPSTREAM_LATEST_URL, UPSTREAM_TREE_URL, type Listing } from './listing.ts';
+import { archiveUrl, formatLock, gitBlobSha1, lockFromListing, readLock, type UpstreamLock } from './lock.ts';
+import { DataError } from '../import/tables.ts';
+import { readBuildStamp } from '../emit/stamp.ts';
+
+export interface UpdateRequest {
+  /** the commit to move to (40 hex) */
+  commit?: string;
+  /** the head of the upstream's default branch instead */
+  latest?: boolean;
+  /** a TREE.txt (`<sha1> <file>` lines) to take the listing from instead of GitHub's */
+  tree?: string;
+  /** a data folder (its `csv/` the tables) to take the tables from instead of downloading the archive */
+  tables?: string;
+}
+
+/** Where the update reads and writes: the project's own files, or a test's. */
+export interface UpdatePaths {
+  lockPath: string;
+  /** data/changes/ */
+  changesDir: string;
+  /** the download cache (data/upstream/) */
+  cacheDir: string;
+  /** where the team's copies are found by commit (../shared) */
+  sharedRoot: string;
+  /** the configuration the served build is made with (its dataDir the pinned commit's tables) */
+  config: Config;
+}
+
+const COMMIT = /^[0-9a-f]{40}$/;
+
+/** The commit and the listing the request names. */
+async function target(request: UpdateRequest, tablesPath: string, env: NodeJS.ProcessEnv): Promise<Listing> {
+  if (request.tree) {
+    const listing = listingFromTree(readFileSync(request.tree, 'utf8'), request.tree);
+    if (request.commit && request.commit !== listing.commit) throw new FetchError(`--commit ${request.commit} is not the commit ${request.tree} lists (${listing.commit})`);
+    return listing;
+  }
+  const commit = request.latest ? await latestCommit(env.DATA_LATEST_URL || UPSTREAM_LATEST_URL) : request.commit;
+  if (!commit || !COMMIT.test(commit)) throw new FetchError(`data:update needs --commit with a full 40-hex commit, or --latest (found ${JSON.stringify(commit ?? null)})`);
+  return listingFromGitHub(env.DATA_TREE_URL || UPSTREAM_TREE_URL, commit, tablesPath);
+}
+
+/** A folder of tables given or found (a team copy), checked against the listing: every table there; any whose bytes differ named. */
+function checkGivenTables(listing: Listing, csvDir: string, log: Log): void {
+  const missing: string[] = [];
+  const differing: string[] = [];
+  for (const [name, { sha1 }] of listing.tables) {
+    const path = join(csvDir, name);
+    if (!existsSync(path)) missing.push(name);
+    else if (gitBlobSha1(readFileSync(path)) !== sha1) differing.push(name);
+  }
+  if (missing.length) throw new FetchError(`${csvDir} lacks ${missing.length} table(s) of commit ${listing.commit.slice(0, 12)}: ${missing.join(', ')}`);
+  if (differing.length) log.warn(`${csvDir}: ${differing.length} table(s) differ in bytes from the upstream's at ${listing.commit.slice(0, 12)} and are taken as given (the lock keeps the upstream's hashes): ${differing.join(', ')}`);
+}
+
+/** What the media manifests need: nothing when the submodules did not move, else which moved and how to refresh. */
+export function mediaNotes(before: Record<string, string> | undefined, after: Record<string, string> | null): string[] {
+  if (!after) return ['media: the listing does not name the sprite and cry submodule commits (a TREE.txt); data/media/ is kept as it is'];
+  if (!before) return [`media: the lock now records the submodule commits (${Object.entries(after).map(([p, c]) => `${p} ${c.slice(0, 12)}`).join(', ')}); data/media/ is kept as it is`];
+  const moved = Object.keys({ ...before, ...after }).filter((path) => before[path] !== after[path]);
+  if (!moved.length) return ['media: the sprite and cry submodules did not move; data/media/ is kept'];
+  return moved.map(
+    (path) =>
+      `media: ${path} moved from ${before[path]?.slice(0, 12) ?? 'nothing'} to ${after[path]?.slice(0, 12) ?? 'nothing'}: data/media/ may be stale; refresh it from that commit of the submodule ` +
+      '(its file paths, one a line, gzip\'d: see data/README.md)',
+  );
+}
+
+interface Staged {
+  /** the data folder the staged import reads */
+  dataDir: string;
+  /** a download cache to swap in, when builds after the update will read one */
+  cache: string | null;
+  lock: UpstreamLock;
+}
+
+/**
+ * The new lock and its tables: the archive downloaded (and verified) into a staging folder, or
+ * the given or team copy's tables as they are. Sizes are the listing's, else those of the
+ * copies that hash as the upstream's.
+ */
+async function stageTables(listing: Listing, base: UpstreamLock, request: UpdateRequest, paths: UpdatePaths, staging: string, log: Log, env: NodeJS.ProcessEnv): Promise<Staged> {
+  const where = { archive: base.archive, tablesPath: base.tablesPath, ...(listing.submodules ? { submodules: listing.submodules } : {}) };
+  const team = sharedCopyFor(listing.commit, paths.sharedRoot);
+  const given = request.tables ? resolve(request.tables) : team;
+  const cache = join(staging, 'cache');
+  if (!given) {
+    const lock = lockFromListing(listing.commit, listing.tables, null, where);
+    await fetchDataSet(lock, archiveUrl(lock, env.DATA_URL), cache, log);
+    return { dataDir: cache, cache, lock };
+  }
+  checkGivenTables(listing, join(given, 'csv'), log);
+  const lock = lockFromListing(listing.commit, listing.tables, join(given, 'csv'), where);
+  // the builds after the update read the team copy at the new commit, or else the download cache: that one gets a copy
+  if (team) return { dataDir: given, cache: null, lock };
+  storeTables(lock, join(given, 'csv'), cache);
+  return { dataDir: cache, cache, lock };
+}
+
+/** Refuses tables nobody has declared or set aside (schemas/tables.ts): a new table is a decision, never a silent skip. */
+function refuseUnknownTables(listing: Listing): void {
+  const unknown = unknownTables(listing.tables.keys());
+  if (unknown.length) {
+    throw new DataError(unknown.map((t) => ({ table: `${t}.csv`, message: `is new at commit ${listing.commit.slice(0, 12)}: declare it in schemas/tables.ts, or add it to tablesNotRead there if the API has no use for it` })));
+  }
+}
+
+/**
+ * The build the report compares with: dist/ as it is served, whatever code made it (a change of
+ * the code that comes with the move, such as an ordering rule, is then in the report too); made
+ * from the pinned tables when there is none (a fresh clone).
+ */
+async function servedBuild(config: Config, log: Log): Promise<void> {
+  const stamp = readBuildStamp(config.outDir);
+  if (!stamp) return ensureBuilt(config, log);
+  if (stamp.inputHash !== inputHashes(config).build) log.info(`data: comparing with ${config.outDir} as served (built by other code or inputs than this tree's)`);
+}
+
+/** Moves the pin; returns the change report, or null when the lock is already at that commit. */
+export async function runUpdate(request: UpdateRequest, paths: UpdatePaths, log: Log, env: NodeJS.ProcessEnv = process.env): Promise<ChangeReport | null> {
+  const oldLock = readLock(paths.lockPath);
+  const listing = await target(request, oldLock.tablesPath, env);
+  if (listing.commit === oldLock.commit) {
+    log.info(`data: already pinned to ${listing.commit.slice(0, 12)}; nothing to do`);
+    return null;
+  }
+  log.info(`data: ${oldLock.commit.slice(0, 12)} → ${listing.commit.slice(0, 12)}: ${listing.tables.size} tables listed`);
+  refuseUnknownTables(listing);
+  const staging = `${paths.config.outDir}.update-${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  try {
+    const data = await stageTables(listing, oldLock, request, paths, staging, log, env);
+    const newLock = data.lock;
+    await servedBuild(paths.config, log);
+    const staged: Config = { ...paths.config, dataDir: data.dataDir, recordsDir: join(staging, 'records'), outDir: join(staging, 'dist') };
+    const hashes = inputHashes(staged);
+    await importStep(staged, hashes.records, log, true);
+    await buildStep(staged, hashes.build, log, true);
+    const report: ChangeReport = {
+      from: oldLock.commit,
+      to: listing.commit,
+      tables: tableChanges(oldLock, newLock, join(paths.config.dataDir, 'csv'), join(data.dataDir, 'csv')),
+      ...diffBuilds(paths.config.outDir, staged.outDir),
+    };
+    swapInUpdate(paths, newLock, report, staged, data.cache);
+    for (const line of [...summaryLines(report), ...mediaNotes(oldLock.submodules, listing.submodules)]) log.info(line);
+    return report;
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/** The report's file name: `{from}..{to}.json`. */
+export const reportFile = (report: Pick<ChangeReport, 'from' | 'to'>): string => `${report.from}..${report.to}.json`;
+
+/** Everything at once, after everything succeeded: the report, the lock, the records, dist/ and the cache. */
+function swapInUpdate(paths: UpdatePaths, lock: UpstreamLock, report: ChangeReport, staged: Config, cache: string | null): void {
+  mkdirSync(paths.changesDir, { recursive: true });
+  writeFileSync(join(paths.changesDir, reportFile(report)), `${JSON.stringify(report, null, 2)}\n`);
+  if (cache) swapIn(cache, paths.cacheDir);
+  swapIn(staged.recordsDir, paths.config.recordsDir);
+  swapIn(staged.outDir, paths.config.outDir);
+  writeFileSync(paths.lockPath, formatLock(lock));
+}
+
+/** A few lines: the tables that moved, with their rows, and the items per kind. */
+export function summaryLines(report: ChangeReport): string[] {
+  const lines = [`data: pinned to ${report.to} (was ${report.from.slice(0, 12)})`];
+  for (const t of report.tables) lines.push(`  table ${t.table}: ${t.change}, +${t.rows_added} -${t.rows_removed} rows`);
+  const { added, removed, changed } = report.summary;
+  lines.push(`  items: ${added} added, ${removed} removed, ${changed} changed`);
+  for (const [kind, c] of Object.entries(report.kinds)) lines.push(`    ${kind}: +${c.added.length} -${c.removed.length} ~${c.changed.length}`);
+  return lines;
+}

@@ -1,0 +1,221 @@
+/**
+ * `npm run data:update`'s pieces against a local server answering in GitHub's shapes (the
+ * listing, the head commit, the archive), the change report's diff on tiny invented builds, and
+ * updates that must stop and leave the lock, the records and dist/ as they were: a new table, a
+ * new column, a value the declarations forbid, an archive that does not match the listing.
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lockPath as repoLock, resolveConfig } from '../generator/config.ts';
+import { diffBuilds, fieldPaths } from '../generator/changes/diff.ts';
+import { rowsMissing, tableChanges } from '../generator/changes/tables.ts';
+import { FetchError } from '../generator/fetch/index.ts';
+import { latestCommit, listingFromGitHub } from '../generator/fetch/listing.ts';
+import { formatLock, gitBlobSha1, lockForFolder, readLock } from '../generator/fetch/lock.ts';
+import { mediaNotes, runUpdate, type UpdatePaths } from '../generator/fetch/update.ts';
+import { DataError } from '../generator/import/tables.ts';
+import { createAjv } from '../schemas/ajv.ts';
+import { ChangeReport } from '../schemas/output/changes.ts';
+import { teamCopy } from './support/config.ts';
+import { fileHashes } from './support/files.ts';
+import { startTestServer, tinyTables, upstreamArchive, type TestServer } from './support/upstream-archive.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'creature-update-test-'));
+const quiet = { info: () => {}, warn: () => {} };
+const A = 'a'.repeat(40);
+const B = 'b'.repeat(40);
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+const json = (value: unknown) => ({ body: Buffer.from(JSON.stringify(value)) });
+const treeAnswer = (entries: object[], truncated = false) => json({ sha: B, url: 'x', tree: entries, truncated });
+
+describe("the upstream's listing and head, in GitHub's shapes", () => {
+  it('takes the blobs directly under the tables folder, with sizes, and the submodule commits', async () => {
+    server.route(`/trees/${B}?recursive=1`, treeAnswer([
+      { path: 'data/v2/csv', type: 'tree', sha: '1'.repeat(40) },
+      { path: 'data/v2/csv/colors.csv', type: 'blob', sha: '2'.repeat(40), size: 30 },
+      { path: 'data/v2/csv/old/elsewhere.csv', type: 'blob', sha: '3'.repeat(40), size: 5 },
+      { path: 'data/v2/csv/README.md', type: 'blob', sha: '4'.repeat(40), size: 5 },
+      { path: 'data/v2/sprites', type: 'commit', sha: '5'.repeat(40) },
+      { path: 'data/v2/cries', type: 'commit', sha: '6'.repeat(40) },
+    ]));
+    const listing = await listingFromGitHub(server.url('/trees/{commit}?recursive=1'), B, 'data/v2/csv');
+    expect([...listing.tables]).toEqual([['colors.csv', { sha1: '2'.repeat(40), size: 30 }]]);
+    expect(listing.submodules).toEqual({ 'data/v2/sprites': '5'.repeat(40), 'data/v2/cries': '6'.repeat(40) });
+  });
+
+  it('refuses a truncated listing, one without tables, and an error answer, naming the URL', async () => {
+    server.route(`/trees/${A}?recursive=1`, treeAnswer([{ path: 'data/v2/csv/x.csv', type: 'blob', sha: '2'.repeat(40) }], true));
+    await expect(listingFromGitHub(server.url('/trees/{commit}?recursive=1'), A, 'data/v2/csv')).rejects.toThrow(/truncated/);
+    server.route('/trees/empty', treeAnswer([]));
+    await expect(listingFromGitHub(server.url('/trees/empty'), A, 'data/v2/csv')).rejects.toThrow(/lists no tables under data\/v2\/csv\//);
+    await expect(listingFromGitHub(server.url('/trees/missing/{commit}'), A, 'data/v2/csv')).rejects.toThrow(new RegExp(`trees/missing/${A} answered HTTP 404`));
+  });
+
+  it("reads the head commit from the commit answer's sha", async () => {
+    server.route('/commits/master', json({ sha: B, commit: { message: 'x' } }));
+    expect(await latestCommit(server.url('/commits/master'))).toBe(B);
+    server.route('/commits/odd', json({ message: 'Not Found' }));
+    await expect(latestCommit(server.url('/commits/odd'))).rejects.toThrow(FetchError);
+  });
+});
+
+describe('the media manifests follow the submodule commits', () => {
+  const s = { 'data/v2/sprites': A, 'data/v2/cries': B };
+  it('are kept when the submodules did not move, and named with how to refresh them when they did', () => {
+    expect(mediaNotes(s, { ...s })).toEqual(['media: the sprite and cry submodules did not move; data/media/ is kept']);
+    const moved = mediaNotes(s, { ...s, 'data/v2/cries': A });
+    expect(moved).toHaveLength(1);
+    expect(moved[0]).toMatch(/data\/v2\/cries moved from bbbbbbbbbbbb to aaaaaaaaaaaa: data\/media\/ may be stale; refresh it/);
+    expect(mediaNotes(undefined, s)[0]).toMatch(/now records the submodule commits/);
+    expect(mediaNotes(s, null)[0]).toMatch(/does not name the sprite and cry submodule commits/);
+  });
+});
+
+describe('the change report', () => {
+  it('of every data version is committed beside the lock, valid, and chained from the lock\'s commit back', () => {
+    const dir = join(repoLock, '../changes');
+    const reports = existsSync(dir) ? readdirSync(dir).map((f) => ({ file: f, report: JSON.parse(readFileSync(join(dir, f), 'utf8')) as ChangeReport })) : [];
+    const validate = createAjv().compile(ChangeReport);
+    for (const { file, report } of reports) {
+      expect(validate(report), `${file}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      expect(file).toBe(`${report.from}..${report.to}.json`);
+    }
+    const pinned = readLock(repoLock).commit;
+    if (reports.length) expect(reports.some((r) => r.report.to === pinned)).toBe(true);
+  });
+
+  it('names the deepest paths that differ; an array of another length or order, and a link, are one path each', () => {
+    const link = (n: number) => ({ name: `g${n}`, url: `x/${n}/` });
+    const a = { id: 1, forms: [{ trigger_conditions: [{ trigger: 'x' }] }], names: ['a', 'b'], groups: [link(5), link(4)], to: link(1), gone: 1 };
+    const b = { id: 1, forms: [{ trigger_conditions: [{ trigger: 'x', base_form: 'y' }] }], names: ['a'], groups: [link(4), link(5)], to: link(2), came: 2 };
+    expect(fieldPaths(a, b)).toEqual(['forms[0].trigger_conditions[0].base_form', 'names', 'groups', 'to', 'gone', 'came']);
+    expect(fieldPaths([1, 2], [1, 3])).toEqual(['[1]']);
+    expect(fieldPaths([1], [1, 2])).toEqual(['']);
+    expect(fieldPaths(a, a)).toEqual([]);
+  });
+
+  /** A tiny invented build: a root, a bulk file per kind and subresource files. */
+  const build = (name: string, kinds: Record<string, object[]>, subs: Record<string, string> = {}) => {
+    const dist = join(scratch, name);
+    mkdirSync(join(dist, 'downloads'), { recursive: true });
+    mkdirSync(join(dist, 'v2'), { recursive: true });
+    writeFileSync(join(dist, 'v2/index.json'), JSON.stringify({ ...Object.fromEntries(Object.keys(kinds).map((k) => [k, `x/${k}/`])), meta: 'x/meta/' }));
+    for (const [kind, items] of Object.entries(kinds)) writeFileSync(join(dist, `downloads/${kind}.ndjson.gz`), gzipSync(items.map((i) => JSON.stringify(i)).join('\n') + '\n'));
+    for (const [path, text] of Object.entries(subs)) {
+      mkdirSync(join(dist, 'v2/_sub', path, '..'), { recursive: true });
+      writeFileSync(join(dist, 'v2/_sub', path), text);
+    }
+    return dist;
+  };
+
+  it('lists items added, removed and changed per kind, subresource paths prefixed, in the kind order of the new build', () => {
+    const before = build('before', { thing: [{ id: 1, name: 'one', v: 1 }, { id: 2, name: 'two' }], other: [{ id: 5, name: 'same' }] }, { 'thing/encounters/1.json': '[{"a":1}]' });
+    const after = build('after', { other: [{ id: 5, name: 'same' }], thing: [{ id: 1, name: 'one', v: 2 }, { id: 3, name: 'three' }] }, { 'thing/encounters/1.json': '[{"a":2}]' });
+    expect(diffBuilds(before, after)).toEqual({
+      summary: { added: 1, removed: 1, changed: 1 },
+      kinds: { thing: { added: [{ id: 3, name: 'three' }], removed: [{ id: 2, name: 'two' }], changed: [{ id: 1, name: 'one', paths: ['v', 'encounters/[0].a'] }] } },
+    });
+    expect(diffBuilds(before, before)).toEqual({ summary: { added: 0, removed: 0, changed: 0 }, kinds: {} });
+  });
+
+  it('counts the rows a table gained and lost, as a multiset of lines', () => {
+    expect(rowsMissing(['1,a', '2,b', '2,b'], ['2,b', '3,c'])).toBe(2);
+    const oldDir = tinyTables(join(scratch, 'tables-old'));
+    const newDir = tinyTables(join(scratch, 'tables-new'));
+    writeFileSync(join(newDir, 'colors.csv'), 'id,identifier\n2,amber\n1,teal\n3,plum\n');
+    writeFileSync(join(newDir, 'more.csv'), 'id\n1\n');
+    expect(tableChanges(lockForFolder(A, oldDir), lockForFolder(B, newDir), oldDir, newDir)).toEqual([
+      { table: 'colors.csv', change: 'changed', rows_added: 1, rows_removed: 0 },
+      { table: 'more.csv', change: 'added', rows_added: 1, rows_removed: 0 },
+    ]);
+  });
+});
+
+/**
+ * A project of its own in the scratch folder: a lock at the team copy's commit, records and
+ * dist/ that must stay as they are (a build stamp, so the update compares with them as served),
+ * and no team copy at the new commit.
+ */
+function project(name: string): { paths: UpdatePaths; state: () => Record<string, string> } {
+  const root = join(scratch, name);
+  const lockPath = join(root, 'upstream.lock.json');
+  mkdirSync(join(root, 'dist'), { recursive: true });
+  mkdirSync(join(root, 'records'), { recursive: true });
+  writeFileSync(lockPath, formatLock(readLock(repoLock)));
+  writeFileSync(join(root, 'dist/build-stamp.json'), JSON.stringify({ inputHash: 'served', baseUrl: 'http://localhost:8080/v2' }));
+  writeFileSync(join(root, 'records/manifest.json'), '{"served":true}');
+  const config = { ...resolveConfig({}, {}, () => teamCopy()), outDir: join(root, 'dist'), recordsDir: join(root, 'records') };
+  const paths: UpdatePaths = { lockPath, changesDir: join(root, 'changes'), cacheDir: join(root, 'cache'), sharedRoot: join(root, 'no-shared'), config };
+  return { paths, state: () => Object.fromEntries(fileHashes(root)) };
+}
+
+/** The team copy's tables with one change, and a TREE.txt of them at commit B. */
+function changedCopy(name: string, change: (csv: string) => void): { tree: string; tables: string } {
+  const dir = join(scratch, name);
+  cpSync(join(teamCopy(), 'csv'), join(dir, 'csv'), { recursive: true });
+  change(join(dir, 'csv'));
+  const names = Object.keys(readLock(repoLock).tables);
+  const extra = existsSync(join(dir, 'csv/brand_new_things.csv')) ? ['brand_new_things.csv'] : [];
+  const lines = [...names, ...extra].map((n) => `${gitBlobSha1(readFileSync(join(dir, 'csv', n)))} ${n}`);
+  writeFileSync(join(dir, 'TREE.txt'), `# The upstream's own hash of each table at commit ${B}:\n${lines.join('\n')}\n`);
+  return { tree: join(dir, 'TREE.txt'), tables: dir };
+}
+
+const edit = (file: string, f: (lines: string[]) => string[]) => writeFileSync(file, f(readFileSync(file, 'utf8').split('\n')).join('\n'));
+
+describe('an update that must stop, leaving the lock, the records and dist/ as they were', () => {
+  it('stops at a table nobody declared or set aside, before reading any', async () => {
+    const { paths, state } = project('new-table');
+    const copy = changedCopy('copy-new-table', (csv) => writeFileSync(join(csv, 'brand_new_things.csv'), 'id\n1\n'));
+    const before = state();
+    const error = await runUpdate({ tree: copy.tree, tables: copy.tables }, paths, quiet).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DataError);
+    expect((error as Error).message).toMatch(/table brand_new_things\.csv: is new at commit bbbbbbbbbbbb: declare it in schemas\/tables\.ts/);
+    expect(state()).toEqual(before);
+  });
+
+  it('stops at a column added to a table the import reads, naming table and column', async () => {
+    const { paths, state } = project('new-column');
+    const copy = changedCopy('copy-new-column', (csv) => edit(join(csv, 'encounter_slots.csv'), (lines) => lines.map((l, i) => (l === '' ? l : i === 0 ? `${l},weather` : `${l},`))));
+    const before = state();
+    const error = await runUpdate({ tree: copy.tree, tables: copy.tables }, paths, quiet).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DataError);
+    expect((error as Error).message).toMatch(/table encounter_slots\.csv, column weather: the column is not declared in schemas\/tables\.ts/);
+    expect(state()).toEqual(before);
+    expect(existsSync(paths.cacheDir)).toBe(false);
+  }, 120_000);
+
+  it('stops at a value the declarations forbid, naming table, row and column', async () => {
+    const { paths, state } = project('bad-value');
+    const copy = changedCopy('copy-bad-value', (csv) => edit(join(csv, 'encounter_slots.csv'), (lines) => lines.map((l, i) => (i === 2 ? l.replace(/,\d+$/, ',often') : l))));
+    const before = state();
+    const error = await runUpdate({ tree: copy.tree, tables: copy.tables }, paths, quiet).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DataError);
+    expect((error as Error).message).toMatch(/table encounter_slots\.csv, row 2 \(line 3\), column rarity: /);
+    expect(state()).toEqual(before);
+  }, 120_000);
+
+  it('stops at an archive whose tables do not hash as the listing says', async () => {
+    const { paths, state } = project('bad-archive');
+    const tiny = join(scratch, 'archive-tables');
+    mkdirSync(tiny, { recursive: true });
+    writeFileSync(join(tiny, 'egg_groups.csv'), 'id,identifier\n1,invented\n');
+    server.route(`/trees/${'c'.repeat(40)}`, treeAnswer([{ path: 'data/v2/csv/egg_groups.csv', type: 'blob', sha: '7'.repeat(40), size: 25 }]));
+    server.route('/archive.tar.gz', { body: upstreamArchive(tiny, 'pokeapi-c') });
+    const before = state();
+    const env = { DATA_TREE_URL: server.url('/trees/{commit}'), DATA_URL: server.url('/archive.tar.gz') };
+    await expect(runUpdate({ commit: 'c'.repeat(40) }, paths, quiet, env)).rejects.toThrow(/egg_groups\.csv: expected git blob 7{40} \(25 bytes\), found/);
+    expect(state()).toEqual(before);
+  });
+});
