@@ -183,11 +183,6 @@ export class FilterIndex {
     return values.counts(Bitset.ofPositions(this.count, positions));
   }
 
-  /** The target kind of a value filter's values; null for a yes/no filter. */
-  targetOf(filter: string): string | null {
-    return (Object.hasOwn(this.file.values, filter) ? this.file.values[filter]?.target : undefined) ?? null;
-  }
-
   private valueFilter(filter: string): ValueFilter | undefined {
     let loaded = this.valueFilters.get(filter);
     const spec = Object.hasOwn(this.file.values, filter) ? this.file.values[filter] : undefined;

@@ -206,18 +206,25 @@ export interface ListPage<K extends ResourceKind, F extends FieldByKind[K] = nev
 
 /** One value's count in \`facets\`. */
 export interface FacetValue {
+  /** The value's name: a resource's name, or \`true\`/\`false\` for a yes/no filter. */
   name: string;
-  /** null for a yes/no filter */
+  /** The linked resource's URL; null for a yes/no filter. */
   url: string | null;
+  /** How many entries of the whole filtered set hold the value (at least 1). */
   count: number;
 }
 
-/** One range's numbers in \`summary\`; min, max and avg are null when no entry has a value. */
+/** One range's numbers in \`summary\`, over the whole filtered set. */
 export interface RangeSummary {
+  /** How many entries have a value (entries without one are not counted). */
   count: number;
+  /** The least value; null when none is counted. */
   min: number | null;
+  /** The greatest value; null when none is counted. */
   max: number | null;
+  /** The sum of the values; 0 when none is counted. */
   sum: number;
+  /** sum / count, unrounded; null when none is counted. */
   avg: number | null;
 }
 `;
