@@ -129,11 +129,12 @@ function refuseUnknownTables(listing: Listing): void {
 /**
  * The build the report compares with: dist/ as it is served, whatever code made it (a change of
  * the code that comes with the move, such as an ordering rule, is then in the report too); made
- * from the pinned tables when there is none (a fresh clone).
+ * from the pinned tables when there is none (a fresh clone) or it links to another base URL
+ * (every link would differ).
  */
 async function servedBuild(config: Config, log: Log): Promise<void> {
   const stamp = readBuildStamp(config.outDir);
-  if (!stamp) return ensureBuilt(config, log);
+  if (!stamp || stamp.baseUrl !== config.baseUrl) return ensureBuilt(config, log);
   if (stamp.inputHash !== inputHashes(config).build) log.info(`data: comparing with ${config.outDir} as served (built by other code or inputs than this tree's)`);
 }
 
