@@ -159,12 +159,14 @@ export async function runUpdate(request: UpdateRequest, paths: UpdatePaths, log:
     const hashes = inputHashes(staged);
     await importStep(staged, hashes.records, log, true);
     await buildStep(staged, hashes.build, log, true);
+    const started = performance.now();
     const report: ChangeReport = {
       from: oldLock.commit,
       to: listing.commit,
       tables: tableChanges(oldLock, newLock, join(paths.config.dataDir, 'csv'), join(data.dataDir, 'csv')),
       ...diffBuilds(paths.config.outDir, staged.outDir),
     };
+    log.info(`compare: the tables and the two builds in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     swapInUpdate(paths, newLock, report, staged, data.cache);
     for (const line of [...summaryLines(report), ...mediaNotes(oldLock.submodules, listing.submodules)]) log.info(line);
     return report;
