@@ -7,6 +7,8 @@
  *   - the dev loop (bench/dev.ts): edit → served answer for a stat change, a move rename and a
  *     save that changes nothing; the preview's peak RSS serving every item once
  *   - filters and search (bench/query.ts): warm and cold answers in-process and under Deno, index sizes
+ *   - `npm run data:update` to a commit changing a few tables, beside a full build (bench/update.ts;
+ *     `npm run bench -- --update` for this part alone)
  * It works in a scratch folder and leaves data/records and dist/ alone.
  */
 import { spawnSync } from 'node:child_process';
@@ -91,9 +93,17 @@ async function runBench(): Promise<void> {
     const queryWidth = Math.max(...queryRows.map((r) => r[0].length));
     console.log('');
     for (const [what, figure, target] of queryRows) console.log(`${what.padEnd(queryWidth)}  ${figure.padEnd(70)}  ${target}`);
+    await printUpdateBench(scratch);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** The data update beside a full build (issue 25), in its own part of the scratch folder. */
+async function printUpdateBench(scratch: string): Promise<void> {
+  const rows = await (await import('./update.ts')).runUpdateBench(scratch);
+  console.log('');
+  for (const row of rows) console.log(`${row.what.padEnd(44)}  ${row.figure}  ${row.goal}`);
 }
 
 // `npm run bench -- --against REF`: the main figures of REF and of the working tree side by side
@@ -102,6 +112,13 @@ if (against >= 0) {
   const ref = process.argv[against + 1];
   if (!ref) throw new Error('--against needs a commit or branch, e.g. --against main');
   await (await import('./compare.ts')).runComparison(ref);
+} else if (process.argv.includes('--update')) {
+  const scratch = mkdtempSync(join(tmpdir(), 'creature-bench-'));
+  try {
+    await printUpdateBench(scratch);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 } else {
   await runBench();
 }

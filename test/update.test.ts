@@ -70,6 +70,18 @@ describe("the upstream's listing and head, in GitHub's shapes", () => {
   });
 });
 
+describe('the lock', () => {
+  it('keeps one table a line, and the submodule commits once a listing named them', () => {
+    const dir = tinyTables(join(scratch, 'lock-tables'));
+    const lock = { ...lockForFolder(A, dir), submodules: { 'data/v2/sprites': B } };
+    const text = formatLock(lock);
+    writeFileSync(join(scratch, 'lock.json'), text);
+    expect(readLock(join(scratch, 'lock.json'))).toEqual(lock);
+    expect(text.split('\n').filter((l) => l.includes('.csv": {"sha1": '))).toHaveLength(3);
+    expect(text).toContain(`"submodules": {\n    "data/v2/sprites": "${B}"\n  },`);
+  });
+});
+
 describe('the media manifests follow the submodule commits', () => {
   const s = { 'data/v2/sprites': A, 'data/v2/cries': B };
   it('are kept when the submodules did not move, and named with how to refresh them when they did', () => {
@@ -106,12 +118,20 @@ describe('the change report', () => {
   });
 
   /** A tiny invented build: a root, a bulk file per kind and subresource files. */
-  const build = (name: string, kinds: Record<string, object[]>, subs: Record<string, string> = {}) => {
+  const build = (name: string, kinds: Record<string, object[]>, subs: Record<string, string> = {}, indexed = true) => {
     const dist = join(scratch, name);
     mkdirSync(join(dist, 'downloads'), { recursive: true });
     mkdirSync(join(dist, 'v2'), { recursive: true });
     writeFileSync(join(dist, 'v2/index.json'), JSON.stringify({ ...Object.fromEntries(Object.keys(kinds).map((k) => [k, `x/${k}/`])), meta: 'x/meta/' }));
-    for (const [kind, items] of Object.entries(kinds)) writeFileSync(join(dist, `downloads/${kind}.ndjson.gz`), gzipSync(items.map((i) => JSON.stringify(i)).join('\n') + '\n'));
+    // one gzip member an item, placed in the build's index as a build places its chunks' (none: the diff reads the whole files)
+    const index: { kind: string; bulk: { key: string; offset: number; length: number }[] }[] = [];
+    for (const [kind, items] of Object.entries(kinds)) {
+      const members = items.map((i) => gzipSync(`${JSON.stringify(i)}\n`));
+      let offset = 0;
+      index.push({ kind, bulk: members.map((m, i) => ({ key: String((items[i] as { id: number }).id), offset: (offset += m.length) - m.length, length: m.length })) });
+      writeFileSync(join(dist, `downloads/${kind}.ndjson.gz`), Buffer.concat(members));
+    }
+    if (indexed) writeFileSync(join(dist, 'build-index.json'), JSON.stringify({ kinds: index }));
     for (const [path, text] of Object.entries(subs)) {
       mkdirSync(join(dist, 'v2/_sub', path, '..'), { recursive: true });
       writeFileSync(join(dist, 'v2/_sub', path), text);
@@ -127,6 +147,8 @@ describe('the change report', () => {
       kinds: { thing: { added: [{ id: 3, name: 'three' }], removed: [{ id: 2, name: 'two' }], changed: [{ id: 1, name: 'one', paths: ['v', 'encounters/[0].a'] }] } },
     });
     expect(diffBuilds(before, before)).toEqual({ summary: { added: 0, removed: 0, changed: 0 }, kinds: {} });
+    const unindexed = build('after-unindexed', { other: [{ id: 5, name: 'same' }], thing: [{ id: 1, name: 'one', v: 2 }, { id: 3, name: 'three' }] }, { 'thing/encounters/1.json': '[{"a":2}]' }, false);
+    expect(diffBuilds(before, unindexed)).toEqual(diffBuilds(before, after));
   });
 
   it('counts the rows a table gained and lost, as a multiset of lines', () => {

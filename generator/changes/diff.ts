@@ -1,15 +1,16 @@
 /**
  * The change report's items: two builds of dist/ in, what was added, removed and changed out,
  * kind by kind, with the field paths that differ. It reads each kind's bulk file (one full
- * response a line, `downloads/{kind}.ndjson.gz`) rather than the item files, and a kind's
- * subresource files (`v2/_sub/{kind}/{sub}/{id}.json`) only where their bytes differ.
+ * response a line, `downloads/{kind}.ndjson.gz`, a gzip member per 16 ids) rather than the item
+ * files, and unpacks only the members whose bytes differ; a kind's subresource files
+ * (`v2/_sub/{kind}/{sub}/{id}.json`) are parsed only where their bytes differ.
  *
  *   diffBuilds(oldDist, newDist) → { kinds, summary }   (no values, names and paths only)
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { bulkFile, rootFile } from '../../edge/layout.ts';
+import { buildIndexFile, bulkFile, rootFile } from '../../edge/layout.ts';
 import type { ChangeReport, KindChanges } from '../../schemas/output/changes.ts';
 
 type Json = unknown;
@@ -64,17 +65,53 @@ export function kindsOf(dist: string): string[] {
   }
 }
 
-/** A kind's items from its bulk file: id → the response's JSON text. */
-function bulkItems(dist: string, kind: string): Map<number, string> {
-  const items = new Map<number, string>();
+/** What the diff needs of a build's index (build-index.json): where each chunk's gzip member lies in a kind's bulk file. */
+interface BulkIndex {
+  kinds: { kind: string; bulk: { key: string; offset: number; length: number }[] }[];
+}
+
+const readBulkIndex = (dist: string): BulkIndex | null => {
+  try {
+    return JSON.parse(readFileSync(join(dist, buildIndexFile), 'utf8')) as BulkIndex;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * A kind's bulk file by chunk: each chunk's gzip member (its compressed bytes), as the build's
+ * index places them; the whole file as one when there is no index. A build compresses a chunk
+ * the same way every time, so equal bytes are equal items and need not be read.
+ */
+function bulkMembers(dist: string, kind: string, index: BulkIndex | null): Map<string, Buffer> {
   const path = join(dist, bulkFile(kind));
-  if (!existsSync(path)) return items;
-  for (const line of gunzipSync(readFileSync(path)).toString('utf8').split('\n')) {
-    if (!line) continue;
-    const id = /^\{"id":(-?\d+)/.exec(line)?.[1] ?? String((JSON.parse(line) as Item).id);
-    items.set(Number(id), line);
+  if (!existsSync(path)) return new Map();
+  const bytes = readFileSync(path);
+  const members = index?.kinds.find((k) => k.kind === kind)?.bulk;
+  if (!members) return new Map([['whole', bytes]]);
+  return new Map(members.map((m) => [m.key, bytes.subarray(m.offset, m.offset + m.length)]));
+}
+
+/** The items of some gzip members: id → the response's JSON text. */
+function itemsOf(members: Iterable<Buffer>): Map<number, string> {
+  const items = new Map<number, string>();
+  for (const member of members) {
+    for (const line of gunzipSync(member).toString('utf8').split('\n')) {
+      if (!line) continue;
+      const id = /^\{"id":(-?\d+)/.exec(line)?.[1] ?? String((JSON.parse(line) as Item).id);
+      items.set(Number(id), line);
+    }
   }
   return items;
+}
+
+/** The items of the chunks whose bytes differ between two builds (both sides). */
+function differingItems(oldDist: string, newDist: string, kind: string): [Map<number, string>, Map<number, string>] {
+  const before = bulkMembers(oldDist, kind, readBulkIndex(oldDist));
+  const after = bulkMembers(newDist, kind, readBulkIndex(newDist));
+  const keys = [...new Set([...before.keys(), ...after.keys()])].filter((key) => !(before.get(key)?.equals(after.get(key) ?? Buffer.alloc(0)) ?? false));
+  const pick = (members: Map<string, Buffer>) => keys.flatMap((key) => (members.has(key) ? [members.get(key)!] : []));
+  return [itemsOf(pick(before)), itemsOf(pick(after))];
 }
 
 const nameOf = (text: string): string | null => {
@@ -115,8 +152,7 @@ function subresourcePaths(oldDist: string, newDist: string, kind: string): Map<n
 
 /** One kind's changes, or null when it has none. */
 export function diffKind(oldDist: string, newDist: string, kind: string): KindChanges | null {
-  const before = bulkItems(oldDist, kind);
-  const after = bulkItems(newDist, kind);
+  const [before, after] = differingItems(oldDist, newDist, kind);
   const subs = subresourcePaths(oldDist, newDist, kind);
   const changes: KindChanges = { added: [], removed: [], changed: [] };
   for (const [id, text] of after) if (!before.has(id)) changes.added.push({ id, name: nameOf(text) });

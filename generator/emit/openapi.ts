@@ -18,6 +18,7 @@ import * as battle from '../../schemas/output/battle.ts';
 import * as berries from '../../schemas/output/berries.ts';
 import * as common from '../../schemas/output/common.ts';
 import { describedFrom } from '../../schemas/output/common.ts';
+import * as changes from '../../schemas/output/changes.ts';
 import * as contests from '../../schemas/output/contests.ts';
 import { ChangeList, ChangeReport } from '../../schemas/output/changes.ts';
 import { CoverageMap } from '../../schemas/output/coverage.ts';
@@ -45,7 +46,7 @@ export type JsonSchema = { [key: string]: JsonValue };
 
 /** Every module of schemas/output/ by file name: their exported constants name the shared shapes. */
 export const outputSchemaModules: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
-  battle, berries, common, contests, creatures, encounters, evolution, items, moves, 'species-traits': speciesTraits, species, sprites, summaries, world,
+  battle, berries, changes, common, contests, creatures, encounters, evolution, items, moves, 'species-traits': speciesTraits, species, sprites, summaries, world,
 };
 
 /** `GET {base}/meta/`: what was built (edge/layout.ts `Meta`, which the handler reads). */

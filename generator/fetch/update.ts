@@ -129,11 +129,12 @@ function refuseUnknownTables(listing: Listing): void {
 /**
  * The build the report compares with: dist/ as it is served, whatever code made it (a change of
  * the code that comes with the move, such as an ordering rule, is then in the report too); made
- * from the pinned tables when there is none (a fresh clone).
+ * from the pinned tables when there is none (a fresh clone) or it links to another base URL
+ * (every link would differ).
  */
 async function servedBuild(config: Config, log: Log): Promise<void> {
   const stamp = readBuildStamp(config.outDir);
-  if (!stamp) return ensureBuilt(config, log);
+  if (!stamp || stamp.baseUrl !== config.baseUrl) return ensureBuilt(config, log);
   if (stamp.inputHash !== inputHashes(config).build) log.info(`data: comparing with ${config.outDir} as served (built by other code or inputs than this tree's)`);
 }
 
@@ -158,12 +159,14 @@ export async function runUpdate(request: UpdateRequest, paths: UpdatePaths, log:
     const hashes = inputHashes(staged);
     await importStep(staged, hashes.records, log, true);
     await buildStep(staged, hashes.build, log, true);
+    const started = performance.now();
     const report: ChangeReport = {
       from: oldLock.commit,
       to: listing.commit,
       tables: tableChanges(oldLock, newLock, join(paths.config.dataDir, 'csv'), join(data.dataDir, 'csv')),
       ...diffBuilds(paths.config.outDir, staged.outDir),
     };
+    log.info(`compare: the tables and the two builds in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     swapInUpdate(paths, newLock, report, staged, data.cache);
     for (const line of [...summaryLines(report), ...mediaNotes(oldLock.submodules, listing.submodules)]) log.info(line);
     return report;

@@ -3,7 +3,7 @@
  * two upstream commits, table by table and item by item. Names and field paths only, never values.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { d } from './common.ts';
+import { about, d } from './common.ts';
 
 const Commit = (description: string) => Type.String({ pattern: '^[0-9a-f]{40}$', description });
 const Count = (description: string) => Type.Integer({ minimum: 0, description });
@@ -58,7 +58,7 @@ export const ChangeReport = Type.Object(
     from: Commit('The upstream commit of the previous data version.'),
     to: Commit('The upstream commit this data version is taken at.'),
     tables: Type.Array(TableChange, d('The tables that differ, by name.')),
-    summary: ChangeSummary,
+    summary: about(ChangeSummary, 'How many items this version added, removed and changed, over every kind.'),
     kinds: Type.Record(Type.String(), KindChanges, d('By kind, in the API’s kind order; only kinds with a change.')),
   },
   { additionalProperties: false, description: 'What a data version changed: tables, and the API’s items by kind with the field paths that changed. Names and paths only, never values.' },
