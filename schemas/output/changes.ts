@@ -5,6 +5,7 @@
  * and served by the build (`GET /v2/changes/`, `GET /v2/changes/{commit}`).
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { about } from './common.ts';
 
 const Commit = (description: string) => Type.String({ pattern: '^[0-9a-f]{40}$', description });
 const Count = (description: string) => Type.Integer({ minimum: 0, description });
@@ -61,7 +62,7 @@ export const ChangeReport = Type.Object(
     from: Commit('The upstream commit the previous data version was built from.'),
     to: Commit('The upstream commit this data version is built from.'),
     tables: Type.Array(TableChange, { description: 'The tables that differ, sorted by name.' }),
-    summary: ChangeSummary,
+    summary: about(ChangeSummary, 'How many items this version added, removed and changed, summed over kinds.'),
     kinds: Type.Record(Type.String(), KindChanges, { description: 'By collection (path segment), only those with a change, in the API’s kind order.' }),
   },
   { additionalProperties: false, description: 'What a data version changed: tables, and the API’s items by kind with the field paths that changed. Names and paths only, never values.' },
@@ -80,7 +81,7 @@ export const ChangeList = Type.Object(
           from: Commit('The upstream commit of the version before.'),
           to: Commit('The upstream commit of this version.'),
           url: Type.String({ format: 'uri', description: 'URL of the version’s full report, `/changes/{to}/`.' }),
-          summary: ChangeSummary,
+          summary: about(ChangeSummary, 'The version’s items added, removed and changed, summed over kinds.'),
         },
         { additionalProperties: false },
       ),
