@@ -12,6 +12,7 @@ import { createHandler } from '../edge/handler.ts';
 import { changesListFile, metaFile, type Meta } from '../edge/layout.ts';
 import { BuildError } from '../generator/emit/build-error.ts';
 import { runBuild } from '../generator/emit/build.ts';
+import { changesSection } from '../generator/emit/changes-page.ts';
 import { changeChain, readChangeReports, type ChangeList } from '../generator/emit/changes.ts';
 import { BuildWriter } from '../generator/emit/writer.ts';
 import { diskReader } from '../generator/preview/disk-reader.ts';
@@ -156,5 +157,23 @@ describe('reading the committed reports', () => {
     expect(error).toBeInstanceOf(BuildError);
     expect((error as BuildError).problems.join('\n')).toContain(`${A}..${B}.json: /summary/changed`);
     expect(readdirSync(previous)).toEqual(['marker']);
+  });
+});
+
+describe('the docs page’s lines on the latest version', () => {
+  it('say what the latest report changed, and link it and the list', () => {
+    const html = changesSection(out);
+    expect(html).toContain(`<code>${B.slice(0, 7)}</code> → <code>${C.slice(0, 7)}</code>`);
+    expect(html).toContain('changed 1 table; items: 0 added, 0 removed, 2 changed.');
+    expect(html).toContain('<li><code>test-kind</code>: 2 changed</li>');
+    expect(html).toContain(`href="/v2/changes/${C}"`);
+    expect(html).toContain('href="/v2/changes/"');
+    expect(html).toContain('(2 reports)');
+  });
+
+  it('say there is none when the version has no report', async () => {
+    const none = join(scratch, 'page-without-report');
+    await finishInto(none, { upstreamCommit: A });
+    expect(changesSection(none)).toContain('No change report was made for this data version yet.');
   });
 });
