@@ -4,16 +4,19 @@
  * meta, answers a report by its full commit or an unambiguous prefix, and a JSON 404 otherwise.
  * The build here is the writer's finish alone, with no kinds: what the reports need.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandler } from '../edge/handler.ts';
 import { changesListFile, metaFile, type Meta } from '../edge/layout.ts';
 import { BuildError } from '../generator/emit/build-error.ts';
+import { runBuild } from '../generator/emit/build.ts';
+import { changesSection } from '../generator/emit/changes-page.ts';
 import { changeChain, readChangeReports, type ChangeList } from '../generator/emit/changes.ts';
 import { BuildWriter } from '../generator/emit/writer.ts';
 import { diskReader } from '../generator/preview/disk-reader.ts';
+import { testConfig } from './support/config.ts';
 import type { ChangeReport } from '../schemas/output/changes.ts';
 
 const base = 'http://localhost:8080/v2';
@@ -135,5 +138,42 @@ describe('reading the committed reports', () => {
       expect((error as Error).message, name).toContain(join(dir, name));
       expect((error as Error).message, name).toMatch(message);
     }
+  });
+
+  it('a bad report stops a build, which leaves the previous output as it was', async () => {
+    const config = testConfig();
+    const dir = join(scratch, 'bad-build-reports');
+    writeReports(dir, [{ ...report(A, B, 1), summary: { added: 0, removed: 0, changed: -1 } }]);
+    const previous = join(scratch, 'previous');
+    mkdirSync(previous, { recursive: true });
+    writeFileSync(join(previous, 'marker'), 'previous build');
+    const about = { upstreamCommit: B, version: 'test', builtAt: '2026-01-01T00:00:00.000Z' };
+    let error: unknown = null;
+    try {
+      await runBuild({ recordsDir: config.recordsDir, mediaDir: join(config.dataDir, 'media'), outDir: previous, baseUrl: base, inputHash: 'x', about, changesDir: dir, only: new Set(['creature-color']) });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(BuildError);
+    expect((error as BuildError).problems.join('\n')).toContain(`${A}..${B}.json: /summary/changed`);
+    expect(readdirSync(previous)).toEqual(['marker']);
+  });
+});
+
+describe('the docs page’s lines on the latest version', () => {
+  it('say what the latest report changed, and link it and the list', () => {
+    const html = changesSection(out);
+    expect(html).toContain(`<code>${B.slice(0, 7)}</code> → <code>${C.slice(0, 7)}</code>`);
+    expect(html).toContain('changed 1 table; items: 0 added, 0 removed, 2 changed.');
+    expect(html).toContain('<li><code>test-kind</code>: 2 changed</li>');
+    expect(html).toContain(`href="/v2/changes/${C}"`);
+    expect(html).toContain('href="/v2/changes/"');
+    expect(html).toContain('(2 reports)');
+  });
+
+  it('say there is none when the version has no report', async () => {
+    const none = join(scratch, 'page-without-report');
+    await finishInto(none, { upstreamCommit: A });
+    expect(changesSection(none)).toContain('No change report was made for this data version yet.');
   });
 });

@@ -344,7 +344,7 @@ describe('the docs page: filter and search', () => {
 
 describe('the docs page: coverage map', () => {
   it('draws a heat map per covered kind, generations by fields, and a cell says the number /v2/meta/coverage/ says', async () => {
-    const served = (await (await fetch(`${base}/meta/coverage/`)).json()) as CoverageMap;
+    const served = (await (await fetch(`${origin}/v2/meta/coverage/`)).json()) as CoverageMap;
     expect(served).toEqual(distJson(coverageFile));
     const { page, context, elsewhere, errors } = await openPage();
     await page.goto(`${origin}/`);

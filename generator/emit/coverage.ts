@@ -181,16 +181,28 @@ function gapsOf(k: KindCoverage): Gap[] {
 }
 
 /**
+ * Whether a language's gap (`names[fr]`) is just its text field's (`names`): an item without the
+ * field has no entry in any language, so equal counts mean the same items.
+ */
+function subsumed(map: CoverageMap, g: Gap): boolean {
+  const text = /^([a-z_]+)\[/.exec(g.field);
+  if (!text) return false;
+  const row = map.kinds.find((k) => k.kind === g.kind)?.generations.find((r) => r.generation === g.generation);
+  return row?.fields[text[1]!]?.gaps === g.gaps;
+}
+
+/**
  * The largest gaps: the cells whose generation lacks the field in the most items beyond the
  * kind's rate in its other generations. A field empty everywhere (`past_types`: most
  * creatures never changed type) is the data's shape, not a gap; one a generation lacks where
- * the others have it (English flavor text of the newest moves) is.
+ * the others have it (English flavor text of the newest moves) is. A language's gap that is
+ * only its text field's is that one gap, counted once.
  */
 export function largestGaps(map: CoverageMap, count: number): Gap[] {
   const key = (g: Gap) => `${g.kind} ${g.generation ?? ''} ${g.field}`;
   return map.kinds
     .flatMap(gapsOf)
-    .filter((g) => g.excess > 0)
+    .filter((g) => g.excess > 0 && !subsumed(map, g))
     .sort((a, b) => b.excess - a.excess || (key(a) < key(b) ? -1 : 1))
     .slice(0, count);
 }

@@ -78,7 +78,7 @@ export const ChangeList = Type.Object(
           from: Commit('The upstream commit of the version before.'),
           to: Commit('The upstream commit of this version.'),
           url: Type.String({ format: 'uri', description: 'URL of the version’s full report, `/changes/{to}/`.' }),
-          summary: ChangeSummary,
+          summary: about(ChangeSummary, 'The version’s items added, removed and changed, summed over kinds.'),
         },
         { additionalProperties: false },
       ),

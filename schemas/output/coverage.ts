@@ -34,7 +34,7 @@ const KindCoverage = Type.Object(
 export const CoverageMap = Type.Object(
   {
     languages: Type.Array(Type.String(), { description: 'English, then the five languages with the most names and flavor texts over these kinds.' }),
-    kinds: Type.Array(KindCoverage),
+    kinds: Type.Array(KindCoverage, { description: 'One entry per covered kind: creature, creature-species, move, ability, item.' }),
   },
   { additionalProperties: false, description: 'What the data lacks: for each covered kind and generation, the share of items whose each field is null, empty or missing.' },
 );
