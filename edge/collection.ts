@@ -96,7 +96,7 @@ async function readQuery(build: BuildFiles, kind: string, params: URLSearchParam
     ranges: [],
   };
   if (queries === undefined) return { ok: true, value: query };
-  const fields = parseFields('fields', queryValues(params, 'fields'), queries.fields);
+  const fields = parseFields('fields', queryValues(params, 'fields'), queries.fields, queries.below);
   if (!fields.ok) return fields;
   query.fields = fields.value;
   for (const filter of queries.filters) {

@@ -77,6 +77,11 @@ export interface KindQueries {
   ranges: QueryRange[];
   /** dotted paths `fields=` accepts, in the item's own key order */
   fields: string[];
+  /**
+   * The paths below a declared field `fields=` also accepts (`stats.base_stat`), from the item's
+   * schema (generator/emit/field-paths.ts); absent: none is accepted.
+   */
+  below?: string[];
 }
 
 export interface QueryFilter {

@@ -69,7 +69,7 @@ describe('the query index files of a build', () => {
     expect(Object.keys(routes.queries).sort()).toEqual([...KINDS].sort());
     for (const kind of KINDS) {
       const resource = allResources.find((r) => r.kind === kind)!;
-      const declared = new KindQuery(resource.kind, queryOf(resource)!).shape;
+      const declared = new KindQuery(resource.kind, queryOf(resource)!, resource.schema).shape;
       expect(routes.queries[kind], kind).toEqual(declared);
       const file = read<FilterIndexFile>(filterIndexFile(kind));
       expect(Object.keys(file.values)).toEqual(declared.filters.map((f) => f.name));

@@ -180,6 +180,13 @@ describe('fields on list entries', () => {
     expect(body.accepts).toContain('sprites.front_default');
     expect(await get('/v2/element/?fields=id')).toEqual(await get('/v2/element/'));
   });
+
+  it('a path below a declared field that the items cannot have is a 400 naming it, not a bare entry', async () => {
+    for (const path of ['element.nope', 'sprites.front_default.x', 'stats.base_stat.x', 'id.x']) {
+      expect(await bad(`/v2/critter/?fields=id,${path}`), path).toMatchObject({ parameter: 'fields', value: path });
+    }
+    expect((await page('/v2/critter/?fields=element.name&id=1')).results).toEqual([{ ...entry('critter', 1, 'flarebeast'), element: [{ name: 'ember' }] }]);
+  });
 });
 
 describe('GET /v2/search/', () => {

@@ -69,7 +69,7 @@ export function kindEmitter(ajv: Ajv, resource: AnyResource): KindEmitter {
     subs: subs.map((s) => s.part),
     listed: spec?.listed as ((row: unknown) => boolean) | undefined,
     idOnly: spec?.name === null,
-    query: new KindQuery(resource.kind, queryOf(resource)),
+    query: new KindQuery(resource.kind, queryOf(resource), resource.schema),
   };
 }
 

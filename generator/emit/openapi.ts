@@ -446,17 +446,12 @@ export function querySchemas(routes: Pick<Routes, 'queries'>, vocabularies: Voca
   return out;
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** `fields`: the kind's declared paths, or a path below one of them. */
-function fieldsParameter(fields: readonly string[]): JsonSchema {
+/** `fields`: the kind's declared paths, or a path below one of them that its items' schema has. */
+function fieldsParameter(fields: readonly string[], below: readonly string[]): JsonSchema {
   return {
     name: 'fields', in: 'query', required: false, style: 'form', explode: false,
     description: PARAMETER_TEXT.fields(fields),
-    schema: {
-      type: 'array', maxItems: MAX_FIELD_PATHS,
-      items: { anyOf: [{ type: 'string', enum: [...fields] }, { type: 'string', pattern: `^(${fields.map(escapeRegExp).join('|')})\\.` }] },
-    },
+    schema: { type: 'array', maxItems: MAX_FIELD_PATHS, items: { type: 'string', enum: [...fields, ...below] } },
   };
 }
 
@@ -474,7 +469,7 @@ function collectionParameters(kind: string, queries: KindQueries): JsonValue[] {
   }));
   return [
     ...Object.keys(COLLECTION_PARAMETERS).map((p) => ({ $ref: `#/components/parameters/${p}` })),
-    ...(queries.fields.length ? [fieldsParameter(queries.fields)] : []),
+    ...(queries.fields.length ? [fieldsParameter(queries.fields, queries.below ?? [])] : []),
     ...filters,
     ...ranges,
   ];

@@ -131,7 +131,8 @@ export const PARAMETER_TEXT = {
   fields: (fields: readonly string[]) =>
     `Add these fields of each item to its list entry, comma-separated, with exactly the value and shape the item has` +
     `${nestingExample(fields)}. Allowed: ${fields.map((f) => `\`${f}\``).join(', ')}, ` +
-    `or a path below one of them. An unknown field is a 400 naming what is allowed.`,
+    `or a path below one of them that the item has (\`stats.base_stat\`). Any other path, unknown or below a field that has no such part ` +
+    `(\`types.nope\`), is a 400 naming it and what is allowed.`,
   filter: (kind: string, { name, about, target }: QueryFilter) =>
     target === null
       ? `Only the ${kind} entries whose \`${name}\` is yes (\`true\` or \`1\`) or no (\`false\` or \`0\`).`

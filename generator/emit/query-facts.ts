@@ -9,6 +9,7 @@
  * fields' values in declared order and projecting gives, byte for byte, what `pick` takes of the
  * item, which is what the request side will answer for `fields=`.
  */
+import type { TSchema } from '@sinclair/typebox';
 import type { KindQueries } from '../../edge/layout.ts';
 import { QUERYABLE_COLLECTION_PARAMS } from '../../edge/params.ts';
 import { compileFields, nestFields, project, type FieldTree, type Json } from '../../edge/query/fields.ts';
@@ -16,6 +17,7 @@ import type { NamedResource } from '../../schemas/output/common.ts';
 import type { KindName } from '../model/kinds.ts';
 import { translatedNames, type AnyQueryDecl, type FactSource, type FilterValue } from '../resources/query.ts';
 import type { BuildContext } from './context.ts';
+import { pathsBelow } from './field-paths.ts';
 
 /** One value a record holds for a value filter: the linked resource's name and id, or `true`/`false` as 1/0. */
 export type FactValue = [name: string, id: number | null];
@@ -40,11 +42,13 @@ export class KindQuery {
   private readonly fieldTree: FieldTree;
   private readonly fieldKeys: string[][];
 
+  /** `schema`, the item's output schema, gives the paths accepted below the declared fields. */
   constructor(
     readonly kind: KindName,
     private readonly decl: AnyQueryDecl,
+    schema?: TSchema,
   ) {
-    this.shape = queriesOf(decl);
+    this.shape = schema === undefined ? queriesOf(decl) : { ...queriesOf(decl), below: pathsBelow(kind, schema, decl.fields) };
     checkParameterNames(kind, this.shape);
     this.fieldTree = compileFields(decl.fields);
     this.fieldKeys = decl.fields.map((path) => path.split('.'));

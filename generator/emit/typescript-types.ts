@@ -211,9 +211,10 @@ function valueType(target: string | null, vocabularies: Vocabularies): string {
 /** A kind's query interface and its field union. */
 function kindQueryDeclarations(kind: string, routes: Routes, contract: Contract): string {
   const name = contract.items[kind]!;
-  const { filters, ranges, fields } = queriesOf(routes, kind);
+  const { filters, ranges, fields, below = [] } = queriesOf(routes, kind);
   const members: string[] = [];
-  if (fields.length) members.push(`${docComment(PARAMETER_TEXT.fields(fields), '  ')}  fields?: OneOrMore<${name}Field | \`\${${name}Field}.\${string}\`>;`);
+  const paths = below.length ? `${name}Field | ${below.map((f) => JSON.stringify(f)).join(' | ')}` : `${name}Field`;
+  if (fields.length) members.push(`${docComment(PARAMETER_TEXT.fields(fields), '  ')}  fields?: OneOrMore<${paths}>;`);
   for (const f of filters) members.push(`${docComment(PARAMETER_TEXT.filter(kind, f), '  ')}  ${propertyKey(f.name)}?: OneOrMore<${valueComponent(f.target)}>;`);
   for (const r of ranges) members.push(`${docComment(PARAMETER_TEXT.range(kind, r.about), '  ')}  ${propertyKey(r.name)}?: IntegerRange;`);
   const query = `${docComment(`\`GET /${kind}/\`: the query.`, '')}export interface ${name}Query extends CollectionQuery {${members.length ? `\n${members.join('\n')}\n` : ''}}\n`;

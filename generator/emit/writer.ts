@@ -27,7 +27,7 @@ import { BuildError } from './build-error.ts';
 import { MemberGzipFile, memberSource, writeTarGz, type ArchiveEntry, type GzipMember } from './archive.ts';
 import { kindList, nameOwners, type KindEmitter, type RecordDocuments } from './emit-kinds.ts';
 import { CopyOutput, Output } from './output.ts';
-import { queriesOf, queryFactsFile, type QueryFacts } from './query-facts.ts';
+import { KindQuery, queryFactsFile, type QueryFacts } from './query-facts.ts';
 import { fieldColumns, filterIndex, searchIndex, searchPack, type RecordFacts } from './query-index.ts';
 import type { BuildStamp } from './stamp.ts';
 import type { SearchIndexFile } from '../../edge/query/search-index.ts';
@@ -450,7 +450,7 @@ export class BuildWriter {
       // each kind's query declaration (issue 18), in the kinds' order
       queries: Object.fromEntries(kinds.flatMap((kind) => {
         const resource = resources.find((r) => r.kind === kind);
-        return resource ? [[kind, queriesOf(queryOf(resource))]] : [];
+        return resource ? [[kind, new KindQuery(resource.kind, queryOf(resource), resource.schema).shape]] : [];
       })),
       site: {},
     };

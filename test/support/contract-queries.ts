@@ -24,6 +24,7 @@ export const INVENTED_QUERIES: Record<string, KindQueries> = {
       { name: 'special-attack', about: 'base special attack' },
     ],
     fields: ['id', 'types', 'sprites.front_default', 'sprites.other.official-artwork.front_default', 'stats'],
+    below: ['stats.base_stat', 'stats.effort', 'stats.stat', 'stats.stat.name', 'stats.stat.url', 'types.slot', 'types.type', 'types.type.name', 'types.type.url'],
   },
   move: {
     filters: [

@@ -39,6 +39,7 @@ const routes: Routes = {
       filters: [{ name: 'element', about: 'an element', target: 'element' }, { name: 'is_rare', about: 'yes or no', target: null }],
       ranges: [{ name: 'speed', about: 'base speed' }],
       fields: ['id', 'element', 'sprites.front_default', 'stats'],
+      below: ['element.name', 'stats.base_stat', 'stats.stat', 'stats.stat.name'],
     },
   },
 };
