@@ -6,7 +6,7 @@
  * instance for each build it serves.
  */
 import { contentHash, type Answer, type AnswerIdentity } from './http.ts';
-import { fieldColumnFile, filterIndexFile, listFile, metaFile, routesFile, searchIndexFile, searchPackFile, type Meta, type Routes } from './layout.ts';
+import { fieldColumnFile, filterIndexFile, idOfUrl, listFile, metaFile, routesFile, searchIndexFile, searchPackFile, type Meta, type Routes } from './layout.ts';
 import type { FullList } from './pagination.ts';
 import type { FieldColumnFile } from './query/fields.ts';
 import { FilterIndex, type FilterIndexFile } from './query/filter.ts';
@@ -134,8 +134,8 @@ export class ListKeys {
 
   constructor(readonly list: FullList) {
     list.results.forEach((entry, position) => {
-      const id = /\/(\d+)\/$/.exec(entry.url)?.[1];
-      if (id !== undefined) this.byId.set(Number(id), position);
+      const id = idOfUrl(entry.url);
+      if (id !== null) this.byId.set(id, position);
       if (entry.name !== undefined) this.byName.set(entry.name, position);
     });
   }

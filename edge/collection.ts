@@ -20,7 +20,7 @@
 import { badParameter, jsonAnswer, notFound } from './answers.ts';
 import type { BuildFiles, ListKeys } from './build-files.ts';
 import type { Answer } from './http.ts';
-import { canonicalKey, DEFAULT_LIMIT, pageFile, type KindQueries, type QueryFilter, type QueryRange } from './layout.ts';
+import { canonicalKey, DEFAULT_LIMIT, pageFile, type QueryShape, type QueryFilter, type QueryRange } from './layout.ts';
 import { pageLinks, paginate, parseLimit, parseOffset, type FullList, type ListEntry } from './pagination.ts';
 import { queryParam, queryValues } from './params.ts';
 import { compileFields, nestFields, project, type Json } from './query/fields.ts';
@@ -80,7 +80,7 @@ async function plainPage(build: BuildFiles, kind: string, limit: number, offset:
 }
 
 /** Every parameter the collection reads, parsed; value filters resolved against their vocabularies. */
-async function readQuery(build: BuildFiles, kind: string, params: URLSearchParams, queries: KindQueries | undefined): Promise<Parsed<CollectionQuery>> {
+async function readQuery(build: BuildFiles, kind: string, params: URLSearchParams, queries: QueryShape | undefined): Promise<Parsed<CollectionQuery>> {
   const ids = parseIds('id', queryValues(params, 'id'));
   if (!ids.ok) return ids;
   const names = parseNames('name', queryValues(params, 'name'));

@@ -6,6 +6,18 @@ export const API_PREFIX = 'v2';
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100_000;
 
+/**
+ * A resource link's kind and id: `…/{kind}/{id}/` (the slash at the end optional). An id may be
+ * negative (the upstream's move ailment -1, `unknown`). The one reading of an id from a URL.
+ */
+const LINK = /\/([a-z0-9-]+)\/(-?\d+)\/?$/;
+export function linkOf(url: string): { kind: string; id: number } | null {
+  const match = LINK.exec(url);
+  return match === null ? null : { kind: match[1]!, id: Number(match[2]) };
+}
+/** The id at the end of a resource link (`…/creature/1/` → 1), or null when it ends in none. */
+export const idOfUrl = (url: string): number | null => linkOf(url)?.id ?? null;
+
 /** `007` and `7` are the same id: a key as the files name it. */
 export const canonicalKey = (key: string) => (/^\d+$/.test(key) ? String(Number(key)) : key);
 /** An item, by id or by name (names are hard links to the id file). */
@@ -65,12 +77,18 @@ export interface Routes {
    * filters, range filters and the fields its list entries may carry, in declared order.
    * Kinds without an entry take none of them.
    */
-  queries: Record<string, KindQueries>;
+  queries: Record<string, QueryShape>;
   /** pages outside /v2/ (the docs page and its assets): URL path → file under dist/ and its type */
   site: Record<string, { file: string; type: string }>;
 }
 
-export interface KindQueries {
+/**
+ * A kind's query vocabulary as the request logic and the contract read it: the parameters its
+ * collection takes besides the fixed ones. The build makes it from the resource's declaration
+ * (generator/resources/query.ts `QueryDecl`, compiled once by generator/emit/query-facts.ts
+ * `kindQuery`); every reader takes it from the routing table through `queryShape`.
+ */
+export interface QueryShape {
   /** value filters (`type=fire,water`), in declared order */
   filters: QueryFilter[];
   /** integer range filters (`speed=100..`), in declared order */
@@ -99,6 +117,13 @@ export interface QueryRange {
   /** what the number is, for people: `base speed`, `power (moves without power match no range)` */
   about: string;
 }
+
+/** No parameters besides the fixed ones: a kind the routing table holds no queries for. */
+export const NO_QUERIES: QueryShape = { filters: [], ranges: [], fields: [] };
+
+/** A kind's query vocabulary from the routing table; NO_QUERIES for a kind without an entry. */
+export const queryShape = (routes: Pick<Routes, 'queries'>, kind: string): QueryShape =>
+  (Object.hasOwn(routes.queries, kind) ? routes.queries[kind] : undefined) ?? NO_QUERIES;
 
 export interface Meta {
   /** the upstream data set's commit (its PROVENANCE.md) */

@@ -5,8 +5,18 @@
  * (Netlify's `Netlify-Vary: query=...` is made from `paramsReadAt`), so a parameter read
  * anywhere but here would be left out of the cache key: two requests differing only in it would
  * share one stored answer. test/params.test.ts fails on a read elsewhere.
+ *
+ * A collection's query vocabulary, one search from each parameter's name (the name is written
+ * as a string literal where it is read, parsed and answered):
+ * - declared: a kind's value filters and ranges beside its resource (generator/resources/**,
+ *   `query:`, shapes in generator/resources/query.ts), compiled once by
+ *   generator/emit/query-facts.ts `kindQuery` into the routing table's `QueryShape`
+ *   (edge/layout.ts); the fixed ones below;
+ * - parsed: edge/query/params.ts (`parseValues`, `parseRange`, `parseIds`, `parseNames`,
+ *   `parseFields`);
+ * - answered: edge/collection.ts, over the indexes of edge/query/.
  */
-import type { KindQueries } from './layout.ts';
+import type { QueryShape } from './layout.ts';
 import { checkQueryLength, type Parsed } from './query/params.ts';
 
 /** What every collection reads, in the order `next`/`previous` links carry them (after offset and limit). */
@@ -58,7 +68,7 @@ export function queryValues(params: URLSearchParams, name: string): string[] {
  * `fields`, its value filters and its range filters in declared order (the build refuses a
  * declared name that is a fixed one or declared twice).
  */
-export function collectionParams(queries: KindQueries | undefined): string[] {
+export function collectionParams(queries: QueryShape | undefined): string[] {
   if (queries === undefined) return [...COLLECTION_PARAMS];
   return [...QUERYABLE_COLLECTION_PARAMS, ...queries.filters.map((f) => f.name), ...queries.ranges.map((r) => r.name)];
 }

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from './support/config.ts';
-import { fieldColumnFile, filterIndexFile, itemFile, listFile, routesFile, searchIndexFile, searchPackFile, type Routes } from '../edge/layout.ts';
+import { fieldColumnFile, filterIndexFile, idOfUrl, itemFile, linkOf, listFile, routesFile, searchIndexFile, searchPackFile, type Routes } from '../edge/layout.ts';
 import type { FullList } from '../edge/pagination.ts';
 import { FilterIndex, type FilterIndexFile } from '../edge/query/filter.ts';
 import type { FieldColumnFile } from '../edge/query/fields.ts';
@@ -22,9 +22,9 @@ import { decodeSearchPack, encodeSearchPack } from '../edge/query/search-pack.ts
 import { SearchIndex } from '../edge/query/search.ts';
 import { runBuild } from '../generator/emit/build.ts';
 import { createContext } from '../generator/emit/context.ts';
-import { KindQuery } from '../generator/emit/query-facts.ts';
-import { queryOf } from '../generator/resources/define.ts';
+import { KindQuery, kindQuery } from '../generator/emit/query-facts.ts';
 import { allResources } from '../generator/resources/index.ts';
+import type { FieldPath } from '../generator/resources/query.ts';
 
 const config = testConfig();
 const scratch = mkdtempSync(join(tmpdir(), 'creature-query-build-'));
@@ -69,7 +69,7 @@ describe('the query index files of a build', () => {
     expect(Object.keys(routes.queries).sort()).toEqual([...KINDS].sort());
     for (const kind of KINDS) {
       const resource = allResources.find((r) => r.kind === kind)!;
-      const declared = new KindQuery(resource.kind, queryOf(resource)!, resource.schema).shape;
+      const declared = kindQuery(resource).shape;
       expect(routes.queries[kind], kind).toEqual(declared);
       const file = read<FilterIndexFile>(filterIndexFile(kind));
       expect(Object.keys(file.values)).toEqual(declared.filters.map((f) => f.name));
@@ -241,5 +241,27 @@ describe('the build-time check of declared fields', () => {
   it('refuses a link into another kind than the filter declares', () => {
     const wrong = new KindQuery('ability', { filters: [{ name: 'generation', about: 'a generation', target: 'region', values: ({ item: doc }) => [(doc as typeof item).generation] }], fields: ['id'] });
     expect(wrong.facts({ id: 7 }, item, ctx)).toMatch(/^ability 7: filter generation: .* is no link to region/);
+  });
+});
+
+describe('the query vocabulary', () => {
+  it('types field paths from the item’s schema: a typo or a path some item lacks fails the type check', () => {
+    type Item = { id: number; sprites: { front: string | null; other: { art: string } | null }; stats: { base: number }[]; note?: string };
+    const fine: FieldPath<Item>[] = ['id', 'sprites', 'sprites.front', 'sprites.other', 'stats'];
+    // @ts-expect-error a typo
+    const typo: FieldPath<Item>[] = ['sprits'];
+    // @ts-expect-error a path through a part that may be null
+    const throughNull: FieldPath<Item>[] = ['sprites.other.art'];
+    // @ts-expect-error a path into a list (fields= reaches list elements by projection, not by declaration)
+    const intoList: FieldPath<Item>[] = ['stats.base'];
+    // @ts-expect-error a key the schema leaves optional
+    const optional: FieldPath<Item>[] = ['note'];
+    expect([fine, typo, throughNull, intoList, optional].map((paths) => paths.length)).toEqual([5, 1, 1, 1, 1]);
+  });
+
+  it('reads an id from a resource link in one place, negative ids included', () => {
+    expect(linkOf('http://x/v2/move-ailment/-1/')).toEqual({ kind: 'move-ailment', id: -1 });
+    expect(idOfUrl('http://x/v2/creature/25')).toBe(25);
+    expect(idOfUrl('http://x/v2/creature/pikachu/')).toBeNull();
   });
 });

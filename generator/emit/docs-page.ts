@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { itemFile, listFile, type KindQueries, type Routes } from '../../edge/layout.ts';
+import { idOfUrl, itemFile, listFile, type QueryShape, type Routes } from '../../edge/layout.ts';
 import { COLLECTION_PARAMS } from '../../edge/params.ts';
 import type { FullList } from '../../edge/pagination.ts';
 import { resources as battle } from '../resources/battle/index.ts';
@@ -57,8 +57,11 @@ export interface KindSummary {
   exampleId: string | null;
 }
 
-/** The id at the end of an item URL (`…/creature/1/` → `1`). */
-const idOf = (url: string) => /\/(\d+)\/?$/.exec(url)?.[1] ?? null;
+/** The id at the end of an item URL (`…/creature/1/` → `1`), as a file key; null for none or a negative one (`unknown`, -1), which is no example. */
+const idOf = (url: string) => {
+  const id = idOfUrl(url);
+  return id === null || id < 0 ? null : String(id);
+};
 
 export function summarize(ctx: Pick<ArtifactContext, 'outDir' | 'routes' | 'meta'>, kind: string): KindSummary {
   const list = JSON.parse(readFileSync(join(ctx.outDir, listFile(kind)), 'utf8')) as FullList;
@@ -174,7 +177,6 @@ export function fillTemplate(template: string, values: Record<string, string>): 
 }
 
 const readJson = (outDir: string, path: string) => JSON.parse(readFileSync(join(outDir, path), 'utf8')) as JsonValue;
-const idOfUrl = (url: string) => /\/(-?\d+)\/?$/.exec(url)?.[1] ?? null;
 
 /** Each kind's example response as served: the first item of its list, by name when it has one. */
 function referenceExamples(ctx: Pick<ArtifactContext, 'outDir' | 'routes' | 'meta'>, summaries: readonly KindSummary[]) {
@@ -200,7 +202,7 @@ export function goodToKnow(outDir: string): string {
   const read = (path: string) => (existsSync(join(outDir, path)) ? (readJson(outDir, path) as Item) : null);
   const points: string[] = [];
   const creatures = (read(listFile('creature'))?.results ?? []) as { name?: string; url: string }[];
-  const first = creatures[0] ? read(itemFile('creature', idOfUrl(creatures[0].url) ?? '')) : null;
+  const first = creatures[0] ? read(itemFile('creature', idOf(creatures[0].url) ?? '')) : null;
   if (first && typeof first.height === 'number' && typeof first.weight === 'number') {
     const path = `/v2/creature/${String(first.name)}`;
     points.push(
@@ -217,7 +219,7 @@ export function goodToKnow(outDir: string): string {
         `and read ${code('varieties')}: the entry with ${code('"is_default": true')} links the creature.</li>`,
     );
   }
-  const firstForm = creatures.findIndex((c) => Number(idOfUrl(c.url)) >= 10001);
+  const firstForm = creatures.findIndex((c) => (idOfUrl(c.url) ?? 0) >= 10001);
   if (firstForm > 0) {
     const path = `/v2/creature/?offset=${Math.max(0, firstForm - 2)}&limit=4`;
     points.push(
@@ -228,9 +230,9 @@ export function goodToKnow(outDir: string): string {
   }
   const species = (read(listFile('creature-species'))?.results ?? []) as { name?: string; url: string }[];
   for (const entry of species.slice(0, 50)) {
-    const item = read(itemFile('creature-species', idOfUrl(entry.url) ?? ''));
+    const item = read(itemFile('creature-species', idOf(entry.url) ?? ''));
     const chainUrl = (item?.evolution_chain as { url?: string } | undefined)?.url;
-    const chainId = chainUrl ? idOfUrl(chainUrl) : null;
+    const chainId = chainUrl ? idOf(chainUrl) : null;
     if (!item || chainId === null || chainId === String(item.id)) continue;
     points.push(
       `<li><strong>An evolution chain’s id is not a species id.</strong> ${pathLink(`/v2/creature-species/${String(item.name)}`)} ` +
@@ -239,7 +241,7 @@ export function goodToKnow(outDir: string): string {
     );
     break;
   }
-  const firstSpecies = species[0] ? read(itemFile('creature-species', idOfUrl(species[0].url) ?? '')) : null;
+  const firstSpecies = species[0] ? read(itemFile('creature-species', idOf(species[0].url) ?? '')) : null;
   const entries = (firstSpecies?.flavor_text_entries ?? []) as { flavor_text: string }[];
   const broken = entries.find((e) => /[\n\f]/.test(e.flavor_text));
   if (firstSpecies && broken) {
@@ -261,7 +263,7 @@ const listOf = (items: string[]) => (items.length ? items.join(', ') : '—');
 const sharedParams = COLLECTION_PARAMS.map(code).join(', ');
 
 /** One row of the query table: what a collection takes besides the parameters all share. */
-function queryRow(kind: string, queries: KindQueries): string {
+function queryRow(kind: string, queries: QueryShape): string {
   const filters = queries.filters.map(
     (f) => `${code(f.name)} (${escapeHtml(f.about)}${f.target === null ? '' : `: <a href="#${resourceAnchor(f.target)}">${escapeHtml(f.target)}</a>`})`,
   );

@@ -10,9 +10,9 @@ import type { Ajv } from 'ajv';
 import { validatorFor } from '../../schemas/ajv.ts';
 import type { FullList, ListEntry } from '../../edge/pagination.ts';
 import { allKinds, type KindName } from '../model/kinds.ts';
-import { queryOf, type AnyResource } from '../resources/define.ts';
+import type { AnyResource } from '../resources/define.ts';
 import { resourceUrl, type BuildContext, type Media } from './context.ts';
-import { KindQuery, type QueryFacts } from './query-facts.ts';
+import { kindQuery, type KindQuery, type QueryFacts } from './query-facts.ts';
 
 type AnyRecord = { id: number; name: string | null };
 
@@ -69,7 +69,7 @@ export function kindEmitter(ajv: Ajv, resource: AnyResource): KindEmitter {
     subs: subs.map((s) => s.part),
     listed: spec?.listed as ((row: unknown) => boolean) | undefined,
     idOnly: spec?.name === null,
-    query: new KindQuery(resource.kind, queryOf(resource), resource.schema),
+    query: kindQuery(resource),
   };
 }
 

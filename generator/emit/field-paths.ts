@@ -1,7 +1,7 @@
 /**
  * The paths `fields=` accepts below a kind's declared fields (`stats.base_stat`,
  * `types.type.name`), read from the item's output schema at build time and written into the
- * routing table (`KindQueries.below`), so the request side refuses a path the item cannot have
+ * routing table (`QueryShape.below`), so the request side refuses a path the item cannot have
  * (`types.nope`, `sprites.front_default.x`) with a 400 instead of answering bare entries.
  *
  * The schema, not the data, decides: a path the schema allows but no built item holds is still

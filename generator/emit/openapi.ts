@@ -13,7 +13,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Kind, Type, type Static, type TSchema } from '@sinclair/typebox';
-import { listFile, type KindQueries, type Meta, type Routes } from '../../edge/layout.ts';
+import { idOfUrl, listFile, queryShape, type QueryShape, type Meta, type Routes } from '../../edge/layout.ts';
 import * as battle from '../../schemas/output/battle.ts';
 import * as berries from '../../schemas/output/berries.ts';
 import * as common from '../../schemas/output/common.ts';
@@ -34,7 +34,7 @@ import { compileFields, type FieldTree } from '../../edge/query/fields.ts';
 import type { AnyResource } from '../resources/define.ts';
 import type { ArtifactMaker } from './artifact.ts';
 import {
-  BadParameterSchema, MAX_FIELD_PATHS, MAX_ID, MAX_LIST_ITEMS, MAX_VALUE_LENGTH, NAME_PATTERN, PARAMETER_TEXT, queriesOf, RANGE_PATTERN,
+  BadParameterSchema, MAX_FIELD_PATHS, MAX_ID, MAX_LIST_ITEMS, MAX_VALUE_LENGTH, NAME_PATTERN, PARAMETER_TEXT, RANGE_PATTERN,
   readVocabularies, SearchPageSchema, SearchResultSchema, type Vocabularies,
 } from './query-contract.ts';
 
@@ -288,8 +288,8 @@ export interface KindExample {
 /** A collection's first entry with a positive id (some kinds start at -1, `unknown`), as an example. */
 export function exampleFromList(list: { results: { name?: string; url: string }[] }): KindExample | null {
   const entries = list.results.flatMap((r) => {
-    const id = /\/(-?\d+)\/?$/.exec(r.url)?.[1];
-    return id === undefined ? [] : [{ id: Number(id), name: r.name }];
+    const id = idOfUrl(r.url);
+    return id === null ? [] : [{ id, name: r.name }];
   });
   const chosen = entries.find((e) => e.id > 0) ?? entries[0];
   if (!chosen) return null;
@@ -456,7 +456,7 @@ function fieldsParameter(fields: readonly string[], below: readonly string[]): J
 }
 
 /** A collection's query parameters: the shared ones, then the kind's `fields`, value filters and ranges. */
-function collectionParameters(kind: string, queries: KindQueries): JsonValue[] {
+function collectionParameters(kind: string, queries: QueryShape): JsonValue[] {
   const filters = queries.filters.map((f): JsonSchema => ({
     name: f.name, in: 'query', required: false, style: 'form', explode: false,
     description: PARAMETER_TEXT.filter(kind, f),
@@ -483,7 +483,7 @@ const sortedByName = <T>(record: Readonly<Record<string, T>>): Record<string, T>
  * fields, its own page too (a page without `fields=` is both).
  */
 function listPageComponents(kind: string, routes: Pick<Routes, 'queries'>, contract: Contract): string | string[] {
-  return queriesOf(routes, kind).fields.length ? [PAGINATED_LIST, `${contract.items[kind]}ListPage`] : PAGINATED_LIST;
+  return queryShape(routes, kind).fields.length ? [PAGINATED_LIST, `${contract.items[kind]}ListPage`] : PAGINATED_LIST;
 }
 
 /** The object a schema describes, through a `$ref`, a nullable variant or an array's items (then `inArray`). */
@@ -529,7 +529,7 @@ export function listPageSchemas(routes: Pick<Routes, 'queries' | 'kinds' | 'idOn
   const out: Record<string, JsonSchema> = {};
   const page = contract.schemas[PAGINATED_LIST]!;
   for (const kind of [...routes.kinds].sort()) {
-    const { fields } = queriesOf(routes, kind);
+    const { fields } = queryShape(routes, kind);
     const item = contract.items[kind];
     if (!fields.length || item === undefined) continue;
     const link = contract.schemas[routes.idOnly.includes(kind) ? 'ApiResource' : 'NamedResource']!;
@@ -583,9 +583,9 @@ function kindPaths(kind: string, { routes, contract, examples }: Pick<OpenApiInp
     [`/${kind}/`]: {
       get: {
         operationId: `list${name}`, summary: `List ${kind}`, tags: [kind],
-        parameters: collectionParameters(kind, queriesOf(routes, kind)),
+        parameters: collectionParameters(kind, queryShape(routes, kind)),
         responses: {
-          '200': ok(`A page of links to ${kind} resources${queriesOf(routes, kind).fields.length ? ', with the fields asked' : ''}.`, listPageComponents(kind, routes, contract)),
+          '200': ok(`A page of links to ${kind} resources${queryShape(routes, kind).fields.length ? ', with the fields asked' : ''}.`, listPageComponents(kind, routes, contract)),
           '400': badParameterRef,
         },
       },

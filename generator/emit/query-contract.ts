@@ -1,7 +1,7 @@
 /**
  * The query side of the contract (issue 18): what the OpenAPI document and the TypeScript types
  * say about a collection's filters, batches, `q`, `fields` and `GET /v2/search/`. Everything is
- * read from the routing table's `queries` (edge/layout.ts `KindQueries`) and, for the values a
+ * read from the routing table's `queries` (edge/layout.ts `QueryShape`) and, for the values a
  * filter takes, from the target kind's list in the build's output, so the documents describe
  * the parameters the request logic answers and nothing else.
  *
@@ -12,7 +12,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
-import { listFile, type KindQueries, type QueryFilter, type Routes } from '../../edge/layout.ts';
+import { idOfUrl, listFile, type QueryFilter, type Routes } from '../../edge/layout.ts';
 import { QUERY_LIMITS, type BadParameterBody } from '../../edge/query/params.ts';
 
 /** A target kind with at most this many entries has its values listed in the contract. */
@@ -70,15 +70,13 @@ export interface TargetValues {
 /** Target kind → its values, for targets of at most `MAX_LISTED_VALUES` entries; larger ones are absent. */
 export type Vocabularies = Record<string, TargetValues>;
 
-const idAtEnd = (url: string) => /\/(-?\d+)\/?$/.exec(url)?.[1];
-
 /** A kind's names and ids from its list, or null when it has more than `MAX_LISTED_VALUES` entries. */
 export function targetValues(list: { count: number; results: { name?: string; url: string }[] }): TargetValues | null {
   if (list.results.length > MAX_LISTED_VALUES) return null;
   const names = list.results.flatMap((r) => (r.name === undefined ? [] : [r.name]));
   const ids = list.results.flatMap((r) => {
-    const id = idAtEnd(r.url);
-    return id === undefined ? [] : [Number(id)];
+    const id = idOfUrl(r.url);
+    return id === null ? [] : [id];
   });
   return { names, ids };
 }
@@ -99,10 +97,6 @@ export async function readVocabularies(outDir: string, routes: Pick<Routes, 'que
   }
   return out;
 }
-
-/** A kind's query declarations; none for a kind without an entry. */
-export const queriesOf = (routes: Pick<Routes, 'queries'>, kind: string): KindQueries =>
-  routes.queries[kind] ?? { filters: [], ranges: [], fields: [] };
 
 /** Forms a range takes, for the documents (edge/query/params.ts `parseRange`). */
 export const RANGE_PATTERN = '^(-?[0-9]+|-?[0-9]+\\.\\.(-?[0-9]+)?|\\.\\.-?[0-9]+)$';

@@ -10,12 +10,13 @@
  * item, which is what the request side will answer for `fields=`.
  */
 import type { TSchema } from '@sinclair/typebox';
-import type { KindQueries } from '../../edge/layout.ts';
+import { linkOf, type QueryShape } from '../../edge/layout.ts';
 import { QUERYABLE_COLLECTION_PARAMS } from '../../edge/params.ts';
 import { compileFields, nestFields, project, type FieldTree, type Json } from '../../edge/query/fields.ts';
 import type { NamedResource } from '../../schemas/output/common.ts';
 import type { KindName } from '../model/kinds.ts';
-import { translatedNames, type AnyQueryDecl, type FactSource, type FilterValue } from '../resources/query.ts';
+import type { AnyResource } from '../resources/define.ts';
+import { queryShapes, translatedNames, type AnyQueryDecl, type FactSource, type FilterValue } from '../resources/query.ts';
 import type { BuildContext } from './context.ts';
 import { pathsBelow } from './field-paths.ts';
 
@@ -36,9 +37,28 @@ export interface QueryFacts {
 /** Where a build keeps each kind's facts for the next update: beside the build index, outside v2/ (not served, not archived). */
 export const queryFactsFile = (kind: string): string => `query-facts/${kind}.json`;
 
+/** What a kind that declares no queries takes: no filter, and its entries may carry their `id`. */
+const ID_ONLY_QUERY: AnyQueryDecl = { filters: [], fields: ['id'] };
+
+const compiled = new WeakMap<object, KindQuery>();
+
+/**
+ * The one conversion of a resource's query declaration (generator/resources/query.ts
+ * `QueryDecl`): the kind's `KindQuery`, made once per resource, whose `shape` is what the
+ * routing table, the request logic and the contract read (edge/layout.ts `QueryShape`).
+ */
+export function kindQuery(resource: AnyResource): KindQuery {
+  let query = compiled.get(resource);
+  if (query === undefined) {
+    const declare = resource.query as ((shapes: typeof queryShapes) => AnyQueryDecl) | undefined;
+    compiled.set(resource, (query = new KindQuery(resource.kind, declare ? declare(queryShapes) : ID_ONLY_QUERY, resource.schema)));
+  }
+  return query;
+}
+
 /** A kind's declaration, ready to make facts: its routing-table shape and compiled fields. */
 export class KindQuery {
-  readonly shape: KindQueries;
+  readonly shape: QueryShape;
   private readonly fieldTree: FieldTree;
   private readonly fieldKeys: string[][];
 
@@ -48,7 +68,7 @@ export class KindQuery {
     private readonly decl: AnyQueryDecl,
     schema?: TSchema,
   ) {
-    this.shape = schema === undefined ? queriesOf(decl) : { ...queriesOf(decl), below: pathsBelow(kind, schema, decl.fields) };
+    this.shape = schema === undefined ? shapeOf(decl) : { ...shapeOf(decl), below: pathsBelow(kind, schema, decl.fields) };
     checkParameterNames(kind, this.shape);
     this.fieldTree = compileFields(decl.fields);
     this.fieldKeys = decl.fields.map((path) => path.split('.'));
@@ -94,7 +114,7 @@ export class KindQuery {
 }
 
 /** The routing table's entry for a declaration. */
-export function queriesOf(decl: AnyQueryDecl): KindQueries {
+function shapeOf(decl: AnyQueryDecl): QueryShape {
   return {
     filters: decl.filters.map(({ name, about, target }) => ({ name, about, target })),
     ranges: (decl.ranges ?? []).map(({ name, about }) => ({ name, about })),
@@ -107,7 +127,7 @@ export function queriesOf(decl: AnyQueryDecl): KindQueries {
  * a parameter every collection reads (`id`, `fields`, ...), which the request logic would read
  * instead.
  */
-function checkParameterNames(kind: string, shape: KindQueries): void {
+function checkParameterNames(kind: string, shape: QueryShape): void {
   const taken = new Set<string>(QUERYABLE_COLLECTION_PARAMS);
   for (const { name } of [...shape.filters, ...shape.ranges]) {
     if (taken.has(name)) throw new Error(`${kind}: the query parameter ${name} is declared twice, or is one every collection reads`);
@@ -115,18 +135,15 @@ function checkParameterNames(kind: string, shape: KindQueries): void {
   }
 }
 
-/** `{base}/{kind}/{id}/`; an id may be negative (the upstream's move ailment -1, `unknown`) */
-const LINK_ID = /\/([a-z0-9-]+)\/(-?\d+)\/$/;
-
 /** A filter value as the index stores it; a link must point into the declared kind. */
 function factValue(value: FilterValue, target: KindName | null, where: string): FactValue {
   if (typeof value === 'boolean') {
     if (target !== null) throw new Error(`${where}: a yes/no value for a filter on ${target}`);
     return value ? ['true', 1] : ['false', 0];
   }
-  const match = LINK_ID.exec((value as NamedResource).url);
-  if (!match || match[1] !== target) throw new Error(`${where}: ${value.url} is no link to ${target ?? 'a yes/no value'}`);
-  return [value.name, Number(match[2])];
+  const link = linkOf((value as NamedResource).url);
+  if (link === null || link.kind !== target) throw new Error(`${where}: ${value.url} is no link to ${target ?? 'a yes/no value'}`);
+  return [value.name, link.id];
 }
 
 function checkedNumber(value: number | null, where: string): number | null {

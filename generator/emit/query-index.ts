@@ -10,7 +10,7 @@ import type { FieldColumnFile } from '../../edge/query/fields.ts';
 import { positionGaps, type FilterIndexFile, type FilterValueRow } from '../../edge/query/filter.ts';
 import { makeSearchKind, packSearchFiles, SEARCH_INDEX_FORMAT, type SearchIndexFile } from '../../edge/query/search-index.ts';
 import { encodeSearchPack } from '../../edge/query/search-pack.ts';
-import type { KindQueries } from '../../edge/layout.ts';
+import type { QueryShape } from '../../edge/layout.ts';
 import type { QueryFacts } from './query-facts.ts';
 
 /** A record with its query facts (in the index files: a listed one, arrays in list order). */
@@ -20,7 +20,7 @@ export interface RecordFacts {
   facts: QueryFacts;
 }
 
-export function filterIndex(kind: string, shape: KindQueries, listed: readonly RecordFacts[]): FilterIndexFile {
+export function filterIndex(kind: string, shape: QueryShape, listed: readonly RecordFacts[]): FilterIndexFile {
   const values: FilterIndexFile['values'] = {};
   shape.filters.forEach(({ name, about, target }, f) => {
     values[name] = { about, ...(target === null ? {} : { target }), values: valueRows(listed.map((r) => r.facts.values[f] ?? [])) };
@@ -70,7 +70,7 @@ export function searchIndex(kind: string, listed: readonly RecordFacts[]): Searc
 }
 
 /** One column per declared field: each listed item's value there. */
-export function fieldColumns(kind: string, shape: KindQueries, listed: readonly RecordFacts[]): FieldColumnFile[] {
+export function fieldColumns(kind: string, shape: QueryShape, listed: readonly RecordFacts[]): FieldColumnFile[] {
   return shape.fields.map((field, f) => ({ format: 'field-column/1', kind, field, values: listed.map((r) => r.facts.fields[f]!) }));
 }
 

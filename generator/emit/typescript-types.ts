@@ -9,13 +9,13 @@
  * per-definition boilerplate comments or a formatter pass. A keyword it does not know stops it,
  * so a schema it cannot express never becomes a type that accepts too much.
  */
-import type { Routes } from '../../edge/layout.ts';
+import { queryShape, type Routes } from '../../edge/layout.ts';
 import type { ArtifactMaker } from './artifact.ts';
 import {
   BAD_PARAMETER, buildContract, META, NOT_FOUND, PAGINATED_LIST, ROOT_INDEX, SEARCH_PAGE, SEARCH_RESULT, valueComponent,
   type Contract, type JsonSchema, type JsonValue,
 } from './openapi.ts';
-import { PARAMETER_TEXT, queriesOf, readVocabularies, RANGE_FORMS, type Vocabularies } from './query-contract.ts';
+import { PARAMETER_TEXT, readVocabularies, RANGE_FORMS, type Vocabularies } from './query-contract.ts';
 
 /** Operator precedence of a rendered type, to know when it needs parentheses. */
 const Prec = { Union: 0, Intersection: 1, Primary: 2 } as const;
@@ -211,7 +211,7 @@ function valueType(target: string | null, vocabularies: Vocabularies): string {
 /** A kind's query interface and its field union. */
 function kindQueryDeclarations(kind: string, routes: Routes, contract: Contract): string {
   const name = contract.items[kind]!;
-  const { filters, ranges, fields, below = [] } = queriesOf(routes, kind);
+  const { filters, ranges, fields, below = [] } = queryShape(routes, kind);
   const members: string[] = [];
   const paths = below.length ? `${name}Field | ${below.map((f) => JSON.stringify(f)).join(' | ')}` : `${name}Field`;
   if (fields.length) members.push(`${docComment(PARAMETER_TEXT.fields(fields), '  ')}  fields?: OneOrMore<${paths}>;`);
@@ -228,14 +228,14 @@ function kindQueryDeclarations(kind: string, routes: Routes, contract: Contract)
 function queryDeclarations(routes: Routes, contract: Contract, vocabularies: Vocabularies, taken: ReadonlySet<string>): string[] {
   const kinds = [...routes.kinds].sort();
   const valueTypes = new Map<string, string>();
-  for (const kind of kinds) for (const f of queriesOf(routes, kind).filters) if (f.target !== null) valueTypes.set(valueComponent(f.target), f.target);
+  for (const kind of kinds) for (const f of queryShape(routes, kind).filters) if (f.target !== null) valueTypes.set(valueComponent(f.target), f.target);
   const values = [...valueTypes].sort(([a], [b]) => (a < b ? -1 : 1)).map(
     ([typeName, target]) => `${docComment(`A ${target}, by name or id, as a filter takes it.`, '')}export type ${typeName} = ${valueType(target, vocabularies)};\n`,
   );
   const own = kinds.map((kind) => kindQueryDeclarations(kind, routes, contract));
   const declared = [...[...values, ...own].join('\n').matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]!);
   for (const name of declared) if (taken.has(name)) throw new Error(`the query type ${name} has the name of a response type`);
-  const fieldsOf = (kind: string) => (queriesOf(routes, kind).fields.length ? `${contract.items[kind]}Field` : 'never');
+  const fieldsOf = (kind: string) => (queryShape(routes, kind).fields.length ? `${contract.items[kind]}Field` : 'never');
   const map = (name: string, doc: string, member: (kind: string) => [doc: string, type: string]) => {
     const members = kinds.map((k) => {
       const [memberDoc, type] = member(k);

@@ -17,17 +17,16 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync
 import { dirname, join } from 'node:path';
 import {
   archiveFile, buildIndexFile, buildStampFile, bulkFile, DEFAULT_LIMIT, fieldColumnFile, filterIndexFile, itemFile, listFile, metaFile, notFoundFile, pageFile, rootFile, routesFile,
-  searchIndexFile, searchPackFile, subresourceFile, type KindQueries, type Meta, type Routes,
+  searchIndexFile, searchPackFile, subresourceFile, type QueryShape, type Meta, type Routes,
 } from '../../edge/layout.ts';
 import { paginate, type FullList } from '../../edge/pagination.ts';
 import { allResources } from '../resources/index.ts';
-import { queryOf } from '../resources/define.ts';
 import { artifactMakers } from './artifacts.ts';
 import { BuildError } from './build-error.ts';
 import { MemberGzipFile, memberSource, writeTarGz, type ArchiveEntry, type GzipMember } from './archive.ts';
 import { kindList, nameOwners, type KindEmitter, type RecordDocuments } from './emit-kinds.ts';
 import { CopyOutput, Output } from './output.ts';
-import { KindQuery, queryFactsFile, type QueryFacts } from './query-facts.ts';
+import { kindQuery, queryFactsFile, type QueryFacts } from './query-facts.ts';
 import { fieldColumns, filterIndex, searchIndex, searchPack, type RecordFacts } from './query-index.ts';
 import type { BuildStamp } from './stamp.ts';
 import type { SearchIndexFile } from '../../edge/query/search-index.ts';
@@ -77,12 +76,12 @@ export interface KindFileInput {
   records: readonly AnyRecord[];
   list: FullList;
   baseUrl: string;
-  query: KindQueryInput;
+  query: KindFacts;
 }
 
 /** A kind's query declaration with the facts of its records. */
-export interface KindQueryInput {
-  shape: KindQueries;
+export interface KindFacts {
+  shape: QueryShape;
   /** every record's facts, in id order */
   all: readonly RecordFacts[];
   /** the listed records' facts, in list order: index positions are positions here */
@@ -94,7 +93,7 @@ interface KeptFacts {
   format: 'query-facts/1';
   kind: string;
   /** the declaration the facts were made for: another one makes them unusable */
-  shape: KindQueries;
+  shape: QueryShape;
   records: Array<[id: number, facts: QueryFacts]>;
 }
 
@@ -146,7 +145,7 @@ export const kindFiles: readonly KindFileMaker[] = [
 ];
 
 /** The facts a served build kept for a kind, by id; a BuildError when they are missing or were made for another declaration. */
-function readKeptFacts(dir: string, kind: string, shape: KindQueries): Map<number, QueryFacts> {
+function readKeptFacts(dir: string, kind: string, shape: QueryShape): Map<number, QueryFacts> {
   let kept: KeptFacts;
   try {
     kept = JSON.parse(readFileSync(join(dir, queryFactsFile(kind)), 'utf8')) as KeptFacts;
@@ -289,7 +288,7 @@ export class KindWriter {
   }
 
   /** Every record's facts: made now, or (on a copy) as the served build kept them. */
-  private queryInput(): KindQueryInput {
+  private queryInput(): KindFacts {
     const query = this.em.query;
     let kept: Map<number, QueryFacts> | null = null;
     const all = this.records.map((record): RecordFacts => {
@@ -450,7 +449,7 @@ export class BuildWriter {
       // each kind's query declaration (issue 18), in the kinds' order
       queries: Object.fromEntries(kinds.flatMap((kind) => {
         const resource = resources.find((r) => r.kind === kind);
-        return resource ? [[kind, new KindQuery(resource.kind, queryOf(resource), resource.schema).shape]] : [];
+        return resource ? [[kind, kindQuery(resource).shape]] : [];
       })),
       site: {},
     };

@@ -5,7 +5,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { BuildContext } from '../emit/context.ts';
 import type { KindName, RecordOf } from '../model/kinds.ts';
-import { queryShapes, type AnyQueryDecl, type QueryDecl, type QueryShapes } from './query.ts';
+import type { QueryDecl, QueryShapes } from './query.ts';
 
 export interface SubresourceDef<K extends KindName, S extends TSchema = TSchema> {
   schema: S;
@@ -18,7 +18,7 @@ export interface ResourceDef<K extends KindName = KindName, S extends TSchema = 
   emit(record: RecordOf<K>, ctx: BuildContext): Static<S>;
   /** documents below an item, e.g. `creature/{id}/encounters` */
   subresources?: Record<string, SubresourceDef<K>>;
-  /** what its collection can be asked: filters, ranges, list-entry fields, searched names (query.ts); default: its `id` field only */
+  /** what its collection can be asked: filters, ranges, list-entry fields, searched names (query.ts), compiled by emit/query-facts.ts `kindQuery`; default: its `id` field only */
   query?(shapes: QueryShapes<K, Static<S>>): QueryDecl<K, Static<S>>;
 }
 
@@ -26,18 +26,9 @@ export function defineResource<K extends KindName, S extends TSchema>(def: Resou
   return def;
 }
 
-/** The registry holds resources of many kinds; each is checked where it is defined. */
-export type AnyResource = { [K in KindName]: ResourceDef<K, TSchema> }[KindName];
-
-/** What a kind that declares no queries takes: no filter, and its entries may carry their `id`. */
-const ID_ONLY_QUERY: AnyQueryDecl = { filters: [], fields: ['id'] };
-
-/** A resource's query declaration, made once per resource (ID_ONLY_QUERY when it declares none). */
-const declared = new WeakMap<object, AnyQueryDecl>();
-export function queryOf(resource: AnyResource): AnyQueryDecl {
-  const make = resource.query as ((shapes: typeof queryShapes) => AnyQueryDecl) | undefined;
-  if (!make) return ID_ONLY_QUERY;
-  let decl = declared.get(resource);
-  if (!decl) declared.set(resource, (decl = make(queryShapes)));
-  return decl;
-}
+/**
+ * The registry holds resources of many kinds; each is checked where it is defined, its query
+ * declaration too (its field paths are typed by its own schema, which the registry forgets:
+ * emit/query-facts.ts `kindQuery` reads it as `AnyQueryDecl`).
+ */
+export type AnyResource = { [K in KindName]: Omit<ResourceDef<K, TSchema>, 'query'> & { query?: unknown } }[KindName];

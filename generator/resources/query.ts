@@ -44,20 +44,38 @@ export interface TranslatedName {
   name: string;
 }
 
+/** An item's keys that every item has (not optional). */
+type RequiredKeys<T> = { [P in keyof T]-?: object extends Pick<T, P> ? never : P }[keyof T] & string;
+
+/**
+ * A dotted path every item of type `I` has, through objects only: a key the schema requires,
+ * or such a key's path below it when its value is always an object (never null, never a list).
+ * So `fields: ['sprites.front_defualt']` or a path through a nullable part fails the type
+ * check, not a build. Depth is bounded, as no declared path is longer.
+ */
+export type FieldPath<I, Depth extends readonly unknown[] = []> = Depth['length'] extends 5
+  ? never
+  : I extends readonly unknown[]
+    ? never
+    : I extends object
+      ? { [P in RequiredKeys<I>]: P | (I[P] extends readonly unknown[] ? never : I[P] extends object ? `${P}.${FieldPath<I[P], [...Depth, unknown]>}` : never) }[RequiredKeys<I>]
+      : never;
+
 export interface QueryDecl<K extends KindName, I> {
   filters: readonly ValueFilterDecl<K, I>[];
   ranges?: readonly RangeDecl<K, I>[];
   /**
    * Dotted paths `fields=` accepts, in the item's own key order (the build checks that nesting
-   * their values in this order gives exactly the item's parts). Every item has each of them.
+   * their values in this order gives exactly the item's parts). Typed from the item's schema:
+   * every item has each of them.
    */
-  fields: readonly string[];
+  fields: readonly FieldPath<I>[];
   /** the translated names searched besides the own name; default: the item's `names` (`translatedNames`) */
   names?(source: FactSource<K, I>): readonly TranslatedName[];
 }
 
-/** Any kind's declaration, as the build reads it. */
-export type AnyQueryDecl = QueryDecl<KindName, unknown>;
+/** Any kind's declaration, as the build reads it (its field paths were checked where it was declared). */
+export type AnyQueryDecl = Omit<QueryDecl<KindName, unknown>, 'fields'> & { fields: readonly string[] };
 
 /**
  * The shared shapes, typed for one kind's item: a resource declares its queries as

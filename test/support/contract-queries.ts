@@ -6,12 +6,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { listFile, metaFile, routesFile, type KindQueries, type Routes } from '../../edge/layout.ts';
+import { listFile, metaFile, routesFile, type QueryShape, type Routes } from '../../edge/layout.ts';
 import { buildContract, exampleFromList, openApiDocument, type JsonSchema } from '../../generator/emit/openapi.ts';
 import { readVocabularies, type Vocabularies } from '../../generator/emit/query-contract.ts';
 import { allResources } from '../../generator/resources/index.ts';
 
-export const INVENTED_QUERIES: Record<string, KindQueries> = {
+export const INVENTED_QUERIES: Record<string, QueryShape> = {
   creature: {
     filters: [
       { name: 'type', about: 'a type', target: 'type' },
