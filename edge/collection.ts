@@ -21,13 +21,14 @@ import { badParameter, jsonAnswer, notFound } from './answers.ts';
 import type { BuildFiles, ListKeys } from './build-files.ts';
 import type { Answer } from './http.ts';
 import { canonicalKey, DEFAULT_LIMIT, pageFile, type QueryShape, type QueryFilter, type QueryRange } from './layout.ts';
-import { pageLinks, paginate, parseLimit, parseOffset, type FullList, type ListEntry } from './pagination.ts';
+import { pageLinks, paginate, parseLimit, parseOffset } from './pagination.ts';
 import { queryParam, queryValues } from './params.ts';
-import { compileFields, nestFields, project, type Json } from './query/fields.ts';
 import type { FilterQuery } from './query/filter.ts';
 import { foldText } from './query/fold.ts';
 import { listItems, parseFields, parseIds, parseNames, parseRange, parseValues, QUERY_LIMITS, type IntegerRange, type Parsed, type Vocabulary } from './query/params.ts';
-import { SearchIndex } from './query/search.ts';
+import { SearchIndex, type SearchResult } from './query/search.ts';
+import { entriesWithFields, pathsBelow } from './list-fields.ts';
+import { readLanguage } from './search-endpoint.ts';
 
 /** A value filter's key for a value that is valid but held by no entry: it matches nothing. */
 const HELD_BY_NONE = -1;
@@ -38,6 +39,8 @@ interface CollectionQuery {
   limit: number;
   offset: number;
   q: string | null;
+  /** `lang=`: the language `q` and every `names` field keep to; null when absent */
+  lang: string | null;
   ids: number[] | null;
   names: string[] | null;
   fields: string[] | null;
@@ -50,8 +53,9 @@ const asksAnything = (query: CollectionQuery) =>
 
 /** `GET /v2/{kind}/`; fields are made for the page's entries only, whatever the total. */
 export async function collection(build: BuildFiles, kind: string, params: URLSearchParams): Promise<Answer> {
-  const queries = (await build.routes())?.queries?.[kind];
-  const parsed = await readQuery(build, kind, params, queries);
+  const routes = await build.routes();
+  const queries = routes?.queries?.[kind];
+  const parsed = await readQuery(build, kind, params, queries, queries && pathsBelow(routes!, queries));
   if (!parsed.ok) return badParameter(parsed.error);
   const query = parsed.value;
   if (!asksAnything(query)) return plainPage(build, kind, query.limit, query.offset);
@@ -63,7 +67,7 @@ export async function collection(build: BuildFiles, kind: string, params: URLSea
   const page = positions.value.slice(offset, offset + limit);
   const results = query.fields === null || queries === undefined
     ? page.map((p) => keys.list.results[p]!)
-    : await entriesWithFields(build, kind, keys.list, page, queries.fields, query.fields);
+    : await entriesWithFields(build, routes!, keys.list, page, { kind, shape: queries, paths: query.fields, lang: query.lang });
   const url = `${build.baseUrl}/${kind}/`;
   return jsonAnswer(200, { count: positions.value.length, ...pageLinks(positions.value.length, url, offset, limit, linkSuffix(query)), results });
 }
@@ -80,15 +84,19 @@ async function plainPage(build: BuildFiles, kind: string, limit: number, offset:
 }
 
 /** Every parameter the collection reads, parsed; value filters resolved against their vocabularies. */
-async function readQuery(build: BuildFiles, kind: string, params: URLSearchParams, queries: QueryShape | undefined): Promise<Parsed<CollectionQuery>> {
+/** `below`: the paths `fields=` takes below the declared ones (list-fields.ts `pathsBelow`). */
+async function readQuery(build: BuildFiles, kind: string, params: URLSearchParams, queries: QueryShape | undefined, below: string[] = []): Promise<Parsed<CollectionQuery>> {
   const ids = parseIds('id', queryValues(params, 'id'));
   if (!ids.ok) return ids;
   const names = parseNames('name', queryValues(params, 'name'));
   if (!names.ok) return names;
+  const lang = await readLanguage(build, params);
+  if (!lang.ok) return lang;
   const query: CollectionQuery = {
     limit: parseLimit(queryParam(params, 'limit')),
     offset: parseOffset(queryParam(params, 'offset')),
     q: queryParam(params, 'q'),
+    lang: lang.value,
     ids: ids.value,
     names: names.value,
     fields: null,
@@ -96,7 +104,7 @@ async function readQuery(build: BuildFiles, kind: string, params: URLSearchParam
     ranges: [],
   };
   if (queries === undefined) return { ok: true, value: query };
-  const fields = parseFields('fields', queryValues(params, 'fields'), queries.fields, queries.below);
+  const fields = parseFields('fields', queryValues(params, 'fields'), queries.fields, below);
   if (!fields.ok) return fields;
   query.fields = fields.value;
   for (const filter of queries.filters) {
@@ -149,7 +157,7 @@ async function matchPositions(build: BuildFiles, kind: string, keys: ListKeys, q
   if (!batch.ok) return batch;
   let positions = batch.value;
   if (query.q !== null) {
-    const matching = await qPositions(build, kind, keys, query.q);
+    const matching = await qPositions(build, kind, keys, query.q, query.lang);
     positions = positions === null ? matching : intersectSorted(positions, matching);
   }
   if (query.values.length === 0 && query.ranges.length === 0) {
@@ -182,9 +190,15 @@ function batchPositions(kind: string, keys: ListKeys, ids: number[] | null, name
   return { ok: true, value: [...positions].sort((a, b) => a - b) };
 }
 
-/** The entries `q` matches, ascending (see the module's rules). */
-async function qPositions(build: BuildFiles, kind: string, keys: ListKeys, q: string): Promise<number[]> {
+/** The entries `q` matches, ascending (see the module's rules); with `lang`, only by a name in that language. */
+async function qPositions(build: BuildFiles, kind: string, keys: ListKeys, q: string, lang: string | null): Promise<number[]> {
   const folded = foldText(q);
+  if (folded !== '' && lang !== null) {
+    const file = await build.languageSearchFile(kind);
+    if (file === null) return [];
+    const index = await build.keep(`language-search-index:${kind}`, async () => SearchIndex.fromFiles(file));
+    return searchPositions(keys, index!.search(folded, { purpose: 'filter', language: lang }));
+  }
   const file = folded === '' ? null : await build.searchFile(kind);
   if (file === null) {
     const needle = q.toLowerCase();
@@ -193,7 +207,11 @@ async function qPositions(build: BuildFiles, kind: string, keys: ListKeys, q: st
     return out;
   }
   const index = await build.keep(`search-index:${kind}`, async () => SearchIndex.fromFiles(file));
-  const result = index!.search(folded, { purpose: 'filter' });
+  return searchPositions(keys, index!.search(folded, { purpose: 'filter' }));
+}
+
+/** The list positions of a search's hits, ascending. */
+function searchPositions(keys: ListKeys, result: SearchResult): number[] {
   const positions: number[] = [];
   for (const hit of result.hits(0, result.count)) {
     const p = keys.positionOfId(hit.id);
@@ -207,27 +225,6 @@ function intersectSorted(a: readonly number[], b: readonly number[]): number[] {
   return a.filter((p) => inB.has(p));
 }
 
-/**
- * The page's entries with the asked fields: each declared field an asked path is at or below is
- * nested under its path from its column (declared order is the item's key order), then the
- * asked paths are projected from that.
- */
-async function entriesWithFields(build: BuildFiles, kind: string, list: FullList, page: number[], declared: string[], asked: string[]): Promise<Json[]> {
-  const needed = declared.filter((field) => asked.some((path) => path === field || path.startsWith(field + '.')));
-  const columns = await Promise.all(needed.map(async (field) => {
-    const column = await build.fieldColumn(kind, field);
-    if (!column) throw new Error(`${kind}: no column for the field ${field}`);
-    return { path: field.split('.'), values: column.values };
-  }));
-  const tree = compileFields(asked);
-  return page.map((p) => {
-    const entry: ListEntry = list.results[p]!;
-    const held = columns.filter((c) => p < c.values.length);
-    const item = nestFields(held.map((c) => c.path), held.map((c) => c.values[p]!));
-    return { ...(entry as unknown as { [key: string]: Json }), ...project(item, tree) };
-  });
-}
-
 /** What `next`/`previous` carry after offset and limit: every parameter read, in the canonical order. */
 function linkSuffix(query: CollectionQuery): string {
   const parts: string[] = [];
@@ -235,6 +232,7 @@ function linkSuffix(query: CollectionQuery): string {
   if (query.q !== null) parts.push(`q=${encodeURIComponent(query.q)}`);
   if (query.ids !== null) list('id', query.ids);
   if (query.names !== null) list('name', query.names);
+  if (query.lang !== null) parts.push(`lang=${encodeURIComponent(query.lang)}`);
   if (query.fields !== null) list('fields', query.fields);
   for (const { filter, tokens } of query.values) list(filter.name, tokens);
   for (const { range, value } of query.ranges) parts.push(`${range.name}=${encodeURIComponent(rangeText(value))}`);

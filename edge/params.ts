@@ -20,14 +20,14 @@ import type { QueryShape } from './layout.ts';
 import { checkQueryLength, type Parsed } from './query/params.ts';
 
 /** What every collection reads, in the order `next`/`previous` links carry them (after offset and limit). */
-export const COLLECTION_PARAMS = ['limit', 'offset', 'q', 'id', 'name'] as const;
+export const COLLECTION_PARAMS = ['limit', 'offset', 'q', 'id', 'name', 'lang'] as const;
 /** What a collection whose kind declares queries reads besides its own filters and ranges. */
 export const QUERYABLE_COLLECTION_PARAMS = [...COLLECTION_PARAMS, 'fields'] as const;
 /** What `GET /v2/search/` reads. */
-export const SEARCH_PARAMS = ['q', 'kind', 'limit', 'offset'] as const;
+export const SEARCH_PARAMS = ['q', 'kind', 'limit', 'offset', 'lang'] as const;
 
 /** Parameters read as one value: given more than once, the last one counts. */
-export const SINGLE_PARAMS = ['limit', 'offset', 'q'] as const;
+export const SINGLE_PARAMS = ['limit', 'offset', 'q', 'lang'] as const;
 export type SingleParam = (typeof SINGLE_PARAMS)[number];
 
 /**

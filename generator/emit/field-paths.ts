@@ -71,3 +71,16 @@ function schemaAt(schema: Schema, keys: readonly string[]): Schema | undefined {
   }
   return at;
 }
+
+/**
+ * The declared fields with `names` added where the item's schema has it (issue 24: every kind
+ * that carries names allows it as a field), at its place in the schema's key order, which is
+ * the item's (the build proves the order for every item: query-facts.ts).
+ */
+export function withNames(fields: readonly string[], schema: TSchema): string[] {
+  const keys = isSchema(schema.properties) ? Object.keys(schema.properties) : [];
+  const at = keys.indexOf('names');
+  if (at < 0 || fields.some((f) => f.split('.')[0] === 'names')) return [...fields];
+  const after = fields.findIndex((f) => keys.indexOf(f.split('.')[0]!) > at);
+  return after < 0 ? [...fields, 'names'] : [...fields.slice(0, after), 'names', ...fields.slice(after)];
+}

@@ -87,6 +87,8 @@ const query = (q: QueryShapes<'creature', CreatureItem>): QueryDecl<'creature', 
   ],
   ranges: BASE_STATS.map((stat) => q.range(stat, `base ${stat}`, (c: CreatureItem) => c.stats.find((s) => s.stat.name === stat)?.base_stat ?? null)),
   fields: ['id', 'base_experience', 'height', 'weight', 'is_default', 'abilities', 'species', 'sprites.front_default', 'sprites.other.official-artwork.front_default', 'stats', 'types'],
+  // one step to the species: `species.names`, `species.generation`, `species.is_legendary`, …
+  links: { species: 'creature-species' },
   names: creatureNames,
 });
 
