@@ -41,7 +41,8 @@ export interface FieldsAsked {
 export async function entriesWithFields(build: BuildFiles, routes: Pick<Routes, 'queries'>, list: FullList, page: number[], asked: FieldsAsked): Promise<Json[]> {
   const { kind, shape, paths, lang } = asked;
   const ownPaths = [...shape.fields, ...(shape.below ?? [])];
-  const items = await nestedItems(build, kind, shape.fields, page, paths.filter((p) => ownPaths.includes(p) || !Object.hasOwn(shape.links ?? {}, p.split('.')[0]!)), lang);
+  // a linked path reaches the link's own column too: it says where each link leads
+  const items = await nestedItems(build, kind, shape.fields, page, paths, lang);
   for (const [field, target] of Object.entries(shape.links ?? {})) {
     const rest = paths.filter((p) => p.startsWith(`${field}.`) && !ownPaths.includes(p)).map((p) => p.slice(field.length + 1));
     if (rest.length > 0) await mergeLinked(build, kind, { field, target }, page, items, rest, lang);
