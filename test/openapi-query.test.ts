@@ -66,10 +66,10 @@ describe('the OpenAPI document with declared queries', () => {
   it('gives each collection the shared parameters, then its fields, filters and ranges in declared order', () => {
     const creature = INVENTED_QUERIES.creature!;
     expect(parameters('/creature/').map((p) => p.name)).toEqual([
-      'limit', 'offset', 'q', 'id', 'name', 'fields', ...creature.filters.map((f) => f.name), ...creature.ranges.map((r) => r.name),
+      'limit', 'offset', 'q', 'id', 'name', 'lang', 'fields', ...creature.filters.map((f) => f.name), ...creature.ranges.map((r) => r.name),
     ]);
     // a kind without declarations takes the shared ones only
-    expect(parameters('/ability/').map((p) => p.name)).toEqual(['limit', 'offset', 'q', 'id', 'name']);
+    expect(parameters('/ability/').map((p) => p.name)).toEqual(['limit', 'offset', 'q', 'id', 'name', 'lang']);
     // lists are comma-separated: form style, not exploded
     for (const name of ['id', 'name', 'fields', 'type', 'generation', 'is_legendary']) {
       expect(parameter('/creature/', name), name).toMatchObject({ in: 'query', style: 'form', explode: false, schema: { type: 'array', maxItems: expect.any(Number) } });
@@ -172,7 +172,7 @@ describe('the OpenAPI document with declared queries', () => {
 
   it('describes GET /search/: q required, kind among the collections, limit and offset, a ranked page or a 400', () => {
     const search = doc.paths['/search/']!.get;
-    expect(parameters('/search/').map((p) => [p.name, p.required ?? false])).toEqual([['q', true], ['kind', false], ['limit', false], ['offset', false]]);
+    expect(parameters('/search/').map((p) => [p.name, p.required ?? false])).toEqual([['q', true], ['kind', false], ['limit', false], ['offset', false], ['lang', false]]);
     expect((parameter('/search/', 'kind').schema.items as { enum: string[] }).enum).toEqual([...routes.kinds].sort());
     expect(search.responses['200']!.content!['application/json'].schema.$ref).toBe(schemaRef('SearchPage'));
     expect(doc.tags.map((t) => t.name)).toContain('search');

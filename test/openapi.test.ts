@@ -144,7 +144,7 @@ describe('paths', () => {
       const params = (op.parameters ?? []).map((p) => ('$ref' in p ? (resolvePointer(p.$ref) as Parameter) : p));
       const queries = routes.queries[kind] ?? { filters: [], ranges: [], fields: [] };
       const own = [...(queries.fields.length ? ['fields'] : []), ...queries.filters.map((f) => f.name), ...queries.ranges.map((r) => r.name)];
-      expect(params.map((p) => `${p.in}:${p.name}`), kind).toEqual(['limit', 'offset', 'q', 'id', 'name', ...own].map((n) => `query:${n}`));
+      expect(params.map((p) => `${p.in}:${p.name}`), kind).toEqual(['limit', 'offset', 'q', 'id', 'name', 'lang', ...own].map((n) => `query:${n}`));
       const pages = ['PaginatedList', ...(queries.fields.length ? [`${pascalCase(kind)}ListPage`] : [])];
       expect(responseSchemas(op, '200'), kind).toEqual(pages.map((p) => `#/components/schemas/${p}`));
       expect(responseSchema(op, '400'), kind).toBe('#/components/schemas/BadParameter');

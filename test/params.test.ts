@@ -68,9 +68,10 @@ async function answer(pathAndQuery: string): Promise<string> {
 
 /** Per path: a value of each parameter read there that changes its plain answer. */
 const PROBES: Record<string, Record<string, string>> = {
-  '/v2/thing/': { limit: '5', offset: '3', q: 'ab', id: '2', name: 'thing-cd-2', fields: 'id', colour: 'red', size: '..3' },
-  '/v2/colour/': { limit: '1', offset: '1', q: 're', id: '2', name: 'blue' },
-  '/v2/search/?q=thing': { q: 'red', kind: 'colour', limit: '2', offset: '1' },
+  // lang: this build has no /language/, so every language is unknown, a 400
+  '/v2/thing/': { limit: '5', offset: '3', q: 'ab', id: '2', name: 'thing-cd-2', lang: 'de', fields: 'id', colour: 'red', size: '..3' },
+  '/v2/colour/': { limit: '1', offset: '1', q: 're', id: '2', name: 'blue', lang: 'de' },
+  '/v2/search/?q=thing': { q: 'red', kind: 'colour', limit: '2', offset: '1', lang: 'de' },
 };
 
 /** Names a client may send: tracking junk, other casings, and every parameter some other path reads. */
@@ -116,10 +117,10 @@ describe('edge/params.ts is the only reader of the query', () => {
 });
 
 describe('what each path reads', () => {
-  it('a collection: limit, offset, q, id, name, and for a kind with queries fields, its filters and ranges', async () => {
-    expect(await readAt('/v2/thing/')).toEqual(['limit', 'offset', 'q', 'id', 'name', 'fields', 'colour', 'size']);
+  it('a collection: limit, offset, q, id, name, lang, and for a kind with queries fields, its filters and ranges', async () => {
+    expect(await readAt('/v2/thing/')).toEqual(['limit', 'offset', 'q', 'id', 'name', 'lang', 'fields', 'colour', 'size']);
     expect(await readAt('/v2/THING')).toEqual(collectionParams(routes.queries['thing']));
-    expect(await readAt('/v2/colour/')).toEqual(['limit', 'offset', 'q', 'id', 'name']);
+    expect(await readAt('/v2/colour/')).toEqual(['limit', 'offset', 'q', 'id', 'name', 'lang']);
     expect(await readAt('/v2/search/')).toEqual([...SEARCH_PARAMS]);
     for (const path of ['/v2/', '/v2/meta/', '/v2/thing/1', '/v2/thing/1/x', '/v2/nothing/', '/elsewhere']) expect(await readAt(path), path).toEqual([]);
   });

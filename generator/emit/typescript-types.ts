@@ -10,6 +10,7 @@
  * so a schema it cannot express never becomes a type that accepts too much.
  */
 import { queryShape, type Routes } from '../../edge/layout.ts';
+import { pathsBelow } from '../../edge/list-fields.ts';
 import type { ArtifactMaker } from './artifact.ts';
 import {
   BAD_PARAMETER, buildContract, META, NOT_FOUND, PAGINATED_LIST, ROOT_INDEX, SEARCH_PAGE, SEARCH_RESULT, valueComponent,
@@ -165,6 +166,8 @@ export interface CollectionQuery {
   id?: OneOrMore<number>;
   /** ${PARAMETER_TEXT.name} */
   name?: OneOrMore<string>;
+  /** ${PARAMETER_TEXT.lang} */
+  lang?: string;
 }
 
 /** \`GET /search/\`: the query. */
@@ -177,6 +180,8 @@ export interface SearchQuery {
   limit?: number;
   /** Index of the first match, as on collections. */
   offset?: number;
+  /** ${PARAMETER_TEXT.searchLang} */
+  lang?: string;
 }
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
@@ -211,10 +216,12 @@ function valueType(target: string | null, vocabularies: Vocabularies): string {
 /** A kind's query interface and its field union. */
 function kindQueryDeclarations(kind: string, routes: Routes, contract: Contract): string {
   const name = contract.items[kind]!;
-  const { filters, ranges, fields, below = [] } = queryShape(routes, kind);
+  const shape = queryShape(routes, kind);
+  const { filters, ranges, fields } = shape;
+  const below = pathsBelow(routes, shape);
   const members: string[] = [];
   const paths = below.length ? `${name}Field | ${below.map((f) => JSON.stringify(f)).join(' | ')}` : `${name}Field`;
-  if (fields.length) members.push(`${docComment(PARAMETER_TEXT.fields(fields), '  ')}  fields?: OneOrMore<${paths}>;`);
+  if (fields.length) members.push(`${docComment(PARAMETER_TEXT.fields(fields, shape.links), '  ')}  fields?: OneOrMore<${paths}>;`);
   for (const f of filters) members.push(`${docComment(PARAMETER_TEXT.filter(kind, f), '  ')}  ${propertyKey(f.name)}?: OneOrMore<${valueComponent(f.target)}>;`);
   for (const r of ranges) members.push(`${docComment(PARAMETER_TEXT.range(kind, r.about), '  ')}  ${propertyKey(r.name)}?: IntegerRange;`);
   const query = `${docComment(`\`GET /${kind}/\`: the query.`, '')}export interface ${name}Query extends CollectionQuery {${members.length ? `\n${members.join('\n')}\n` : ''}}\n`;

@@ -133,7 +133,9 @@ function writeRawReply(socket: Duplex, reply: Reply): void {
  */
 export function refusedRequestListener(respond: Respond, origin: string) {
   return (error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void => {
-    if (error.code === 'ECONNRESET' || !socket.writable) {
+    // as Node itself does: once anything was written on this connection, a reply of ours could
+    // land inside another one, so the connection is only closed
+    if (error.code === 'ECONNRESET' || !socket.writable || (socket as Duplex & { bytesWritten?: number }).bytesWritten !== 0) {
       socket.destroy();
       return;
     }
