@@ -1,7 +1,7 @@
 /**
  * A collection's answer, `GET /v2/{kind}/`: a page of the kind's list, narrowed by what the
- * request asks (value filters, ranges, an `id`/`name` batch, `q`), with the asked `fields` on
- * each entry. The parameters are read through edge/params.ts and parsed by edge/query/params.ts;
+ * request asks (value filters, ranges, an `id`/`name` batch, `q`), in the order of `sort`, with
+ * the asked `fields` on each entry, and `facets` and `summary` over the whole narrowed set. The parameters are read through edge/params.ts and parsed by edge/query/params.ts;
  * the indexes they need are loaded once per build through BuildFiles; matching is
  * edge/query/filter.ts's and search.ts's. What a request asks is all of it: filters, the batch
  * and `q` narrow the list together.
@@ -15,18 +15,26 @@
  *   or a `q` that folds to nothing (`?q=`, `?q=-`), keeps the plain case-insensitive substring
  *   match on the entry's own name.
  * - `next`/`previous` carry every parameter read, in the order of `collectionParams`, lists
- *   normalised (trimmed, lower case, repeats joined, duplicates dropped).
+ *   normalised (trimmed, lower case, duplicates dropped; a value filter's repeats kept as
+ *   repeats, a range's as their intersection).
  */
 import { badParameter, jsonAnswer, notFound } from './answers.ts';
 import type { BuildFiles, ListKeys } from './build-files.ts';
 import type { Answer } from './http.ts';
-import { canonicalKey, DEFAULT_LIMIT, pageFile, type QueryShape, type QueryFilter, type QueryRange } from './layout.ts';
+import { canonicalKey, DEFAULT_LIMIT, idOfUrl, pageFile, type QueryShape, type QueryFilter, type QueryRange } from './layout.ts';
 import { pageLinks, paginate, parseLimit, parseOffset } from './pagination.ts';
 import { queryParam, queryValues } from './params.ts';
 import type { FilterQuery } from './query/filter.ts';
 import { foldText } from './query/fold.ts';
-import { listItems, parseFields, parseIds, parseNames, parseRange, parseValues, QUERY_LIMITS, type IntegerRange, type Parsed, type Vocabulary } from './query/params.ts';
+import { facetValues, type FacetValue } from './query/facets.ts';
+import type { FilterIndex } from './query/filter.ts';
+import {
+  listItems, parseFields, parseIds, parseNameList, parseNames, parseRange, parseSort, parseValueGroups, parseValues, QUERY_LIMITS,
+  type IntegerRange, type Parsed, type SortKey, type Vocabulary,
+} from './query/params.ts';
 import { SearchIndex, type SearchResult } from './query/search.ts';
+import { numberColumn, sortPositions, textRanks, type SortColumn } from './query/sort.ts';
+import { summarize, type RangeSummary } from './query/summary.ts';
 import { entriesWithFields, pathsBelow } from './list-fields.ts';
 import { readLanguage } from './search-endpoint.ts';
 
@@ -44,18 +52,23 @@ interface CollectionQuery {
   ids: number[] | null;
   names: string[] | null;
   fields: string[] | null;
-  values: { filter: QueryFilter; keys: number[]; tokens: string[] }[];
+  /** per value filter asked: each repeat's keys and tokens (all repeats matched, any key of one) */
+  values: { filter: QueryFilter; groups: number[][]; tokens: string[][] }[];
   ranges: { range: QueryRange; value: IntegerRange }[];
+  sort: SortKey[] | null;
+  facets: string[] | null;
+  summary: string[] | null;
 }
 
 const asksAnything = (query: CollectionQuery) =>
-  query.q !== null || query.ids !== null || query.names !== null || query.fields !== null || query.values.length > 0 || query.ranges.length > 0;
+  query.q !== null || query.ids !== null || query.names !== null || query.fields !== null || query.values.length > 0 || query.ranges.length > 0 ||
+  query.sort !== null || query.facets !== null || query.summary !== null;
 
 /** `GET /v2/{kind}/`; fields are made for the page's entries only, whatever the total. */
 export async function collection(build: BuildFiles, kind: string, params: URLSearchParams): Promise<Answer> {
   const routes = await build.routes();
   const queries = routes?.queries?.[kind];
-  const parsed = await readQuery(build, kind, params, queries, queries && pathsBelow(routes!, queries));
+  const parsed = await readQuery(build, kind, params, queries, routes?.idOnly.includes(kind) ?? false, queries && pathsBelow(routes!, queries));
   if (!parsed.ok) return badParameter(parsed.error);
   const query = parsed.value;
   if (!asksAnything(query)) return plainPage(build, kind, query.limit, query.offset);
@@ -64,12 +77,52 @@ export async function collection(build: BuildFiles, kind: string, params: URLSea
   const positions = await matchPositions(build, kind, keys, query);
   if (!positions.ok) return badParameter(positions.error);
   const { limit, offset } = query;
-  const page = positions.value.slice(offset, offset + limit);
+  const matching = await sorted(build, kind, keys, positions.value, query.sort);
+  const page = matching.slice(offset, offset + limit);
   const results = query.fields === null || queries === undefined
     ? page.map((p) => keys.list.results[p]!)
     : await entriesWithFields(build, routes!, keys.list, page, { kind, shape: queries, paths: query.fields, lang: query.lang });
   const url = `${build.baseUrl}/${kind}/`;
-  return jsonAnswer(200, { count: positions.value.length, ...pageLinks(positions.value.length, url, offset, limit, linkSuffix(query)), results });
+  const links = pageLinks(matching.length, url, offset, limit, linkSuffix(query));
+  return jsonAnswer(200, { count: matching.length, ...links, ...(await aggregates(build, kind, queries, matching, query)), results });
+}
+
+/** The matching positions in the order of `sort` (list order when none is asked). */
+async function sorted(build: BuildFiles, kind: string, keys: ListKeys, positions: number[], sort: SortKey[] | null): Promise<number[]> {
+  if (sort === null) return positions;
+  const columns = await Promise.all(sort.map(async ({ key, descending }): Promise<SortColumn> => ({ values: await sortColumn(build, kind, keys, key), descending })));
+  return sortPositions(positions, columns);
+}
+
+/** A sort key's numbers in list order, made once per build: ids, name ranks, or a range's column. */
+async function sortColumn(build: BuildFiles, kind: string, keys: ListKeys, key: string): Promise<Float64Array> {
+  const results = keys.list.results;
+  if (key === 'id') return (await build.keep(`sort-id:${kind}`, async () => numberColumn(results.map((r) => idOfUrl(r.url)))))!;
+  if (key === 'name') return (await build.keep(`sort-name:${kind}`, async () => textRanks(results.map((r) => r.name))))!;
+  return (await indexOf(build, kind)).rangeColumn(key);
+}
+
+async function indexOf(build: BuildFiles, kind: string): Promise<FilterIndex> {
+  const index = await build.filterIndex(kind);
+  if (!index) throw new Error(`${kind}: no filter index`);
+  return index;
+}
+
+/** `facets` and `summary`, over every matching position (not the page); nothing when neither is asked. */
+async function aggregates(build: BuildFiles, kind: string, queries: QueryShape | undefined, positions: number[], query: CollectionQuery) {
+  const out: { facets?: Record<string, FacetValue[]>; summary?: Record<string, RangeSummary> } = {};
+  if (query.facets === null && query.summary === null) return out;
+  const index = await indexOf(build, kind);
+  if (query.facets !== null) {
+    out.facets = {};
+    for (const name of query.facets) {
+      const target = queries?.filters.find((f) => f.name === name)?.target ?? null;
+      const targetKeys = target === null ? null : await build.listKeys(target);
+      out.facets[name] = facetValues(index.valueCounts(name, positions), target, build.baseUrl, (id) => targetKeys?.positionOfId(id));
+    }
+  }
+  if (query.summary !== null) out.summary = Object.fromEntries(query.summary.map((name) => [name, summarize(index.rangeColumn(name), positions)]));
+  return out;
 }
 
 /** Nothing asked but a page: the precomputed page when it is one, else a slice of the list. */
@@ -85,7 +138,7 @@ async function plainPage(build: BuildFiles, kind: string, limit: number, offset:
 
 /** Every parameter the collection reads, parsed; value filters resolved against their vocabularies. */
 /** `below`: the paths `fields=` takes below the declared ones (list-fields.ts `pathsBelow`). */
-async function readQuery(build: BuildFiles, kind: string, params: URLSearchParams, queries: QueryShape | undefined, below: string[] = []): Promise<Parsed<CollectionQuery>> {
+async function readQuery(build: BuildFiles, kind: string, params: URLSearchParams, queries: QueryShape | undefined, idOnly: boolean, below: string[] = []): Promise<Parsed<CollectionQuery>> {
   const ids = parseIds('id', queryValues(params, 'id'));
   if (!ids.ok) return ids;
   const names = parseNames('name', queryValues(params, 'name'));
@@ -102,11 +155,14 @@ async function readQuery(build: BuildFiles, kind: string, params: URLSearchParam
     fields: null,
     values: [],
     ranges: [],
+    sort: null,
+    facets: null,
+    summary: null,
   };
   if (queries === undefined) return { ok: true, value: query };
-  const fields = parseFields('fields', queryValues(params, 'fields'), queries.fields, below);
-  if (!fields.ok) return fields;
-  query.fields = fields.value;
+  const shaped = readShaping(params, queries, idOnly, below);
+  if (!shaped.ok) return shaped;
+  Object.assign(query, shaped.value);
   for (const filter of queries.filters) {
     const resolved = await readValueFilter(build, kind, filter, queryValues(params, filter.name));
     if (!resolved.ok) return resolved;
@@ -120,7 +176,22 @@ async function readQuery(build: BuildFiles, kind: string, params: URLSearchParam
   return { ok: true, value: query };
 }
 
-/** One value filter's keys (positions in its index's values, or HELD_BY_NONE) and the tokens given; null when absent. */
+/** `fields`, `sort`, `facets` and `summary`: what shapes the answer rather than narrows it. */
+function readShaping(params: URLSearchParams, queries: QueryShape, idOnly: boolean, below: readonly string[]): Parsed<Pick<CollectionQuery, 'fields' | 'sort' | 'facets' | 'summary'>> {
+  const fields = parseFields('fields', queryValues(params, 'fields'), queries.fields, below);
+  if (!fields.ok) return fields;
+  const ranges = queries.ranges.map((r) => r.name);
+  const sort = parseSort('sort', queryValues(params, 'sort'), [...(idOnly ? ['id'] : ['id', 'name']), ...ranges]);
+  if (!sort.ok) return sort;
+  const filters = queries.filters.map((f) => f.name);
+  const facets = parseNameList('facets', queryValues(params, 'facets'), filters, 'value filters', QUERY_LIMITS.facets);
+  if (!facets.ok) return facets;
+  const summary = parseNameList('summary', queryValues(params, 'summary'), ranges, 'ranges', QUERY_LIMITS.summaries);
+  if (!summary.ok) return summary;
+  return { ok: true, value: { fields: fields.value, sort: sort.value, facets: facets.value, summary: summary.value } };
+}
+
+/** One value filter's keys per repeat (positions in its index's values, or HELD_BY_NONE) and the tokens given; null when absent. */
 async function readValueFilter(build: BuildFiles, kind: string, filter: QueryFilter, raw: string[]): Promise<Parsed<CollectionQuery['values'][number] | null>> {
   // absent or only empty items (`type=`, `type=,,`): no index is read, but the caps still apply
   if (listItems(raw, false, 1).length === 0) {
@@ -138,9 +209,10 @@ async function readValueFilter(build: BuildFiles, kind: string, filter: QueryFil
     accepts: own.accepts,
     lookup: (token) => own.lookup(canonicalKey(token)) ?? (heldByNone(canonicalKey(token), filter, target) ? HELD_BY_NONE : undefined),
   };
-  const keys = parseValues(filter.name, raw, vocabulary);
-  if (!keys.ok) return keys;
-  return { ok: true, value: keys.value === null ? null : { filter, keys: keys.value, tokens: [...new Set(listItems(raw, true))] } };
+  const groups = parseValueGroups(filter.name, raw, vocabulary);
+  if (!groups.ok) return groups;
+  const tokens = raw.map((value) => [...new Set(listItems([value], true))]).filter((t) => t.length > 0);
+  return { ok: true, value: groups.value === null ? null : { filter, groups: groups.value, tokens } };
 }
 
 const NO_VALUES: Vocabulary = { lookup: () => undefined, accepts: '' };
@@ -166,7 +238,7 @@ async function matchPositions(build: BuildFiles, kind: string, keys: ListKeys, q
   const index = await build.filterIndex(kind);
   if (!index) throw new Error(`${kind}: no filter index`);
   const filterQuery: FilterQuery = {
-    values: query.values.map((asked) => ({ filter: asked.filter.name, keys: asked.keys.filter((k) => k !== HELD_BY_NONE) })),
+    values: query.values.flatMap((asked) => asked.groups.map((keys) => ({ filter: asked.filter.name, keys: keys.filter((k) => k !== HELD_BY_NONE) }))),
     ranges: query.ranges.map(({ range, value }) => ({ filter: range.name, range: value })),
     ...(positions === null ? {} : { positions }),
   };
@@ -234,9 +306,16 @@ function linkSuffix(query: CollectionQuery): string {
   if (query.names !== null) list('name', query.names);
   if (query.lang !== null) parts.push(`lang=${encodeURIComponent(query.lang)}`);
   if (query.fields !== null) list('fields', query.fields);
-  for (const { filter, tokens } of query.values) list(filter.name, tokens);
-  for (const { range, value } of query.ranges) parts.push(`${range.name}=${encodeURIComponent(rangeText(value))}`);
+  if (query.sort !== null) list('sort', query.sort.map(({ key, descending }) => (descending ? `-${key}` : key)));
+  if (query.facets !== null) list('facets', query.facets);
+  if (query.summary !== null) list('summary', query.summary);
+  for (const { filter, tokens } of query.values) for (const group of tokens) list(filter.name, group);
+  for (const { range, value } of query.ranges) for (const text of rangeTexts(value)) parts.push(`${range.name}=${encodeURIComponent(text)}`);
   return parts.map((p) => `&${p}`).join('');
 }
 
-const rangeText = ({ min, max }: IntegerRange): string => (min !== null && min === max ? String(min) : `${min ?? ''}..${max ?? ''}`);
+/** A range as links write it: one range, or two that share no number (an intersection left empty). */
+function rangeTexts({ min, max }: IntegerRange): string[] {
+  if (min !== null && max !== null && min > max) return [`${min}..`, `..${max}`];
+  return [min !== null && min === max ? String(min) : `${min ?? ''}..${max ?? ''}`];
+}

@@ -12,17 +12,21 @@
  *   `query:`, shapes in generator/resources/query.ts), compiled once by
  *   generator/emit/query-facts.ts `kindQuery` into the routing table's `QueryShape`
  *   (edge/layout.ts); the fixed ones below;
- * - parsed: edge/query/params.ts (`parseValues`, `parseRange`, `parseIds`, `parseNames`,
- *   `parseFields`);
- * - answered: edge/collection.ts, over the indexes of edge/query/.
+ * - parsed: edge/query/params.ts (`parseValueGroups`, `parseRange`, `parseIds`, `parseNames`,
+ *   `parseFields`, `parseSort`, `parseNameList` for `facets` and `summary`);
+ * - answered: edge/collection.ts, over the indexes of edge/query/ (filter.ts, sort.ts,
+ *   facets.ts, summary.ts).
  */
 import type { QueryShape } from './layout.ts';
 import { checkQueryLength, type Parsed } from './query/params.ts';
 
 /** What every collection reads, in the order `next`/`previous` links carry them (after offset and limit). */
 export const COLLECTION_PARAMS = ['limit', 'offset', 'q', 'id', 'name', 'lang'] as const;
-/** What a collection whose kind declares queries reads besides its own filters and ranges. */
-export const QUERYABLE_COLLECTION_PARAMS = [...COLLECTION_PARAMS, 'fields'] as const;
+/**
+ * What a collection whose kind declares queries reads besides its own filters and ranges:
+ * `fields`, and (issue 24) `sort`, `facets` and `summary`.
+ */
+export const QUERYABLE_COLLECTION_PARAMS = [...COLLECTION_PARAMS, 'fields', 'sort', 'facets', 'summary'] as const;
 /** What `GET /v2/search/` reads. */
 export const SEARCH_PARAMS = ['q', 'kind', 'limit', 'offset', 'lang'] as const;
 
@@ -56,8 +60,9 @@ export function queryParam(params: URLSearchParams, name: SingleParam): string |
 }
 
 /**
- * Every value of a list-like parameter (filters, ranges, `id`, `name`, `fields`, `kind`), in the
- * order given: the parsers join repeats as they join commas. Empty when absent.
+ * Every value of a list-like parameter (filters, ranges, `id`, `name`, `fields`, `sort`,
+ * `facets`, `summary`, `kind`), in the order given: a value filter's repeats are each matched, a
+ * range's intersect, the others' join as commas do (edge/query/params.ts). Empty when absent.
  */
 export function queryValues(params: URLSearchParams, name: string): string[] {
   return params.getAll(name);

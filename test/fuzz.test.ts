@@ -123,12 +123,12 @@ const number = fc.oneof(
   fc.constantFrom('', ' 5', '5 ', '+5', '-0', '020', '20.0', '2.5', '1e3', '0x10', 'Infinity', 'NaN', '100000', '100001', '%35', '٣', '５'),
 );
 /** Names and ids the filters, batches and search take, and lists and ranges made of them. */
-const token = fc.oneof(fc.constantFrom(...keys, ...routes.kinds, 'fire', 'water', 'true', 'false', 'types', 'sprites.front_default', 'stats.base_stat', 'id', 'charzard', 'pikachú', 'ピカチュウ', '__proto__'), number);
+const token = fc.oneof(fc.constantFrom(...keys, ...routes.kinds, 'fire', 'water', 'true', 'false', 'types', 'sprites.front_default', 'stats.base_stat', 'id', '-id', 'name', '-speed', 'base_stat_total', '-power', 'egg_group', 'charzard', 'pikachú', 'ピカチュウ', '__proto__'), number);
 const listValue = fc.array(token, { maxLength: 5 }).map((items) => items.join(','));
 const rangeValue = fc.tuple(fc.option(number, { nil: '' }), fc.constantFrom('..', '.', '...', '', '..-'), fc.option(number, { nil: '' })).map(([a, dots, b]) => `${a}${dots}${b}`);
 const queryValue = fc.oneof(number, fc.constantFrom(...nasty), fc.string({ maxLength: 10 }), fc.string({ unit: 'binary', maxLength: 6 }).map(encodeURIComponent), listValue, rangeValue);
 /** Every parameter some answer reads: the fixed ones and every kind's declared filters and ranges. */
-const readNames = [...new Set(['limit', 'offset', 'q', 'id', 'name', 'fields', 'kind', ...Object.values(routes.queries ?? {}).flatMap((q) => [...q.filters, ...q.ranges].map((f) => f.name)), 'type', 'speed', 'generation'])];
+const readNames = [...new Set(['limit', 'offset', 'q', 'id', 'name', 'fields', 'sort', 'facets', 'summary', 'kind', ...Object.values(routes.queries ?? {}).flatMap((q) => [...q.filters, ...q.ranges].map((f) => f.name)), 'type', 'speed', 'generation'])];
 const query: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.constant('') },
   {

@@ -66,7 +66,7 @@ describe('the OpenAPI document with declared queries', () => {
   it('gives each collection the shared parameters, then its fields, filters and ranges in declared order', () => {
     const creature = INVENTED_QUERIES.creature!;
     expect(parameters('/creature/').map((p) => p.name)).toEqual([
-      'limit', 'offset', 'q', 'id', 'name', 'lang', 'fields', ...creature.filters.map((f) => f.name), ...creature.ranges.map((r) => r.name),
+      'limit', 'offset', 'q', 'id', 'name', 'lang', 'fields', 'sort', 'facets', 'summary', ...creature.filters.map((f) => f.name), ...creature.ranges.map((r) => r.name),
     ]);
     // a kind without declarations takes the shared ones only
     expect(parameters('/ability/').map((p) => p.name)).toEqual(['limit', 'offset', 'q', 'id', 'name', 'lang']);

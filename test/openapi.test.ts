@@ -143,7 +143,8 @@ describe('paths', () => {
       const op = doc.paths[`/${kind}/`]!.get;
       const params = (op.parameters ?? []).map((p) => ('$ref' in p ? (resolvePointer(p.$ref) as Parameter) : p));
       const queries = routes.queries[kind] ?? { filters: [], ranges: [], fields: [] };
-      const own = [...(queries.fields.length ? ['fields'] : []), ...queries.filters.map((f) => f.name), ...queries.ranges.map((r) => r.name)];
+      const shaping = queries.fields.length ? ['fields', 'sort', ...(queries.filters.length ? ['facets'] : []), ...(queries.ranges.length ? ['summary'] : [])] : [];
+      const own = [...shaping, ...queries.filters.map((f) => f.name), ...queries.ranges.map((r) => r.name)];
       expect(params.map((p) => `${p.in}:${p.name}`), kind).toEqual(['limit', 'offset', 'q', 'id', 'name', 'lang', ...own].map((n) => `query:${n}`));
       const pages = ['PaginatedList', ...(queries.fields.length ? [`${pascalCase(kind)}ListPage`] : [])];
       expect(responseSchemas(op, '200'), kind).toEqual(pages.map((p) => `#/components/schemas/${p}`));

@@ -69,14 +69,14 @@ async function answer(pathAndQuery: string): Promise<string> {
 /** Per path: a value of each parameter read there that changes its plain answer. */
 const PROBES: Record<string, Record<string, string>> = {
   // lang: this build has no /language/, so every language is unknown, a 400
-  '/v2/thing/': { limit: '5', offset: '3', q: 'ab', id: '2', name: 'thing-cd-2', lang: 'de', fields: 'id', colour: 'red', size: '..3' },
+  '/v2/thing/': { limit: '5', offset: '3', q: 'ab', id: '2', name: 'thing-cd-2', lang: 'de', fields: 'id', sort: '-id', facets: 'colour', summary: 'size', colour: 'red', size: '..3' },
   '/v2/colour/': { limit: '1', offset: '1', q: 're', id: '2', name: 'blue', lang: 'de' },
   '/v2/search/?q=thing': { q: 'red', kind: 'colour', limit: '2', offset: '1', lang: 'de' },
 };
 
 /** Names a client may send: tracking junk, other casings, and every parameter some other path reads. */
 const CANDIDATES = ['utm_source', 'fbclid', 'LIMIT', 'Limit', 'OFFSET', 'Q', 'page', 'per_page', 'sort', 'order', 'format', 'search', 'lang', 'x', 'type', 'generation',
-  'limit', 'offset', 'q', 'id', 'name', 'fields', 'colour', 'size', 'kind'];
+  'limit', 'offset', 'q', 'id', 'name', 'fields', 'facets', 'summary', 'colour', 'size', 'kind'];
 const BASES = ['/v2/thing/', '/v2/thing/?limit=7&offset=2', '/v2/thing/?q=cd', '/v2/thing/?colour=blue', '/v2/colour/', '/v2/search/?q=thing', '/v2/thing/1', '/v2/', '/v2/meta/', '/v2/nothing/'];
 
 describe('edge/params.ts is the only reader of the query', () => {
@@ -118,7 +118,7 @@ describe('edge/params.ts is the only reader of the query', () => {
 
 describe('what each path reads', () => {
   it('a collection: limit, offset, q, id, name, lang, and for a kind with queries fields, its filters and ranges', async () => {
-    expect(await readAt('/v2/thing/')).toEqual(['limit', 'offset', 'q', 'id', 'name', 'lang', 'fields', 'colour', 'size']);
+    expect(await readAt('/v2/thing/')).toEqual(['limit', 'offset', 'q', 'id', 'name', 'lang', 'fields', 'sort', 'facets', 'summary', 'colour', 'size']);
     expect(await readAt('/v2/THING')).toEqual(collectionParams(routes.queries['thing']));
     expect(await readAt('/v2/colour/')).toEqual(['limit', 'offset', 'q', 'id', 'name', 'lang']);
     expect(await readAt('/v2/search/')).toEqual([...SEARCH_PARAMS]);
@@ -176,9 +176,14 @@ describe('repeated parameters', () => {
     expect(await answer(repeated)).not.toBe(await answer(repeated.replace(/&[a-z]+=[^&]*$/, '')));
   });
 
+  it('a filter: repeats mean all of them, commas any (issue 24)', async () => {
+    expect(await answer('/v2/thing/?colour=red,blue&colour=blue')).toBe(await answer('/v2/thing/?colour=blue'));
+    expect(await answer('/v2/thing/?colour=red&colour=blue')).not.toBe(await answer('/v2/thing/?colour=red,blue'));
+  });
+
   it.each([
-    ['a filter', '/v2/thing/?colour=red&colour=blue', '/v2/thing/?colour=red,blue'],
     ['id', '/v2/thing/?id=1&id=4', '/v2/thing/?id=1,4'],
+    ['sort', '/v2/thing/?sort=-size&sort=-id', '/v2/thing/?sort=-size,-id'],
     ['name', '/v2/thing/?name=thing-ab-1&name=thing-cd-2', '/v2/thing/?name=thing-ab-1,thing-cd-2'],
     ['fields', '/v2/thing/?fields=id&fields=id&id=1', '/v2/thing/?fields=id&id=1'],
     ['kind', '/v2/search/?q=e&kind=thing&kind=colour', '/v2/search/?q=e&kind=thing,colour'],

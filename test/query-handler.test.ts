@@ -38,10 +38,15 @@ async function bad(pathAndQuery: string): Promise<{ error: string; parameter: st
 }
 
 describe('collection filters', () => {
-  it('a value filter: any of its values, by name or id, in any case, repeats joined like commas', async () => {
+  it('a value filter: any of its comma-separated values, by name or id, in any case; given twice, all of its repeats', async () => {
     expect(await names('/v2/critter/?element=ember')).toEqual(['flarebeast', 'sparkfox']);
     expect(await names('/v2/critter/?element=ember,tide')).toEqual(['flarebeast', 'tidecat', 'sparkfox']);
-    expect(await names('/v2/critter/?element=ember&element=tide')).toEqual(['flarebeast', 'tidecat', 'sparkfox']);
+    expect(await names('/v2/critter/?element=ember&element=tide')).toEqual(['sparkfox']);
+    expect(await names('/v2/critter/?element=ember,leaf&element=tide')).toEqual(['sparkfox']);
+    expect(await names('/v2/critter/?element=ember,leaf&element=leaf,tide')).toEqual(['leafmouse', 'sparkfox', 'stonebear']);
+    expect(await names('/v2/critter/?element=ember&element=volt')).toEqual([]);
+    expect(await names('/v2/critter/?element=ember&element=')).toEqual(['flarebeast', 'sparkfox']);
+    expect((await page('/v2/critter/?element=Ember,leaf&element=leaf,tide&limit=1')).next).toBe(`${baseUrl}/critter/?offset=1&limit=1&element=ember,leaf&element=leaf,tide`);
     expect(await names('/v2/critter/?element=1,%20TIDE,,')).toEqual(['flarebeast', 'tidecat', 'sparkfox']);
     expect(await names('/v2/critter/?element=003')).toEqual(['leafmouse', 'stonebear']);
   });
@@ -59,6 +64,13 @@ describe('collection filters', () => {
     expect(await names('/v2/critter/?speed=100')).toEqual(['tidecat']);
     expect(await names('/v2/critter/?speed=-99999999999999999999..99999999999999999999')).toEqual(['flarebeast', 'tidecat', 'leafmouse', 'stonebear']);
     expect(await names('/v2/critter/?element=leaf&speed=50..')).toEqual(['stonebear']);
+  });
+
+  it('a range given twice: their intersection, none when they share no number', async () => {
+    expect(await names('/v2/critter/?speed=30..&speed=..90')).toEqual(['flarebeast', 'stonebear']);
+    const apart = await page('/v2/critter/?speed=90..&speed=..30&limit=1');
+    expect(apart.count).toBe(0);
+    expect((await page('/v2/critter/?speed=10..&speed=..90&limit=1')).next).toBe(`${baseUrl}/critter/?offset=1&limit=1&speed=10..90`);
   });
 
   it('a value of the target kind that no entry holds matches nothing: 200, count 0', async () => {
@@ -86,7 +98,7 @@ describe('collection filters', () => {
     for (const range of ['5..3', 'fast', '..', '1.5..', '+5', '1..2..3']) {
       expect(await bad(`/v2/critter/?speed=${encodeURIComponent(range)}`)).toMatchObject({ parameter: 'speed', value: range });
     }
-    expect((await bad('/v2/critter/?speed=1..&speed=2..')).parameter).toBe('speed');
+    expect(await bad('/v2/critter/?speed=1..&speed=5..3')).toMatchObject({ parameter: 'speed', value: '5..3' });
   });
 
   it('an empty filter is as if absent; unknown parameters are ignored', async () => {
@@ -101,7 +113,7 @@ describe('collection filters', () => {
   });
 
   it('count is the filtered total; next and previous carry every parameter read, normalised, in canonical order', async () => {
-    const first = await page('/v2/critter/?speed=20..&element=Ember,TIDE,leaf&limit=2&junk=1&element=ember');
+    const first = await page('/v2/critter/?speed=20..&element=Ember,TIDE,leaf,ember&limit=2&junk=1');
     expect(first.count).toBe(4);
     expect(first.results.map((r) => r.name)).toEqual(['flarebeast', 'tidecat']);
     expect(first.previous).toBeNull();
@@ -279,7 +291,7 @@ describe('GET /v2/search/', () => {
 });
 
 describe('hostile input: a 400 or a 200, never a 5xx (the parsers\' caps bound the work; its time is the bench\'s)', () => {
-  const repeatedAll = ['limit', 'offset', 'q', 'id', 'name', 'fields', 'element', 'is_rare', 'speed', 'kind'].flatMap((p) => Array.from({ length: 40 }, () => `${p}=1`)).join('&');
+  const repeatedAll = ['limit', 'offset', 'q', 'id', 'name', 'fields', 'element', 'is_rare', 'speed', 'kind', 'sort', 'facets', 'summary'].flatMap((p) => Array.from({ length: 40 }, () => `${p}=1`)).join('&');
   const hostile = [
     `element=${','.repeat(1000)}`,
     `element=${'ember,'.repeat(1000)}`,
@@ -295,6 +307,9 @@ describe('hostile input: a 400 or a 200, never a 5xx (the parsers\' caps bound t
     `q=${'ﷺ'.repeat(2000)}`,
     `q=${'a'.repeat(9000)}`,
     'element=__proto__', 'fields=__proto__', 'fields=constructor.prototype', 'is_rare=hasOwnProperty',
+    'sort=__proto__', 'sort=-', 'sort=--speed', `sort=${'speed,'.repeat(500)}`, 'facets=__proto__', 'facets=constructor', 'summary=toString',
+    `facets=${'element,'.repeat(300)}`, `summary=${'speed,'.repeat(300)}`, Array.from({ length: 11 }, () => 'element=ember').join('&'),
+    Array.from({ length: 11 }, (_, i) => `speed=${i}..`).join('&'),
   ];
 
   it.each(['/v2/critter/', '/v2/search/', '/v2/element/', '/v2/chain/'])('%s', async (path) => {
@@ -305,5 +320,56 @@ describe('hostile input: a 400 or a 200, never a 5xx (the parsers\' caps bound t
       if (response.status === 400) expect(body.error).toBe('bad_parameter');
       if (body.value !== undefined) expect(body.value.length).toBeLessThanOrEqual(101);
     }
+  });
+});
+
+describe('sort, facets and summary', () => {
+  it('sorts by a range, id or name, either way: entries without a value last, ties in list order', async () => {
+    expect(await names('/v2/critter/?sort=speed')).toEqual(['leafmouse', 'flarebeast', 'stonebear', 'tidecat', 'sparkfox']);
+    expect(await names('/v2/critter/?sort=-speed')).toEqual(['tidecat', 'stonebear', 'flarebeast', 'leafmouse', 'sparkfox']);
+    expect(await names('/v2/critter/?sort=-id')).toEqual(['stonebear', 'sparkfox', 'leafmouse', 'tidecat', 'flarebeast']);
+    expect(await names('/v2/critter/?sort=name')).toEqual(['flarebeast', 'leafmouse', 'sparkfox', 'stonebear', 'tidecat']);
+    expect(await names('/v2/critter/?sort=-name&element=leaf')).toEqual(['stonebear', 'leafmouse']);
+    expect(await names('/v2/critter/?sort=-speed&limit=2&offset=1')).toEqual(['stonebear', 'flarebeast']);
+    expect(await names('/v2/chain/?sort=-id')).toEqual([undefined, undefined]);
+  });
+
+  it('refuses an unknown key, a key twice, more than five keys, and name on a kind addressed by id only', async () => {
+    const unknown = await bad('/v2/critter/?sort=height');
+    expect(unknown).toMatchObject({ parameter: 'sort', value: 'height' });
+    expect(unknown.accepts).toMatch(/id, name, speed$/);
+    expect((await bad('/v2/critter/?sort=speed,-speed')).value).toBe('-speed');
+    expect((await bad('/v2/critter/?sort=id,id,id,id,id,id')).parameter).toBe('sort');
+    expect((await bad('/v2/critter/?sort=is_rare')).parameter).toBe('sort');
+  });
+
+  it('counts each value of a filter over the whole filtered set, in the target’s list order, values held by none left out', async () => {
+    const got = (await get('/v2/critter/?facets=element,is_rare&limit=1')).body as PageBody & { facets: Record<string, unknown> };
+    expect(got.results).toHaveLength(1);
+    expect(got.facets).toEqual({
+      element: [
+        { name: 'ember', url: `${baseUrl}/element/1/`, count: 2 },
+        { name: 'tide', url: `${baseUrl}/element/2/`, count: 2 },
+        { name: 'leaf', url: `${baseUrl}/element/3/`, count: 2 },
+      ],
+      is_rare: [{ name: 'false', url: null, count: 4 }, { name: 'true', url: null, count: 1 }],
+    });
+    const narrowed = (await get('/v2/critter/?element=tide&facets=element')).body as { facets: unknown };
+    expect(narrowed.facets).toEqual({ element: [{ name: 'ember', url: `${baseUrl}/element/1/`, count: 1 }, { name: 'tide', url: `${baseUrl}/element/2/`, count: 2 }] });
+    expect(await bad('/v2/critter/?facets=speed')).toMatchObject({ parameter: 'facets', value: 'speed' });
+    expect((await bad('/v2/critter/?facets=nope')).accepts).toMatch(/element, is_rare$/);
+  });
+
+  it('summarises a range over the filtered set, entries without a value not counted', async () => {
+    const all = (await get('/v2/critter/?summary=speed&limit=1')).body as { summary: unknown };
+    expect(all.summary).toEqual({ speed: { count: 4, min: 20, max: 100, sum: 250, avg: 62.5 } });
+    const none = (await get('/v2/critter/?summary=speed&is_rare=true')).body as { summary: unknown };
+    expect(none.summary).toEqual({ speed: { count: 0, min: null, max: null, sum: 0, avg: null } });
+    expect(await bad('/v2/critter/?summary=element')).toMatchObject({ parameter: 'summary', value: 'element' });
+  });
+
+  it('carries sort, facets and summary in next and previous', async () => {
+    expect((await page('/v2/critter/?summary=speed&facets=element&sort=-speed,name&limit=2')).next)
+      .toBe(`${baseUrl}/critter/?offset=2&limit=2&sort=-speed,name&facets=element&summary=speed`);
   });
 });

@@ -7,13 +7,17 @@
  * The thousands of queries go to the request module in-process (the preview's reader over the
  * same dist/, without sockets, to keep CI short); a few go over HTTP to the running preview.
  * - every translated name of every species finds it through `q`;
- * - English names with one typo find the intended entry in the top three of `/v2/search/`.
+ * - English names with one typo find the intended entry in the top three of `/v2/search/`;
+ * - (issue 24) every sort key of `creature`, `creature-species` and `move` both ways, every
+ *   facet and summary of those kinds over the whole list and seeded filtered sets, all-of
+ *   repeats, and each of the upstream's GraphQL example questions this API answers in one GET.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createResponder } from '../edge/handler.ts';
-import { itemFile, listFile } from '../edge/layout.ts';
+import { idOfUrl, itemFile, listFile, routesFile, type Routes } from '../edge/layout.ts';
+import { testConfig } from './support/config.ts';
 import { diskReader } from '../generator/preview/disk-reader.ts';
 import type { FullList } from '../edge/pagination.ts';
 
@@ -41,7 +45,7 @@ interface Docs {
   get(kind: string, id: number): Doc;
 }
 
-const idOf = (url: string) => Number(/\/(\d+)\/?$/.exec(url)![1]);
+const idOf = (url: string) => idOfUrl(url)!;
 
 /** The species of a creature, from its `species` link. */
 const speciesOf = (item: Doc, docs: Docs) => docs.get('creature-species', idOf((item.species as { url: string }).url));
@@ -49,6 +53,22 @@ const throughSpecies = (values: Values): Values => (item, docs) => values(specie
 /** A list of links (`egg_groups`, `attributes`): their names. */
 const many = (field: string): Values => (item) => (item[field] as Array<{ name: string }>).map((link) => link.name);
 const stat = (name: string): NumberOf => (item) => (item.stats as Array<{ base_stat: number; stat: { name: string } }>).find((s) => s.stat.name === name)?.base_stat ?? null;
+const statTotal: NumberOf = (item) => {
+  const stats = item.stats as Array<{ base_stat: number }>;
+  return stats.length === 0 ? null : stats.reduce((sum, s) => sum + s.base_stat, 0);
+};
+const fieldsOf = (...names: string[]): Record<string, NumberOf> => Object.fromEntries(names.map((n) => [n, field(n)]));
+
+/** An item's `cost` is not in its document (it has per-game `prices`): the oracle reads the data set's own table. */
+const itemCosts = (() => {
+  let costs: Map<number, number> | null = null;
+  return (): Map<number, number> => {
+    if (costs !== null) return costs;
+    const [header, ...rows] = readFileSync(join(testConfig().dataDir, 'csv/items.csv'), 'utf8').trim().split(/\r?\n/).map((line) => line.split(','));
+    const at = (name: string) => header!.indexOf(name);
+    return (costs = new Map(rows.map((row) => [Number(row[at('id')]), Number(row[at('cost')])])));
+  };
+})();
 
 /** The oracle: each filter of each kind, as the issue names it, read off the documents. */
 const ORACLE: Record<string, { values: Record<string, Values>; ranges: Record<string, NumberOf> }> = {
@@ -68,7 +88,11 @@ const ORACLE: Record<string, { values: Record<string, Values>; ranges: Record<st
       is_mythical: throughSpecies(flag('is_mythical')),
       is_baby: throughSpecies(flag('is_baby')),
     },
-    ranges: Object.fromEntries(['hp', 'attack', 'defense', 'special-attack', 'special-defense', 'speed'].map((s) => [s, stat(s)])),
+    ranges: {
+      ...Object.fromEntries(['hp', 'attack', 'defense', 'special-attack', 'special-defense', 'speed'].map((s) => [s, stat(s)])),
+      base_stat_total: statTotal,
+      ...fieldsOf('base_experience', 'height', 'weight'),
+    },
   },
   'creature-species': {
     values: {
@@ -82,7 +106,7 @@ const ORACLE: Record<string, { values: Record<string, Values>; ranges: Record<st
       is_mythical: flag('is_mythical'),
       is_baby: flag('is_baby'),
     },
-    ranges: {},
+    ranges: fieldsOf('base_happiness', 'capture_rate', 'gender_rate', 'hatch_counter', 'order'),
   },
   move: {
     values: {
@@ -92,10 +116,17 @@ const ORACLE: Record<string, { values: Record<string, Values>; ranges: Record<st
       target: one('target'),
       ailment: (item) => [ref((item.meta as Doc | null)?.ailment)].filter((n): n is string => n !== null),
     },
-    ranges: { power: field('power'), accuracy: field('accuracy'), pp: field('pp'), priority: field('priority') },
+    ranges: fieldsOf('power', 'accuracy', 'pp', 'priority', 'effect_chance'),
   },
   ability: { values: { generation: one('generation'), is_main_series: flag('is_main_series') }, ranges: {} },
-  item: { values: { category: one('category'), attribute: many('attributes') }, ranges: {} },
+  item: {
+    values: { category: one('category'), attribute: many('attributes') },
+    ranges: { cost: (item) => itemCosts().get(item.id as number) ?? null, fling_power: field('fling_power') },
+  },
+  berry: {
+    values: { firmness: one('firmness'), natural_gift_type: one('natural_gift_type') },
+    ranges: fieldsOf('growth_time', 'max_harvest', 'natural_gift_power', 'size', 'smoothness', 'soil_dryness'),
+  },
 };
 
 class DistDocs implements Docs {
@@ -262,5 +293,186 @@ describe('search that forgives typos', () => {
     for (const path of ['creature/?type=fire&generation=generation-i', 'creature-species/?q=%E3%83%94%E3%82%AB%E3%83%81%E3%83%A5%E3%82%A6', 'move/?damage_class=special&type=electric&power=90..']) {
       expect(await fetchJson(path), path).toEqual(await getJson(path));
     }
+  });
+});
+
+/** A sort key's value per listed item, as the documents say: the name, the id, or a range's number. */
+function keyValues(kind: string, facts: Facts, key: string): Array<string | number | null> {
+  if (key === 'name') return facts.names;
+  if (key === 'id') return listOf(kind).results.map((entry) => idOf(entry.url));
+  return facts.numbers.get(key)!;
+}
+
+/** The names of these list positions in the order of the keys: no value last either way, ties in list order. */
+function sortedBy(facts: Facts, positions: number[], keys: Array<{ values: Array<string | number | null>; descending: boolean }>): string[] {
+  const order = [...positions].sort((a, b) => {
+    for (const { values, descending } of keys) {
+      const [va, vb] = [values[a]!, values[b]!];
+      if (va === null || vb === null) {
+        if (va !== vb) return va === null ? 1 : -1;
+        continue;
+      }
+      if (va !== vb) return (va < vb ? -1 : 1) * (descending ? -1 : 1);
+    }
+    return a - b;
+  });
+  return order.map((p) => facts.names[p]!);
+}
+
+/** The list positions a value filter's value holds, by the documents. */
+const holding = (facts: Facts, filter: string, value: string | boolean) =>
+  facts.names.flatMap((_, p) => (facts.values.get(filter)![p]!.includes(value) ? [p] : []));
+
+const routes = () => JSON.parse(readFileSync(join(distDir, routesFile), 'utf8')) as Routes;
+
+/**
+ * What `facets` should say of one filter over these positions: counts by the documents, in the
+ * target's list order, then values its list does not show (type `shadow`), by id.
+ */
+function expectedFacet(kind: string, facts: Facts, filter: string, positions: number[]) {
+  const target = routes().queries[kind]!.filters.find((f) => f.name === filter)!.target;
+  const counts = new Map<string, number>();
+  for (const p of positions) for (const v of distinct(facts.values.get(filter)![p]!)) counts.set(wire(v), (counts.get(wire(v)) ?? 0) + 1);
+  if (target === null) return ['false', 'true'].filter((v) => counts.has(v)).map((name) => ({ name, url: null, count: counts.get(name)! }));
+  const listed = listOf(target).results.map((entry) => ({ name: entry.name!, id: idOf(entry.url) }));
+  const unlisted = [...counts.keys()].filter((name) => !listed.some((v) => v.name === name))
+    .map((name) => ({ name, id: (JSON.parse(readFileSync(join(distDir, itemFile(target, name)), 'utf8')) as { id: number }).id }))
+    .sort((a, b) => a.id - b.id);
+  return [...listed, ...unlisted].filter((v) => counts.has(v.name)).map((v) => ({ name: v.name, url: `${baseUrl}/${target}/${v.id}/`, count: counts.get(v.name)! }));
+}
+
+/** What `summary` should say of one range over these positions. */
+function expectedSummary(facts: Facts, range: string, positions: number[]) {
+  const numbers = positions.map((p) => facts.numbers.get(range)![p]!).filter((n): n is number => n !== null);
+  const sum = numbers.reduce((a, b) => a + b, 0);
+  return numbers.length === 0
+    ? { count: 0, min: null, max: null, sum: 0, avg: null }
+    : { count: numbers.length, min: Math.min(...numbers), max: Math.max(...numbers), sum, avg: sum / numbers.length };
+}
+
+describe.each(['creature', 'creature-species', 'move'])('%s sort, facets and summaries against the documents', (kind) => {
+  let facts: Facts;
+  let all: number[];
+  beforeAll(() => {
+    facts = factsOf(kind);
+    all = facts.names.map((_, p) => p);
+  });
+
+  it('every sort key, ascending and descending, over the whole list', async () => {
+    for (const key of ['id', 'name', ...facts.numbers.keys()]) {
+      for (const descending of [false, true]) {
+        const expected = sortedBy(facts, all, [{ values: keyValues(kind, facts, key), descending }]);
+        expect(await answered(kind, `sort=${descending ? '-' : ''}${key}`), `${kind} sort=${descending ? '-' : ''}${key}`).toEqual(expected);
+      }
+    }
+  });
+
+  it('seeded two- and three-key sorts over filtered sets, paged', async () => {
+    const random = seeded(24);
+    const keys = ['id', 'name', ...facts.numbers.keys()];
+    const filters = [...facts.values.keys()];
+    for (let sample = 0; sample < 30; sample++) {
+      const filter = filters[Math.floor(random() * filters.length)]!;
+      const values = distinct(facts.values.get(filter)!.flat());
+      const value = values[Math.floor(random() * values.length)]!;
+      const chosen = distinct(Array.from({ length: 2 + Math.floor(random() * 2) }, () => keys[Math.floor(random() * keys.length)]!));
+      const asked = chosen.map((key) => ({ key, descending: random() < 0.5 }));
+      const sort = asked.map(({ key, descending }) => `${descending ? '-' : ''}${key}`).join(',');
+      const expected = sortedBy(facts, holding(facts, filter, value), asked.map(({ key, descending }) => ({ values: keyValues(kind, facts, key), descending })));
+      const query = `${filter}=${encodeURIComponent(wire(value))}&sort=${sort}`;
+      expect(await answered(kind, query), `${kind}/?${query}`).toEqual(expected);
+      const { body } = await getJson(`${kind}/?${query}&offset=3&limit=5`);
+      expect((body.results as Array<{ name: string }>).map((r) => r.name), `${kind}/?${query} page`).toEqual(expected.slice(3, 8));
+    }
+  });
+
+  it('every facet and every summary over the whole list and over one value of each filter', async () => {
+    const filters = [...facts.values.keys()], ranges = [...facts.numbers.keys()];
+    const sets: Array<[string, number[]]> = [['', all]];
+    for (const filter of filters) {
+      const values = distinct(facts.values.get(filter)!.flat());
+      const value = values[values.length >> 1]!;
+      sets.push([`&${filter}=${encodeURIComponent(wire(value))}`, holding(facts, filter, value)]);
+    }
+    for (const [narrowing, positions] of sets) {
+      for (let i = 0; i < filters.length; i += 5) {
+        const asked = filters.slice(i, i + 5);
+        const { status, body } = await getJson(`${kind}/?limit=1&facets=${asked.join(',')}${narrowing}`);
+        expect(status).toBe(200);
+        expect(body.facets, `${kind} facets=${asked.join(',')}${narrowing}`).toEqual(Object.fromEntries(asked.map((f) => [f, expectedFacet(kind, facts, f, positions)])));
+      }
+      if (ranges.length === 0) continue;
+      const { body } = await getJson(`${kind}/?limit=1&summary=${ranges.join(',')}${narrowing}`);
+      expect(body.summary, `${kind} summary${narrowing}`).toEqual(Object.fromEntries(ranges.map((r) => [r, expectedSummary(facts, r, positions)])));
+    }
+  });
+
+  it('a filter given twice means both of its values; a range given twice, the intersection', async () => {
+    const random = seeded(3);
+    for (const [filter, perItem] of facts.values) {
+      const values = distinct(perItem.flat());
+      for (let sample = 0; sample < 5; sample++) {
+        const [a, b, c] = [0, 1, 2].map(() => values[Math.floor(random() * values.length)]!);
+        const expected = facts.names.filter((_, p) => (perItem[p]!.includes(a!) || perItem[p]!.includes(b!)) && perItem[p]!.includes(c!));
+        const query = `${filter}=${encodeURIComponent(wire(a!))},${encodeURIComponent(wire(b!))}&${filter}=${encodeURIComponent(wire(c!))}`;
+        expect(await answered(kind, query), `${kind}/?${query}`).toEqual(expected);
+      }
+    }
+    for (const [range, perItem] of facts.numbers) {
+      const numbers = distinct(perItem.filter((n): n is number => n !== null)).sort((x, y) => x - y);
+      const [low, high] = [numbers[numbers.length >> 2]!, numbers[(3 * numbers.length) >> 2]!];
+      const expected = facts.names.filter((_, p) => perItem[p] !== null && perItem[p]! >= low && perItem[p]! <= high);
+      expect(await answered(kind, `${range}=${low}..&${range}=..${high}`), `${kind} ${range}`).toEqual(expected);
+    }
+  });
+});
+
+describe('the upstream’s GraphQL example questions, one GET each', () => {
+  let creatures: Facts;
+  let species: Facts;
+  beforeAll(() => {
+    creatures = factsOf('creature');
+    species = factsOf('creature-species');
+  });
+  const positions = (facts: Facts, test: (p: number) => boolean) => facts.names.flatMap((_, p) => (test(p) ? [p] : []));
+
+  it('pokemon_stats.gql: the tallest and the heaviest three default creatures', async () => {
+    const defaults = holding(creatures, 'is_default', true);
+    for (const key of ['height', 'weight']) {
+      const expected = sortedBy(creatures, defaults, [{ values: creatures.numbers.get(key)!, descending: true }]).slice(0, 3);
+      const { body } = await getJson(`creature/?is_default=true&sort=-${key}&limit=3`);
+      expect((body.results as Array<{ name: string }>).map((r) => r.name)).toEqual(expected);
+    }
+  });
+
+  it('best_poison_grass_pokemon.gql: grass and poison creatures, strongest by total base stats first', async () => {
+    const both = positions(creatures, (p) => ['grass', 'poison'].every((t) => creatures.values.get('type')![p]!.includes(t)));
+    const expected = sortedBy(creatures, both, [{ values: creatures.numbers.get('base_stat_total')!, descending: true }]);
+    expect(expected.length).toBeGreaterThan(5);
+    expect(await answered('creature', 'type=grass&type=poison&sort=-base_stat_total')).toEqual(expected);
+  });
+
+  it('weakestPokemonAbleToBeatFireRedAlone.gql: generation-I creatures learning strength, cut and surf, lowest base experience first', async () => {
+    const learners = positions(creatures, (p) =>
+      creatures.values.get('generation')![p]!.includes('generation-i') && ['strength', 'cut', 'surf'].every((m) => creatures.values.get('move')![p]!.includes(m)));
+    const expected = sortedBy(creatures, learners, [{ values: creatures.numbers.get('base_experience')!, descending: false }]);
+    expect(expected.length).toBeGreaterThan(3);
+    expect(await answered('creature', 'generation=generation-i&move=strength&move=cut&move=surf&sort=base_experience')).toEqual(expected);
+  });
+
+  it('gen3_species.gql: species per generation, one facet', async () => {
+    const { body } = await getJson('creature-species/?facets=generation&limit=1');
+    expect(body.facets).toEqual({ generation: expectedFacet('creature-species', species, 'generation', species.names.map((_, p) => p)) });
+    expect((body.facets as { generation: Array<{ count: number }> }).generation.reduce((sum, g) => sum + g.count, 0)).toBe(species.names.length);
+  });
+
+  it('pokemon_stats.gql: the average base happiness, one summary', async () => {
+    const { body } = await getJson('creature-species/?summary=base_happiness&limit=1');
+    expect(body.summary).toEqual({ base_happiness: expectedSummary(species, 'base_happiness', species.names.map((_, p) => p)) });
+  });
+
+  it('answers the same over HTTP on the preview', async () => {
+    const query = 'creature/?type=grass&type=poison&sort=-base_stat_total&facets=generation&summary=speed,base_stat_total&limit=5';
+    expect((await fetchJson(query)).body).toEqual((await getJson(query)).body);
   });
 });

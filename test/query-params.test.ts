@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  QUERY_LIMITS, badParameterBody, parseFields, parseIds, parseNames, parseRange, parseValues, checkQueryLength, type Parsed, type Vocabulary,
+  QUERY_LIMITS, badParameterBody, parseFields, parseIds, parseNameList, parseNames, parseRange, parseSort, parseValueGroups, parseValues, checkQueryLength,
+  type Parsed, type Vocabulary,
 } from '../edge/query/params.ts';
 
 /** An invented vocabulary: three elements by name and id. */
@@ -24,6 +25,47 @@ const readQuery = (search: string): Parsed<URLSearchParams> => {
   const checked = checkQueryLength(search);
   return checked.ok ? { ok: true, value: new URLSearchParams(checked.value) } : checked;
 };
+
+describe('parseValueGroups', () => {
+  it('keeps each repeat a group of its own, skipping empty repeats; a bad value anywhere is a 400 naming it', () => {
+    expect(value(parseValueGroups('element', ['ember,tide', 'gust'], elements))).toEqual([[0, 1], [2]]);
+    expect(value(parseValueGroups('element', ['', ' , ', 'tide'], elements))).toEqual([[1]]);
+    expect(value(parseValueGroups('element', ['', ','], elements))).toBeNull();
+    expect(error(parseValueGroups('element', ['ember', 'fire'], elements)).value).toBe('fire');
+  });
+
+  it('caps the repeats and the items of all repeats together', () => {
+    expect(error(parseValueGroups('element', Array.from({ length: QUERY_LIMITS.repeats + 1 }, () => 'ember'), elements)).accepts).toMatch(/at most 10 times/);
+    expect(value(parseValueGroups('element', Array.from({ length: QUERY_LIMITS.repeats }, () => 'ember'), elements))).toHaveLength(QUERY_LIMITS.repeats);
+    expect(error(parseValueGroups('element', ['ember,'.repeat(60), 'tide,'.repeat(60)], elements)).accepts).toBe(`at most ${QUERY_LIMITS.listItems} comma-separated values`);
+  });
+});
+
+describe('parseSort and parseNameList', () => {
+  const keys = ['id', 'name', 'speed', 'special-attack'];
+  it('reads keys with an optional leading minus, in order, repeats joined as commas', () => {
+    expect(value(parseSort('sort', ['-Speed, id', 'special-attack'], keys))).toEqual([
+      { key: 'speed', descending: true }, { key: 'id', descending: false }, { key: 'special-attack', descending: false },
+    ]);
+    expect(value(parseSort('sort', ['-special-attack'], keys))).toEqual([{ key: 'special-attack', descending: true }]);
+    expect(value(parseSort('sort', [' , '], keys))).toBeNull();
+  });
+
+  it('refuses an unknown key, a key twice, a bare or doubled minus, and more than five keys, naming the keys it takes', () => {
+    for (const bad of ['height', 'speed,-speed', '-', '--speed', '+speed']) {
+      const e = error(parseSort('sort', [bad], keys));
+      expect(e.parameter).toBe('sort');
+      expect(e.accepts).toMatch(/id, name, speed, special-attack$/);
+    }
+    expect(error(parseSort('sort', ['id,name,speed,special-attack,-id,-name'], keys)).accepts).toBe(`at most ${QUERY_LIMITS.sortKeys} comma-separated values`);
+  });
+
+  it('takes names of the allowed list only, once each', () => {
+    expect(value(parseNameList('facets', ['type,Type', 'color'], ['type', 'color'], 'value filters', 5))).toEqual(['type', 'color']);
+    expect(error(parseNameList('facets', ['speed'], ['type'], 'value filters', 5)).accepts).toBe('comma-separated value filters, at most 5 of: type');
+    expect(error(parseNameList('summary', ['speed'], [], 'ranges', 10)).accepts).toBe('nothing: this collection has no ranges');
+  });
+});
 
 describe('parseValues', () => {
   it('resolves names and ids, in any case, once each, in the order given', () => {
@@ -86,9 +128,12 @@ describe('parseRange', () => {
     }
   });
 
-  it('takes a repeated range only when the repeats agree', () => {
+  it('takes a repeated range as the intersection of its repeats, at most ten of them', () => {
     expect(value(parseRange('speed', ['100..', '100..']))).toEqual({ min: 100, max: null });
-    expect(error(parseRange('speed', ['100..', '..50'])).accepts).toMatch(/one range$/);
+    expect(value(parseRange('speed', ['100..', '..110', '90..200']))).toEqual({ min: 100, max: 110 });
+    expect(value(parseRange('speed', ['100..', '..50']))).toEqual({ min: 100, max: 50 });
+    expect(error(parseRange('speed', ['100..', '5..3'])).value).toBe('5..3');
+    expect(error(parseRange('speed', Array.from({ length: 11 }, (_, i) => `${i}..`))).accepts).toMatch(/at most 10 times/);
   });
 });
 

@@ -70,6 +70,8 @@ describe('the query types', () => {
       source('page', `const p: ListPage<'creature', 'id' | 'sprites.other.official-artwork.front_default'> = ${page};\nconst n: number = p.results[0]!.id;`),
       source('id-only', `const e: ListEntry<'evolution-chain', 'id'> = { url: '${base}/evolution-chain/1/', id: 1 };`),
       source('plain', `const e: ListEntry<'ability'> = { name: 'stench', url: '${base}/ability/1/' };`),
+      source('sort-facets-summary', `const q: CreatureQuery = { sort: ['-speed', 'name', '-special-attack'], facets: ['type', 'generation'], summary: 'speed' };\n` +
+        `const p: ListPage<'creature'> = { count: 0, next: null, previous: null, facets: { type: [{ name: 'grass', url: '${base}/type/12/', count: 2 }], is_legendary: [{ name: 'true', url: null, count: 1 }] }, summary: { speed: { count: 0, min: null, max: null, sum: 0, avg: null } }, results: [] };`),
       source('search', `const q: SearchQuery = { q: 'charzard', kind: ['creature', 'move'], limit: 5 };\nconst p: SearchPage = { count: 1, next: null, previous: null, results: [{ name: 'pikachu', url: '${base}/creature-species/25/', kind: 'creature-species', matched_name: 'ピカチュウ', language: 'ja-hrkt' }] };`),
       source('bad-parameter', `const b: BadParameter = ${JSON.stringify(badParameterBody(refused.error))};`),
     ];
@@ -83,6 +85,9 @@ describe('the query types', () => {
       source('wrong-field', `const q: CreatureQuery = { fields: ['weight'] };`),
       source('wrong-yes-no', `const q: CreatureQuery = { is_legendary: 'yes' };`),
       source('wrong-filter-elsewhere', `const q: MoveQuery = { generation: 'generation-i' };`),
+      source('wrong-sort-key', `const q: CreatureQuery = { sort: '-height' };`),
+      source('wrong-facet', `const q: CreatureQuery = { facets: ['speed'] };`),
+      source('wrong-summary', `const q: CreatureQuery = { summary: ['type'] };`),
       source('wrong-entry-value', `const e: ListEntry<'creature', 'types'> = { name: 'bulbasaur', url: 'u', types: 'grass' };`),
       source('wrong-entry-missing', `const e: ListEntry<'creature', 'types'> = { name: 'bulbasaur', url: 'u' };`),
       source('wrong-entry-extra', `const e: ListEntry<'creature', 'types'> = ${creatureEntry('bulbasaur', ['types', 'weight'])};`),

@@ -10,10 +10,11 @@
  * `is_legendary=1` works as an id does.
  *
  * Loaded, each value's members become a bitset of the list (one bit per item, 32 per word) the
- * first time a query names it: values within a filter are ORed ("any of them"), filters ANDed
- * ("all of them"), ranges and `id`/`name` batches applied as bitsets too, and the set bits read
+ * first time a query names it: values within a filter's value are ORed ("any of them"), filters
+ * and repeats of one filter ANDed ("all of them"), ranges and `id`/`name` batches applied as bitsets too, and the set bits read
  * out in ascending position, which is list order. For 1,500 items a bitset is 47 words.
  */
+import type { ValueCount } from './facets.ts';
 import type { IntegerRange, Vocabulary } from './params.ts';
 
 /** One value of a value filter: its name, its id (null when the value has none) and its members as position gaps. */
@@ -37,6 +38,7 @@ export interface FilterIndexFile {
 
 /** What a request asks, after params.ts resolved it: keys are positions in a filter's `values`. */
 export interface FilterQuery {
+  /** each entry is matched (a filter given twice is two entries), any of its keys */
   values?: { filter: string; keys: readonly number[] }[];
   ranges?: { filter: string; range: IntegerRange }[];
   /** only these list positions (an `id=` or `name=` batch resolved against the list) */
@@ -58,6 +60,19 @@ class Bitset {
   }
 
   has(p: number): boolean { return (this.words[p >>> 5]! & (1 << (p & 31))) !== 0; }
+
+  /** How many positions are in both sets. */
+  countWithin(other: Bitset): number {
+    let count = 0;
+    for (let i = 0; i < this.words.length; i++) {
+      let word = this.words[i]! & other.words[i]!;
+      while (word !== 0) {
+        word &= word - 1;
+        count++;
+      }
+    }
+    return count;
+  }
   orWith(other: Bitset): void { for (let i = 0; i < this.words.length; i++) this.words[i]! |= other.words[i]!; }
   andWith(other: Bitset): void { for (let i = 0; i < this.words.length; i++) this.words[i]! &= other.words[i]!; }
 
@@ -95,6 +110,16 @@ class ValueFilter implements Vocabulary {
   }
 
   lookup(token: string): number | undefined { return this.keyByToken.get(token); }
+
+  /** Each value held by some of `within`, with how many, in the index's order (by id). */
+  counts(within: Bitset): ValueCount[] {
+    const out: ValueCount[] = [];
+    this.spec.values.forEach(([name, id], key) => {
+      const count = this.membersOf(key).countWithin(within);
+      if (count > 0) out.push({ name, id, count });
+    });
+    return out;
+  }
 
   /** The items holding any of these values. */
   anyOf(keys: readonly number[]): Bitset {
@@ -151,6 +176,13 @@ export class FilterIndex {
     return (result ?? Bitset.ofPositions(this.count, allPositions(this.count))).positions();
   }
 
+  /** How many of these list positions hold each value of a value filter (facets.ts), values held by none left out. */
+  valueCounts(filter: string, positions: readonly number[]): ValueCount[] {
+    const values = this.valueFilter(filter);
+    if (values === undefined) throw new Error(`${this.kind} has no value filter ${filter}`);
+    return values.counts(Bitset.ofPositions(this.count, positions));
+  }
+
   private valueFilter(filter: string): ValueFilter | undefined {
     let loaded = this.valueFilters.get(filter);
     const spec = Object.hasOwn(this.file.values, filter) ? this.file.values[filter] : undefined;
@@ -175,7 +207,8 @@ export class FilterIndex {
     return set;
   }
 
-  private rangeColumn(filter: string): Float64Array {
+  /** A range's numbers in list order, NaN where an item has none (sort.ts and summary.ts read it). */
+  rangeColumn(filter: string): Float64Array {
     let column = this.rangeValues.get(filter);
     if (column === undefined) {
       const raw = Object.hasOwn(this.file.ranges, filter) ? this.file.ranges[filter] : undefined;

@@ -1,6 +1,7 @@
 /**
- * Parsing of the query parameters that filter, batch and shape a collection: value lists
- * (`type=fire,water`), integer ranges (`speed=100..`), `id=`/`name=` batches and `fields=`.
+ * Parsing of the query parameters that filter, batch, order and shape a collection: value lists
+ * (`type=fire,water`), integer ranges (`speed=100..`), `id=`/`name=` batches, `fields=`,
+ * `sort=`, `facets=` and `summary=`.
  * Every parser is total: it gives a value or a `ParameterError`, never throws, and its work is
  * bounded by the caps below whatever the input. An error becomes the JSON body of a 400
  * through `badParameterBody`:
@@ -12,8 +13,12 @@
  * to 100 characters; `accepts` says what the parameter takes.
  *
  * Rules chosen here:
- * - A parameter given several times (`type=fire&type=water`) means its values joined with
- *   commas, for lists and `fields`; a range given twice with different values is a 400.
+ * - A value filter given several times means all of its values, each repeat any of its
+ *   comma-separated ones: `type=grass,fire&type=poison` is (grass or fire) and poison. A range
+ *   given several times is their intersection (`speed=100..&speed=..110`; one that leaves no
+ *   number matches nothing). At most `repeats` of either.
+ * - `id`, `name`, `fields`, `sort`, `facets` and `summary` given several times mean their
+ *   values joined with commas.
  * - Items are trimmed; empty items are skipped (`fire,,water`); a parameter with no item at all
  *   (`type=`, `type=,,,`) is as if it were absent, as an empty form field sends it.
  * - Names are compared in lower case; an id is a decimal integer (no sign, at most 9 digits).
@@ -46,6 +51,14 @@ export const QUERY_LIMITS = {
   fieldPaths: 50,
   /** characters of a value echoed in an error body */
   echoLength: 100,
+  /** times one value filter or range may be given */
+  repeats: 10,
+  /** keys in `sort` */
+  sortKeys: 5,
+  /** filters in `facets` */
+  facets: 5,
+  /** ranges in `summary` */
+  summaries: 10,
 } as const;
 
 /** What a value list resolves against: a filter's values (see filter.ts) or a kind's names and ids. */
@@ -137,6 +150,28 @@ export function parseValues(parameter: string, values: readonly string[], vocabu
   return ok(keys);
 }
 
+/**
+ * A value filter given once or more: per repeat (that has an item), the distinct keys it names;
+ * all repeats are matched, any key within one. Null when absent. Caps: the items of all repeats
+ * together, and the number of repeats.
+ */
+export function parseValueGroups(parameter: string, values: readonly string[], vocabulary: Vocabulary): Parsed<number[][] | null> {
+  const all = items(parameter, values, QUERY_LIMITS.listItems, false);
+  if (!all.ok) return all;
+  const given = values.filter((value) => listItems([value], false, 1).length > 0);
+  if (given.length > QUERY_LIMITS.repeats) return fail(parameter, given.join('&'), repeatsAccepted(parameter));
+  const groups: number[][] = [];
+  for (const value of given) {
+    const keys = parseValues(parameter, [value], vocabulary);
+    if (!keys.ok) return keys;
+    groups.push(keys.value!);
+  }
+  return ok(groups.length === 0 ? null : groups);
+}
+
+const repeatsAccepted = (parameter: string) =>
+  `${parameter} given at most ${QUERY_LIMITS.repeats} times (each time is matched: ${parameter}=a&${parameter}=b means both a and b; ${parameter}=a,b means either)`;
+
 const ID = /^\d{1,9}$/;
 const NAME = /^[a-z0-9][a-z0-9-]{0,99}$/;
 
@@ -175,12 +210,30 @@ function boundedInteger(digits: string): number {
   return Math.max(-Number.MAX_SAFE_INTEGER, Math.min(Number.MAX_SAFE_INTEGER, n));
 }
 
-/** `speed=100..` and the like; null when absent. */
+/**
+ * `speed=100..` and the like, given once or more: the intersection of the ranges (min above max
+ * when they share no number, which then matches nothing); null when absent.
+ */
 export function parseRange(parameter: string, values: readonly string[]): Parsed<IntegerRange | null> {
   const given = [...new Set(values.map((v) => v.trim()).filter((v) => v !== ''))];
   if (given.length === 0) return ok(null);
-  if (given.length > 1) return fail(parameter, given.join(','), `${RANGE_ACCEPTS}; one range`);
-  const text = given[0]!;
+  if (given.length > QUERY_LIMITS.repeats) return fail(parameter, given.join('&'), repeatsAccepted(parameter));
+  let both: IntegerRange = { min: null, max: null };
+  for (const text of given) {
+    const range = parseOneRange(parameter, text);
+    if (!range.ok) return range;
+    both = intersectRanges(both, range.value);
+  }
+  return ok(both);
+}
+
+const intersectRanges = (a: IntegerRange, b: IntegerRange): IntegerRange => ({
+  min: a.min === null ? b.min : b.min === null ? a.min : Math.max(a.min, b.min),
+  max: a.max === null ? b.max : b.max === null ? a.max : Math.min(a.max, b.max),
+});
+
+/** One range as written. */
+function parseOneRange(parameter: string, text: string): Parsed<IntegerRange> {
   if (text.length > 64) return fail(parameter, text, RANGE_ACCEPTS);
   if (INTEGER.test(text)) {
     const n = boundedInteger(text);
@@ -215,4 +268,42 @@ export function parseFields(parameter: string, values: readonly string[], allowe
 function fieldsAccepts(allowed: readonly string[], below: readonly string[]): string {
   const example = below.length > 0 ? ` or a path below one that its items have, e.g. ${below[0]}` : '';
   return `comma-separated fields, each one of: ${allowed.join(', ')}${example}`;
+}
+
+/** One key of `sort`: a name the kind sorts by, and whether descending (`-height`). */
+export interface SortKey {
+  key: string;
+  descending: boolean;
+}
+
+/**
+ * `sort=-height,id`: at most `sortKeys` distinct keys, each one of `keys` (`id`, `name`, the
+ * kind's ranges) with an optional leading `-` for descending; null when absent.
+ */
+export function parseSort(parameter: string, values: readonly string[], keys: readonly string[]): Parsed<SortKey[] | null> {
+  const list = items(parameter, values, QUERY_LIMITS.sortKeys, true);
+  if (!list.ok) return list;
+  if (list.value === null) return ok(null);
+  const accepts = `comma-separated sort keys, each at most once and led by - for descending, at most ${QUERY_LIMITS.sortKeys} of: ${keys.join(', ')}`;
+  const out: SortKey[] = [];
+  for (const item of list.value) {
+    const descending = item.startsWith('-');
+    const key = descending ? item.slice(1) : item;
+    if (!keys.includes(key) || out.some((k) => k.key === key)) return fail(parameter, item, accepts);
+    out.push({ key, descending });
+  }
+  return ok(out);
+}
+
+/**
+ * `facets=type,generation` (value filters of the kind) and `summary=speed,hp` (its ranges):
+ * distinct names, each one of `allowed`, at most `cap`; null when absent.
+ */
+export function parseNameList(parameter: string, values: readonly string[], allowed: readonly string[], what: string, cap: number): Parsed<string[] | null> {
+  const list = items(parameter, values, cap, true);
+  if (!list.ok) return list;
+  if (list.value === null) return ok(null);
+  const accepts = allowed.length === 0 ? `nothing: this collection has no ${what}` : `comma-separated ${what}, at most ${cap} of: ${allowed.join(', ')}`;
+  for (const name of list.value) if (!allowed.includes(name)) return fail(parameter, name, accepts);
+  return ok([...new Set(list.value)]);
 }

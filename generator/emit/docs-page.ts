@@ -289,7 +289,9 @@ export function queryParameters(routes: Pick<Routes, 'kinds' | 'queries'>, kinds
   }
   return (
     `<div class="card table-scroll"><table class="fields queries" id="query-parameters">` +
-    `<caption>What each collection takes besides ${sharedParams}; a filter’s values are the entries of the collection it links to.</caption>` +
+    `<caption>What each collection takes besides ${sharedParams}; a filter’s values are the entries of the collection it links to. ` +
+    `Commas mean any (${code('type=grass,fire')}); a filter given twice means both (${code('type=grass&type=poison')}), a range given twice the intersection. ` +
+    `${code('sort')} takes ${code('id')}, ${code('name')} and the ranges (${code('-')} for descending), ${code('facets')} the filters, ${code('summary')} the ranges.</caption>` +
     `<thead><tr><th scope="col">Collection</th><th scope="col">Filters</th><th scope="col">Ranges</th><th scope="col">Fields</th></tr></thead>` +
     `<tbody>${declared.map((k) => queryRow(k, routes.queries[k]!)).join('')}</tbody></table></div>`
   );

@@ -35,7 +35,7 @@ import { pathsBelow } from '../../edge/list-fields.ts';
 import type { AnyResource } from '../resources/define.ts';
 import type { ArtifactMaker } from './artifact.ts';
 import {
-  BadParameterSchema, MAX_FIELD_PATHS, MAX_ID, MAX_LIST_ITEMS, MAX_VALUE_LENGTH, NAME_PATTERN, PARAMETER_TEXT, RANGE_PATTERN,
+  BadParameterSchema, MAX_FIELD_PATHS, MAX_ID, MAX_LIST_ITEMS, MAX_VALUE_LENGTH, NAME_PATTERN, PARAMETER_TEXT, RANGE_PATTERN, aggregateProperties, shapingParameters,
   readVocabularies, SearchPageSchema, SearchResultSchema, type Vocabularies,
 } from './query-contract.ts';
 
@@ -461,8 +461,8 @@ function fieldsParameter(fields: readonly string[], below: readonly string[], li
   };
 }
 
-/** A collection's query parameters: the shared ones, then the kind's `fields`, value filters and ranges. */
-function collectionParameters(kind: string, queries: QueryShape, routes: Pick<Routes, 'queries'>): JsonValue[] {
+/** A collection's query parameters: the shared ones, then the kind's `fields`, `sort`, `facets`, `summary`, value filters and ranges. */
+function collectionParameters(kind: string, queries: QueryShape, idOnly: boolean, routes: Pick<Routes, 'queries'>): JsonValue[] {
   const filters = queries.filters.map((f): JsonSchema => ({
     name: f.name, in: 'query', required: false, style: 'form', explode: false,
     description: PARAMETER_TEXT.filter(kind, f),
@@ -476,6 +476,7 @@ function collectionParameters(kind: string, queries: QueryShape, routes: Pick<Ro
   return [
     ...Object.keys(COLLECTION_PARAMETERS).map((p) => ({ $ref: `#/components/parameters/${p}` })),
     ...(queries.fields.length ? [fieldsParameter(queries.fields, pathsBelow(routes, queries), queries.links ?? {})] : []),
+    ...(queries.fields.length ? (shapingParameters(kind, queries, idOnly) as JsonValue[]) : []),
     ...filters,
     ...ranges,
   ];
@@ -575,7 +576,11 @@ export function listPageSchemas(routes: Pick<Routes, 'queries' | 'kinds' | 'idOn
     const results = (page.properties as Record<string, JsonSchema>).results!;
     out[`${item}ListPage`] = {
       ...page,
-      properties: { ...(page.properties as Record<string, JsonValue>), results: { type: 'array', description: results.description ?? '', items: { $ref: componentRef(entry) } } },
+      properties: {
+        ...(page.properties as Record<string, JsonValue>),
+        ...(aggregateProperties(queryShape(routes, kind)) as Record<string, JsonValue>),
+        results: { type: 'array', description: results.description ?? '', items: { $ref: componentRef(entry) } },
+      },
     };
   }
   return out;
@@ -614,7 +619,7 @@ function kindPaths(kind: string, { routes, contract, examples }: Pick<OpenApiInp
     [`/${kind}/`]: {
       get: {
         operationId: `list${name}`, summary: `List ${kind}`, tags: [kind],
-        parameters: collectionParameters(kind, queryShape(routes, kind), routes),
+        parameters: collectionParameters(kind, queryShape(routes, kind), idOnly, routes),
         responses: {
           '200': ok(`A page of links to ${kind} resources${queryShape(routes, kind).fields.length ? ', with the fields asked' : ''}.`, listPageComponents(kind, routes, contract)),
           '400': badParameterRef,

@@ -12,8 +12,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
-import { idOfUrl, listFile, type QueryFilter, type Routes } from '../../edge/layout.ts';
+import { idOfUrl, listFile, type QueryFilter, type QueryShape, type Routes } from '../../edge/layout.ts';
+import type { FacetValue } from '../../edge/query/facets.ts';
 import { QUERY_LIMITS, type BadParameterBody } from '../../edge/query/params.ts';
+import type { RangeSummary } from '../../edge/query/summary.ts';
 
 /** A target kind with at most this many entries has its values listed in the contract. */
 export const MAX_LISTED_VALUES = 100;
@@ -60,6 +62,62 @@ export const SearchPageSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** One value's count in `facets` (edge/query/facets.ts `FacetValue`). */
+export const FacetValueSchema = Type.Object(
+  {
+    name: Type.String({ description: 'The value’s name: a resource’s name, or `true`/`false` for a yes/no filter.' }),
+    url: Type.Union([Type.String({ format: 'uri' }), Type.Null()], { description: 'The linked resource’s URL; null for a yes/no filter.' }),
+    count: Type.Integer({ minimum: 1, description: 'How many entries of the whole filtered set (not the page) hold the value.' }),
+  },
+  { additionalProperties: false },
+);
+const facetValueMatches: [Static<typeof FacetValueSchema>, FacetValue] extends [FacetValue, Static<typeof FacetValueSchema>] ? true : never = true;
+void facetValueMatches;
+
+/** One range's numbers in `summary` (edge/query/summary.ts `RangeSummary`). */
+export const RangeSummarySchema = Type.Object(
+  {
+    count: Type.Integer({ minimum: 0, description: 'How many entries of the filtered set have a value (entries without one are not counted).' }),
+    min: Type.Union([Type.Integer(), Type.Null()], { description: 'The least value; null when none is counted.' }),
+    max: Type.Union([Type.Integer(), Type.Null()], { description: 'The greatest value; null when none is counted.' }),
+    sum: Type.Integer({ description: 'The sum of the values; 0 when none is counted.' }),
+    avg: Type.Union([Type.Number(), Type.Null()], { description: 'sum / count, unrounded; null when none is counted.' }),
+  },
+  { additionalProperties: false },
+);
+const summaryMatches: [Static<typeof RangeSummarySchema>, RangeSummary] extends [RangeSummary, Static<typeof RangeSummarySchema>] ? true : never = true;
+void summaryMatches;
+
+/** The keys `sort` takes on a kind: `id`, `name` (not on a kind addressed by id only), its ranges. */
+export const sortKeys = (queries: QueryShape, idOnly: boolean): string[] => [...(idOnly ? ['id'] : ['id', 'name']), ...queries.ranges.map((r) => r.name)];
+
+/** `sort`, `facets` and `summary` as OpenAPI parameters: each a comma-separated list of the names it takes. */
+export function shapingParameters(kind: string, queries: QueryShape, idOnly: boolean): Array<Record<string, unknown>> {
+  const list = (name: string, description: string, names: readonly string[], max: number) => ({
+    name, in: 'query', required: false, style: 'form', explode: false, description,
+    schema: { type: 'array', maxItems: max, items: { type: 'string', enum: [...names] } },
+  });
+  const keys = sortKeys(queries, idOnly);
+  const filters = queries.filters.map((f) => f.name), ranges = queries.ranges.map((r) => r.name);
+  return [
+    list('sort', PARAMETER_TEXT.sort(kind, keys), [...keys, ...keys.map((k) => `-${k}`)], QUERY_LIMITS.sortKeys),
+    ...(filters.length ? [list('facets', PARAMETER_TEXT.facets(filters), filters, QUERY_LIMITS.facets)] : []),
+    ...(ranges.length ? [list('summary', PARAMETER_TEXT.summary(ranges), ranges, QUERY_LIMITS.summaries)] : []),
+  ];
+}
+
+/** A list page's `facets` and `summary`, typed by the kind's filters and ranges. */
+export function aggregateProperties(queries: QueryShape): Record<string, unknown> {
+  const facets = Object.fromEntries(queries.filters.map((f) => [f.name, {
+    type: 'array', description: `With \`facets=${f.name}\`: each ${f.target === null ? 'answer, `false` then `true`,' : `${f.about} held`} and how many entries hold it.`, items: FacetValueSchema,
+  }]));
+  const summary = Object.fromEntries(queries.ranges.map((r) => [r.name, { ...RangeSummarySchema, description: `With \`summary=${r.name}\`: the ${r.about}, over the filtered set.` }]));
+  return {
+    ...(queries.filters.length ? { facets: { type: 'object', description: 'With `facets=`: per filter asked, each value’s count over the whole filtered set, in the target’s list order.', properties: facets, additionalProperties: false } } : {}),
+    ...(queries.ranges.length ? { summary: { type: 'object', description: 'With `summary=`: per range asked, its numbers over the whole filtered set.', properties: summary, additionalProperties: false } } : {}),
+  };
+}
 
 /** The values a filter's target kind has: its names and ids, in list order. */
 export interface TargetValues {
@@ -134,8 +192,20 @@ export const PARAMETER_TEXT = {
     target === null
       ? `Only the ${kind} entries whose \`${name}\` is yes (\`true\` or \`1\`) or no (\`false\` or \`0\`).`
       : `Only the ${kind} entries whose \`${name}\` is any of these values, each ${about} by name or id, comma-separated ` +
-        `(\`a,b\` means either). A value that names no ${target} is a 400; one that no entry holds gives an empty list.`,
-  range: (kind: string, about: string) => `Only the ${kind} entries whose ${about} lies in this range: ${RANGE_FORMS}. Entries without a value match no range.`,
+        `(\`a,b\` means either). Given more than once, all of them: \`${name}=a,b&${name}=c\` is (a or b) and c ` +
+        `(at most ${QUERY_LIMITS.repeats} times). A value that names no ${target} is a 400; one that no entry holds gives an empty list.`,
+  range: (kind: string, about: string) =>
+    `Only the ${kind} entries whose ${about} lies in this range: ${RANGE_FORMS}. Given more than once (at most ${QUERY_LIMITS.repeats} times), ` +
+    `the intersection (\`100..&..110\`). Entries without a value match no range.`,
+  sort: (kind: string, keys: readonly string[]) =>
+    `Order the ${kind} entries by these keys, comma-separated, each led by \`-\` for descending (\`-height,id\`), at most ${QUERY_LIMITS.sortKeys}: ` +
+    `${keys.map((k) => `\`${k}\``).join(', ')}. Entries without a value come last either way; ties keep list order. An unknown key is a 400 naming the keys.`,
+  facets: (filters: readonly string[]) =>
+    `Add \`facets\`: for each of these value filters (comma-separated, at most ${QUERY_LIMITS.facets} of ${filters.map((f) => `\`${f}\``).join(', ')}), ` +
+    `how many entries of the whole filtered set hold each value, in the target kind’s list order, values held by none left out.`,
+  summary: (ranges: readonly string[]) =>
+    `Add \`summary\`: for each of these ranges (comma-separated, at most ${QUERY_LIMITS.summaries} of ${ranges.map((r) => `\`${r}\``).join(', ')}), ` +
+    `\`count\`, \`min\`, \`max\`, \`sum\` and \`avg\` over the whole filtered set; entries without a value are not counted.`,
   lang:
     'A language, by its name in `/language/` (`de`, `ja-hrkt`, `zh-hans`): `q` then matches only names in that language (the API’s own name is in ' +
     'none), and every `names` field asked with `fields=` keeps only that language’s entries. An unknown language is a 400.',

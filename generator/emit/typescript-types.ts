@@ -16,7 +16,7 @@ import {
   BAD_PARAMETER, buildContract, META, NOT_FOUND, PAGINATED_LIST, ROOT_INDEX, SEARCH_PAGE, SEARCH_RESULT, valueComponent,
   type Contract, type JsonSchema, type JsonValue,
 } from './openapi.ts';
-import { PARAMETER_TEXT, readVocabularies, RANGE_FORMS, type Vocabularies } from './query-contract.ts';
+import { PARAMETER_TEXT, readVocabularies, RANGE_FORMS, sortKeys, type Vocabularies } from './query-contract.ts';
 
 /** Operator precedence of a rendered type, to know when it needs parentheses. */
 const Prec = { Union: 0, Intersection: 1, Primary: 2 } as const;
@@ -201,8 +201,29 @@ export type ListEntry<K extends ResourceKind, F extends FieldByKind[K] = never> 
 
 /** A page of a collection whose entries carry the fields \`F\`. */
 export interface ListPage<K extends ResourceKind, F extends FieldByKind[K] = never> extends Omit<PaginatedList, 'results'> {
-  /** This page’s entries in list order, each its link and the fields asked. */
+  /** With \`facets=\`: per filter asked, each value's count over the whole filtered set. */
+  facets?: Record<string, FacetValue[]>;
+  /** With \`summary=\`: per range asked, its numbers over the whole filtered set. */
+  summary?: Record<string, RangeSummary>;
+  /** This page’s entries in list order (or the order of \`sort\`), each its link and the fields asked. */
   results: ListEntry<K, F>[];
+}
+
+/** One value's count in \`facets\`. */
+export interface FacetValue {
+  name: string;
+  /** null for a yes/no filter */
+  url: string | null;
+  count: number;
+}
+
+/** One range's numbers in \`summary\`; min, max and avg are null when no entry has a value. */
+export interface RangeSummary {
+  count: number;
+  min: number | null;
+  max: number | null;
+  sum: number;
+  avg: number | null;
 }
 `;
 
@@ -222,6 +243,10 @@ function kindQueryDeclarations(kind: string, routes: Routes, contract: Contract)
   const members: string[] = [];
   const paths = below.length ? `${name}Field | ${below.map((f) => JSON.stringify(f)).join(' | ')}` : `${name}Field`;
   if (fields.length) members.push(`${docComment(PARAMETER_TEXT.fields(fields, shape.links), '  ')}  fields?: OneOrMore<${paths}>;`);
+  const keys = sortKeys(queryShape(routes, kind), routes.idOnly.includes(kind)).map((k) => JSON.stringify(k)).join(' | ');
+  if (fields.length) members.push(`${docComment(PARAMETER_TEXT.sort(kind, keys.split(' | ')), '  ')}  sort?: OneOrMore<${keys} | \`-\${${keys}}\`>;`);
+  if (filters.length) members.push(`${docComment(PARAMETER_TEXT.facets(filters.map((f) => f.name)), '  ')}  facets?: OneOrMore<${filters.map((f) => JSON.stringify(f.name)).join(' | ')}>;`);
+  if (ranges.length) members.push(`${docComment(PARAMETER_TEXT.summary(ranges.map((r) => r.name)), '  ')}  summary?: OneOrMore<${ranges.map((r) => JSON.stringify(r.name)).join(' | ')}>;`);
   for (const f of filters) members.push(`${docComment(PARAMETER_TEXT.filter(kind, f), '  ')}  ${propertyKey(f.name)}?: OneOrMore<${valueComponent(f.target)}>;`);
   for (const r of ranges) members.push(`${docComment(PARAMETER_TEXT.range(kind, r.about), '  ')}  ${propertyKey(r.name)}?: IntegerRange;`);
   const query = `${docComment(`\`GET /${kind}/\`: the query.`, '')}export interface ${name}Query extends CollectionQuery {${members.length ? `\n${members.join('\n')}\n` : ''}}\n`;

@@ -94,9 +94,14 @@ export interface QueryShapes<K extends KindName, I> {
   links(name: string, target: KindName, about: string, pick: (item: I, source: FactSource<K, I>) => readonly Maybe<NamedResource>[]): ValueFilterDecl<K, I>;
   yesNo(name: string, pick: (item: I, source: FactSource<K, I>) => boolean): ValueFilterDecl<K, I>;
   range(name: string, about: string, pick: (item: I, source: FactSource<K, I>) => number | null): RangeDecl<K, I>;
+  /** A range on an integer field of the item, named as the field (`height`). */
+  integer(name: IntegerKey<I>, about: string): RangeDecl<K, I>;
 }
 
-export const queryShapes = { link, links, yesNo, range };
+/** The item's keys whose value is an integer or null. */
+export type IntegerKey<I> = { [P in keyof I]-?: I[P] extends number | null ? P : never }[keyof I] & string;
+
+export const queryShapes = { link, links, yesNo, range, integer };
 
 type Maybe<T> = T | null | undefined;
 
@@ -118,6 +123,11 @@ export function yesNo<K extends KindName, I>(name: string, pick: (item: I, sourc
 /** A range on an integer of the item. */
 export function range<K extends KindName, I>(name: string, about: string, pick: (item: I, source: FactSource<K, I>) => number | null): RangeDecl<K, I> {
   return { name, about, value: (source) => pick(source.item, source) };
+}
+
+/** A range on the item's own integer field of that name. */
+export function integer<K extends KindName, I>(name: string, about: string): RangeDecl<K, I> {
+  return { name, about, value: ({ item }) => (item as Record<string, number | null>)[name] ?? null };
 }
 
 const present = (values: readonly Maybe<NamedResource>[]): NamedResource[] => values.filter((v): v is NamedResource => v !== null && v !== undefined);

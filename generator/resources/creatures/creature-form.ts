@@ -75,6 +75,7 @@ export const creatureForm = defineResource({
       q.yesNo('is_mega', (f) => f.is_mega),
       q.link('version_group', 'version-group', 'a version group', (f) => f.version_group),
     ],
+    ranges: [q.integer('order', 'sort order over all forms'), q.integer('form_order', 'order among its species’ forms')],
     fields: ['id', 'order', 'form_order', 'is_default', 'is_battle_only', 'is_mega', 'form_name', 'creature', 'sprites.front_default', 'version_group', 'types'],
   }),
 });

@@ -85,7 +85,14 @@ const query = (q: QueryShapes<'creature', CreatureItem>): QueryDecl<'creature', 
     q.yesNo('is_mythical', (_, s) => speciesOf(s).is_mythical),
     q.yesNo('is_baby', (_, s) => speciesOf(s).is_baby),
   ],
-  ranges: BASE_STATS.map((stat) => q.range(stat, `base ${stat}`, (c: CreatureItem) => c.stats.find((s) => s.stat.name === stat)?.base_stat ?? null)),
+  ranges: [
+    ...BASE_STATS.map((stat) => q.range(stat, `base ${stat}`, (c: CreatureItem) => c.stats.find((s) => s.stat.name === stat)?.base_stat ?? null)),
+    // derived, as the upstream's examples rank creatures by it; none for a creature without stats
+    q.range('base_stat_total', 'base stat total (the sum of its base stats)', (c) => (c.stats.length === 0 ? null : c.stats.reduce((sum, s) => sum + s.base_stat, 0))),
+    q.integer('base_experience', 'base experience (creatures without a figure match no range)'),
+    q.integer('height', 'height in decimetres'),
+    q.integer('weight', 'weight in hectograms'),
+  ],
   fields: ['id', 'base_experience', 'height', 'weight', 'is_default', 'abilities', 'species', 'sprites.front_default', 'sprites.other.official-artwork.front_default', 'stats', 'types'],
   // one step to the species: `species.names`, `species.generation`, `species.is_legendary`, …
   links: { species: 'creature-species' },

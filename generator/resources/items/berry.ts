@@ -23,6 +23,14 @@ export const berry = defineResource({
   }),
   query: (q) => ({
     filters: [q.link('firmness', 'berry-firmness', 'a berry firmness', (b) => b.firmness), q.link('natural_gift_type', 'type', 'a type', (b) => b.natural_gift_type)],
+    ranges: [
+      q.integer('growth_time', 'hours per growth stage (berries without a figure match no range)'),
+      q.integer('max_harvest', 'most berries a tree bears (berries without a figure match no range)'),
+      q.integer('natural_gift_power', 'power of Natural Gift with it (berries without a figure match no range)'),
+      q.integer('size', 'size in millimetres (berries without a figure match no range)'),
+      q.integer('smoothness', 'smoothness (berries without a figure match no range)'),
+      q.integer('soil_dryness', 'how fast the tree dries the soil (berries without a figure match no range)'),
+    ],
     fields: ['id', 'growth_time', 'max_harvest', 'natural_gift_power', 'size', 'smoothness', 'soil_dryness', 'firmness', 'item', 'natural_gift_type'],
   }),
 });

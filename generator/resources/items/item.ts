@@ -82,6 +82,11 @@ export const item = defineResource({
       q.links('attribute', 'item-attribute', 'an item attribute', (i) => i.attributes),
       q.link('fling_effect', 'item-fling-effect', 'a fling effect', (i) => i.fling_effect),
     ],
+    ranges: [
+      // the data set's one price of the item (its per-game prices are in `prices`)
+      q.range('cost', 'cost in the shop, as the data set gives one price', (_, s) => s.record.cost),
+      q.integer('fling_power', 'power of Fling with it (items without one match no range)'),
+    ],
     fields: ['id', 'fling_power', 'fling_effect', 'attributes', 'category', 'sprites.default'],
   }),
 });

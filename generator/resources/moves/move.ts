@@ -112,6 +112,7 @@ export const move = defineResource({
       q.range('accuracy', 'accuracy (moves that never miss have none and match no range)', (m) => m.accuracy),
       q.range('pp', 'power points', (m) => m.pp),
       q.range('priority', 'priority', (m) => m.priority),
+      q.integer('effect_chance', 'chance of its secondary effect, in percent (moves without one match no range)'),
     ],
     fields: ['id', 'accuracy', 'pp', 'priority', 'power', 'damage_class', 'generation', 'target', 'type'],
   }),

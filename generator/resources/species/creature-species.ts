@@ -64,6 +64,13 @@ export const creatureSpecies = defineResource({
       q.yesNo('is_mythical', (s) => s.is_mythical),
       q.yesNo('is_baby', (s) => s.is_baby),
     ],
+    ranges: [
+      q.integer('base_happiness', 'base happiness (species without a figure match no range)'),
+      q.integer('capture_rate', 'capture rate, 0–255 (species without a figure match no range)'),
+      q.integer('gender_rate', 'chance of being female in eighths, -1 for genderless (species without a figure match no range)'),
+      q.integer('hatch_counter', 'egg cycles to hatch (species without a figure match no range)'),
+      q.integer('order', 'sort order (evolution families together)'),
+    ],
     fields: [
       'id', 'order', 'gender_rate', 'capture_rate', 'base_happiness', 'hatch_counter', 'is_baby', 'is_legendary', 'is_mythical',
       'growth_rate', 'egg_groups', 'color', 'shape', 'evolves_from_species', 'habitat', 'generation',

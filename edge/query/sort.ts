@@ -1,0 +1,51 @@
+/**
+ * `sort=key[,key…]`: a filtered list in another order than the list's (issue 24). A key is `id`,
+ * `name` or one of the kind's ranges; a leading `-` sorts it descending. The parser is
+ * edge/query/params.ts `parseSort`; the answer is edge/collection.ts's.
+ *
+ * Rules chosen here:
+ * - An entry without a value for a key (a move without power, an entry without a name) comes
+ *   after every entry with one, in both directions.
+ * - Entries equal on every key keep their list order.
+ * - Names compare by their characters' code points (the API's names are lowercase ASCII).
+ */
+
+/** One key of a sort: a number per list position (NaN where the entry has none), and the direction. */
+export interface SortColumn {
+  values: Float64Array;
+  descending: boolean;
+}
+
+/** The positions in the order of the keys, ties in list order; a new array. */
+export function sortPositions(positions: readonly number[], columns: readonly SortColumn[]): number[] {
+  return [...positions].sort((a, b) => {
+    for (const { values, descending } of columns) {
+      const order = compareValues(values[a]!, values[b]!, descending);
+      if (order !== 0) return order;
+    }
+    return a - b;
+  });
+}
+
+/** Negative when `a` comes first; a missing value (NaN) always last. */
+function compareValues(a: number, b: number, descending: boolean): number {
+  const aMissing = Number.isNaN(a), bMissing = Number.isNaN(b);
+  if (aMissing || bMissing) return aMissing === bMissing ? 0 : aMissing ? 1 : -1;
+  return descending ? b - a : a - b;
+}
+
+/** A column of numbers (null: none), as a sort reads it. */
+export function numberColumn(values: ReadonlyArray<number | null>): Float64Array {
+  const column = new Float64Array(values.length);
+  values.forEach((v, p) => { column[p] = v === null ? NaN : v; });
+  return column;
+}
+
+/** Texts as sort ranks: equal texts share a rank, a missing text is NaN. */
+export function textRanks(texts: ReadonlyArray<string | undefined>): Float64Array {
+  const ranks = new Float64Array(texts.length).fill(NaN);
+  const distinct = [...new Set(texts.filter((t): t is string => t !== undefined))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const rankOf = new Map(distinct.map((t, r) => [t, r]));
+  texts.forEach((t, p) => { if (t !== undefined) ranks[p] = rankOf.get(t)!; });
+  return ranks;
+}
