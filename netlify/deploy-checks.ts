@@ -174,7 +174,8 @@ const entryNames = (a: Answer): string[] | null => {
  * a repeat must get their own answers: `id=1&id=3` (a key of the first value would serve the
  * warmed answer) and `id=4&id=2` (a key of the last value would). Reported besides: whether the
  * swapped repeat (`id=2&id=1`, the same answer) and the URL with junk hit the warmed entry, which
- * says whether the key sorts repeats and whether it is the whole query string.
+ * says whether the key sorts repeats and whether it is the whole query string. Then the issue's
+ * own case with types (`typeRepeats`).
  */
 export async function checkRepeatKey({ origin, cdn, fresh }: Run): Promise<CheckResult> {
   const name = 'spellings that differ in a repeat never share a cached answer';
@@ -195,12 +196,35 @@ export async function checkRepeatKey({ origin, cdn, fresh }: Run): Promise<Check
     wrong ||= !right;
     seen.push(`${query}: ${a.headers['cache-status'] ?? '-'} → ${names?.join(',') ?? brief(a)}${right ? '' : ' (WRONG: not its own answer)'}`);
   }
+  const types = await typeRepeats(origin, limit);
+  wrong ||= types.wrong;
+  seen.push(...types.seen);
   const keyed = `Netlify keyed: ${hits['first value kept'] || hits['last value kept'] ? 'ONE VALUE of a repeat' : 'every value of a repeat'}, `
     + `${hits['swapped'] ? 'repeats sorted' : 'repeats in order'}, ${hits['junk'] ? 'only the parameters named' : 'the whole query string'}`;
   const saw = `${seen.join('; ')}${cdn ? `; ${keyed}` : ''}`;
   if (wrong) return result(name, 'failed', saw);
   if (!cdn) return result(name, 'skipped', `no CDN answers here (needs a Netlify deploy); each spelling got its own answer: ${saw}`);
   return result(name, warmed.hit ? 'passed' : 'failed', warmed.hit ? saw : `the warmed URL never hit, so the key could not be seen; ${saw}`);
+}
+
+/**
+ * The issue's own case: `type=grass&type=poison` (both types) warmed, then `type=grass&type=fire`
+ * and `type=fire&type=poison`, each with `fields=types`, so that every entry shows whether it
+ * holds both types asked (a shared answer would show grass/poison entries).
+ */
+async function typeRepeats(origin: string, limit: number): Promise<{ wrong: boolean; seen: string[] }> {
+  const url = (a: string, b: string) => `/v2/creature/?type=${a}&type=${b}&fields=types&limit=${limit}`;
+  await warm(origin, url('grass', 'poison'));
+  let wrong = false;
+  const seen: string[] = [];
+  for (const [a, b] of [['grass', 'poison'], ['grass', 'fire'], ['fire', 'poison']] as const) {
+    const answer = await send(origin, url(a, b));
+    const results = (json(answer) as { results?: Array<{ types?: Array<{ type: { name: string } }> }> } | undefined)?.results;
+    const right = answer.status === 200 && Array.isArray(results) && results.every((r) => [a, b].every((t) => r.types?.some((slot) => slot.type.name === t)));
+    wrong ||= !right || (a === 'grass' && b === 'poison' && results?.length === 0);
+    seen.push(`type=${a}&type=${b}: ${answer.headers['cache-status'] ?? '-'} → ${results?.length ?? '?'} entries${right ? ', each with both types' : ' (WRONG: an entry lacks a type asked)'}`);
+  }
+  return { wrong, seen };
 }
 
 /** If-None-Match with the ETag of an answer gives 304. */

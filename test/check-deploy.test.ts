@@ -132,6 +132,7 @@ describe('check:deploy settles how a CDN keys a repeated parameter', () => {
       const r = await checkRepeatKey(run);
       expect(r.verdict, r.saw).toBe('passed');
       expect(r.saw).toContain('Netlify keyed: every value of a repeat, repeats in order, the whole query string');
+      expect(r.saw).toMatch(/type=grass&type=fire: "Netlify Edge"; fwd=miss → \d+ entries, each with both types/);
     } finally {
       await cdn.close();
     }
@@ -148,6 +149,7 @@ describe('check:deploy settles how a CDN keys a repeated parameter', () => {
       expect(r.verdict).toBe('failed');
       expect(r.saw).toMatch(/id=4&id=2: "Netlify Edge"; hit → bulbasaur,ivysaur \(WRONG: not its own answer\)/);
       expect(r.saw).toContain('Netlify keyed: ONE VALUE of a repeat');
+      expect(r.saw).toMatch(/type=fire&type=poison: "Netlify Edge"; hit → \d+ entries \(WRONG: an entry lacks a type asked\)/);
     } finally {
       await cdn.close();
     }
