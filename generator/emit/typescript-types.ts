@@ -197,7 +197,7 @@ export type AtPath<T, P extends string> = P extends \`\${infer Head}.\${infer Re
 export type Picked<T, F extends string> = [F] extends [never] ? {} : UnionToIntersection<F extends string ? AtPath<T, F> : never>;
 
 /** An entry of a collection's list: its link, and the fields asked with \`fields=\` (e.g. \`ListEntry<'creature', 'types' | 'sprites.front_default'>\`). */
-export type ListEntry<K extends ResourceKind, F extends FieldByKind[K] = never> = (K extends IdOnlyKind ? ApiResource : NamedResource) & Picked<ResourceByKind[K], F>;
+export type ListEntry<K extends ResourceKind, F extends FieldByKind[K] = never> = (K extends IdOnlyKind ? ApiResource : NamedResource) & Picked<ResourceByKind[K] & LinkedByKind[K], F>;
 
 /** A page of a collection whose entries carry the fields \`F\`. */
 export interface ListPage<K extends ResourceKind, F extends FieldByKind[K] = never> extends Omit<PaginatedList, 'results'> {
@@ -267,7 +267,12 @@ function queryDeclarations(routes: Routes, contract: Contract, vocabularies: Voc
   const own = kinds.map((kind) => kindQueryDeclarations(kind, routes, contract));
   const declared = [...[...values, ...own].join('\n').matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]!);
   for (const name of declared) if (taken.has(name)) throw new Error(`the query type ${name} has the name of a response type`);
-  const fieldsOf = (kind: string) => (queryShape(routes, kind).fields.length ? `${contract.items[kind]}Field` : 'never');
+  const linksOf = (kind: string) => Object.entries(queryShape(routes, kind).links ?? {}).filter(([, target]) => contract.items[target] !== undefined && queryShape(routes, target).fields.length);
+  // a linked kind's declared fields below the link: `species.${CreatureSpeciesField}`
+  const fieldsOf = (kind: string) => (queryShape(routes, kind).fields.length
+    ? [`${contract.items[kind]}Field`, ...linksOf(kind).map(([field, target]) => `\`${field}.\${${contract.items[target]}Field}\``)].join(' | ')
+    : 'never');
+  const linkedOf = (kind: string) => `{${linksOf(kind).map(([field, target]) => ` ${JSON.stringify(field)}: ${contract.items[target]};`).join('')} }`;
   const map = (name: string, doc: string, member: (kind: string) => [doc: string, type: string]) => {
     const members = kinds.map((k) => {
       const [memberDoc, type] = member(k);
@@ -281,6 +286,7 @@ function queryDeclarations(routes: Routes, contract: Contract, vocabularies: Voc
     ...own,
     map('QueryByKind', 'Each collection’s query, by its path segment.', (k) => [`What \`GET /${k}/\` takes.`, `${contract.items[k]}Query`]),
     map('FieldByKind', 'The fields each collection’s list entries may carry (`never`: none).', (k) => [`The fields \`/${k}/\` entries may carry.`, fieldsOf(k)]),
+    map('LinkedByKind', 'What each collection’s declared links lead to: `fields=species.names` reads the linked resource’s fields.', (k) => [`The links of \`/${k}/\` entries.`, linkedOf(k)]),
     `/** The collections addressed by id alone, whose entries have a \`url\` and no \`name\`. */\nexport type IdOnlyKind = ${routes.idOnly.length ? [...routes.idOnly].sort().map((k) => JSON.stringify(k)).join(' | ') : 'never'};\n`,
   ];
 }
