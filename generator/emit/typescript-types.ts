@@ -211,18 +211,25 @@ export interface ListPage<K extends ResourceKind, F extends FieldByKind[K] = nev
 
 /** One value's count in \`facets\`. */
 export interface FacetValue {
+  /** The value's name (\`true\`/\`false\` for a yes/no filter). */
   name: string;
   /** null for a yes/no filter */
   url: string | null;
+  /** How many entries of the whole filtered set hold it. */
   count: number;
 }
 
 /** One range's numbers in \`summary\`; min, max and avg are null when no entry has a value. */
 export interface RangeSummary {
+  /** How many entries of the filtered set have a value. */
   count: number;
+  /** The smallest value; null when none has one. */
   min: number | null;
+  /** The largest value; null when none has one. */
   max: number | null;
+  /** The values added up. */
   sum: number;
+  /** The mean of the values; null when none has one. */
   avg: number | null;
 }
 `;
@@ -272,7 +279,12 @@ function queryDeclarations(routes: Routes, contract: Contract, vocabularies: Voc
   const fieldsOf = (kind: string) => (queryShape(routes, kind).fields.length
     ? [`${contract.items[kind]}Field`, ...linksOf(kind).map(([field, target]) => `\`${field}.\${${contract.items[target]}Field}\``)].join(' | ')
     : 'never');
-  const linkedOf = (kind: string) => `{${linksOf(kind).map(([field, target]) => ` ${JSON.stringify(field)}: ${contract.items[target]};`).join('')} }`;
+  const linkedOf = (kind: string) => {
+    const links = linksOf(kind);
+    if (links.length === 0) return '{}';
+    const members = links.map(([field, target]) => `${docComment(`\`${field}\` links a ${target}: \`fields=${field}.names\` reads its fields.`, '    ')}    ${JSON.stringify(field)}: ${contract.items[target]};\n`);
+    return `{\n${members.join('')}  }`;
+  };
   const map = (name: string, doc: string, member: (kind: string) => [doc: string, type: string]) => {
     const members = kinds.map((k) => {
       const [memberDoc, type] = member(k);
