@@ -6,7 +6,9 @@
  * instance for each build it serves.
  */
 import { contentHash, type Answer, type AnswerIdentity } from './http.ts';
-import { fieldColumnFile, filterIndexFile, idOfUrl, listFile, metaFile, routesFile, searchIndexFile, searchPackFile, type Meta, type Routes } from './layout.ts';
+import {
+  fieldColumnFile, filterIndexFile, idOfUrl, languageSearchFile, languageSearchPackFile, listFile, metaFile, routesFile, searchIndexFile, searchPackFile, type Meta, type Routes,
+} from './layout.ts';
 import type { FullList } from './pagination.ts';
 import type { FieldColumnFile } from './query/fields.ts';
 import { FilterIndex, type FilterIndexFile } from './query/filter.ts';
@@ -79,6 +81,19 @@ export class BuildFiles {
   searchIndex(): Promise<SearchIndex | null> {
     return this.keep('search-index', async () => {
       const bytes = await this.files.read(searchPackFile);
+      return bytes && new SearchIndex(decodeSearchPack(bytes));
+    });
+  }
+
+  /** A kind's search index with each language's names kept apart (`lang=`); null for kinds without names. */
+  languageSearchFile(kind: string): Promise<SearchIndexFile | null> {
+    return this.keepRead<SearchIndexFile>(languageSearchFile(kind));
+  }
+
+  /** Every named kind's `languageSearchFile`, loaded once from their packed file (`GET /v2/search/?lang=`). */
+  languageSearchIndex(): Promise<SearchIndex | null> {
+    return this.keep('language-search-index', async () => {
+      const bytes = await this.files.read(languageSearchPackFile);
       return bytes && new SearchIndex(decodeSearchPack(bytes));
     });
   }

@@ -22,9 +22,8 @@ import { badParameter, jsonAnswer, notFound } from './answers.ts';
 import type { BuildFiles, ListKeys } from './build-files.ts';
 import type { Answer } from './http.ts';
 import { canonicalKey, DEFAULT_LIMIT, idOfUrl, pageFile, type QueryShape, type QueryFilter, type QueryRange } from './layout.ts';
-import { pageLinks, paginate, parseLimit, parseOffset, type FullList, type ListEntry } from './pagination.ts';
+import { pageLinks, paginate, parseLimit, parseOffset } from './pagination.ts';
 import { queryParam, queryValues } from './params.ts';
-import { compileFields, nestFields, project, type Json } from './query/fields.ts';
 import type { FilterQuery } from './query/filter.ts';
 import { foldText } from './query/fold.ts';
 import { facetValues, type FacetValue } from './query/facets.ts';
@@ -33,9 +32,11 @@ import {
   listItems, parseFields, parseIds, parseNameList, parseNames, parseRange, parseSort, parseValueGroups, parseValues, QUERY_LIMITS,
   type IntegerRange, type Parsed, type SortKey, type Vocabulary,
 } from './query/params.ts';
-import { SearchIndex } from './query/search.ts';
+import { SearchIndex, type SearchResult } from './query/search.ts';
 import { numberColumn, sortPositions, textRanks, type SortColumn } from './query/sort.ts';
 import { summarize, type RangeSummary } from './query/summary.ts';
+import { entriesWithFields, pathsBelow } from './list-fields.ts';
+import { readLanguage } from './search-endpoint.ts';
 
 /** A value filter's key for a value that is valid but held by no entry: it matches nothing. */
 const HELD_BY_NONE = -1;
@@ -46,6 +47,8 @@ interface CollectionQuery {
   limit: number;
   offset: number;
   q: string | null;
+  /** `lang=`: the language `q` and every `names` field keep to; null when absent */
+  lang: string | null;
   ids: number[] | null;
   names: string[] | null;
   fields: string[] | null;
@@ -65,7 +68,7 @@ const asksAnything = (query: CollectionQuery) =>
 export async function collection(build: BuildFiles, kind: string, params: URLSearchParams): Promise<Answer> {
   const routes = await build.routes();
   const queries = routes?.queries?.[kind];
-  const parsed = await readQuery(build, kind, params, queries, routes?.idOnly.includes(kind) ?? false);
+  const parsed = await readQuery(build, kind, params, queries, routes?.idOnly.includes(kind) ?? false, queries && pathsBelow(routes!, queries));
   if (!parsed.ok) return badParameter(parsed.error);
   const query = parsed.value;
   if (!asksAnything(query)) return plainPage(build, kind, query.limit, query.offset);
@@ -78,7 +81,7 @@ export async function collection(build: BuildFiles, kind: string, params: URLSea
   const page = matching.slice(offset, offset + limit);
   const results = query.fields === null || queries === undefined
     ? page.map((p) => keys.list.results[p]!)
-    : await entriesWithFields(build, kind, keys.list, page, queries.fields, query.fields);
+    : await entriesWithFields(build, routes!, keys.list, page, { kind, shape: queries, paths: query.fields, lang: query.lang });
   const url = `${build.baseUrl}/${kind}/`;
   const links = pageLinks(matching.length, url, offset, limit, linkSuffix(query));
   return jsonAnswer(200, { count: matching.length, ...links, ...(await aggregates(build, kind, queries, matching, query)), results });
@@ -134,15 +137,19 @@ async function plainPage(build: BuildFiles, kind: string, limit: number, offset:
 }
 
 /** Every parameter the collection reads, parsed; value filters resolved against their vocabularies. */
-async function readQuery(build: BuildFiles, kind: string, params: URLSearchParams, queries: QueryShape | undefined, idOnly: boolean): Promise<Parsed<CollectionQuery>> {
+/** `below`: the paths `fields=` takes below the declared ones (list-fields.ts `pathsBelow`). */
+async function readQuery(build: BuildFiles, kind: string, params: URLSearchParams, queries: QueryShape | undefined, idOnly: boolean, below: string[] = []): Promise<Parsed<CollectionQuery>> {
   const ids = parseIds('id', queryValues(params, 'id'));
   if (!ids.ok) return ids;
   const names = parseNames('name', queryValues(params, 'name'));
   if (!names.ok) return names;
+  const lang = await readLanguage(build, params);
+  if (!lang.ok) return lang;
   const query: CollectionQuery = {
     limit: parseLimit(queryParam(params, 'limit')),
     offset: parseOffset(queryParam(params, 'offset')),
     q: queryParam(params, 'q'),
+    lang: lang.value,
     ids: ids.value,
     names: names.value,
     fields: null,
@@ -153,7 +160,7 @@ async function readQuery(build: BuildFiles, kind: string, params: URLSearchParam
     summary: null,
   };
   if (queries === undefined) return { ok: true, value: query };
-  const shaped = readShaping(params, queries, idOnly);
+  const shaped = readShaping(params, queries, idOnly, below);
   if (!shaped.ok) return shaped;
   Object.assign(query, shaped.value);
   for (const filter of queries.filters) {
@@ -170,8 +177,8 @@ async function readQuery(build: BuildFiles, kind: string, params: URLSearchParam
 }
 
 /** `fields`, `sort`, `facets` and `summary`: what shapes the answer rather than narrows it. */
-function readShaping(params: URLSearchParams, queries: QueryShape, idOnly: boolean): Parsed<Pick<CollectionQuery, 'fields' | 'sort' | 'facets' | 'summary'>> {
-  const fields = parseFields('fields', queryValues(params, 'fields'), queries.fields);
+function readShaping(params: URLSearchParams, queries: QueryShape, idOnly: boolean, below: readonly string[]): Parsed<Pick<CollectionQuery, 'fields' | 'sort' | 'facets' | 'summary'>> {
+  const fields = parseFields('fields', queryValues(params, 'fields'), queries.fields, below);
   if (!fields.ok) return fields;
   const ranges = queries.ranges.map((r) => r.name);
   const sort = parseSort('sort', queryValues(params, 'sort'), [...(idOnly ? ['id'] : ['id', 'name']), ...ranges]);
@@ -222,7 +229,7 @@ async function matchPositions(build: BuildFiles, kind: string, keys: ListKeys, q
   if (!batch.ok) return batch;
   let positions = batch.value;
   if (query.q !== null) {
-    const matching = await qPositions(build, kind, keys, query.q);
+    const matching = await qPositions(build, kind, keys, query.q, query.lang);
     positions = positions === null ? matching : intersectSorted(positions, matching);
   }
   if (query.values.length === 0 && query.ranges.length === 0) {
@@ -255,9 +262,15 @@ function batchPositions(kind: string, keys: ListKeys, ids: number[] | null, name
   return { ok: true, value: [...positions].sort((a, b) => a - b) };
 }
 
-/** The entries `q` matches, ascending (see the module's rules). */
-async function qPositions(build: BuildFiles, kind: string, keys: ListKeys, q: string): Promise<number[]> {
+/** The entries `q` matches, ascending (see the module's rules); with `lang`, only by a name in that language. */
+async function qPositions(build: BuildFiles, kind: string, keys: ListKeys, q: string, lang: string | null): Promise<number[]> {
   const folded = foldText(q);
+  if (folded !== '' && lang !== null) {
+    const file = await build.languageSearchFile(kind);
+    if (file === null) return [];
+    const index = await build.keep(`language-search-index:${kind}`, async () => SearchIndex.fromFiles(file));
+    return searchPositions(keys, index!.search(folded, { purpose: 'filter', language: lang }));
+  }
   const file = folded === '' ? null : await build.searchFile(kind);
   if (file === null) {
     const needle = q.toLowerCase();
@@ -266,7 +279,11 @@ async function qPositions(build: BuildFiles, kind: string, keys: ListKeys, q: st
     return out;
   }
   const index = await build.keep(`search-index:${kind}`, async () => SearchIndex.fromFiles(file));
-  const result = index!.search(folded, { purpose: 'filter' });
+  return searchPositions(keys, index!.search(folded, { purpose: 'filter' }));
+}
+
+/** The list positions of a search's hits, ascending. */
+function searchPositions(keys: ListKeys, result: SearchResult): number[] {
   const positions: number[] = [];
   for (const hit of result.hits(0, result.count)) {
     const p = keys.positionOfId(hit.id);
@@ -280,27 +297,6 @@ function intersectSorted(a: readonly number[], b: readonly number[]): number[] {
   return a.filter((p) => inB.has(p));
 }
 
-/**
- * The page's entries with the asked fields: each declared field an asked path is at or below is
- * nested under its path from its column (declared order is the item's key order), then the
- * asked paths are projected from that.
- */
-async function entriesWithFields(build: BuildFiles, kind: string, list: FullList, page: number[], declared: string[], asked: string[]): Promise<Json[]> {
-  const needed = declared.filter((field) => asked.some((path) => path === field || path.startsWith(field + '.')));
-  const columns = await Promise.all(needed.map(async (field) => {
-    const column = await build.fieldColumn(kind, field);
-    if (!column) throw new Error(`${kind}: no column for the field ${field}`);
-    return { path: field.split('.'), values: column.values };
-  }));
-  const tree = compileFields(asked);
-  return page.map((p) => {
-    const entry: ListEntry = list.results[p]!;
-    const held = columns.filter((c) => p < c.values.length);
-    const item = nestFields(held.map((c) => c.path), held.map((c) => c.values[p]!));
-    return { ...(entry as unknown as { [key: string]: Json }), ...project(item, tree) };
-  });
-}
-
 /** What `next`/`previous` carry after offset and limit: every parameter read, in the canonical order. */
 function linkSuffix(query: CollectionQuery): string {
   const parts: string[] = [];
@@ -308,6 +304,7 @@ function linkSuffix(query: CollectionQuery): string {
   if (query.q !== null) parts.push(`q=${encodeURIComponent(query.q)}`);
   if (query.ids !== null) list('id', query.ids);
   if (query.names !== null) list('name', query.names);
+  if (query.lang !== null) parts.push(`lang=${encodeURIComponent(query.lang)}`);
   if (query.fields !== null) list('fields', query.fields);
   if (query.sort !== null) list('sort', query.sort.map(({ key, descending }) => (descending ? `-${key}` : key)));
   if (query.facets !== null) list('facets', query.facets);

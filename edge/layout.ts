@@ -46,6 +46,13 @@ export const searchIndexFile = (kind: string) => `${API_PREFIX}/_query/search/${
  * routing table's order: what `GET /v2/search/` reads, one read and no parse on a cold start.
  */
 export const searchPackFile = `${API_PREFIX}/_query/search.bin`;
+/**
+ * `lang=`'s search indexes: a kind's names with each language's kept apart (search-index.ts
+ * `makeSearchKind` `byLanguage`), for a collection's `q`; and every named kind's packed, for
+ * `GET /v2/search/`.
+ */
+export const languageSearchFile = (kind: string) => `${API_PREFIX}/_query/search-lang/${kind}.json`;
+export const languageSearchPackFile = `${API_PREFIX}/_query/search-lang.bin`;
 /** FieldColumnFile (edge/query/fields.ts): one allowed field's value for every list entry. */
 export const fieldColumnFile = (kind: string, field: string) => `${API_PREFIX}/_query/fields/${kind}/${field}.json`;
 /** The root index: each collection's name and URL. */
@@ -103,6 +110,16 @@ export interface QueryShape {
   ranges: QueryRange[];
   /** dotted paths `fields=` accepts, in the item's own key order */
   fields: string[];
+  /**
+   * The paths below a declared field `fields=` also accepts (`stats.base_stat`), from the item's
+   * schema (generator/emit/field-paths.ts); absent: none is accepted.
+   */
+  below?: string[];
+  /**
+   * Declared fields that link one resource of another kind, by field: `fields=` takes below
+   * such a field any path that kind's entries take (`species.names` on creature). Absent: none.
+   */
+  links?: Record<string, string>;
 }
 
 export interface QueryFilter {

@@ -21,17 +21,34 @@ import type { QueryShape } from './layout.ts';
 import { checkQueryLength, type Parsed } from './query/params.ts';
 
 /** What every collection reads, in the order `next`/`previous` links carry them (after offset and limit). */
-export const COLLECTION_PARAMS = ['limit', 'offset', 'q', 'id', 'name'] as const;
+export const COLLECTION_PARAMS = ['limit', 'offset', 'q', 'id', 'name', 'lang'] as const;
 /**
  * What a collection whose kind declares queries reads besides its own filters and ranges:
  * `fields`, and (issue 24) `sort`, `facets` and `summary`.
  */
 export const QUERYABLE_COLLECTION_PARAMS = [...COLLECTION_PARAMS, 'fields', 'sort', 'facets', 'summary'] as const;
 /** What `GET /v2/search/` reads. */
-export const SEARCH_PARAMS = ['q', 'kind', 'limit', 'offset'] as const;
+export const SEARCH_PARAMS = ['q', 'kind', 'limit', 'offset', 'lang'] as const;
 
 /** Parameters read as one value: given more than once, the last one counts. */
-export type SingleParam = 'limit' | 'offset' | 'q';
+export const SINGLE_PARAMS = ['limit', 'offset', 'q', 'lang'] as const;
+export type SingleParam = (typeof SINGLE_PARAMS)[number];
+
+/**
+ * Whether a path reading these parameters must be cached under its whole query string. Every
+ * parameter but the single-valued ones is read with all its repeats (`queryValues`), so a
+ * repeat changes the answer (`id=1&id=2` is two entries, `type=grass&type=poison` both types).
+ * Netlify does not document how `Netlify-Vary: query=type` keys a repeated `type`: keyed on one
+ * value, `type=grass&type=poison` and `type=grass&type=fire` would share a stored answer, and
+ * the stored answer is found before the function runs, so nothing it answers (not a redirect to
+ * a canonical spelling) could fix that. Keyed on the whole query string (Netlify's documented
+ * default, with no `Netlify-Vary: query=`), they cannot share one; the price is that junk
+ * parameters (`utm_source`) make entries of their own at such paths. `npm run check:deploy`
+ * (netlify/deploy-checks.ts `checkRepeatKey`) shows on a real deploy what Netlify keyed.
+ */
+export function keysWholeQuery(params: readonly string[]): boolean {
+  return params.some((name) => !(SINGLE_PARAMS as readonly string[]).includes(name));
+}
 
 /**
  * A single-valued parameter, or null when absent. Given more than once, the last one counts, as

@@ -7,6 +7,7 @@
  */
 import { createService, type FileReader, type Service } from '../edge/handler.ts';
 import { API_PREFIX, metaFile, type Meta } from '../edge/layout.ts';
+import { keysWholeQuery } from '../edge/params.ts';
 
 /**
  * Where the function reads build files: `/_files/v2/creature/1.json` is `dist/v2/creature/1.json`
@@ -16,12 +17,15 @@ import { API_PREFIX, metaFile, type Meta } from '../edge/layout.ts';
 export const FILE_READ_PREFIX = '/_files';
 
 /**
- * The CDN's cache key: the path plus only the query parameters the answers at that path read
- * (edge/handler.ts `paramsReadAt`), so junk parameters share an entry. It depends on the path
- * alone, as Netlify asks (one URL, one Netlify-Vary, whatever the answer). A path that reads
- * none gets `query=`, an empty list.
+ * The CDN's cache key, from the query parameters the answers at a path read (edge/handler.ts
+ * `paramsReadAt`). A path that reads none gets `query=`, an empty list, so junk parameters share
+ * its entry. A path that reads a parameter whose repeats change the answer (every collection,
+ * `/v2/search/`) gets no Netlify-Vary: Netlify then keys on the whole query string, which two
+ * spellings with different repeats cannot share (edge/params.ts `keysWholeQuery` says why).
+ * Either way it depends on the path alone, as Netlify asks (one URL, one Netlify-Vary, whatever
+ * the answer). null: send none.
  */
-export const netlifyVary = (params: readonly string[]): string => `query=${params.join('|')}`;
+export const netlifyVary = (params: readonly string[]): string | null => (keysWholeQuery(params) ? null : `query=${params.join('|')}`);
 /**
  * A deploy's answers never change (a new deploy empties the CDN cache), so 200s are kept for a
  * year. Everything else is not stored at the CDN: a 404 is cheap to compute, and a stored 503
@@ -119,7 +123,8 @@ export function createEdgeAdapter(fetcher: Fetcher = (request) => fetch(request)
     // served to a later plain GET.
     const storable = request.method === 'GET' && response.status === 200;
     for (const [name, value] of Object.entries(cdnPolicy(storable))) response.headers.set(name, value);
-    response.headers.set('Netlify-Vary', netlifyVary(params));
+    const vary = netlifyVary(params);
+    if (vary !== null) response.headers.set('Netlify-Vary', vary);
     return response;
   };
 }

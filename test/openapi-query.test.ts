@@ -66,10 +66,10 @@ describe('the OpenAPI document with declared queries', () => {
   it('gives each collection the shared parameters, then its fields, filters and ranges in declared order', () => {
     const creature = INVENTED_QUERIES.creature!;
     expect(parameters('/creature/').map((p) => p.name)).toEqual([
-      'limit', 'offset', 'q', 'id', 'name', 'fields', 'sort', 'facets', 'summary', ...creature.filters.map((f) => f.name), ...creature.ranges.map((r) => r.name),
+      'limit', 'offset', 'q', 'id', 'name', 'lang', 'fields', 'sort', 'facets', 'summary', ...creature.filters.map((f) => f.name), ...creature.ranges.map((r) => r.name),
     ]);
     // a kind without declarations takes the shared ones only
-    expect(parameters('/ability/').map((p) => p.name)).toEqual(['limit', 'offset', 'q', 'id', 'name']);
+    expect(parameters('/ability/').map((p) => p.name)).toEqual(['limit', 'offset', 'q', 'id', 'name', 'lang']);
     // lists are comma-separated: form style, not exploded
     for (const name of ['id', 'name', 'fields', 'type', 'generation', 'is_legendary']) {
       expect(parameter('/creature/', name), name).toMatchObject({ in: 'query', style: 'form', explode: false, schema: { type: 'array', maxItems: expect.any(Number) } });
@@ -124,10 +124,10 @@ describe('the OpenAPI document with declared queries', () => {
 
   it("takes the kind's fields, or a path below one, as parseFields does", () => {
     const fields = parameter('/creature/', 'fields');
-    const allowed = INVENTED_QUERIES.creature!.fields;
-    for (const path of [...allowed, 'stats.base_stat', 'types.type.name', 'weight', 'sprites', 'sprites.back_default', 'idx']) {
+    const { fields: allowed, below } = INVENTED_QUERIES.creature!;
+    for (const path of [...allowed, 'stats.base_stat', 'types.type.name', 'types.nope', 'sprites.front_default.x', 'weight', 'sprites', 'sprites.back_default', 'idx']) {
       const schemaOk = new Ajv2020({ strict: false }).validate(fields.schema.items as object, path);
-      expect(schemaOk, path).toBe(parseFields('fields', [path], allowed).ok);
+      expect(schemaOk, path).toBe(parseFields('fields', [path], allowed, below).ok);
     }
   });
 
@@ -172,7 +172,7 @@ describe('the OpenAPI document with declared queries', () => {
 
   it('describes GET /search/: q required, kind among the collections, limit and offset, a ranked page or a 400', () => {
     const search = doc.paths['/search/']!.get;
-    expect(parameters('/search/').map((p) => [p.name, p.required ?? false])).toEqual([['q', true], ['kind', false], ['limit', false], ['offset', false]]);
+    expect(parameters('/search/').map((p) => [p.name, p.required ?? false])).toEqual([['q', true], ['kind', false], ['limit', false], ['offset', false], ['lang', false]]);
     expect((parameter('/search/', 'kind').schema.items as { enum: string[] }).enum).toEqual([...routes.kinds].sort());
     expect(search.responses['200']!.content!['application/json'].schema.$ref).toBe(schemaRef('SearchPage'));
     expect(doc.tags.map((t) => t.name)).toContain('search');

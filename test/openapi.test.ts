@@ -145,7 +145,7 @@ describe('paths', () => {
       const queries = routes.queries[kind] ?? { filters: [], ranges: [], fields: [] };
       const shaping = queries.fields.length ? ['fields', 'sort', ...(queries.filters.length ? ['facets'] : []), ...(queries.ranges.length ? ['summary'] : [])] : [];
       const own = [...shaping, ...queries.filters.map((f) => f.name), ...queries.ranges.map((r) => r.name)];
-      expect(params.map((p) => `${p.in}:${p.name}`), kind).toEqual(['limit', 'offset', 'q', 'id', 'name', ...own].map((n) => `query:${n}`));
+      expect(params.map((p) => `${p.in}:${p.name}`), kind).toEqual(['limit', 'offset', 'q', 'id', 'name', 'lang', ...own].map((n) => `query:${n}`));
       const pages = ['PaginatedList', ...(queries.fields.length ? [`${pascalCase(kind)}ListPage`] : [])];
       expect(responseSchemas(op, '200'), kind).toEqual(pages.map((p) => `#/components/schemas/${p}`));
       expect(responseSchema(op, '400'), kind).toBe('#/components/schemas/BadParameter');

@@ -6,7 +6,8 @@
  * - at each path, each parameter `paramsReadAt` lists changes some answer, and no other does;
  * - limit, offset and q count by their last value, as the upstream reads them; list-like
  *   parameters join their repeats like commas;
- * - the Netlify adapter's Netlify-Vary names the path's list, whatever the answer.
+ * - the Netlify adapter's Netlify-Vary names the path's list, whatever the answer, or is left
+ *   out (the whole query string is the key) where a repeat changes the answer.
  * A small invented build stands in for the real one.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -16,7 +17,7 @@ import { repoRoot } from '../generator/config.ts';
 import { BuildFiles } from '../edge/build-files.ts';
 import { createHandler, paramsReadAt, type FileReader } from '../edge/handler.ts';
 import { fieldColumnFile, filterIndexFile, itemFile, listFile, metaFile, routesFile, searchIndexFile, searchPackFile, type Routes } from '../edge/layout.ts';
-import { collectionParams, queryParam, queryValues, SEARCH_PARAMS } from '../edge/params.ts';
+import { collectionParams, keysWholeQuery, queryParam, queryValues, SEARCH_PARAMS, SINGLE_PARAMS } from '../edge/params.ts';
 import { positionGaps } from '../edge/query/filter.ts';
 import { makeSearchKind, packSearchFiles, type SearchIndexFile } from '../edge/query/search-index.ts';
 import { encodeSearchPack } from '../edge/query/search-pack.ts';
@@ -67,9 +68,10 @@ async function answer(pathAndQuery: string): Promise<string> {
 
 /** Per path: a value of each parameter read there that changes its plain answer. */
 const PROBES: Record<string, Record<string, string>> = {
-  '/v2/thing/': { limit: '5', offset: '3', q: 'ab', id: '2', name: 'thing-cd-2', fields: 'id', sort: '-id', facets: 'colour', summary: 'size', colour: 'red', size: '..3' },
-  '/v2/colour/': { limit: '1', offset: '1', q: 're', id: '2', name: 'blue' },
-  '/v2/search/?q=thing': { q: 'red', kind: 'colour', limit: '2', offset: '1' },
+  // lang: this build has no /language/, so every language is unknown, a 400
+  '/v2/thing/': { limit: '5', offset: '3', q: 'ab', id: '2', name: 'thing-cd-2', lang: 'de', fields: 'id', sort: '-id', facets: 'colour', summary: 'size', colour: 'red', size: '..3' },
+  '/v2/colour/': { limit: '1', offset: '1', q: 're', id: '2', name: 'blue', lang: 'de' },
+  '/v2/search/?q=thing': { q: 'red', kind: 'colour', limit: '2', offset: '1', lang: 'de' },
 };
 
 /** Names a client may send: tracking junk, other casings, and every parameter some other path reads. */
@@ -115,10 +117,10 @@ describe('edge/params.ts is the only reader of the query', () => {
 });
 
 describe('what each path reads', () => {
-  it('a collection: limit, offset, q, id, name, and for a kind with queries fields, its filters and ranges', async () => {
-    expect(await readAt('/v2/thing/')).toEqual(['limit', 'offset', 'q', 'id', 'name', 'fields', 'sort', 'facets', 'summary', 'colour', 'size']);
+  it('a collection: limit, offset, q, id, name, lang, and for a kind with queries fields, its filters and ranges', async () => {
+    expect(await readAt('/v2/thing/')).toEqual(['limit', 'offset', 'q', 'id', 'name', 'lang', 'fields', 'sort', 'facets', 'summary', 'colour', 'size']);
     expect(await readAt('/v2/THING')).toEqual(collectionParams(routes.queries['thing']));
-    expect(await readAt('/v2/colour/')).toEqual(['limit', 'offset', 'q', 'id', 'name']);
+    expect(await readAt('/v2/colour/')).toEqual(['limit', 'offset', 'q', 'id', 'name', 'lang']);
     expect(await readAt('/v2/search/')).toEqual([...SEARCH_PARAMS]);
     for (const path of ['/v2/', '/v2/meta/', '/v2/thing/1', '/v2/thing/1/x', '/v2/nothing/', '/elsewhere']) expect(await readAt(path), path).toEqual([]);
   });
@@ -198,18 +200,29 @@ describe('Netlify-Vary', () => {
   });
   const varyOf = async (pathAndQuery: string) => (await adapter(new Request(`${origin}${pathAndQuery}`))).headers.get('netlify-vary');
 
-  it('is made of the parameters read, in order', () => {
+  it('is made of the parameters read, in order; none where a repeat changes the answer (the whole query string is the key)', () => {
     expect(netlifyVary(['limit', 'offset', 'q'])).toBe('query=limit|offset|q');
     expect(netlifyVary([])).toBe('query=');
+    expect(netlifyVary(['limit', 'offset', 'q', 'id'])).toBeNull();
+    expect(netlifyVary(['q', 'kind'])).toBeNull();
   });
 
-  it('names what the path reads, the same for every answer at that path', async () => {
-    const collection = `query=${collectionParams(routes.queries['thing']).join('|')}`;
+  it('is the same for every answer at a path: none at collections and the search, query= elsewhere', async () => {
     for (const query of ['', '?limit=5', '?colour=nothing', '?size=5..1', '?utm_source=x', '?fields=nope', `?q=${'a'.repeat(9000)}`]) {
-      expect(await varyOf(`/v2/thing/${query}`), query).toBe(collection);
+      expect(await varyOf(`/v2/thing/${query}`), query).toBeNull();
     }
-    expect(await varyOf('/v2/colour/?colour=red')).toBe('query=limit|offset|q|id|name');
-    for (const query of ['?q=red', '', '?kind=nothing&q=x']) expect(await varyOf(`/v2/search/${query}`)).toBe('query=q|kind|limit|offset');
+    expect(await varyOf('/v2/colour/?colour=red')).toBeNull();
+    for (const query of ['?q=red', '', '?kind=nothing&q=x']) expect(await varyOf(`/v2/search/${query}`)).toBeNull();
     for (const path of ['/v2/thing/1', '/v2/thing/1?limit=5', '/v2/', '/v2/nothing/?q=x']) expect(await varyOf(path), path).toBe('query=');
+  });
+
+  it('keys on the whole query wherever a parameter read is not single-valued: a repeat changes its answer', async () => {
+    const pathsReading = [...new Set([...collectionParams(routes.queries['thing']), ...collectionParams(undefined), 'kind'])];
+    for (const name of pathsReading) expect(keysWholeQuery([name]), name).toBe(!(SINGLE_PARAMS as readonly string[]).includes(name));
+    // the repeat really changes the answer: two ids are two entries, not the last one
+    const both = await adapter(new Request(`${origin}/v2/thing/?id=1&id=2`));
+    const last = await adapter(new Request(`${origin}/v2/thing/?id=2`));
+    expect(((await both.json()) as { count: number }).count).toBe(2);
+    expect(((await last.json()) as { count: number }).count).toBe(1);
   });
 });

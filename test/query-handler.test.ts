@@ -192,6 +192,40 @@ describe('fields on list entries', () => {
     expect(body.accepts).toContain('sprites.front_default');
     expect(await get('/v2/element/?fields=id')).toEqual(await get('/v2/element/'));
   });
+
+  it('a path below a declared field that the items cannot have is a 400 naming it, not a bare entry', async () => {
+    for (const path of ['element.nope', 'sprites.front_default.x', 'stats.base_stat.x', 'id.x']) {
+      expect(await bad(`/v2/critter/?fields=id,${path}`), path).toMatchObject({ parameter: 'fields', value: path });
+    }
+    expect((await page('/v2/critter/?fields=element.name&id=1')).results).toEqual([{ ...entry('critter', 1, 'flarebeast'), element: [{ name: 'ember' }] }]);
+  });
+});
+
+describe('lang', () => {
+  it('q matches only names in that language, never the own name; an unknown language is a 400', async () => {
+    expect(await names('/v2/critter/?q=f&lang=fr')).toEqual(['flarebeast']);
+    expect(await names('/v2/critter/?q=f&lang=de')).toEqual(['sparkfox']);
+    expect(await names('/v2/critter/?q=flarebeast&lang=fr')).toEqual([]);
+    expect(await names('/v2/critter/?q=f&lang=en')).toEqual([]);
+    expect(await names('/v2/critter/?q=f&lang=FR&lang=de')).toEqual(['sparkfox']);
+    expect((await page('/v2/critter/?q=a&lang=fr&limit=1')).next).toBe(`${baseUrl}/critter/?offset=1&limit=1&q=a&lang=fr`);
+    const body = await bad('/v2/critter/?q=f&lang=xx');
+    expect(body).toMatchObject({ parameter: 'lang', value: 'xx' });
+    expect(body.accepts).toContain('ja-hrkt');
+  });
+
+  it('/v2/search/ answers only names in that language', async () => {
+    const { results } = await page('/v2/search/?q=mar&lang=fr');
+    expect(results.map((r) => [r.name, r.kind, r['matched_name'], r['language']])).toEqual([['tide', 'element', 'Marée', 'fr'], ['tidecat', 'critter', 'Marénchat', 'fr']]);
+    expect((await page('/v2/search/?q=tide&lang=fr')).count).toBe(0);
+    expect((await bad('/v2/search/?q=tide&lang=zz')).parameter).toBe('lang');
+  });
+
+  it('fields=names keeps only that language\'s entries', async () => {
+    const { results } = await page('/v2/critter/?fields=names&id=1&lang=ja-hrkt');
+    expect(results).toEqual([{ ...entry('critter', 1, 'flarebeast'), names: [{ name: 'ホノオジュウ', language: entry('language', 4, 'ja-hrkt') }] }]);
+    expect(((await page('/v2/critter/?fields=names.name&id=1')).results[0]!['names'])).toEqual([{ name: 'Flambête' }, { name: 'ホノオジュウ' }]);
+  });
 });
 
 describe('GET /v2/search/', () => {

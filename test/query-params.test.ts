@@ -152,14 +152,25 @@ describe('parseIds and parseNames', () => {
 
 describe('parseFields', () => {
   const allowed = ['id', 'types', 'stats', 'sprites.front_default', 'sprites.other.official-artwork.front_default'];
-  it('takes allowed paths and paths below them', () => {
-    expect(value(parseFields('fields', ['types,sprites.front_default'], allowed))).toEqual(['types', 'sprites.front_default']);
-    expect(value(parseFields('fields', ['stats.base_stat', 'types', 'types'], allowed))).toEqual(['stats.base_stat', 'types']);
-    expect(value(parseFields('fields', [''], allowed))).toBeNull();
+  const below = ['stats.base_stat', 'stats.stat', 'stats.stat.name', 'types.type', 'types.type.name'];
+  it('takes allowed paths and the paths below them the items have', () => {
+    expect(value(parseFields('fields', ['types,sprites.front_default'], allowed, below))).toEqual(['types', 'sprites.front_default']);
+    expect(value(parseFields('fields', ['stats.base_stat', 'types', 'types'], allowed, below))).toEqual(['stats.base_stat', 'types']);
+    expect(value(parseFields('fields', ['types.type.name'], allowed, below))).toEqual(['types.type.name']);
+    expect(value(parseFields('fields', [''], allowed, below))).toBeNull();
+  });
+  it('names a path below an allowed field that the items do not have', () => {
+    for (const path of ['types.nope', 'sprites.front_default.x', 'stats.stat.name.x', 'id.x']) {
+      const e = error(parseFields('fields', [`id,${path}`], allowed, below));
+      expect(e.value, path).toBe(path);
+      expect(e.accepts).toContain('stats.base_stat');
+    }
+    expect(parseFields('fields', ['stats.base_stat'], allowed).ok).toBe(false);
   });
   it('names an unknown field and lists the allowed ones', () => {
     const e = error(parseFields('fields', ['types,sprites'], allowed));
     expect(e).toEqual({ parameter: 'fields', value: 'sprites', accepts: `comma-separated fields, each one of: ${allowed.join(', ')}` });
+    expect(error(parseFields('fields', ['sprites'], allowed, below)).accepts).toBe(`comma-separated fields, each one of: ${allowed.join(', ')} or a path below one that its items have, e.g. stats.base_stat`);
     expect(parseFields('fields', ['typesx'], allowed).ok).toBe(false);
     expect(parseFields('fields', ['types.'], allowed).ok).toBe(false);
     expect(parseFields('fields', ['__proto__'], allowed).ok).toBe(false);

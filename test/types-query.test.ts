@@ -46,6 +46,13 @@ const creatureEntry = (name: string, fields: string[]) => {
   return JSON.stringify({ name, url: `${base}/creature/${item.id}/`, ...pick(item, fields) });
 };
 
+/** A creature's entry with `species.names`, as the API answers it: the species document's names under `species`. */
+const linkedEntry = (name: string) => {
+  const item = readDist(itemFile('creature', name)) as { id: number; species: { url: string } };
+  const species = readDist(itemFile('creature-species', Number(/\/(\d+)\/$/.exec(item.species.url)![1]))) as { names: unknown };
+  return JSON.stringify({ name, url: `${base}/creature/${item.id}/`, id: item.id, species: { names: species.names } });
+};
+
 describe('the query types', () => {
   it('declare a query per kind, the fields, the values of small targets and the maps by kind', () => {
     expect(declarations).toMatch(/^export interface CreatureQuery extends CollectionQuery \{/m);
@@ -67,6 +74,7 @@ describe('the query types', () => {
       source('query', `const q: CreatureQuery = { type: ['fire', 10], generation: 'generation-iii', is_legendary: true, move: 'tackle', speed: '100..', 'special-attack': '..50', fields: ['types', 'sprites.front_default', 'stats.base_stat'], limit: 5, q: 'ピカチュウ', id: [1, 4, 7] };`),
       source('query-forms', `const a: CreatureQuery = { speed: '80..100', is_legendary: 0 }; const b: MoveQuery = { power: 90, type: 'water' }; const c: QueryByKind['ability'] = { name: ['stench'] };`),
       source('entry', `const e: ListEntry<'creature', 'types' | 'sprites.front_default'> = ${creatureEntry('bulbasaur', ['types', 'sprites.front_default'])};\nconst t: string = e.types[0]!.type.name; const s: string | null = e.sprites.front_default;`),
+      source('linked', `const e: ListEntry<'creature', 'id' | 'species.names'> = ${linkedEntry('bulbasaur')};\nconst n: string = e.species.names[0]!.name; const l: string = e.species.names[0]!.language.name;`),
       source('page', `const p: ListPage<'creature', 'id' | 'sprites.other.official-artwork.front_default'> = ${page};\nconst n: number = p.results[0]!.id;`),
       source('id-only', `const e: ListEntry<'evolution-chain', 'id'> = { url: '${base}/evolution-chain/1/', id: 1 };`),
       source('plain', `const e: ListEntry<'ability'> = { name: 'stench', url: '${base}/ability/1/' };`),
@@ -92,6 +100,8 @@ describe('the query types', () => {
       source('wrong-entry-missing', `const e: ListEntry<'creature', 'types'> = { name: 'bulbasaur', url: 'u' };`),
       source('wrong-entry-extra', `const e: ListEntry<'creature', 'types'> = ${creatureEntry('bulbasaur', ['types', 'weight'])};`),
       source('wrong-entry-not-a-field', `type E = ListEntry<'creature', 'weight'>;`),
+      source('wrong-linked-field', `type E = ListEntry<'creature', 'species.nope'>;`),
+      source('wrong-linked-value', `const e: ListEntry<'creature', 'species.names'> = { name: 'bulbasaur', url: 'u', species: { names: 'Bisasam' } };`),
       source('wrong-search-no-q', `const q: SearchQuery = { kind: 'creature' };`),
       source('wrong-search-kind', `const q: SearchQuery = { q: 'x', kind: 'creatures' };`),
       source('wrong-bad-parameter', `const b: BadParameter = { error: 'not_found', parameter: 'type', value: 'x', accepts: 'y' };`),

@@ -250,19 +250,24 @@ function parseOneRange(parameter: string, text: string): Parsed<IntegerRange> {
 const PATH = /^[a-z0-9_-]{1,64}(\.[a-z0-9_-]{1,64}){0,7}$/;
 
 /**
- * `fields=types,sprites.front_default`: distinct dotted paths, each one the kind allows or below
- * one it allows (`stats` allows `stats.base_stat`); null when absent.
+ * `fields=types,sprites.front_default`: distinct dotted paths, each one the kind allows or one
+ * of the paths below them its items' schema has (`stats` gives `stats.base_stat`); null when
+ * absent. A path below that the item cannot have (`types.nope`) is a 400 naming it, not an
+ * entry without it.
  */
-export function parseFields(parameter: string, values: readonly string[], allowed: readonly string[]): Parsed<string[] | null> {
+export function parseFields(parameter: string, values: readonly string[], allowed: readonly string[], below: readonly string[] = []): Parsed<string[] | null> {
   const list = items(parameter, values, QUERY_LIMITS.fieldPaths, false);
   if (!list.ok) return list;
   if (list.value === null) return ok(null);
-  const accepts = `comma-separated fields, each one of: ${allowed.join(', ')}`;
   for (const path of list.value) {
-    const isAllowed = PATH.test(path) && allowed.some((a) => path === a || path.startsWith(a + '.'));
-    if (!isAllowed) return fail(parameter, path, accepts);
+    if (!PATH.test(path) || !(allowed.includes(path) || below.includes(path))) return fail(parameter, path, fieldsAccepts(allowed, below));
   }
   return ok([...new Set(list.value)]);
+}
+
+function fieldsAccepts(allowed: readonly string[], below: readonly string[]): string {
+  const example = below.length > 0 ? ` or a path below one that its items have, e.g. ${below[0]}` : '';
+  return `comma-separated fields, each one of: ${allowed.join(', ')}${example}`;
 }
 
 /** One key of `sort`: a name the kind sorts by, and whether descending (`-height`). */

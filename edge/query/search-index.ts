@@ -52,15 +52,18 @@ export const NAME_SEPARATOR = '\n';
 
 /**
  * A kind's index from its resources in list order. `languages` gives each language's position;
- * a name in another language, or empty after folding, is left out.
+ * a name in another language, or empty after folding, is left out. `byLanguage` keeps every
+ * language's names: a translation is left out only when it folds like an earlier one in its own
+ * language, so each entry's language is every language that has it (`lang=`'s index); without
+ * it, a name in several languages, or like the own name, is one entry (the plain search's).
  */
-export function makeSearchKind(kind: string, resources: readonly NamedResource[], languages: readonly string[]): SearchKindIndex {
+export function makeSearchKind(kind: string, resources: readonly NamedResource[], languages: readonly string[], byLanguage = false): SearchKindIndex {
   const index: SearchKindIndex = { kind, ids: [], names: '', counts: [], languages: [], folded: '', display: '' };
   const names: string[] = [], folded: string[] = [], display: string[] = [];
   for (const resource of resources) {
     if (resource.name.includes(NAME_SEPARATOR)) throw new Error(`${kind} ${resource.id}: a name holds a line feed`);
     const ownFolded = foldText(resource.name);
-    const seen = new Set([ownFolded]);
+    const seen = new Set(byLanguage ? [] : [ownFolded]);
     index.ids.push(resource.id);
     names.push(resource.name);
     folded.push(ownFolded);
@@ -68,8 +71,9 @@ export function makeSearchKind(kind: string, resources: readonly NamedResource[]
     for (const { language, name } of resource.names) {
       const position = languages.indexOf(language);
       const nameFolded = foldText(name);
-      if (position < 0 || nameFolded === '' || seen.has(nameFolded) || name.includes(NAME_SEPARATOR)) continue;
-      seen.add(nameFolded);
+      const key = byLanguage ? `${position}\n${nameFolded}` : nameFolded;
+      if (position < 0 || nameFolded === '' || seen.has(key) || name.includes(NAME_SEPARATOR)) continue;
+      seen.add(key);
       index.languages.push(position);
       folded.push(nameFolded);
       display.push(name === nameFolded ? '' : name);

@@ -62,6 +62,12 @@ export interface SearchOptions {
    * as the case-insensitive substring `q` of today does.
    */
   purpose?: 'search' | 'filter';
+  /**
+   * Only names in this language (`lang=`, by its name in `/language/`); the API's own names
+   * never match. Meant for an index made `byLanguage` (search-index.ts `makeSearchKind`), where
+   * each entry's language is every language that has that name.
+   */
+  language?: string;
 }
 
 /** A search's matches, sorted; hits are made only for the page asked for. */
@@ -87,6 +93,8 @@ export class SearchIndex {
   /** each entry's character signature (`signature`), for fuzzy candidates: packed in the all-kinds file, else made on the first fuzzy search */
   private signatures: Int32Array | null;
   private readonly scratch: SearchScratch;
+  /** the one language entries may be in for the search under way (a position in the columns' languages), or ANY_LANGUAGE */
+  private onlyLanguage = ANY_LANGUAGE;
 
   constructor(packed: PackedSearch) {
     this.columns = new SearchColumns(packed);
@@ -111,6 +119,9 @@ export class SearchIndex {
     const scratch = this.scratch;
     scratch.begin();
     const allowedKind = this.columns.kinds.map((kind) => options.kinds?.has(kind) ?? true);
+    this.onlyLanguage = options.language === undefined ? ANY_LANGUAGE : this.columns.languages.indexOf(options.language);
+    // a language no name is in: nothing can match
+    if (this.onlyLanguage === -1) return this.result(new Float64Array(0), new Int32Array(0));
     this.matchText(foldedQuery, filtering ? 1 : SUBSTRING_MIN_LENGTH, allowedKind);
     const maxEdits = filtering ? 0 : maxEditsFor(foldedQuery.length);
     if (maxEdits > 0) this.matchFuzzy(foldedQuery, maxEdits, allowedKind);
@@ -168,6 +179,7 @@ export class SearchIndex {
     this.scratch.markMatched(entry);
     if (!allowedKind[resourceKind[resource]!]) return;
     const language = entryLanguage[entry]!;
+    if (this.onlyLanguage !== ANY_LANGUAGE && language !== this.onlyLanguage) return;
     const length = Math.min(LENGTH_SLOTS - 1, this.columns.foldedLength(entry));
     const notOwn = language === OWN_NAME ? 0 : 1;
     const key = (((head * 2 + notOwn) * LENGTH_SLOTS + length) * RESOURCE_SLOTS + resource) * LANGUAGE_SLOTS + language + 1;
@@ -213,6 +225,9 @@ export class SearchIndex {
     };
   }
 }
+
+/** No `language` asked: an entry in any language, or the own name, may match. */
+const ANY_LANGUAGE = -2;
 
 const keyResource = (key: number): number => Math.floor(key / LANGUAGE_SLOTS) % RESOURCE_SLOTS;
 

@@ -273,9 +273,13 @@ function queryRow(kind: string, queries: QueryShape): string {
   const ranges = queries.ranges.map((r) => `${code(r.name)} (${escapeHtml(r.about)})`);
   return (
     `<tr><th scope="row">${tryLink(`/v2/${kind}/`, `${kind}/`)}</th>` +
-    `<td>${listOf(filters)}</td><td>${listOf(ranges)}</td><td>${listOf(queries.fields.map(code))}</td></tr>`
+    `<td>${listOf(filters)}</td><td>${listOf(ranges)}</td><td>${listOf([...queries.fields.map(code), ...linkedFields(queries)])}</td></tr>`
   );
 }
+
+/** A declared link's fields, as the page writes them: `species.…` (any field of a creature-species entry). */
+const linkedFields = (queries: QueryShape): string[] =>
+  Object.entries(queries.links ?? {}).map(([field, target]) => `${code(`${field}.…`)} (any field of <a href="#${resourceAnchor(target)}">${escapeHtml(target)}</a>, e.g. ${code(`${field}.names`)})`);
 
 /** Each collection's filters, ranges and fields, from the routing table the request logic reads. */
 export function queryParameters(routes: Pick<Routes, 'kinds' | 'queries'>, kinds: readonly string[]): string {

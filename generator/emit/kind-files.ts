@@ -3,7 +3,7 @@
  * builds (a full build and the dev loop's update): a new per-kind output is one more entry in
  * `kindFiles`.
  */
-import { DEFAULT_LIMIT, fieldColumnFile, filterIndexFile, listFile, pageFile, searchIndexFile, type QueryShape } from '../../edge/layout.ts';
+import { DEFAULT_LIMIT, fieldColumnFile, filterIndexFile, listFile, languageSearchFile, pageFile, searchIndexFile, type QueryShape } from '../../edge/layout.ts';
 import { paginate, type FullList } from '../../edge/pagination.ts';
 import { coverageFactsBody, coverageFactsFile } from './coverage-facts.ts';
 import type { CoverageFacts } from './coverage.ts';
@@ -64,6 +64,12 @@ export const kindFiles: readonly KindFileMaker[] = [
     make: ({ kind, query }) => {
       const search = searchIndex(kind, query.listed);
       return search ? [[searchIndexFile(kind), JSON.stringify(search)]] : [];
+    },
+  },
+  {
+    make: ({ kind, query }) => {
+      const search = searchIndex(kind, query.listed, true);
+      return search ? [[languageSearchFile(kind), JSON.stringify(search)]] : [];
     },
   },
   {

@@ -35,6 +35,7 @@ import * as summaries from '../../schemas/output/summaries.ts';
 import * as world from '../../schemas/output/world.ts';
 import { RESOURCE_SUMMARIES } from '../../schemas/output/summaries.ts';
 import { compileFields, type FieldTree } from '../../edge/query/fields.ts';
+import { pathsBelow } from '../../edge/list-fields.ts';
 import type { AnyResource } from '../resources/define.ts';
 import type { ArtifactMaker } from './artifact.ts';
 import {
@@ -384,6 +385,11 @@ const COLLECTION_PARAMETERS: Record<string, JsonSchema> = {
     description: PARAMETER_TEXT.name,
     schema: { type: 'array', maxItems: MAX_LIST_ITEMS, items: { type: 'string', pattern: NAME_PATTERN } },
   },
+  lang: {
+    name: 'lang', in: 'query', required: false,
+    description: PARAMETER_TEXT.lang,
+    schema: { type: 'string', pattern: NAME_PATTERN },
+  },
 };
 
 /** `/` and `/meta/`. */
@@ -488,22 +494,17 @@ export function querySchemas(routes: Pick<Routes, 'queries'>, vocabularies: Voca
   return out;
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** `fields`: the kind's declared paths, or a path below one of them. */
-function fieldsParameter(fields: readonly string[]): JsonSchema {
+/** `fields`: the kind's declared paths, or a path below one of them that its items' schema has. */
+function fieldsParameter(fields: readonly string[], below: readonly string[], links: Readonly<Record<string, string>>): JsonSchema {
   return {
     name: 'fields', in: 'query', required: false, style: 'form', explode: false,
-    description: PARAMETER_TEXT.fields(fields),
-    schema: {
-      type: 'array', maxItems: MAX_FIELD_PATHS,
-      items: { anyOf: [{ type: 'string', enum: [...fields] }, { type: 'string', pattern: `^(${fields.map(escapeRegExp).join('|')})\\.` }] },
-    },
+    description: PARAMETER_TEXT.fields(fields, links),
+    schema: { type: 'array', maxItems: MAX_FIELD_PATHS, items: { type: 'string', enum: [...fields, ...below] } },
   };
 }
 
 /** A collection's query parameters: the shared ones, then the kind's `fields`, `sort`, `facets`, `summary`, value filters and ranges. */
-function collectionParameters(kind: string, queries: QueryShape, idOnly: boolean): JsonValue[] {
+function collectionParameters(kind: string, queries: QueryShape, idOnly: boolean, routes: Pick<Routes, 'queries'>): JsonValue[] {
   const filters = queries.filters.map((f): JsonSchema => ({
     name: f.name, in: 'query', required: false, style: 'form', explode: false,
     description: PARAMETER_TEXT.filter(kind, f),
@@ -516,7 +517,7 @@ function collectionParameters(kind: string, queries: QueryShape, idOnly: boolean
   }));
   return [
     ...Object.keys(COLLECTION_PARAMETERS).map((p) => ({ $ref: `#/components/parameters/${p}` })),
-    ...(queries.fields.length ? [fieldsParameter(queries.fields)] : []),
+    ...(queries.fields.length ? [fieldsParameter(queries.fields, pathsBelow(routes, queries), queries.links ?? {})] : []),
     ...(queries.fields.length ? (shapingParameters(kind, queries, idOnly) as JsonValue[]) : []),
     ...filters,
     ...ranges,
@@ -572,6 +573,31 @@ function entryFields(tree: FieldTree, owner: JsonSchema, schemas: Readonly<Recor
   return out;
 }
 
+/**
+ * An entry's fields with each declared link's object (`species`) open to the linked kind's
+ * fields (`species.names`): the link's own keys, then the linked kind's entry fields, none
+ * required (each is there only when asked).
+ */
+function withLinkedFields(kind: string, own: Record<string, JsonValue>, routes: Pick<Routes, 'queries'>, contract: Contract): Record<string, JsonValue> {
+  const out = { ...own };
+  for (const [field, target] of Object.entries(queryShape(routes, kind).links ?? {})) {
+    const property = own[field] as JsonSchema | undefined;
+    const targetItem = contract.items[target];
+    if (property === undefined || targetItem === undefined) continue;
+    const linkObject = objectOf(property, contract.schemas, `${kind}.${field}`).object;
+    const linked = entryFields(compileFields(queryShape(routes, target).fields), contract.schemas[targetItem]!, contract.schemas, target);
+    const nullable = Array.isArray(property.anyOf) && property.anyOf.some((v) => typeof v === 'object' && v !== null && !Array.isArray(v) && v.type === 'null');
+    const object: JsonSchema = {
+      type: 'object',
+      description: `${typeof property.description === 'string' ? property.description : `The item’s \`${field}\`.`} Below it, any field \`/${target}/\` entries take, read from the linked resource.`,
+      properties: { ...(linkObject.properties as Record<string, JsonValue>), ...linked },
+      additionalProperties: false,
+    };
+    out[field] = nullable ? { anyOf: [object, { type: 'null' }] } : object;
+  }
+  return out;
+}
+
 /** For each kind whose entries may carry fields: its list page and its entry, typed from the item's schema. */
 export function listPageSchemas(routes: Pick<Routes, 'queries' | 'kinds' | 'idOnly'>, contract: Contract): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
@@ -586,7 +612,7 @@ export function listPageSchemas(routes: Pick<Routes, 'queries' | 'kinds' | 'idOn
       type: 'object',
       description: `An entry of a \`/${kind}/\` page: the link, and the fields \`fields=\` asked with the value the item has. A path below a declared field (\`stats.base_stat\`) gives only that part of it.`,
       required: link.required ?? [],
-      properties: { ...(link.properties as Record<string, JsonValue>), ...entryFields(compileFields(fields), contract.schemas[item]!, contract.schemas, kind) },
+      properties: { ...(link.properties as Record<string, JsonValue>), ...withLinkedFields(kind, entryFields(compileFields(fields), contract.schemas[item]!, contract.schemas, kind), routes, contract) },
       additionalProperties: false,
     };
     const results = (page.properties as Record<string, JsonSchema>).results!;
@@ -617,7 +643,7 @@ function searchPaths(kinds: readonly string[]): Record<string, JsonValue> {
     '/search/': {
       get: {
         operationId: 'search', summary: 'Find resources by name', tags: ['search'],
-        parameters: [q, kind, { $ref: '#/components/parameters/limit' }, { $ref: '#/components/parameters/offset' }],
+        parameters: [q, kind, { $ref: '#/components/parameters/limit' }, { $ref: '#/components/parameters/offset' }, { ...COLLECTION_PARAMETERS.lang!, description: PARAMETER_TEXT.searchLang }],
         responses: { '200': ok('A page of matches, best first.', SEARCH_PAGE), '400': badParameterRef },
       },
     },
@@ -635,7 +661,7 @@ function kindPaths(kind: string, { routes, contract, examples }: Pick<OpenApiInp
     [`/${kind}/`]: {
       get: {
         operationId: `list${name}`, summary: `List ${kind}`, tags: [kind],
-        parameters: collectionParameters(kind, queryShape(routes, kind), idOnly),
+        parameters: collectionParameters(kind, queryShape(routes, kind), idOnly, routes),
         responses: {
           '200': ok(`A page of links to ${kind} resources${queryShape(routes, kind).fields.length ? ', with the fields asked' : ''}.`, listPageComponents(kind, routes, contract)),
           '400': badParameterRef,

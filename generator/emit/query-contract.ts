@@ -180,10 +180,14 @@ export const PARAMETER_TEXT = {
     'Latin letters: `ピカチュウ`, `pikachú` and `皮卡丘` all find pikachu. Entries stay in list order; resources without names match nothing.',
   id: 'Only the entries with these ids, comma-separated (`1,4,7`): a batch of links in one request, in list order.',
   name: 'Only the entries with these names, comma-separated (`bulbasaur,charmander`; any letter case): a batch of links in one request, in list order.',
-  fields: (fields: readonly string[]) =>
+  fields: (fields: readonly string[], links: Readonly<Record<string, string>> = {}) =>
     `Add these fields of each item to its list entry, comma-separated, with exactly the value and shape the item has` +
     `${nestingExample(fields)}. Allowed: ${fields.map((f) => `\`${f}\``).join(', ')}, ` +
-    `or a path below one of them. An unknown field is a 400 naming what is allowed.`,
+    Object.entries(links).map(([field, target]) =>
+      `below \`${field}\` (a link to \`/${target}/\`) any field its entries take, read from the linked ${target} and merged into the link ` +
+      `(\`${field}.names\` gives \`{"${field}": {"names": […]}}\`), `).join('') +
+    `or a path below one of them that the item has (\`stats.base_stat\`). Any other path, unknown or below a field that has no such part ` +
+    `(\`types.nope\`), is a 400 naming it and what is allowed.`,
   filter: (kind: string, { name, about, target }: QueryFilter) =>
     target === null
       ? `Only the ${kind} entries whose \`${name}\` is yes (\`true\` or \`1\`) or no (\`false\` or \`0\`).`
@@ -202,6 +206,10 @@ export const PARAMETER_TEXT = {
   summary: (ranges: readonly string[]) =>
     `Add \`summary\`: for each of these ranges (comma-separated, at most ${QUERY_LIMITS.summaries} of ${ranges.map((r) => `\`${r}\``).join(', ')}), ` +
     `\`count\`, \`min\`, \`max\`, \`sum\` and \`avg\` over the whole filtered set; entries without a value are not counted.`,
+  lang:
+    'A language, by its name in `/language/` (`de`, `ja-hrkt`, `zh-hans`): `q` then matches only names in that language (the API’s own name is in ' +
+    'none), and every `names` field asked with `fields=` keeps only that language’s entries. An unknown language is a 400.',
+  searchLang: 'Only names in this language, by its name in `/language/` (`de`, `ja-hrkt`); the API’s own names are in none. An unknown language is a 400.',
   searchQ: 'The text to find, in any language the data carries; case, accents and kana or Latin width are ignored. One or two characters match the start of names only; from four, a typo or two is forgiven.',
   searchKind: 'Only resources of these collections, comma-separated (`creature,move`). An unknown collection is a 400.',
 } as const;

@@ -9,6 +9,7 @@
  * fields' values in declared order and projecting gives, byte for byte, what `pick` takes of the
  * item, which is what the request side will answer for `fields=`.
  */
+import type { TSchema } from '@sinclair/typebox';
 import { linkOf, type QueryShape } from '../../edge/layout.ts';
 import { QUERYABLE_COLLECTION_PARAMS } from '../../edge/params.ts';
 import { compileFields, nestFields, project, type FieldTree, type Json } from '../../edge/query/fields.ts';
@@ -17,6 +18,7 @@ import type { KindName } from '../model/kinds.ts';
 import type { AnyResource } from '../resources/define.ts';
 import { queryShapes, translatedNames, type AnyQueryDecl, type FactSource, type FilterValue } from '../resources/query.ts';
 import type { BuildContext } from './context.ts';
+import { pathsBelow, withNames } from './field-paths.ts';
 
 /** One value a record holds for a value filter: the linked resource's name and id, or `true`/`false` as 1/0. */
 export type FactValue = [name: string, id: number | null];
@@ -49,7 +51,9 @@ export function kindQuery(resource: AnyResource): KindQuery {
   let query = compiled.get(resource);
   if (query === undefined) {
     const declare = resource.query as ((shapes: typeof queryShapes) => AnyQueryDecl) | undefined;
-    compiled.set(resource, (query = new KindQuery(resource.kind, declare ? declare(queryShapes) : ID_ONLY_QUERY)));
+    const decl = declare ? declare(queryShapes) : ID_ONLY_QUERY;
+    const fields = withNames(decl.fields, resource.schema) as AnyQueryDecl['fields'];
+    compiled.set(resource, (query = new KindQuery(resource.kind, { ...decl, fields }, resource.schema)));
   }
   return query;
 }
@@ -60,11 +64,13 @@ export class KindQuery {
   private readonly fieldTree: FieldTree;
   private readonly fieldKeys: string[][];
 
+  /** `schema`, the item's output schema, gives the paths accepted below the declared fields. */
   constructor(
     readonly kind: KindName,
     private readonly decl: AnyQueryDecl,
+    schema?: TSchema,
   ) {
-    this.shape = shapeOf(decl);
+    this.shape = schema === undefined ? shapeOf(decl) : { ...shapeOf(decl), below: pathsBelow(kind, schema, decl.fields) };
     checkParameterNames(kind, this.shape);
     this.fieldTree = compileFields(decl.fields);
     this.fieldKeys = decl.fields.map((path) => path.split('.'));
@@ -115,7 +121,17 @@ function shapeOf(decl: AnyQueryDecl): QueryShape {
     filters: decl.filters.map(({ name, about, target }) => ({ name, about, target })),
     ranges: (decl.ranges ?? []).map(({ name, about }) => ({ name, about })),
     fields: [...decl.fields],
+    ...(decl.links === undefined ? {} : { links: checkedLinks(decl) }),
   };
+}
+
+/** The declared links, each on a declared field: its column gives each entry's link. */
+function checkedLinks(decl: AnyQueryDecl): Record<string, string> {
+  const links = { ...(decl.links as Record<string, string>) };
+  for (const field of Object.keys(links)) {
+    if (!(decl.fields as readonly string[]).includes(field)) throw new Error(`the link ${field} is not a declared field`);
+  }
+  return links;
 }
 
 /**

@@ -51,9 +51,10 @@ function valueRows(perRecord: ReadonlyArray<ReadonlyArray<[string, number | null
 
 /**
  * The kind's names: each record's own and its translations, languages in order of first use
- * along the list. Null for a kind without names (addressed by id only).
+ * along the list. Null for a kind without names (addressed by id only). `byLanguage`: each
+ * language's names kept apart, for `lang=` (edge/query/search-index.ts `makeSearchKind`).
  */
-export function searchIndex(kind: string, listed: readonly RecordFacts[]): SearchIndexFile | null {
+export function searchIndex(kind: string, listed: readonly RecordFacts[], byLanguage = false): SearchIndexFile | null {
   if (listed.some((r) => r.name === null)) return null;
   const languages: string[] = [];
   const seen = new Set<string>();
@@ -66,7 +67,7 @@ export function searchIndex(kind: string, listed: readonly RecordFacts[]): Searc
     }
   }
   const resources = listed.map(({ id, name, facts }) => ({ id, name: name ?? '', names: facts.names.map(([language, translated]) => ({ language, name: translated })) }));
-  return { format: SEARCH_INDEX_FORMAT, languages, kinds: [makeSearchKind(kind, resources, languages)] };
+  return { format: SEARCH_INDEX_FORMAT, languages, kinds: [makeSearchKind(kind, resources, languages, byLanguage)] };
 }
 
 /** One column per declared field: each listed item's value there. */

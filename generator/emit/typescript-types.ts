@@ -10,6 +10,7 @@
  * so a schema it cannot express never becomes a type that accepts too much.
  */
 import { queryShape, type Routes } from '../../edge/layout.ts';
+import { pathsBelow } from '../../edge/list-fields.ts';
 import type { ArtifactMaker } from './artifact.ts';
 import {
   BAD_PARAMETER, buildContract, CHANGE_LIST, CHANGE_REPORT, COVERAGE_MAP, META, NOT_FOUND, PAGINATED_LIST, ROOT_INDEX, SEARCH_PAGE, SEARCH_RESULT, valueComponent,
@@ -165,6 +166,8 @@ export interface CollectionQuery {
   id?: OneOrMore<number>;
   /** ${PARAMETER_TEXT.name} */
   name?: OneOrMore<string>;
+  /** ${PARAMETER_TEXT.lang} */
+  lang?: string;
 }
 
 /** \`GET /search/\`: the query. */
@@ -177,6 +180,8 @@ export interface SearchQuery {
   limit?: number;
   /** Index of the first match, as on collections. */
   offset?: number;
+  /** ${PARAMETER_TEXT.searchLang} */
+  lang?: string;
 }
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
@@ -192,7 +197,7 @@ export type AtPath<T, P extends string> = P extends \`\${infer Head}.\${infer Re
 export type Picked<T, F extends string> = [F] extends [never] ? {} : UnionToIntersection<F extends string ? AtPath<T, F> : never>;
 
 /** An entry of a collection's list: its link, and the fields asked with \`fields=\` (e.g. \`ListEntry<'creature', 'types' | 'sprites.front_default'>\`). */
-export type ListEntry<K extends ResourceKind, F extends FieldByKind[K] = never> = (K extends IdOnlyKind ? ApiResource : NamedResource) & Picked<ResourceByKind[K], F>;
+export type ListEntry<K extends ResourceKind, F extends FieldByKind[K] = never> = (K extends IdOnlyKind ? ApiResource : NamedResource) & Picked<ResourceByKind[K] & LinkedByKind[K], F>;
 
 /** A page of a collection whose entries carry the fields \`F\`. */
 export interface ListPage<K extends ResourceKind, F extends FieldByKind[K] = never> extends Omit<PaginatedList, 'results'> {
@@ -239,9 +244,12 @@ function valueType(target: string | null, vocabularies: Vocabularies): string {
 /** A kind's query interface and its field union. */
 function kindQueryDeclarations(kind: string, routes: Routes, contract: Contract): string {
   const name = contract.items[kind]!;
-  const { filters, ranges, fields } = queryShape(routes, kind);
+  const shape = queryShape(routes, kind);
+  const { filters, ranges, fields } = shape;
+  const below = pathsBelow(routes, shape);
   const members: string[] = [];
-  if (fields.length) members.push(`${docComment(PARAMETER_TEXT.fields(fields), '  ')}  fields?: OneOrMore<${name}Field | \`\${${name}Field}.\${string}\`>;`);
+  const paths = below.length ? `${name}Field | ${below.map((f) => JSON.stringify(f)).join(' | ')}` : `${name}Field`;
+  if (fields.length) members.push(`${docComment(PARAMETER_TEXT.fields(fields, shape.links), '  ')}  fields?: OneOrMore<${paths}>;`);
   const keys = sortKeys(queryShape(routes, kind), routes.idOnly.includes(kind)).map((k) => JSON.stringify(k)).join(' | ');
   if (fields.length) members.push(`${docComment(PARAMETER_TEXT.sort(kind, keys.split(' | ')), '  ')}  sort?: OneOrMore<${keys} | \`-\${${keys}}\`>;`);
   if (filters.length) members.push(`${docComment(PARAMETER_TEXT.facets(filters.map((f) => f.name)), '  ')}  facets?: OneOrMore<${filters.map((f) => JSON.stringify(f.name)).join(' | ')}>;`);
@@ -266,7 +274,17 @@ function queryDeclarations(routes: Routes, contract: Contract, vocabularies: Voc
   const own = kinds.map((kind) => kindQueryDeclarations(kind, routes, contract));
   const declared = [...[...values, ...own].join('\n').matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]!);
   for (const name of declared) if (taken.has(name)) throw new Error(`the query type ${name} has the name of a response type`);
-  const fieldsOf = (kind: string) => (queryShape(routes, kind).fields.length ? `${contract.items[kind]}Field` : 'never');
+  const linksOf = (kind: string) => Object.entries(queryShape(routes, kind).links ?? {}).filter(([, target]) => contract.items[target] !== undefined && queryShape(routes, target).fields.length);
+  // a linked kind's declared fields below the link: `species.${CreatureSpeciesField}`
+  const fieldsOf = (kind: string) => (queryShape(routes, kind).fields.length
+    ? [`${contract.items[kind]}Field`, ...linksOf(kind).map(([field, target]) => `\`${field}.\${${contract.items[target]}Field}\``)].join(' | ')
+    : 'never');
+  const linkedOf = (kind: string) => {
+    const links = linksOf(kind);
+    if (links.length === 0) return '{}';
+    const members = links.map(([field, target]) => `${docComment(`\`${field}\` links a ${target}: \`fields=${field}.names\` reads its fields.`, '    ')}    ${JSON.stringify(field)}: ${contract.items[target]};\n`);
+    return `{\n${members.join('')}  }`;
+  };
   const map = (name: string, doc: string, member: (kind: string) => [doc: string, type: string]) => {
     const members = kinds.map((k) => {
       const [memberDoc, type] = member(k);
@@ -280,6 +298,7 @@ function queryDeclarations(routes: Routes, contract: Contract, vocabularies: Voc
     ...own,
     map('QueryByKind', 'Each collection’s query, by its path segment.', (k) => [`What \`GET /${k}/\` takes.`, `${contract.items[k]}Query`]),
     map('FieldByKind', 'The fields each collection’s list entries may carry (`never`: none).', (k) => [`The fields \`/${k}/\` entries may carry.`, fieldsOf(k)]),
+    map('LinkedByKind', 'What each collection’s declared links lead to: `fields=species.names` reads the linked resource’s fields.', (k) => [`The links of \`/${k}/\` entries.`, linkedOf(k)]),
     `/** The collections addressed by id alone, whose entries have a \`url\` and no \`name\`. */\nexport type IdOnlyKind = ${routes.idOnly.length ? [...routes.idOnly].sort().map((k) => JSON.stringify(k)).join(' | ') : 'never'};\n`,
   ];
 }

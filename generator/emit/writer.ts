@@ -16,7 +16,7 @@
  */
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildIndexFile, buildStampFile, changeReportsFolder, coverageFile, metaFile, notFoundFile, rootFile, routesFile, searchIndexFile, searchPackFile, type Meta, type Routes } from '../../edge/layout.ts';
+import { buildIndexFile, buildStampFile, changeReportsFolder, coverageFile, metaFile, notFoundFile, rootFile, routesFile, languageSearchFile, languageSearchPackFile, searchIndexFile, searchPackFile, type Meta, type Routes } from '../../edge/layout.ts';
 import type { SearchIndexFile } from '../../edge/query/search-index.ts';
 import { allResources } from '../resources/index.ts';
 import type { AnyResource } from '../resources/define.ts';
@@ -134,6 +134,8 @@ export class BuildWriter {
     const coverage = await this.writeCoverage(kinds);
     if (!options.only) await this.writeArtifacts(options.baseUrl, resources, routes, meta);
     await this.writeSearchPack(routes);
+    // lang='s: the same, each language's names kept apart
+    await this.writeSearchPack(routes, languageSearchPackFile, languageSearchFile);
     await out.write(routesFile, JSON.stringify(routes));
     await out.write(metaFile, JSON.stringify(meta));
     const stamp: BuildStamp = { inputHash: options.inputHash, baseUrl: options.baseUrl };
@@ -192,22 +194,22 @@ export class BuildWriter {
    * copy where no kind's search file was written again or removed, the served one stands: it was
    * packed from the same files.
    */
-  private async writeSearchPack(routes: Routes): Promise<void> {
+  private async writeSearchPack(routes: Routes, packFile = searchPackFile, kindFile = searchIndexFile): Promise<void> {
     const out = this.out;
-    if (out instanceof CopyOutput && existsSync(join(out.root, searchPackFile)) && !routes.kinds.some((kind) => out.rewritten.has(searchIndexFile(kind)))) return;
-    const pack = searchPack(this.readSearchFiles(routes));
-    if (!out.holds(searchPackFile, pack)) await out.write(searchPackFile, pack);
+    if (out instanceof CopyOutput && existsSync(join(out.root, packFile)) && !routes.kinds.some((kind) => out.rewritten.has(kindFile(kind)))) return;
+    const pack = searchPack(this.readSearchFiles(routes, kindFile));
+    if (!out.holds(packFile, pack)) await out.write(packFile, pack);
   }
 
   /**
    * Every named kind's search index as written (on a copy: the served build's for the kinds not
    * written again), in the routing table's order; a kind without one is skipped.
    */
-  private readSearchFiles(routes: Routes): SearchIndexFile[] {
+  private readSearchFiles(routes: Routes, kindFile: (kind: string) => string): SearchIndexFile[] {
     return routes.kinds.filter((kind) => !routes.idOnly.includes(kind)).flatMap((kind) => {
       let text: string;
       try {
-        text = readFileSync(join(this.out.root, searchIndexFile(kind)), 'utf8');
+        text = readFileSync(join(this.out.root, kindFile(kind)), 'utf8');
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
         throw e;

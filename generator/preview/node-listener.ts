@@ -3,8 +3,10 @@
  * logic's composition (edge/http.ts around edge/handler.ts, with compression) for one build.
  * It only translates: Node's request into a RequestLike, a Reply into Node's response.
  */
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Reply, RequestLike, Respond } from '../../edge/http.ts';
+import { createServer, STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { jsonAnswer } from '../../edge/answers.ts';
+import { contentHash, replyOf, type Reply, type RequestLike, type Respond } from '../../edge/http.ts';
 import { createServing, type PreviewCacheSizes } from './served-build.ts';
 
 /** The request's URL; one that cannot be parsed is passed as it is, for the request logic's 404. */
@@ -62,6 +64,90 @@ export function nodeListener(respond: Respond, origin: string) {
   };
 }
 
+/** Where a request Node's parser refused ends: the end of its head. */
+const HEAD_END = Buffer.from('\r\n\r\n');
+const REQUEST_LINE = /^([A-Z]{1,20}) (\S+) HTTP\/1\.[01]$/;
+/** A header line with nothing Node would refuse but what we re-read: a token, a colon, visible ASCII. */
+const HEADER_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*([\x20-\x7e\t]*?)[ \t]*$/;
+
+/**
+ * A target with raw bytes above 0x7F (curl sends `?q=ピカチュウ` unencoded) as its percent-encoded
+ * form, as nginx and the CDN read it; null when it holds anything else Node refuses (a control
+ * byte, a space), which is not safe to guess at.
+ */
+export function encodeRawTarget(target: Buffer): string | null {
+  let out = '';
+  for (const byte of target) {
+    if (byte >= 0x80) out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    else if (byte > 0x20 && byte < 0x7f) out += String.fromCharCode(byte);
+    else return null;
+  }
+  return out;
+}
+
+/**
+ * The request in a head Node's parser refused, when its only fault is raw UTF-8 bytes in the
+ * target: method, the target percent-encoded, and headers. Null for anything else (a partial
+ * head, a malformed line, a bad header), which gets a plain 400.
+ */
+export function reReadHead(raw: Buffer, origin: string): RequestLike | null {
+  const end = raw.indexOf(HEAD_END);
+  if (end < 0) return null;
+  const lines = raw.subarray(0, end).toString('latin1').split('\r\n');
+  const requestLine = REQUEST_LINE.exec(lines[0]!);
+  if (requestLine === null) return null;
+  const target = encodeRawTarget(Buffer.from(requestLine[2]!, 'latin1'));
+  if (target === null || !target.startsWith('/')) return null;
+  const headers: IncomingHttpHeaders = {};
+  for (const line of lines.slice(1)) {
+    const header = HEADER_LINE.exec(line);
+    if (header === null) return null;
+    const name = header[1]!.toLowerCase();
+    headers[name] = headers[name] === undefined ? header[2]! : `${String(headers[name])}, ${header[2]!}`;
+  }
+  return { method: requestLine[1]!, url: absoluteUrl(target, origin), headers: headerReader(headers) };
+}
+
+/** Node's parser refused the head for its size: 431, as Node says it; anything else it refused: 400. */
+const refusedStatus = (code: string | undefined): number => (code === 'HPE_HEADER_OVERFLOW' ? 431 : 400);
+
+/** The reply for a request Node refused, with the headers every answer carries and the reason as a JSON string, like a 404's. */
+async function refusedReply(status: number): Promise<Reply> {
+  const answer = jsonAnswer(status, STATUS_CODES[status] ?? 'Bad Request');
+  return replyOf(answer, { etag: await contentHash(answer.body), version: undefined });
+}
+
+/** A reply written on the socket itself (Node gives no response object for a refused request); the connection then closes. */
+function writeRawReply(socket: Duplex, reply: Reply): void {
+  const head = [`HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status] ?? ''}`];
+  for (const [name, value] of Object.entries(reply.headers)) head.push(`${name}: ${value}`);
+  head.push('connection: close', '', '');
+  socket.end(Buffer.concat([Buffer.from(head.join('\r\n'), 'latin1'), reply.body ?? Buffer.alloc(0)]));
+}
+
+/**
+ * Node's `clientError`: a request its HTTP parser refused. One whose only fault is raw UTF-8 in
+ * the target is answered as its percent-encoded form; any other gets the API's JSON error with
+ * the usual headers instead of Node's empty 400 or 431. (A client that half-closes right after
+ * its request gets nothing: Node ends a refused connection on its FIN. curl does not.)
+ */
+export function refusedRequestListener(respond: Respond, origin: string) {
+  return (error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void => {
+    // as Node itself does: once anything was written on this connection, a reply of ours could
+    // land inside another one, so the connection is only closed
+    if (error.code === 'ECONNRESET' || !socket.writable || (socket as Duplex & { bytesWritten?: number }).bytesWritten !== 0) {
+      socket.destroy();
+      return;
+    }
+    const request = error.code === 'HPE_INVALID_URL' && error.rawPacket ? reReadHead(error.rawPacket, origin) : null;
+    const reply = request === null ? refusedReply(refusedStatus(error.code)) : respond(request);
+    reply.then(
+      (r) => writeRawReply(socket, r),
+      () => socket.destroy(),
+    );
+  };
+}
+
 export interface Preview {
   url: string;
   close(): Promise<void>;
@@ -77,7 +163,9 @@ export interface PreviewStartOptions extends PreviewCacheSizes {
 
 export function startPreview(options: PreviewStartOptions): Promise<Preview> {
   const host = options.host ?? '127.0.0.1';
-  const server = createServer(nodeListener(createServing(options.root, options.baseUrl, options), `http://${host}`));
+  const respond = createServing(options.root, options.baseUrl, options);
+  const server = createServer(nodeListener(respond, `http://${host}`));
+  server.on('clientError', refusedRequestListener(respond, `http://${host}`));
   return new Promise((resolvePromise, reject) => {
     server.once('error', reject);
     server.listen(options.port, host, () => {

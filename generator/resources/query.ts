@@ -70,6 +70,13 @@ export interface QueryDecl<K extends KindName, I> {
    * every item has each of them.
    */
   fields: readonly FieldPath<I>[];
+  /**
+   * One step through a link (issue 24): a declared field that links one resource of another
+   * kind, and that kind. `fields=` then takes, below the field, any field the other kind's
+   * entries take (`links: { species: 'creature-species' }` allows `species.names`,
+   * `species.generation`); the entry nests it as `{"species": {"names": […]}}`.
+   */
+  links?: Readonly<Partial<Record<FieldPath<I>, KindName>>>;
   /** the translated names searched besides the own name; default: the item's `names` (`translatedNames`) */
   names?(source: FactSource<K, I>): readonly TranslatedName[];
 }

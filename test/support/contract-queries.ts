@@ -24,6 +24,8 @@ export const INVENTED_QUERIES: Record<string, QueryShape> = {
       { name: 'special-attack', about: 'base special attack' },
     ],
     fields: ['id', 'types', 'sprites.front_default', 'sprites.other.official-artwork.front_default', 'stats'],
+    below: ['stats.base_stat', 'stats.effort', 'stats.stat', 'stats.stat.name', 'stats.stat.url', 'types.slot', 'types.type', 'types.type.name', 'types.type.url'],
+    links: { species: 'creature-species' },
   },
   move: {
     filters: [
@@ -34,6 +36,7 @@ export const INVENTED_QUERIES: Record<string, QueryShape> = {
     fields: ['id', 'power', 'type'],
   },
   'evolution-chain': { filters: [], ranges: [], fields: ['id'] },
+  'creature-species': { filters: [], ranges: [], fields: ['id', 'names', 'is_legendary', 'generation'] },
 };
 
 const readDist = (distDir: string, path: string) => JSON.parse(readFileSync(join(distDir, path), 'utf8')) as unknown;

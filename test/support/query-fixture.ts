@@ -5,7 +5,9 @@
  * the search indexes of both named kinds packed into one file too, as the build writes them.
  */
 import type { FileReader } from '../../edge/handler.ts';
-import { fieldColumnFile, filterIndexFile, itemFile, listFile, metaFile, pageFile, routesFile, searchIndexFile, searchPackFile, type Routes } from '../../edge/layout.ts';
+import {
+  fieldColumnFile, filterIndexFile, itemFile, languageSearchFile, languageSearchPackFile, listFile, metaFile, pageFile, routesFile, searchIndexFile, searchPackFile, type Routes,
+} from '../../edge/layout.ts';
 import { paginate } from '../../edge/pagination.ts';
 import { positionGaps, type FilterIndexFile } from '../../edge/query/filter.ts';
 import { makeSearchKind, packSearchFiles, type SearchIndexFile } from '../../edge/query/search-index.ts';
@@ -38,7 +40,8 @@ const routes: Routes = {
     critter: {
       filters: [{ name: 'element', about: 'an element', target: 'element' }, { name: 'is_rare', about: 'yes or no', target: null }],
       ranges: [{ name: 'speed', about: 'base speed' }],
-      fields: ['id', 'element', 'sprites.front_default', 'stats'],
+      fields: ['id', 'names', 'element', 'sprites.front_default', 'stats'],
+      below: ['names.name', 'names.language', 'names.language.name', 'names.language.url', 'element.name', 'stats.base_stat', 'stats.stat', 'stats.stat.name'],
     },
   },
 };
@@ -57,16 +60,21 @@ const filterIndex: FilterIndexFile = {
   ranges: { speed: CRITTERS.map((c) => c.speed) },
 };
 const languages = ['fr', 'de', 'ja-hrkt'];
-const searchFile = (kind: string, resources: { id: number; name: string; names: { language: string; name: string }[] }[]): SearchIndexFile => ({
+const searchFile = (kind: string, resources: { id: number; name: string; names: { language: string; name: string }[] }[], byLanguage = false): SearchIndexFile => ({
   format: 'search-index/2',
   languages,
-  kinds: [makeSearchKind(kind, resources, languages)],
+  kinds: [makeSearchKind(kind, resources, languages, byLanguage)],
 });
+/** The languages `lang=` takes: the language kind's list (en has no name here). */
+const languageList = { count: 4, results: ['en', ...languages].map((name, i) => entry('language', i + 1, name)) };
 const stats = (c: (typeof CRITTERS)[number]) => [{ base_stat: c.speed, stat: { name: 'speed' } }, { base_stat: c.id * 10, stat: { name: 'hp' } }];
 const column = (field: string, values: unknown[]) => ({ format: 'field-column/1', kind: 'critter', field, values });
 
 const critterSearch = searchFile('critter', CRITTERS);
-const elementSearch = searchFile('element', ELEMENTS.map((e) => ({ ...e, names: e.name === 'tide' ? [{ language: 'fr', name: 'Marée' }] : [] })));
+const elementNames = ELEMENTS.map((e) => ({ ...e, names: e.name === 'tide' ? [{ language: 'fr', name: 'Marée' }] : [] }));
+const elementSearch = searchFile('element', elementNames);
+const critterByLanguage = searchFile('critter', CRITTERS, true);
+const elementByLanguage = searchFile('element', elementNames, true);
 
 export const FIXTURE = new Map<string, unknown>([
   [routesFile, routes],
@@ -80,6 +88,11 @@ export const FIXTURE = new Map<string, unknown>([
   [searchIndexFile('critter'), critterSearch],
   [searchIndexFile('element'), elementSearch],
   [searchPackFile, encodeSearchPack(packSearchFiles([critterSearch, elementSearch]))],
+  [listFile('language'), languageList],
+  [languageSearchFile('critter'), critterByLanguage],
+  [languageSearchFile('element'), elementByLanguage],
+  [languageSearchPackFile, encodeSearchPack(packSearchFiles([critterByLanguage, elementByLanguage]))],
+  [fieldColumnFile('critter', 'names'), column('names', CRITTERS.map((c) => c.names.map((n) => ({ name: n.name, language: entry('language', languages.indexOf(n.language) + 2, n.language) }))))],
   [fieldColumnFile('critter', 'id'), column('id', CRITTERS.map((c) => c.id))],
   [fieldColumnFile('critter', 'element'), column('element', CRITTERS.map((c) => c.element.map((name) => ({ name }))))],
   [fieldColumnFile('critter', 'sprites.front_default'), column('sprites.front_default', CRITTERS.map((c) => c.sprite))],

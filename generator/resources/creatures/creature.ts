@@ -94,6 +94,8 @@ const query = (q: QueryShapes<'creature', CreatureItem>): QueryDecl<'creature', 
     q.integer('weight', 'weight in hectograms'),
   ],
   fields: ['id', 'base_experience', 'height', 'weight', 'is_default', 'abilities', 'species', 'sprites.front_default', 'sprites.other.official-artwork.front_default', 'stats', 'types'],
+  // one step to the species: `species.names`, `species.generation`, `species.is_legendary`, …
+  links: { species: 'creature-species' },
   names: creatureNames,
 });
 
