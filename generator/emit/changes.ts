@@ -8,7 +8,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { changeReportFile, changesListFile } from '../../edge/layout.ts';
 import { createAjv, validatorFor } from '../../schemas/ajv.ts';
-import { ChangeReport, type ChangeSummary } from '../../schemas/output/changes.ts';
+import type { Static } from '@sinclair/typebox';
+import { ChangeReport, ChangeSummary } from '../../schemas/output/changes.ts';
 import { BuildError } from './build-error.ts';
 
 const REPORT_FILE = /^([0-9a-f]{40})\.\.([0-9a-f]{40})\.json$/;
@@ -18,7 +19,7 @@ export interface ChangeListEntry {
   from: string;
   to: string;
   url: string;
-  summary: ChangeSummary;
+  summary: Static<typeof ChangeSummary>;
 }
 
 export interface ChangeList {

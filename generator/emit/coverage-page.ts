@@ -7,6 +7,8 @@ import { coverageFile } from '../../edge/layout.ts';
 import type { CoverageMap, KindCoverage } from '../../schemas/output/coverage.ts';
 import { escapeHtml } from './reference.ts';
 
+/** A rule's text with its `code` spans as code (the rules are written for the JSON too). */
+const withCode = (text: string) => escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 /** Shares fall in five bands, each a colour of the page's scale (docs.css `.heat-N`). */
 const band = (share: number) => (share === 0 ? 0 : Math.min(4, 1 + Math.floor(share * 4)));
@@ -31,7 +33,7 @@ function kindTable(k: KindCoverage): string {
   });
   return (
     `<div class="card table-scroll"><table class="heat" id="coverage-${escapeHtml(k.kind)}">` +
-    `<caption><code>${escapeHtml(k.kind)}</code>: share of items lacking each field, by generation (${escapeHtml(k.generation_rule)})</caption>` +
+    `<caption><code>${escapeHtml(k.kind)}</code>: share of items lacking each field, by generation (${withCode(k.generation_rule)})</caption>` +
     `<thead><tr><th scope="col">Field</th>${head}</tr></thead><tbody>${rows.join('')}</tbody></table></div>`
   );
 }

@@ -18,9 +18,11 @@ import * as battle from '../../schemas/output/battle.ts';
 import * as berries from '../../schemas/output/berries.ts';
 import * as common from '../../schemas/output/common.ts';
 import { describedFrom } from '../../schemas/output/common.ts';
-import * as contests from '../../schemas/output/contests.ts';
 import * as changes from '../../schemas/output/changes.ts';
-import { ChangeList, ChangeReport } from '../../schemas/output/changes.ts';
+import * as contests from '../../schemas/output/contests.ts';
+import * as changeList from '../../schemas/output/change-list.ts';
+import { ChangeList } from '../../schemas/output/change-list.ts';
+import { ChangeReport } from '../../schemas/output/changes.ts';
 import * as coverage from '../../schemas/output/coverage.ts';
 import { CoverageMap } from '../../schemas/output/coverage.ts';
 import * as creatures from '../../schemas/output/creatures.ts';
@@ -48,7 +50,9 @@ export type JsonSchema = { [key: string]: JsonValue };
 
 /** Every module of schemas/output/ by file name: their exported constants name the shared shapes. */
 export const outputSchemaModules: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
-  battle, berries, changes, common, contests, coverage, creatures, encounters, evolution, items, moves, 'species-traits': speciesTraits, species, sprites, summaries, world,
+  battle, berries, changes, common, contests, creatures, encounters, evolution, items, moves, 'species-traits': speciesTraits, species, sprites, summaries, world,
+  // issue 25's documents made by the build itself
+  'change-list': changeList, coverage,
 };
 
 /** `GET {base}/meta/`: what was built (edge/layout.ts `Meta`, which the handler reads). */

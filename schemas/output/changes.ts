@@ -61,29 +61,8 @@ export const ChangeReport = Type.Object(
     summary: about(ChangeSummary, 'How many items this version added, removed and changed, over every kind.'),
     kinds: Type.Record(Type.String(), KindChanges, d('By kind, in the API’s kind order; only kinds with a change.')),
   },
-  { additionalProperties: false, description: 'What a data version changed: tables, and the API’s items by kind with the field paths that changed. Names and paths only, never values.' },
+  { additionalProperties: false },
 );
 export type ChangeReport = Static<typeof ChangeReport>;
 export type TableChange = Static<typeof TableChange>;
 export type KindChanges = Static<typeof KindChanges>;
-export type ChangeSummary = Static<typeof ChangeSummary>;
-
-/** `GET /v2/changes/`: the data versions, newest first. */
-export const ChangeList = Type.Object(
-  {
-    count: Count('How many data versions have a report.'),
-    results: Type.Array(
-      Type.Object(
-        {
-          from: Commit('The upstream commit of the version before.'),
-          to: Commit('The upstream commit of this version.'),
-          url: Type.String({ format: 'uri', description: 'URL of the version’s full report, `/changes/{to}/`.' }),
-          summary: about(ChangeSummary, 'The version’s items added, removed and changed, summed over kinds.'),
-        },
-        { additionalProperties: false },
-      ),
-      { description: 'Newest first: this build’s version, then the one it was made from, and so on.' },
-    ),
-  },
-  { additionalProperties: false, description: 'Every data version with a change report, newest first.' },
-);
