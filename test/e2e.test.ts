@@ -422,6 +422,9 @@ describe('the docs page: coming from GraphQL', () => {
     }
     expect(shown.count).toBe(list.count);
     expect(new Map(shown.facets.generation.map((f) => [f.name, f.count]))).toEqual(perGeneration);
+    // in the generations' own list order
+    const generations = (distJson(listFile('generation')) as { results: { name: string }[] }).results.map((g) => g.name);
+    expect(shown.facets.generation.map((f) => f.name)).toEqual(generations.filter((g) => perGeneration.has(g)));
     expect(shown.facets.generation.reduce((sum, f) => sum + f.count, 0)).toBe(list.count);
     expect(elsewhere).toEqual([]);
     expect(errors).toEqual([]);
