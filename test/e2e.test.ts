@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { coverageFile, itemFile, listFile, routesFile, type Routes } from '../edge/layout.ts';
 import type { CoverageMap } from '../schemas/output/coverage.ts';
+import { GRAPHQL_EXAMPLES } from '../generator/emit/graphql-page.ts';
 
 const origin = inject('previewUrl');
 const base = inject('baseUrl');
@@ -268,15 +269,30 @@ describe('the docs page', () => {
   }, 120_000);
 });
 
-/** Every creature of the build's list whose item and species satisfy `keep`, by name, in list order: the oracle of a filter. */
-function creaturesWhere(keep: (creature: { types: { type: { name: string } }[] }, species: { generation: { name: string } }) => boolean): string[] {
+interface BuiltCreature {
+  types: { type: { name: string } }[];
+  moves: { move: { name: string } }[];
+  base_experience: number | null;
+  species: { url: string };
+}
+interface BuiltSpecies {
+  generation: { name: string };
+  names: { name: string; language: { name: string } }[];
+}
+
+/** Every creature of the build's list with its item and its species, in list order: what the oracles read. */
+function builtCreatures(): { name: string; creature: BuiltCreature; species: BuiltSpecies }[] {
   const list = distJson(listFile('creature')) as { results: { name: string; url: string }[] };
-  return list.results.flatMap(({ name, url }) => {
-    const creature = distJson(itemFile('creature', /\/(\d+)\/$/.exec(url)![1]!)) as { types: { type: { name: string } }[]; species: { url: string } };
-    const species = distJson(itemFile('creature-species', /\/(\d+)\/$/.exec(creature.species.url)![1]!)) as { generation: { name: string } };
-    return keep(creature, species) ? [name] : [];
+  return list.results.map(({ name, url }) => {
+    const creature = distJson(itemFile('creature', /\/(\d+)\/$/.exec(url)![1]!)) as BuiltCreature;
+    const species = distJson(itemFile('creature-species', /\/(\d+)\/$/.exec(creature.species.url)![1]!)) as BuiltSpecies;
+    return { name, creature, species };
   });
 }
+
+/** Every creature of the build's list whose item and species satisfy `keep`, by name, in list order: the oracle of a filter. */
+const creaturesWhere = (keep: (creature: BuiltCreature, species: BuiltSpecies) => boolean): string[] =>
+  builtCreatures().flatMap(({ name, creature, species }) => (keep(creature, species) ? [name] : []));
 
 /** The answer the try box shows, parsed. */
 const shownJson = async (page: Page) => JSON.parse((await output(page).textContent()) ?? 'null') as unknown;
@@ -336,6 +352,80 @@ describe('the docs page: filter and search', () => {
     expect(await shownJson(page)).toMatchObject({ error: 'bad_parameter', parameter: 'type', value: 'firee' });
     await expect.poll(() => status(page).textContent()).toContain('parameter “type” does not take “firee”');
     expect(await page.getByRole('link', { name: 'Fields of this answer' }).getAttribute('href')).toBe('#shape-BadParameter');
+    expect(elsewhere).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+/** The request of the upstream's example `file` (the first, when a file asks two questions). */
+const graphqlPath = (file: string) => GRAPHQL_EXAMPLES.find((e) => e.file === file)!.path;
+
+describe('the docs page: coming from GraphQL', () => {
+  it('has a "Coming from GraphQL" section with each example’s request as a try link, and each request answers 200', async () => {
+    const { page, context, elsewhere, errors } = await openPage();
+    await page.goto(`${origin}/`);
+    const section = page.locator('#from-graphql');
+    expect(await section.getByRole('heading', { name: 'Coming from GraphQL', exact: true }).count()).toBe(1);
+    expect(await page.locator('nav.toc a[href="#from-graphql"]').count()).toBe(1);
+    expect(await section.locator('#graphql-examples tbody tr').count()).toBe(GRAPHQL_EXAMPLES.length);
+    for (const { file, path } of GRAPHQL_EXAMPLES) {
+      expect(await section.locator(`a[data-try][href="${path}"]`).count(), file).toBe(1);
+      expect((await fetch(`${origin}${path}`)).status, path).toBe(200);
+    }
+    expect(elsewhere).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('runs weakestPokemonAbleToBeatFireRedAlone.gql’s request: all three moves, lowest base experience first, English species names, as the built documents say', async () => {
+    const path = graphqlPath('weakestPokemonAbleToBeatFireRedAlone.gql');
+    const { page, context, elsewhere, errors } = await openPage();
+    await page.goto(`${origin}/`);
+    await page.locator(`#from-graphql a[data-try][href="${path}"]`).click();
+    await answered(page, path);
+    const shown = (await shownJson(page)) as { count: number; results: { name: string; base_experience: number | null; species: { names: unknown[] } }[] };
+    expect(shown).toEqual(await (await fetch(`${origin}${path}`)).json());
+    const learns = (c: BuiltCreature, move: string) => c.moves.some((m) => m.move.name === move);
+    const oracle = builtCreatures()
+      .filter(({ creature: c, species: s }) => s.generation.name === 'generation-i' && ['strength', 'cut', 'surf'].every((m) => learns(c, m)))
+      // a stable sort keeps list order among ties; a creature without base experience goes last
+      .sort((a, b) => (a.creature.base_experience ?? Infinity) - (b.creature.base_experience ?? Infinity));
+    expect(oracle.length).toBeGreaterThan(1);
+    expect(shown.count).toBe(oracle.length);
+    expect(shown.results.map((r) => r.name)).toEqual(oracle.slice(0, 20).map((o) => o.name));
+    expect(shown.results[0]).toEqual({
+      name: oracle[0]!.name,
+      url: expect.any(String),
+      base_experience: oracle[0]!.creature.base_experience,
+      species: { names: oracle[0]!.species.names.filter((n) => n.language.name === 'en') },
+    });
+    expect(shown.results[0]!.species.names).toHaveLength(1);
+    expect(elsewhere).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('runs gen3_species.gql’s request: the species count per generation, as the built documents say', async () => {
+    const path = graphqlPath('gen3_species.gql');
+    const { page, context, elsewhere, errors } = await openPage();
+    await page.goto(`${origin}/`);
+    await page.locator(`#from-graphql a[data-try][href="${path}"]`).click();
+    await answered(page, path);
+    const shown = (await shownJson(page)) as { count: number; facets: { generation: { name: string; count: number }[] } };
+    expect(shown).toEqual(await (await fetch(`${origin}${path}`)).json());
+    const list = distJson(listFile('creature-species')) as { count: number; results: { url: string }[] };
+    const perGeneration = new Map<string, number>();
+    for (const { url } of list.results) {
+      const name = (distJson(itemFile('creature-species', /\/(\d+)\/$/.exec(url)![1]!)) as BuiltSpecies).generation.name;
+      perGeneration.set(name, (perGeneration.get(name) ?? 0) + 1);
+    }
+    expect(shown.count).toBe(list.count);
+    expect(new Map(shown.facets.generation.map((f) => [f.name, f.count]))).toEqual(perGeneration);
+    // in the generations' own list order
+    const generations = (distJson(listFile('generation')) as { results: { name: string }[] }).results.map((g) => g.name);
+    expect(shown.facets.generation.map((f) => f.name)).toEqual(generations.filter((g) => perGeneration.has(g)));
+    expect(shown.facets.generation.reduce((sum, f) => sum + f.count, 0)).toBe(list.count);
     expect(elsewhere).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();

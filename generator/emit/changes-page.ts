@@ -7,12 +7,11 @@ import { join } from 'node:path';
 import { changeReportFile, changesListFile } from '../../edge/layout.ts';
 import type { ChangeReport } from '../../schemas/output/changes.ts';
 import type { ChangeList } from './changes.ts';
-import { escapeHtml } from './reference.ts';
+import { escapeHtml, tryLink } from './reference.ts';
 
 /** How many kinds the page names before "and N more". */
 const SHOWN_KINDS = 6;
 
-const tryLink = (path: string, text = path) => `<a data-try href="${escapeHtml(path)}">${escapeHtml(text)}</a>`;
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 function kindLine(kind: string, k: ChangeReport['kinds'][string]): string {

@@ -21,7 +21,8 @@ import { changesSection } from './changes-page.ts';
 import { readCoverage } from './coverage-facts.ts';
 import { coverageSection } from './coverage-page.ts';
 import { buildContract, type JsonValue } from './openapi.ts';
-import { escapeHtml, referenceSection, resourceAnchor, type ReferenceExample } from './reference.ts';
+import { fromGraphqlSection } from './graphql-page.ts';
+import { escapeHtml, referenceSection, resourceAnchor, tryLink, type ReferenceExample } from './reference.ts';
 
 export const siteDir = fileURLToPath(new URL('../../site/', import.meta.url));
 
@@ -81,8 +82,6 @@ export function summarize(ctx: Pick<ArtifactContext, 'outDir' | 'routes' | 'meta
     exampleId,
   };
 }
-
-const tryLink = (path: string, text = path) => `<a data-try href="${escapeHtml(path)}">${escapeHtml(text)}</a>`;
 
 function resourceRow(s: KindSummary): string {
   const examples = s.example === null ? [] : [tryLink(s.example, s.example.slice(`/v2/${s.kind}/`.length))];
@@ -194,7 +193,6 @@ function referenceExamples(ctx: Pick<ArtifactContext, 'outDir' | 'routes' | 'met
 
 type Item = { [key: string]: JsonValue };
 const code = (text: string) => `<code>${escapeHtml(text)}</code>`;
-const pathLink = (path: string) => `<a data-try href="${escapeHtml(path)}">${escapeHtml(path)}</a>`;
 
 /**
  * The confusions users of the upstream service report most, each with the request that answers
@@ -209,7 +207,7 @@ export function goodToKnow(outDir: string): string {
   if (first && typeof first.height === 'number' && typeof first.weight === 'number') {
     const path = `/v2/creature/${String(first.name)}`;
     points.push(
-      `<li><strong>Height is in decimetres, weight in hectograms.</strong> ${pathLink(path)} answers ` +
+      `<li><strong>Height is in decimetres, weight in hectograms.</strong> ${tryLink(path)} answers ` +
         `${code(`"height": ${first.height}`)} (${first.height / 10} m) and ${code(`"weight": ${first.weight}`)} (${first.weight / 10} kg): divide both by 10.</li>`,
     );
   }
@@ -217,8 +215,8 @@ export function goodToKnow(outDir: string): string {
   const variety = (deoxys?.varieties as { is_default: boolean; creature: { name: string } }[] | undefined)?.find((v) => v.is_default);
   if (variety && variety.creature.name !== 'deoxys') {
     points.push(
-      `<li><strong>A species name is not always a creature name.</strong> ${pathLink('/v2/creature/deoxys')} is a 404: ` +
-        `the species’ default variety is ${code(variety.creature.name)}. Ask the species, ${pathLink('/v2/creature-species/deoxys')}, ` +
+      `<li><strong>A species name is not always a creature name.</strong> ${tryLink('/v2/creature/deoxys')} is a 404: ` +
+        `the species’ default variety is ${code(variety.creature.name)}. Ask the species, ${tryLink('/v2/creature-species/deoxys')}, ` +
         `and read ${code('varieties')}: the entry with ${code('"is_default": true')} links the creature.</li>`,
     );
   }
@@ -227,7 +225,7 @@ export function goodToKnow(outDir: string): string {
     const path = `/v2/creature/?offset=${Math.max(0, firstForm - 2)}&limit=4`;
     points.push(
       `<li><strong>Ids are not contiguous.</strong> Varieties other than a species’ default (megas, regional forms) start at ` +
-        `${code('10001')}, right after the last species number, and every collection may have gaps: ${pathLink(path)} shows the jump. ` +
+        `${code('10001')}, right after the last species number, and every collection may have gaps: ${tryLink(path)} shows the jump. ` +
         `Follow ${code('next')} (or ask for a large ${code('limit')}) instead of counting from 1 to ${code('count')}.</li>`,
     );
   }
@@ -238,9 +236,9 @@ export function goodToKnow(outDir: string): string {
     const chainId = chainUrl ? idOf(chainUrl) : null;
     if (!item || chainId === null || chainId === String(item.id)) continue;
     points.push(
-      `<li><strong>An evolution chain’s id is not a species id.</strong> ${pathLink(`/v2/creature-species/${String(item.name)}`)} ` +
+      `<li><strong>An evolution chain’s id is not a species id.</strong> ${tryLink(`/v2/creature-species/${String(item.name)}`)} ` +
         `(species ${String(item.id)}) belongs to chain ${chainId}: read ${code('evolution_chain.url')} from the species, ` +
-        `then ${pathLink(`/v2/evolution-chain/${chainId}`)}.</li>`,
+        `then ${tryLink(`/v2/evolution-chain/${chainId}`)}.</li>`,
     );
     break;
   }
@@ -249,7 +247,7 @@ export function goodToKnow(outDir: string): string {
   const broken = entries.find((e) => /[\n\f]/.test(e.flavor_text));
   if (firstSpecies && broken) {
     points.push(
-      `<li><strong>Flavor text keeps the games’ line and page breaks.</strong> In ${pathLink(`/v2/creature-species/${String(firstSpecies.name)}`)} ` +
+      `<li><strong>Flavor text keeps the games’ line and page breaks.</strong> In ${tryLink(`/v2/creature-species/${String(firstSpecies.name)}`)} ` +
         `an entry reads ${code(JSON.stringify(broken.flavor_text))}: ${code('\\n')} is a line break, ${code('\\f')} (form feed) a new page, ` +
         `and some texts hold U+00AD soft hyphens. Replace each with a space (and drop soft hyphens) before showing it as one paragraph.</li>`,
     );
@@ -328,6 +326,7 @@ export const docsPage: ArtifactMaker = {
       resources: resourceTables(summaries),
       good_to_know: goodToKnow(ctx.outDir),
       query_parameters: queryParameters(ctx.routes, pageOrder),
+      from_graphql: fromGraphqlSection(),
       reference,
       changes: changesSection(ctx.outDir),
       coverage_nav: coverage.nav,

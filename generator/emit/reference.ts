@@ -13,6 +13,9 @@ const REF_PREFIX = '#/components/schemas/';
 export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
+/** A link the docs page's try box opens in place (site/docs.js reads `data-try`). */
+export const tryLink = (path: string, text = path) => `<a data-try href="${escapeHtml(path)}">${escapeHtml(text)}</a>`;
+
 /** The page fragment of a resource's reference (`#ref-creature`) and of a shape's (`#shape-NamedResource`). */
 export const resourceAnchor = (kind: string) => `ref-${kind}`;
 export const shapeAnchor = (component: string) => `shape-${component}`;
@@ -165,7 +168,6 @@ export interface ReferenceInput {
 }
 
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
-const tryLink = (path: string) => `<a data-try href="${escapeHtml(path)}">${escapeHtml(path)}</a>`;
 
 function resourceSection(kind: string, input: ReferenceInput, shapes: Shapes): string {
   const { contract, routes } = input;
