@@ -42,6 +42,8 @@ const sharedCsv = join(teamCopy(), 'csv');
 const realLock = readLock(lockPath);
 const baseUrl = inject('baseUrl');
 const archivePath = `/pokeapi/tar.gz/${realLock.commit}`;
+/** data/ of a clone once the data set is fetched: what is committed (the change reports, media manifests, lock) and the two folders the build fills. */
+const dataFolderAfterFetch = ['README.md', 'changes', 'media', 'records', 'upstream', 'upstream.lock.json'];
 
 let server: TestServer;
 let clone: string;
@@ -103,7 +105,7 @@ describe('a clone with no ../shared', () => {
     expect(result.stdout).toContain(`fetch: ${server.url(archivePath)}`);
     expect(result.stdout).toMatch(new RegExp(`fetch: 184 tables at ${realLock.commit.slice(0, 12)} verified and stored in .*data/upstream`));
     expect(fileHashes(join(cache, 'csv'))).toEqual(fileHashes(sharedCsv));
-    expect(readdirSync(join(clone, 'data')).sort()).toEqual(['README.md', 'media', 'records', 'upstream', 'upstream.lock.json']);
+    expect(readdirSync(join(clone, 'data')).sort()).toEqual(dataFolderAfterFetch);
 
     const meta = JSON.parse(readFileSync(join(dist, 'v2/meta.json'), 'utf8')) as { upstream_commit: string };
     expect(meta.upstream_commit).toBe(realLock.commit);
@@ -134,7 +136,7 @@ describe('a clone with no ../shared', () => {
     expect((await fetchData('--force')).stdout).toMatch(new RegExp(`fetch: 184 tables at ${realLock.commit.slice(0, 12)} verified and stored in`));
     expect(server.hits.get(archivePath)).toBe(before + 1);
     expect(fileHashes(join(cache, 'csv'))).toEqual(fileHashes(sharedCsv));
-    expect(readdirSync(join(clone, 'data')).sort()).toEqual(['README.md', 'media', 'records', 'upstream', 'upstream.lock.json']);
+    expect(readdirSync(join(clone, 'data')).sort()).toEqual(dataFolderAfterFetch);
   });
 });
 
@@ -414,7 +416,7 @@ describe('a failed download: one clear error, the cache and dist/ as they were',
     }
     expect(server.hits.get(path)).toBe(hits);
     expect(fileHashes(cache)).toEqual(cacheBefore);
-    expect(readdirSync(join(clone, 'data')).sort()).toEqual(['README.md', 'media', 'records', 'upstream', 'upstream.lock.json']);
+    expect(readdirSync(join(clone, 'data')).sort()).toEqual(dataFolderAfterFetch);
     expect(fingerprint(dist)).toEqual(distBefore);
   });
 });
