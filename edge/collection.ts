@@ -136,8 +136,11 @@ async function plainPage(build: BuildFiles, kind: string, limit: number, offset:
   return jsonAnswer(200, paginate(list, `${build.baseUrl}/${kind}/`, offset, limit));
 }
 
-/** Every parameter the collection reads, parsed; value filters resolved against their vocabularies. */
-/** `below`: the paths `fields=` takes below the declared ones (list-fields.ts `pathsBelow`). */
+/**
+ * Every parameter the collection reads, parsed; value filters resolved against their
+ * vocabularies. `below`: the paths `fields=` takes below the declared ones (list-fields.ts
+ * `pathsBelow`).
+ */
 async function readQuery(build: BuildFiles, kind: string, params: URLSearchParams, queries: QueryShape | undefined, idOnly: boolean, below: string[] = []): Promise<Parsed<CollectionQuery>> {
   const ids = parseIds('id', queryValues(params, 'id'));
   if (!ids.ok) return ids;
@@ -235,8 +238,7 @@ async function matchPositions(build: BuildFiles, kind: string, keys: ListKeys, q
   if (query.values.length === 0 && query.ranges.length === 0) {
     return { ok: true, value: positions ?? keys.list.results.map((_, p) => p) };
   }
-  const index = await build.filterIndex(kind);
-  if (!index) throw new Error(`${kind}: no filter index`);
+  const index = await indexOf(build, kind);
   const filterQuery: FilterQuery = {
     values: query.values.flatMap((asked) => asked.groups.map((keys) => ({ filter: asked.filter.name, keys: keys.filter((k) => k !== HELD_BY_NONE) }))),
     ranges: query.ranges.map(({ range, value }) => ({ filter: range.name, range: value })),
