@@ -24,10 +24,10 @@ export function pathsBelow(routes: Pick<Routes, 'queries'>, shape: QueryShape): 
 }
 
 /** What a linked kind's entries take, without its own links (one step only). */
-function targetPaths(routes: Pick<Routes, 'queries'>, target: string): string[] {
-  const shape = queryShape(routes, target);
-  return [...shape.fields, ...(shape.below ?? [])];
-}
+const targetPaths = (routes: Pick<Routes, 'queries'>, target: string): string[] => ownPaths(queryShape(routes, target));
+
+/** A kind's declared fields and the paths below them its items' schema has. */
+const ownPaths = (shape: QueryShape): string[] => [...shape.fields, ...(shape.below ?? [])];
 
 export interface FieldsAsked {
   kind: string;
@@ -40,11 +40,11 @@ export interface FieldsAsked {
 /** The page's entries (list positions `page`) with the asked fields. */
 export async function entriesWithFields(build: BuildFiles, routes: Pick<Routes, 'queries'>, list: FullList, page: number[], asked: FieldsAsked): Promise<Json[]> {
   const { kind, shape, paths, lang } = asked;
-  const ownPaths = [...shape.fields, ...(shape.below ?? [])];
+  const own = ownPaths(shape);
   // a linked path reaches the link's own column too: it says where each link leads
   const items = await nestedItems(build, kind, shape.fields, page, paths, lang);
   for (const [field, target] of Object.entries(shape.links ?? {})) {
-    const rest = paths.filter((p) => p.startsWith(`${field}.`) && !ownPaths.includes(p)).map((p) => p.slice(field.length + 1));
+    const rest = paths.filter((p) => p.startsWith(`${field}.`) && !own.includes(p)).map((p) => p.slice(field.length + 1));
     if (rest.length > 0) await mergeLinked(build, kind, { field, target }, page, items, rest, lang);
   }
   const tree = compileFields(paths);
