@@ -1,12 +1,12 @@
 /** The answers a route decides on besides a file's bytes: JSON bodies, the fixed errors and the 400 of a bad parameter. */
 import type { Answer } from './http.ts';
 import { badParameterBody, type ParameterError } from './query/params.ts';
+import { jsonBytes } from './query/raw-json.ts';
 
-const encoder = new TextEncoder();
-
+/** A JSON answer; the value's parts may be JSON bytes already (a field column's entries). */
 export const jsonAnswer = (status: number, value: unknown, headers?: Record<string, string>): Answer => ({
   status,
-  body: encoder.encode(JSON.stringify(value)),
+  body: jsonBytes(value),
   ...(headers ? { headers } : {}),
 });
 export const notFound = (): Answer => jsonAnswer(404, 'Not Found');

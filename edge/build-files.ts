@@ -10,7 +10,7 @@ import {
   fieldColumnFile, filterIndexFile, idOfUrl, languageSearchFile, languageSearchPackFile, listFile, metaFile, routesFile, searchIndexFile, searchPackFile, type Meta, type Routes,
 } from './layout.ts';
 import type { FullList } from './pagination.ts';
-import type { FieldColumnFile } from './query/fields.ts';
+import { FieldColumn } from './query/field-column.ts';
 import { FilterIndex, type FilterIndexFile } from './query/filter.ts';
 import type { SearchIndexFile } from './query/search-index.ts';
 import { decodeSearchPack } from './query/search-pack.ts';
@@ -98,9 +98,16 @@ export class BuildFiles {
     });
   }
 
-  /** One allowed field's values for every entry of a kind's list. */
-  fieldColumn(kind: string, field: string): Promise<FieldColumnFile | null> {
-    return this.keepRead<FieldColumnFile>(fieldColumnFile(kind, field));
+  /**
+   * One allowed field's values for every entry of a kind's list, read by entry; with `lang`, a
+   * `names` field's in that language (null when no entry has a name in it).
+   */
+  fieldColumn(kind: string, field: string, lang: string | null = null): Promise<FieldColumn | null> {
+    const path = fieldColumnFile(kind, field, lang);
+    return this.keep(path, async () => {
+      const bytes = await this.files.read(path);
+      return bytes && new FieldColumn(bytes);
+    });
   }
 
   /**

@@ -53,8 +53,13 @@ export const searchPackFile = `${API_PREFIX}/_query/search.bin`;
  */
 export const languageSearchFile = (kind: string) => `${API_PREFIX}/_query/search-lang/${kind}.json`;
 export const languageSearchPackFile = `${API_PREFIX}/_query/search-lang.bin`;
-/** FieldColumnFile (edge/query/fields.ts): one allowed field's value for every list entry. */
-export const fieldColumnFile = (kind: string, field: string) => `${API_PREFIX}/_query/fields/${kind}/${field}.json`;
+/**
+ * A field column (edge/query/field-column.ts): one allowed field's value for every list entry, a
+ * line each; with `lang`, a `names` field's entries in that language only. `~` is in no field
+ * path and no language name.
+ */
+export const fieldColumnFile = (kind: string, field: string, lang: string | null = null) =>
+  `${API_PREFIX}/_query/fields/${kind}/${field}${lang === null ? '' : `~${lang}`}.jsonl`;
 /** The root index: each collection's name and URL. */
 export const rootFile = `${API_PREFIX}/index.json`;
 /** What the request logic needs to route: kinds and their subresources. */

@@ -1,6 +1,6 @@
 /**
  * `fields=` on a collection's entries (issue 18, 24): which paths a kind takes, and the page's
- * entries made from the field columns the build writes (edge/query/fields.ts `FieldColumnFile`).
+ * entries made from the field columns the build writes (edge/query/field-column.ts).
  *
  * A kind takes its declared fields, the paths below them its items' schema has (`below`), and,
  * below a declared field that links another kind (`links`), any path that kind takes: on
@@ -12,9 +12,9 @@
 import type { BuildFiles } from './build-files.ts';
 import { idOfUrl, queryShape, type QueryShape, type Routes } from './layout.ts';
 import type { FullList, ListEntry } from './pagination.ts';
-import { compileFields, nestFields, project, type Json } from './query/fields.ts';
-
-type JsonObject = { [key: string]: Json };
+import { isNamesField, onlyLanguage, type FieldColumn } from './query/field-column.ts';
+import { compileFields, nestFields, project, type FieldTree, type PartObject } from './query/fields.ts';
+import { RawJson, type JsonPart } from './query/raw-json.ts';
 
 /** The paths a kind takes below its declared fields: its items' own, then each link's. */
 export function pathsBelow(routes: Pick<Routes, 'queries'>, shape: QueryShape): string[] {
@@ -37,21 +37,32 @@ export interface FieldsAsked {
   lang: string | null;
 }
 
-/** The page's entries (list positions `page`) with the asked fields. */
-export async function entriesWithFields(build: BuildFiles, routes: Pick<Routes, 'queries'>, list: FullList, page: number[], asked: FieldsAsked): Promise<Json[]> {
+/**
+ * The page's entries (list positions `page`) with the asked fields. A field the answer takes
+ * whole is the column's bytes, spliced into the answer as they are (edge/query/raw-json.ts);
+ * only where a path below it is asked, or a link is followed, are the page's values parsed.
+ */
+export async function entriesWithFields(build: BuildFiles, routes: Pick<Routes, 'queries'>, list: FullList, page: number[], asked: FieldsAsked): Promise<JsonPart[]> {
   const { kind, shape, paths, lang } = asked;
   const own = ownPaths(shape);
-  // a linked path reaches the link's own column too: it says where each link leads
-  const items = await nestedItems(build, kind, shape.fields, page, paths, lang);
-  for (const [field, target] of Object.entries(shape.links ?? {})) {
-    const rest = paths.filter((p) => p.startsWith(`${field}.`) && !own.includes(p)).map((p) => p.slice(field.length + 1));
-    if (rest.length > 0) await mergeLinked(build, kind, { field, target }, page, items, rest, lang);
-  }
+  const followed = Object.entries(shape.links ?? {}).map(([field, target]) => ({
+    field, target, rest: paths.filter((p) => p.startsWith(`${field}.`) && !own.includes(p)).map((p) => p.slice(field.length + 1)),
+  })).filter((link) => link.rest.length > 0);
+  // a linked path reaches the link's own column too: it says where each link leads, so it is parsed
+  const items = await nestedItems(build, kind, shape.fields, page, { paths, parsed: followed.map((link) => link.field), lang });
+  for (const link of followed) await mergeLinked(build, kind, link, page, items, lang);
   const tree = compileFields(paths);
   return page.map((p, i) => {
     const entry: ListEntry = list.results[p]!;
-    return { ...(entry as unknown as JsonObject), ...project(items[i], tree) };
+    return { ...(entry as unknown as PartObject), ...project(items[i], tree) };
   });
+}
+
+/** What `nestedItems` makes: the asked paths, the declared fields to parse even when taken whole, the language. */
+interface NestAsked {
+  paths: readonly string[];
+  parsed: readonly string[];
+  lang: string | null;
 }
 
 /**
@@ -59,46 +70,66 @@ export async function entriesWithFields(build: BuildFiles, routes: Pick<Routes, 
  * at or below, nested under its path from its column in declared order (the item's key order).
  * An undefined position (a link to nothing listed) gives `{}`.
  */
-async function nestedItems(build: BuildFiles, kind: string, declared: readonly string[], positions: readonly (number | undefined)[], asked: readonly string[], lang: string | null): Promise<JsonObject[]> {
-  const needed = declared.filter((field) => asked.some((path) => path === field || path.startsWith(field + '.')));
-  const columns = await Promise.all(needed.map(async (field) => ({ path: field.split('.'), values: (await column(build, kind, field)).values, names: field.split('.').pop() === 'names' })));
+async function nestedItems(build: BuildFiles, kind: string, declared: readonly string[], positions: readonly (number | undefined)[], asked: NestAsked): Promise<PartObject[]> {
+  const { paths, parsed, lang } = asked;
+  const tree = compileFields(paths);
+  const needed = declared.filter((field) => paths.some((path) => path === field || path.startsWith(field + '.')));
+  const columns = await Promise.all(needed.map(async (field) => ({
+    path: field.split('.'),
+    values: await columnValues(build, kind, field, takesWhole(tree, field) && !parsed.includes(field), lang),
+  })));
   return positions.map((p) => {
     if (p === undefined) return {};
-    const held = columns.filter((c) => p < c.values.length);
-    return nestFields(held.map((c) => c.path), held.map((c) => (c.names && lang !== null ? onlyLanguage(c.values[p]!, lang) : c.values[p]!)));
+    const held = columns.filter((c) => p < c.values.count);
+    return nestFields(held.map((c) => c.path), held.map((c) => c.values.at(p)));
   });
 }
 
-/** The linked kind's parts each item's link leads to, merged into the link's object. */
-async function mergeLinked(build: BuildFiles, kind: string, link: { field: string; target: string }, page: readonly number[], items: JsonObject[], rest: readonly string[], lang: string | null): Promise<void> {
-  const links = (await column(build, kind, link.field)).values;
+/** A column's entries as an answer takes them: bytes (`whole`) or parsed; a `names` field's in `lang` only. */
+async function columnValues(build: BuildFiles, kind: string, field: string, whole: boolean, lang: string | null): Promise<{ count: number; at: (p: number) => JsonPart }> {
+  const inLanguage = lang !== null && isNamesField(field);
+  const own = inLanguage ? await build.fieldColumn(kind, field, lang) : null;
+  // no column in that language (no entry has a name in it): each value of the whole one, filtered
+  if (inLanguage && own === null) {
+    const all = await column(build, kind, field);
+    return { count: all.count, at: (p) => onlyLanguage(all.value(p), lang) };
+  }
+  const values = own ?? (await column(build, kind, field));
+  return { count: values.count, at: whole ? (p) => values.raw(p) : (p) => values.value(p) };
+}
+
+/** Whether the tree takes the whole value at a field's path (the path, or one above it, asked). */
+function takesWhole(tree: FieldTree, field: string): boolean {
+  let node: FieldTree | true | undefined = tree;
+  for (const key of field.split('.')) {
+    node = node.get(key);
+    if (node === undefined) return false;
+    if (node === true) return true;
+  }
+  return false;
+}
+
+/** The linked kind's parts each item's link leads to (`rest`: the paths below the link), merged into the link's object. */
+async function mergeLinked(build: BuildFiles, kind: string, link: { field: string; target: string; rest: string[] }, page: readonly number[], items: PartObject[], lang: string | null): Promise<void> {
+  const links = await column(build, kind, link.field);
   const targetKeys = await build.listKeys(link.target);
   const targetShape = queryShape((await build.routes()) ?? { queries: {} }, link.target);
   const positions = page.map((p) => {
-    const url = (links[p] as { url?: unknown } | null | undefined)?.url;
+    const url = p < links.count ? (links.value(p) as { url?: unknown } | null)?.url : undefined;
     const id = typeof url === 'string' ? idOfUrl(url) : null;
     return id === null ? undefined : targetKeys?.positionOfId(id);
   });
-  const linked = await nestedItems(build, link.target, targetShape.fields, positions, rest, lang);
+  const linked = await nestedItems(build, link.target, targetShape.fields, positions, { paths: link.rest, parsed: [], lang });
   items.forEach((item, i) => {
     const own = item[link.field];
-    if (positions[i] === undefined || typeof own !== 'object' || own === null || Array.isArray(own)) return;
+    if (positions[i] === undefined || typeof own !== 'object' || own === null || Array.isArray(own) || own instanceof RawJson) return;
     item[link.field] = { ...own, ...linked[i] };
   });
 }
 
-async function column(build: BuildFiles, kind: string, field: string) {
+async function column(build: BuildFiles, kind: string, field: string): Promise<FieldColumn> {
   const file = await build.fieldColumn(kind, field);
   // a declared field the build wrote no column for: the build is broken, a 404 like an unreadable file
   if (!file) throw new Error(`${kind}: no column for the field ${field}`);
   return file;
-}
-
-/** A `names` list with only the entries in `lang` (`{name, language: {name}}`); anything else as it is. */
-export function onlyLanguage(value: Json, lang: string): Json {
-  if (!Array.isArray(value)) return value;
-  return value.filter((entry) => {
-    const language = typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? entry['language'] : undefined;
-    return typeof language === 'object' && language !== null && !Array.isArray(language) && language['name'] === lang;
-  });
 }

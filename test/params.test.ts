@@ -18,6 +18,7 @@ import { BuildFiles } from '../edge/build-files.ts';
 import { createHandler, paramsReadAt, type FileReader } from '../edge/handler.ts';
 import { fieldColumnFile, filterIndexFile, itemFile, listFile, metaFile, routesFile, searchIndexFile, searchPackFile, type Routes } from '../edge/layout.ts';
 import { collectionParams, keysWholeQuery, queryParam, queryValues, SEARCH_PARAMS, SINGLE_PARAMS } from '../edge/params.ts';
+import { encodeFieldColumn } from '../edge/query/field-column.ts';
 import { positionGaps } from '../edge/query/filter.ts';
 import { makeSearchKind, packSearchFiles, type SearchIndexFile } from '../edge/query/search-index.ts';
 import { encodeSearchPack } from '../edge/query/search-pack.ts';
@@ -54,7 +55,7 @@ const fixture = new Map<string, unknown>([
   [searchIndexFile('colour'), colourSearch],
   // what GET /v2/search/ reads: both kinds packed, as the build writes them
   [searchPackFile, encodeSearchPack(packSearchFiles([thingSearch, colourSearch]))],
-  [fieldColumnFile('thing', 'id'), { format: 'field-column/1', kind: 'thing', field: 'id', values: names.map((_, i) => i + 1) }],
+  [fieldColumnFile('thing', 'id'), new TextEncoder().encode(encodeFieldColumn({ kind: 'thing', field: 'id' }, names.map((_, i) => i + 1)))],
 ]);
 const files: FileReader = { read: async (path) => (fixture.has(path) ? fixtureBytes(fixture.get(path)) : null) };
 const handle = createHandler(files, { baseUrl });

@@ -15,7 +15,7 @@ import { testConfig } from './support/config.ts';
 import { fieldColumnFile, filterIndexFile, idOfUrl, itemFile, linkOf, listFile, routesFile, searchIndexFile, searchPackFile, type Routes } from '../edge/layout.ts';
 import type { FullList } from '../edge/pagination.ts';
 import { FilterIndex, type FilterIndexFile } from '../edge/query/filter.ts';
-import type { FieldColumnFile } from '../edge/query/fields.ts';
+import { FieldColumn, isNamesField } from '../edge/query/field-column.ts';
 import { foldText } from '../edge/query/fold.ts';
 import { packSearchFiles, SearchColumns, type SearchIndexFile } from '../edge/query/search-index.ts';
 import { decodeSearchPack, encodeSearchPack } from '../edge/query/search-pack.ts';
@@ -62,6 +62,21 @@ function holders(kind: string, filter: string, value: string): number[] {
 
 /** The value at a dotted path through objects. */
 const valueAt = (doc: unknown, path: string): unknown => path.split('.').reduce<unknown>((at, key) => (at as Doc)[key], doc);
+const decoder = new TextDecoder();
+const columnOf = (kind: string, field: string, lang: string | null = null) => new FieldColumn(readFileSync(join(out, fieldColumnFile(kind, field, lang))));
+
+/** A names field's column per language: one for each language its lists use, each list in that language only. */
+function expectLanguageColumns(kind: string, field: string, docs: readonly Doc[]): void {
+  type Name = { language: { name: string } };
+  const languages = [...new Set(docs.flatMap((doc) => (valueAt(doc, field) as Name[]).map((n) => n.language.name)))].sort();
+  const files = readdirSync(join(out, fieldColumnFile(kind, field, 'x'), '..')).filter((name) => name.startsWith(`${field}~`));
+  expect(files.sort(), `${kind} ${field}`).toEqual(languages.map((lang) => `${field}~${lang}.jsonl`).sort());
+  for (const lang of languages) {
+    const column = columnOf(kind, field, lang);
+    const unequal = docs.filter((doc, p) => decoder.decode(column.raw(p).bytes) !== JSON.stringify((valueAt(doc, field) as Name[]).filter((n) => n.language.name === lang)));
+    expect(unequal.map((doc) => `${kind} ${String(doc.id)} ${field} ${lang}`)).toEqual([]);
+  }
+}
 
 describe('the query index files of a build', () => {
   it('are written for every kind built, and the routing table carries each declaration', () => {
@@ -75,7 +90,8 @@ describe('the query index files of a build', () => {
       expect(Object.keys(file.values)).toEqual(declared.filters.map((f) => f.name));
       expect(Object.keys(file.ranges)).toEqual(declared.ranges.map((r) => r.name));
       for (const filter of declared.filters) expect(file.values[filter.name]!.target, `${kind} ${filter.name}`).toBe(filter.target ?? undefined);
-      expect(readdirSync(join(out, fieldColumnFile(kind, 'id'), '..')).sort()).toEqual(declared.fields.map((f) => `${f}.json`).sort());
+      const wholeColumns = readdirSync(join(out, fieldColumnFile(kind, 'id'), '..')).filter((name) => !name.includes('~'));
+      expect(wholeColumns.sort()).toEqual(declared.fields.map((f) => `${f}.jsonl`).sort());
     }
   });
 
@@ -93,7 +109,7 @@ describe('the query index files of a build', () => {
         }
       }
       for (const column of Object.values(file.ranges)) expect(column.length).toBe(count);
-      for (const field of read<Routes>(routesFile).queries[kind]!.fields) expect(read<FieldColumnFile>(fieldColumnFile(kind, field)).values.length).toBe(count);
+      for (const field of read<Routes>(routesFile).queries[kind]!.fields) expect(columnOf(kind, field).count).toBe(count);
       if (kind === 'evolution-chain') continue;
       const search = read<SearchIndexFile>(searchIndexFile(kind));
       expect(search.format).toBe('search-index/2');
@@ -158,10 +174,12 @@ describe('the query index files of a build', () => {
       const docs = listedItems(kind);
       const shape = read<Routes>(routesFile).queries[kind]!;
       for (const field of shape.fields) {
-        const column = read<FieldColumnFile>(fieldColumnFile(kind, field));
-        expect([column.format, column.kind, column.field]).toEqual(['field-column/1', kind, field]);
-        const unequal = docs.filter((doc, p) => JSON.stringify(column.values[p]) !== JSON.stringify(valueAt(doc, field)));
+        const column = columnOf(kind, field);
+        expect([column.header.format, column.header.kind, column.header.field]).toEqual(['field-column/2', kind, field]);
+        // each entry's bytes are the item's value's own JSON text
+        const unequal = docs.filter((doc, p) => decoder.decode(column.raw(p).bytes) !== JSON.stringify(valueAt(doc, field)));
         expect(unequal.map((doc) => `${kind} ${String(doc.id)} ${field}`)).toEqual([]);
+        if (isNamesField(field)) expectLanguageColumns(kind, field, docs);
       }
     }
     const stat = (doc: Doc, name: string) => (doc.stats as Array<{ base_stat: number; stat: { name: string } }>).find((s) => s.stat.name === name)!.base_stat;

@@ -16,20 +16,7 @@
  *   element gives its projection (`{}` when it has none of the paths), any other element null;
  *   an array where no element has any of the paths is absent.
  */
-
-/**
- * One allowed field of a kind's list entries, as the build writes it (layout.ts
- * `fieldColumnFile`): the value at `field` of each listed item, in list order. `field` is one
- * of the kind's declared paths, which every item of the kind has (null is a value). An entry is
- * made by nesting each asked column's value under its path, in the declared order (the item's
- * own key order), then projecting with `project` for paths below a declared one.
- */
-export interface FieldColumnFile {
-  format: 'field-column/1';
-  kind: string;
-  field: string;
-  values: Json[];
-}
+import { RawJson, type JsonPart } from './raw-json.ts';
 
 /** Compiled paths: each key leads to a subtree, or to `true` for "the whole value". */
 export type FieldTree = Map<string, FieldTree | true>;
@@ -58,22 +45,28 @@ export function compileFields(paths: readonly string[]): FieldTree {
 }
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
+/** An object of an entry being made: its values may be JSON bytes taken whole from a field column. */
+export type PartObject = { [key: string]: JsonPart };
 
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** A plain object (raw JSON bytes are a whole value, never looked into). */
+const isObject = (value: unknown): value is PartObject => typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof RawJson);
 
-/** The parts of `document` the tree names; `{}` when it has none of them (or is not an object). */
-export function project(document: unknown, tree: FieldTree): JsonObject {
+/**
+ * The parts of `document` the tree names; `{}` when it has none of them (or is not an object).
+ * A raw value must be where the tree takes the whole value: it is not looked into.
+ */
+export function project(document: unknown, tree: FieldTree): PartObject {
   return isObject(document) ? projectObject(document, tree) ?? {} : {};
 }
 
 /**
- * An entry's fields from field columns: each value nested under its path (split at dots), in
- * the order given, making the objects on the way. Given in declared order (the item's own key
- * order), it nests as the item does; the build proves it for every item (query-facts.ts).
+ * An entry's fields from field columns (edge/query/field-column.ts): each value nested under its
+ * path (split at dots), in the order given, making the objects on the way. Given in declared
+ * order (the item's own key order), it nests as the item does; the build proves it for every
+ * item, with each value as the column's bytes (query-facts.ts).
  */
-export function nestFields(paths: readonly (readonly string[])[], values: readonly Json[]): JsonObject {
-  const root: JsonObject = {};
+export function nestFields(paths: readonly (readonly string[])[], values: readonly JsonPart[]): PartObject {
+  const root: PartObject = {};
   paths.forEach((keys, i) => {
     let node = root;
     for (const key of keys.slice(0, -1)) {
@@ -86,19 +79,19 @@ export function nestFields(paths: readonly (readonly string[])[], values: readon
 }
 
 /** Sets a key as data (a key `__proto__` must stay a key, not set the prototype); gives the value. */
-function defineKey<T extends Json>(object: JsonObject, key: string, value: T): T {
+function defineKey<T extends JsonPart>(object: PartObject, key: string, value: T): T {
   Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
   return value;
 }
 
 /** `project(document, compileFields(paths))`, for one document. */
-export function pick(document: unknown, paths: readonly string[]): JsonObject {
+export function pick(document: unknown, paths: readonly string[]): PartObject {
   return project(document, compileFields(paths));
 }
 
 /** The object's named parts in its own key order, or null when none is there. */
-function projectObject(object: JsonObject, tree: FieldTree): JsonObject | null {
-  let out: JsonObject | null = null;
+function projectObject(object: PartObject, tree: FieldTree): PartObject | null {
+  let out: PartObject | null = null;
   for (const key of Object.keys(object)) {
     const node = tree.get(key);
     if (node === undefined) continue;
@@ -110,11 +103,11 @@ function projectObject(object: JsonObject, tree: FieldTree): JsonObject | null {
 }
 
 /** What a subtree finds in a value: undefined when the paths do not exist there. */
-function projectBelow(value: Json, tree: FieldTree): Json | undefined {
+function projectBelow(value: JsonPart, tree: FieldTree): JsonPart | undefined {
   if (isObject(value)) return projectObject(value, tree) ?? undefined;
   if (!Array.isArray(value)) return undefined;
   let found = false;
-  const elements = value.map((element): Json => {
+  const elements = value.map((element): JsonPart => {
     if (!isObject(element)) return null;
     const projected = projectObject(element, tree);
     if (projected !== null) found = true;

@@ -73,7 +73,7 @@ export const kindFiles: readonly KindFileMaker[] = [
     },
   },
   {
-    make: ({ kind, query }) => fieldColumns(kind, query.shape, query.listed).map((c): [string, string] => [fieldColumnFile(kind, c.field), JSON.stringify(c)]),
+    make: ({ kind, query }) => fieldColumns(kind, query.shape, query.listed).map((c): [string, string] => [fieldColumnFile(kind, c.field, c.lang), c.text]),
     folder: fieldsFolder,
   },
   // what the next update reads back for the records it does not make again

@@ -6,13 +6,15 @@
  * (`queryFactsFile`) for the next update's records that are not made again.
  *
  * Field values are the item's own, and the build proves it: for every item, nesting the declared
- * fields' values in declared order and projecting gives, byte for byte, what `pick` takes of the
+ * fields' values in declared order, each as the JSON bytes its column holds, and writing that as
+ * the request side does (edge/query/raw-json.ts) gives, byte for byte, what `pick` takes of the
  * item, which is what the request side will answer for `fields=`.
  */
 import type { TSchema } from '@sinclair/typebox';
 import { linkOf, type QueryShape } from '../../edge/layout.ts';
 import { QUERYABLE_COLLECTION_PARAMS } from '../../edge/params.ts';
 import { compileFields, nestFields, project, type FieldTree, type Json } from '../../edge/query/fields.ts';
+import { jsonBytes, RawJson } from '../../edge/query/raw-json.ts';
 import type { NamedResource } from '../../schemas/output/common.ts';
 import type { KindName } from '../model/kinds.ts';
 import type { AnyResource } from '../resources/define.ts';
@@ -98,7 +100,7 @@ export class KindQuery {
       if (value === undefined) throw new Error(`${where}: field ${this.decl.fields[i]!} is not in the item`);
       return value as Json;
     });
-    if (!sameJson(project(nestFields(this.fieldKeys, values), this.fieldTree), project(item, this.fieldTree))) {
+    if (!nestsAsItem(this.fieldKeys, values, this.fieldTree, item)) {
       throw new Error(`${where}: field ${this.firstUnequalField(item, values)}: its column value, nested in declared order, is not what the item holds (declare fields in the item's key order)`);
     }
     return values;
@@ -109,7 +111,7 @@ export class KindQuery {
     for (let n = 1; n <= values.length; n++) {
       const keys = this.fieldKeys.slice(0, n);
       const tree = compileFields(this.decl.fields.slice(0, n));
-      if (!sameJson(project(nestFields(keys, values.slice(0, n)), tree), project(item, tree))) return this.decl.fields[n - 1]!;
+      if (!nestsAsItem(keys, values.slice(0, n), tree, item)) return this.decl.fields[n - 1]!;
     }
     return this.decl.fields[values.length - 1] ?? '(none)';
   }
@@ -173,4 +175,12 @@ function valueAt(document: unknown, keys: readonly string[]): unknown {
   return at;
 }
 
-const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+const encoder = new TextEncoder();
+
+/** Whether the values, as a column's bytes nested in this order and projected, write the item's own parts' text. */
+function nestsAsItem(keys: readonly (readonly string[])[], values: readonly Json[], tree: FieldTree, item: unknown): boolean {
+  const columnBytes = values.map((value) => new RawJson(encoder.encode(JSON.stringify(value))));
+  const spliced = jsonBytes(project(nestFields(keys, columnBytes), tree));
+  const own = encoder.encode(JSON.stringify(project(item, tree)));
+  return spliced.length === own.length && spliced.every((byte, i) => byte === own[i]);
+}

@@ -1,12 +1,13 @@
 /**
  * A kind's query index files (issue 18), made from the facts of its listed records in list
  * order, in the shapes the request side reads (edge/query/): the filter index, the search index
- * of this kind alone, and one column per declared field. Pure: the writer's `kindFiles` call
+ * of this kind alone, and one column per declared field
+ * (and per language of a `names` field). Pure: the writer's `kindFiles` call
  * these with the facts of the records made now and, on an update, those kept from the served
  * build, so both builds write the same bytes. Also the packed all-kinds search index, made from
  * every kind's search index once all are written (the writer's `finish`).
  */
-import type { FieldColumnFile } from '../../edge/query/fields.ts';
+import { encodeFieldColumn, isNamesField, languagesOf, onlyLanguage } from '../../edge/query/field-column.ts';
 import { positionGaps, type FilterIndexFile, type FilterValueRow } from '../../edge/query/filter.ts';
 import { makeSearchKind, packSearchFiles, SEARCH_INDEX_FORMAT, type SearchIndexFile } from '../../edge/query/search-index.ts';
 import { encodeSearchPack } from '../../edge/query/search-pack.ts';
@@ -70,9 +71,24 @@ export function searchIndex(kind: string, listed: readonly RecordFacts[], byLang
   return { format: SEARCH_INDEX_FORMAT, languages, kinds: [makeSearchKind(kind, resources, languages, byLanguage)] };
 }
 
-/** One column per declared field: each listed item's value there. */
-export function fieldColumns(kind: string, shape: QueryShape, listed: readonly RecordFacts[]): FieldColumnFile[] {
-  return shape.fields.map((field, f) => ({ format: 'field-column/1', kind, field, values: listed.map((r) => r.facts.fields[f]!) }));
+/** A field column's file: its field, its language (a `names` field's, one language only) and its text. */
+export interface FieldColumnText {
+  field: string;
+  lang: string | null;
+  text: string;
+}
+
+/**
+ * One column per declared field: each listed item's value there; for a `names` field, also one
+ * per language its lists use, each list in that language only.
+ */
+export function fieldColumns(kind: string, shape: QueryShape, listed: readonly RecordFacts[]): FieldColumnText[] {
+  return shape.fields.flatMap((field, f) => {
+    const values = listed.map((r) => r.facts.fields[f]!);
+    const whole = { field, lang: null, text: encodeFieldColumn({ kind, field }, values) };
+    if (!isNamesField(field)) return [whole];
+    return [whole, ...languagesOf(values).map((lang) => ({ field, lang, text: encodeFieldColumn({ kind, field, lang }, values.map((v) => onlyLanguage(v, lang))) }))];
+  });
 }
 
 

@@ -9,6 +9,8 @@ import {
   fieldColumnFile, filterIndexFile, itemFile, languageSearchFile, languageSearchPackFile, listFile, metaFile, pageFile, routesFile, searchIndexFile, searchPackFile, type Routes,
 } from '../../edge/layout.ts';
 import { paginate } from '../../edge/pagination.ts';
+import { encodeFieldColumn, isNamesField, languagesOf, onlyLanguage } from '../../edge/query/field-column.ts';
+import type { Json } from '../../edge/query/fields.ts';
 import { positionGaps, type FilterIndexFile } from '../../edge/query/filter.ts';
 import { makeSearchKind, packSearchFiles, type SearchIndexFile } from '../../edge/query/search-index.ts';
 import { encodeSearchPack } from '../../edge/query/search-pack.ts';
@@ -68,7 +70,13 @@ const searchFile = (kind: string, resources: { id: number; name: string; names: 
 /** The languages `lang=` takes: the language kind's list (en has no name here). */
 const languageList = { count: 4, results: ['en', ...languages].map((name, i) => entry('language', i + 1, name)) };
 const stats = (c: (typeof CRITTERS)[number]) => [{ base_stat: c.speed, stat: { name: 'speed' } }, { base_stat: c.id * 10, stat: { name: 'hp' } }];
-const column = (field: string, values: unknown[]) => ({ format: 'field-column/1', kind: 'critter', field, values });
+/** A column as the build writes it; a `names` column also in each language its lists use (en: none). */
+const columns = (field: string, values: Json[]): Array<[string, Uint8Array]> => [
+  [fieldColumnFile('critter', field), encoder.encode(encodeFieldColumn({ kind: 'critter', field }, values))],
+  ...(isNamesField(field) ? languagesOf(values) : []).map((lang): [string, Uint8Array] => [
+    fieldColumnFile('critter', field, lang), encoder.encode(encodeFieldColumn({ kind: 'critter', field, lang }, values.map((v) => onlyLanguage(v, lang)))),
+  ]),
+];
 
 const critterSearch = searchFile('critter', CRITTERS);
 const elementNames = ELEMENTS.map((e) => ({ ...e, names: e.name === 'tide' ? [{ language: 'fr', name: 'Marée' }] : [] }));
@@ -92,11 +100,11 @@ export const FIXTURE = new Map<string, unknown>([
   [languageSearchFile('critter'), critterByLanguage],
   [languageSearchFile('element'), elementByLanguage],
   [languageSearchPackFile, encodeSearchPack(packSearchFiles([critterByLanguage, elementByLanguage]))],
-  [fieldColumnFile('critter', 'names'), column('names', CRITTERS.map((c) => c.names.map((n) => ({ name: n.name, language: entry('language', languages.indexOf(n.language) + 2, n.language) }))))],
-  [fieldColumnFile('critter', 'id'), column('id', CRITTERS.map((c) => c.id))],
-  [fieldColumnFile('critter', 'element'), column('element', CRITTERS.map((c) => c.element.map((name) => ({ name }))))],
-  [fieldColumnFile('critter', 'sprites.front_default'), column('sprites.front_default', CRITTERS.map((c) => c.sprite))],
-  [fieldColumnFile('critter', 'stats'), column('stats', CRITTERS.map(stats))],
+  ...columns('names', CRITTERS.map((c) => c.names.map((n) => ({ name: n.name, language: entry('language', languages.indexOf(n.language) + 2, n.language) })))),
+  ...columns('id', CRITTERS.map((c) => c.id)),
+  ...columns('element', CRITTERS.map((c) => c.element.map((name) => ({ name })))),
+  ...columns('sprites.front_default', CRITTERS.map((c) => c.sprite)),
+  ...columns('stats', CRITTERS.map(stats)),
 ]);
 
 /** A fixture file's bytes: as they are for a binary file, else its value as JSON. */

@@ -1,0 +1,112 @@
+/**
+ * A field column as the build writes it (layout.ts `fieldColumnFile`): the value at one declared
+ * field of each listed item, in list order, as text lines (UTF-8):
+ *
+ *   {"format":"field-column/2","kind":"creature","field":"types","count":1350}
+ *   [{"slot":1,"type":{"name":"grass","url":"…"}}, …]      ← entry 0's value, its JSON text
+ *   …                                                      ← one line per entry
+ *
+ * JSON text never holds a raw line break, so each entry is one line. The request side reads the
+ * file's bytes and touches only the entries of the page it answers: their bytes go into the
+ * answer as they are (edge/query/raw-json.ts), or, where a path below the field is asked, just
+ * those entries are parsed. Nothing else of the file is decoded.
+ *
+ * A `names` field also has one column per language its entries use (`lang` in the file name):
+ * each entry's names in that language only (`onlyLanguage`), so `lang=de` reads German text only.
+ */
+import type { Json } from './fields.ts';
+import { RawJson } from './raw-json.ts';
+
+export const FIELD_COLUMN_FORMAT = 'field-column/2';
+
+/** A column's first line. `lang`: the language of a `names` field's column of one language. */
+export interface FieldColumnHeader {
+  format: typeof FIELD_COLUMN_FORMAT;
+  kind: string;
+  field: string;
+  lang?: string;
+  count: number;
+}
+
+const LINE_BREAK = 0x0a;
+const decoder = new TextDecoder();
+
+/** The file's text: its header line, then each value's JSON text on a line of its own. */
+export function encodeFieldColumn(header: Omit<FieldColumnHeader, 'format' | 'count'>, values: readonly Json[]): string {
+  const head: FieldColumnHeader = { format: FIELD_COLUMN_FORMAT, ...header, count: values.length };
+  return [head, ...values].map((value) => JSON.stringify(value) + '\n').join('');
+}
+
+/** The file's bytes, read by entry: its lines found once, an entry parsed only when asked. */
+export class FieldColumn {
+  readonly header: FieldColumnHeader;
+  /** where each entry's line starts, then the end of the last */
+  private readonly starts: Uint32Array;
+  private readonly parsed = new Map<number, Json>();
+
+  constructor(private readonly bytes: Uint8Array) {
+    const headerEnd = bytes.indexOf(LINE_BREAK);
+    this.header = JSON.parse(decoder.decode(bytes.subarray(0, headerEnd))) as FieldColumnHeader;
+    if (this.header.format !== FIELD_COLUMN_FORMAT) throw new Error(`a field column of the format ${String(this.header.format)}`);
+    this.starts = lineStarts(bytes, headerEnd + 1, this.header.count);
+  }
+
+  get count(): number {
+    return this.header.count;
+  }
+
+  /** Entry `p`'s JSON text, as its bytes. */
+  raw(p: number): RawJson {
+    return new RawJson(this.bytes.subarray(this.starts[p]!, this.starts[p + 1]! - 1));
+  }
+
+  /** Entry `p`'s value, parsed once. */
+  value(p: number): Json {
+    let value = this.parsed.get(p);
+    if (value === undefined) this.parsed.set(p, (value = JSON.parse(decoder.decode(this.raw(p).bytes)) as Json));
+    return value;
+  }
+}
+
+/** The start of each of `count` lines from `from`, then the end of the last line (after its break). */
+function lineStarts(bytes: Uint8Array, from: number, count: number): Uint32Array {
+  const starts = new Uint32Array(count + 1);
+  let at = from;
+  for (let p = 0; p < count; p++) {
+    starts[p] = at;
+    const end = bytes.indexOf(LINE_BREAK, at);
+    if (end === -1) throw new Error(`a field column cut short: ${p} of ${count} entries`);
+    at = end + 1;
+  }
+  starts[count] = at;
+  return starts;
+}
+
+/** A `names` list with only the entries in `lang` (`{name, language: {name}}`); anything else as it is. */
+export function onlyLanguage(value: Json, lang: string): Json {
+  if (!Array.isArray(value)) return value;
+  return value.filter((entry) => languageOf(entry) === lang);
+}
+
+/** The languages a column's `names` lists use, in order of first use. */
+export function languagesOf(values: readonly Json[]): string[] {
+  const seen = new Set<string>();
+  for (const value of values) {
+    if (!Array.isArray(value)) continue;
+    for (const entry of value) {
+      const language = languageOf(entry);
+      if (language !== undefined) seen.add(language);
+    }
+  }
+  return [...seen];
+}
+
+/** A names entry's `language.name`; undefined when it has none. */
+function languageOf(entry: Json): string | undefined {
+  const language = typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? entry['language'] : undefined;
+  const name = typeof language === 'object' && language !== null && !Array.isArray(language) ? language['name'] : undefined;
+  return typeof name === 'string' ? name : undefined;
+}
+
+/** Whether a declared field holds `names` lists: its last key is `names`. */
+export const isNamesField = (field: string): boolean => field.split('.').pop() === 'names';
