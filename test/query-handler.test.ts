@@ -226,6 +226,18 @@ describe('lang', () => {
     expect(results).toEqual([{ ...entry('critter', 1, 'flarebeast'), names: [{ name: 'ホノオジュウ', language: entry('language', 4, 'ja-hrkt') }] }]);
     expect(((await page('/v2/critter/?fields=names.name&id=1')).results[0]!['names'])).toEqual([{ name: 'Flambête' }, { name: 'ホノオジュウ' }]);
   });
+
+  it('fields=names with lang is the names in that language, whole or below, also in a language no entry has (no column of its own)', async () => {
+    const languageEntry = (lang: string) => entry('language', ['fr', 'de', 'ja-hrkt'].indexOf(lang) + 2, lang);
+    for (const lang of ['fr', 'de', 'ja-hrkt', 'en']) {
+      const inLanguage = CRITTERS.map((c) => c.names.filter((n) => n.language === lang));
+      const whole = (await page(`/v2/critter/?fields=names,id&lang=${lang}`)).results;
+      expect(whole, lang).toEqual(CRITTERS.map((c, i) => ({ ...entry('critter', c.id, c.name), id: c.id, names: inLanguage[i]!.map((n) => ({ name: n.name, language: languageEntry(lang) })) })));
+      const below = (await page(`/v2/critter/?fields=names.language.name&lang=${lang}`)).results.map((r) => r['names']);
+      // an array where no element has the path is absent (edge/query/fields.ts)
+      expect(below, lang).toEqual(inLanguage.map((names) => (names.length === 0 ? undefined : names.map(() => ({ language: { name: lang } })))));
+    }
+  });
 });
 
 describe('GET /v2/search/', () => {
