@@ -43,6 +43,7 @@ export class FieldColumn {
   /** where each entry's line starts, then the end of the last */
   private readonly starts: Uint32Array;
   private readonly parsed = new Map<number, Json>();
+  private readonly views: (RawJson | undefined)[] = [];
 
   constructor(private readonly bytes: Uint8Array) {
     const headerEnd = bytes.indexOf(LINE_BREAK);
@@ -55,9 +56,9 @@ export class FieldColumn {
     return this.header.count;
   }
 
-  /** Entry `p`'s JSON text, as its bytes. */
+  /** Entry `p`'s JSON text, as its bytes (a view, made once). */
   raw(p: number): RawJson {
-    return new RawJson(this.bytes.subarray(this.starts[p]!, this.starts[p + 1]! - 1));
+    return (this.views[p] ??= new RawJson(this.bytes.subarray(this.starts[p]!, this.starts[p + 1]! - 1)));
   }
 
   /** Entry `p`'s value, parsed once. */

@@ -21,9 +21,17 @@ export type JsonPart = null | boolean | number | string | RawJson | JsonPart[] |
 const encoder = new TextEncoder();
 const BRACES = { '[': 0x5b, ']': 0x5d, '{': 0x7b, '}': 0x7d, ',': 0x2c, ':': 0x3a } as const;
 
+/**
+ * The buffer writers start from, kept between answers (a writer runs to its end without
+ * yielding, so one at a time uses it): a 100 kB answer then makes no garbage but its own bytes.
+ */
+let scratch = new Uint8Array(64 * 1024);
+/** Larger buffers are not kept: memory held between answers stays small. */
+const KEPT_SCRATCH = 4 * 1024 * 1024;
+
 /** A byte buffer that grows as it is written. */
 class ByteWriter {
-  private bytes = new Uint8Array(1024);
+  private bytes = scratch;
   private length = 0;
 
   byte(value: number): void {
@@ -52,6 +60,7 @@ class ByteWriter {
     const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.length + more));
     grown.set(this.bytes.subarray(0, this.length));
     this.bytes = grown;
+    if (grown.length <= KEPT_SCRATCH) scratch = grown;
   }
 }
 
