@@ -98,16 +98,28 @@ export class BuildFiles {
     });
   }
 
-  /**
-   * One allowed field's values for every entry of a kind's list, read by entry; with `lang`, a
-   * `names` field's in that language (null when no entry has a name in it).
-   */
-  fieldColumn(kind: string, field: string, lang: string | null = null): Promise<FieldColumn | null> {
-    const path = fieldColumnFile(kind, field, lang);
+  /** One allowed field's values for every entry of a kind's list, read by entry. */
+  fieldColumn(kind: string, field: string): Promise<FieldColumn | null> {
+    const path = fieldColumnFile(kind, field);
     return this.keep(path, async () => {
       const bytes = await this.files.read(path);
       return bytes && new FieldColumn(bytes);
     });
+  }
+
+  /**
+   * A `names` field's column in one language; null when the build wrote none (no entry has a
+   * name in it). Unlike other reads, not finding it is kept: the whole column gives the same
+   * answer (slower), so a passing fault costs time, never a wrong answer, and a language without
+   * a column costs one read per build, not one per request.
+   */
+  async languageColumn(kind: string, field: string, lang: string): Promise<FieldColumn | null> {
+    const path = fieldColumnFile(kind, field, lang);
+    const found = await this.keep(path, async () => {
+      const bytes = await this.files.read(path);
+      return { column: bytes && new FieldColumn(bytes) };
+    });
+    return found!.column;
   }
 
   /**

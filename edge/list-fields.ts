@@ -88,7 +88,7 @@ async function nestedItems(build: BuildFiles, kind: string, declared: readonly s
 /** A column's entries as an answer takes them: bytes (`whole`) or parsed; a `names` field's in `lang` only. */
 async function columnValues(build: BuildFiles, kind: string, field: string, whole: boolean, lang: string | null): Promise<{ count: number; at: (p: number) => JsonPart }> {
   const inLanguage = lang !== null && isNamesField(field);
-  const own = inLanguage ? await build.fieldColumn(kind, field, lang) : null;
+  const own = inLanguage ? await build.languageColumn(kind, field, lang) : null;
   // no column in that language (no entry has a name in it): each value of the whole one, filtered
   if (inLanguage && own === null) {
     const all = await column(build, kind, field);

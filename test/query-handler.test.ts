@@ -238,6 +238,17 @@ describe('lang', () => {
       expect(below, lang).toEqual(inLanguage.map((names) => (names.length === 0 ? undefined : names.map(() => ({ language: { name: lang } })))));
     }
   });
+
+  it('reads a names column in one language, or that there is none, once per build; the whole column only when there is none', async () => {
+    const reads: string[] = [];
+    const reader = fixtureReader();
+    const counted = createHandler({ read: async (path) => (reads.push(path), reader.read(path)) }, { baseUrl });
+    for (let round = 0; round < 3; round++) {
+      for (const lang of ['en', 'de']) expect((await counted(new Request(`https://example.test/v2/critter/?fields=names&lang=${lang}`))).status).toBe(200);
+    }
+    const columnReads = reads.filter((path) => path.includes('/_query/fields/')).map((path) => path.split('/').pop());
+    expect(columnReads.sort()).toEqual(['names.jsonl', 'names~de.jsonl', 'names~en.jsonl']);
+  });
 });
 
 describe('GET /v2/search/', () => {
