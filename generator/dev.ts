@@ -11,7 +11,7 @@ import { BuildError } from './emit/build.ts';
 import { DataError } from './import/tables.ts';
 import { openIncremental, type IncrementalBuild, type UpdateReport } from './incremental/index.ts';
 import { FileMemo } from './files/file-memo.ts';
-import { buildTime, changesDir, codeHash, consoleLog, ensureBuilt, inputHashes, mediaDir, projectVersion, upstreamCommit, type Log } from './pipeline.ts';
+import { aboutBuild, codeHash, consoleLog, ensureBuilt, inputHashes, mediaDir, type Log } from './pipeline.ts';
 import { startPreview, type Preview } from './preview/index.ts';
 import { openSteady, UpdateQueue } from './dev-queue.ts';
 
@@ -79,7 +79,7 @@ function openPlanner(config: Config, inputs: StampedInputs): IncrementalBuild {
     outDir: config.outDir,
     baseUrl: config.baseUrl,
     memo: inputs.memo,
-    finish: () => ({ inputHash: inputs.current, about: { upstreamCommit: upstreamCommit(config.dataDir), version: projectVersion(), builtAt: buildTime() }, changesDir }),
+    finish: () => ({ inputHash: inputs.current, about: aboutBuild(config.dataDir), changesDir: config.changesDir }),
   });
 }
 
