@@ -14,6 +14,7 @@ import { sharedCopyFor, type Config } from '../config.ts';
 import { removeInBackground, swapOut } from '../files/folders.ts';
 import { aboutBuild, buildStep, ensureBuilt, importStep, inputHashes, type Log } from '../pipeline.ts';
 import { FileMemo } from '../files/file-memo.ts';
+import { StepClock } from '../progress.ts';
 import { refinish } from '../emit/refinish.ts';
 import { unknownTables } from '../../schemas/tables.ts';
 import type { ChangeReport } from '../../schemas/output/changes.ts';
@@ -136,23 +137,6 @@ async function servedBuild(config: Config, log: Log): Promise<void> {
   const stamp = readBuildStamp(config.outDir);
   if (!stamp || stamp.baseUrl !== config.baseUrl) return ensureBuilt(config, log);
   if (stamp.inputHash !== inputHashes(config).build) log.info(`data: comparing with ${config.outDir} as served (built by other code or inputs than this tree's)`);
-}
-
-/** Seconds per step of the update, for its last line (the bench reads it). */
-class StepClock {
-  private readonly steps: Array<[string, number]> = [];
-  private lap = performance.now();
-  /** Ends a step; returns its seconds. */
-  step(name: string): number {
-    const now = performance.now();
-    const seconds = (now - this.lap) / 1000;
-    this.steps.push([name, seconds]);
-    this.lap = now;
-    return seconds;
-  }
-  line(): string {
-    return this.steps.map(([name, s]) => `${name} ${s.toFixed(1)} s`).join(', ');
-  }
 }
 
 /** Moves the pin; returns the change report, or null when the lock is already at that commit. */

@@ -13,6 +13,7 @@
  * Code changes are not watched: they need a restart (and `npm start` builds again).
  */
 import { createAjv } from '../../schemas/ajv.ts';
+import { StepClock } from '../progress.ts';
 import { createContext, IndexMemo } from '../emit/context.ts';
 import { kindEmitter, type KindEmitter } from '../emit/emit-kinds.ts';
 import type { FinishOptions } from '../emit/writer.ts';
@@ -65,17 +66,6 @@ export interface IncrementalBuild {
   update(): Promise<UpdateReport>;
   /** Removes the folders it keeps beside dist/. */
   close(): Promise<void>;
-}
-
-/** Seconds per step of one update, in order. */
-class StepClock {
-  readonly steps: Record<string, number> = {};
-  private lap = performance.now();
-  step(name: string): void {
-    const now = performance.now();
-    this.steps[name] = Number(((now - this.lap) / 1000).toFixed(3));
-    this.lap = now;
-  }
 }
 
 /** The planner's state between updates: each step's module, and the reverse indexes of the last context. */
