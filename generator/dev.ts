@@ -1,8 +1,8 @@
 /**
  * `npm run dev`: serves like `npm start`, and watches the data set (`csv/` and `media/`) and the
  * committed change reports (data/changes/). A saved change is imported and built incrementally
- * (incremental/) and swapped in; the preview notices the new build by itself. A bad edit prints the named problem and the preview
- * keeps serving the last good build.
+ * (incremental/) and swapped in; the preview notices the new build by itself. A bad edit prints
+ * the named problem and the preview keeps serving the last good build.
  */
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
