@@ -73,7 +73,7 @@ export async function runUpdateBench(scratch: string): Promise<UpdateBenchRow[]>
         figure: `${update.seconds.toFixed(2)} s, peak RSS ${update.peakRssMb.toFixed(0)} MB (download from a local server, verify, import, build, compare, swap)`,
         goal: '≤ full build + download',
       },
-      { what: '  its steps', figure: update.output.split('\n').filter((l) => /^(import|build|compare|fetch): .* in /.test(l)).map((l) => l.trim()).join('; '), goal: '' },
+      { what: '  its steps', figure: update.output.split('\n').filter((l) => /^(import|build|compare|fetch): .* in |^update: /.test(l)).map((l) => l.trim()).join('; '), goal: '' },
       { what: '  its summary', figure: update.output.split('\n').filter((l) => /items:|table /.test(l)).map((l) => l.trim()).join('; '), goal: '' },
     ];
   } finally {
@@ -106,8 +106,8 @@ async function serveFiles(routes: Record<string, string>): Promise<{ url: string
 async function runOne(root: string, dataDir: string): Promise<void> {
   const { runUpdate } = await import('../generator/fetch/update.ts');
   const { consoleLog } = await import('../generator/pipeline.ts');
-  const config = { ...resolveConfig({ data: dataDir }, {}), outDir: join(root, 'dist'), recordsDir: join(root, 'records') };
-  const paths = { lockPath: join(root, 'lock.json'), changesDir: join(root, 'changes'), cacheDir: join(root, 'cache'), sharedRoot: join(root, 'no-shared'), config };
+  const config = { ...resolveConfig({ data: dataDir }, {}), outDir: join(root, 'dist'), recordsDir: join(root, 'records'), changesDir: join(root, 'changes') };
+  const paths = { lockPath: join(root, 'lock.json'), cacheDir: join(root, 'cache'), sharedRoot: join(root, 'no-shared'), config };
   await runUpdate({ commit: NEXT }, paths, consoleLog, process.env);
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** The command line: `fetch-data`, `data-update`, `import`, `build` and `serve` (what `npm run fetch-data|import|build` and `npm start` call). */
 import { Command } from 'commander';
-import { changesDir, dataCacheDir, lockPath, resolveConfig, sharedRoot, type ConfigOptions } from './config.ts';
+import { dataCacheDir, lockPath, resolveConfig, sharedRoot, type ConfigOptions } from './config.ts';
 import type { UpdateRequest } from './fetch/update.ts';
 import { ensureDataSet, fetchCommand } from './fetch/index.ts';
 import { buildStep, consoleLog, ensureBuilt, importStep, inputHashes } from './pipeline.ts';
@@ -37,7 +37,7 @@ program
     const c = config();
     if (c.dataSource === 'given') throw new Error('data:update moves the pin of the data set this project finds itself; unset --data / DATA_DIR');
     const { runUpdate } = await import('./fetch/update.ts');
-    await runUpdate(opts, { lockPath, changesDir, cacheDir: dataCacheDir, sharedRoot, config: c }, consoleLog);
+    await runUpdate(opts, { lockPath, cacheDir: dataCacheDir, sharedRoot, config: c }, consoleLog);
   });
 
 program

@@ -73,6 +73,8 @@ export interface Config {
   port: number;
   outDir: string;
   recordsDir: string;
+  /** the committed change reports the build serves (data/changes/; `npm run data:update` writes them) */
+  changesDir: string;
 }
 
 export interface ConfigOptions {
@@ -101,5 +103,6 @@ export function resolveConfig(options: ConfigOptions = {}, env: NodeJS.ProcessEn
     port,
     outDir: resolve(options.out ?? env.OUT_DIR ?? resolve(repoRoot, 'dist')),
     recordsDir: resolve(env.RECORDS_DIR ?? resolve(repoRoot, 'data/records')),
+    changesDir,
   };
 }

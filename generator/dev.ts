@@ -1,17 +1,17 @@
 /**
- * `npm run dev`: serves like `npm start`, and watches the data set (`csv/` and `media/`). A
- * saved change is imported and built incrementally (incremental/) and swapped in; the
- * preview notices the new build by itself. A bad edit prints the named problem and the preview
- * keeps serving the last good build.
+ * `npm run dev`: serves like `npm start`, and watches the data set (`csv/` and `media/`) and the
+ * committed change reports (data/changes/). A saved change is imported and built incrementally
+ * (incremental/) and swapped in; the preview notices the new build by itself. A bad edit prints
+ * the named problem and the preview keeps serving the last good build.
  */
-import { watch, type FSWatcher } from 'node:fs';
+import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config.ts';
 import { BuildError } from './emit/build.ts';
 import { DataError } from './import/tables.ts';
 import { openIncremental, type IncrementalBuild, type UpdateReport } from './incremental/index.ts';
 import { FileMemo } from './files/file-memo.ts';
-import { buildTime, changesDir, codeHash, consoleLog, ensureBuilt, inputHashes, mediaDir, projectVersion, upstreamCommit, type Log } from './pipeline.ts';
+import { aboutBuild, codeHash, consoleLog, ensureBuilt, inputHashes, mediaDir, type Log } from './pipeline.ts';
 import { startPreview, type Preview } from './preview/index.ts';
 import { openSteady, UpdateQueue } from './dev-queue.ts';
 
@@ -30,7 +30,7 @@ export interface Dev {
 }
 
 function describe(report: UpdateReport, seconds: number): string {
-  const what = [...report.tables, ...(report.mediaPaths ? [`${report.mediaPaths} media path(s)`] : [])].join(', ') || 'no file with other bytes';
+  const what = [...report.tables, ...(report.mediaPaths ? [`${report.mediaPaths} media path(s)`] : []), ...(report.reports ? ['the change reports'] : [])].join(', ') || 'no file with other bytes';
   if (report.unchanged) return `dev: ${what}; nothing the API serves changed (${seconds.toFixed(2)} s)`;
   const records = Object.entries(report.records).map(([kind, n]) => `${n} ${kind}`).join(', ') || 'no records';
   return `dev: ${what} → ${records} changed, ${report.documents} document(s) made again, swapped in after ${seconds.toFixed(2)} s`;
@@ -79,7 +79,7 @@ function openPlanner(config: Config, inputs: StampedInputs): IncrementalBuild {
     outDir: config.outDir,
     baseUrl: config.baseUrl,
     memo: inputs.memo,
-    finish: () => ({ inputHash: inputs.current, about: { upstreamCommit: upstreamCommit(config.dataDir), version: projectVersion(), builtAt: buildTime() }, changesDir }),
+    finish: () => ({ inputHash: inputs.current, about: aboutBuild(config.dataDir), changesDir: config.changesDir }),
   });
 }
 
@@ -107,8 +107,10 @@ export async function startDev(config: Config, log: Log = consoleLog, options: {
   });
   log.info(`dev: ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
+  // data/changes/ too: a report committed by a teammate (git pull) is served by the next update
+  const watched = [join(config.dataDir, 'csv'), mediaDir(config.dataDir), ...(existsSync(config.changesDir) ? [config.changesDir] : [])];
   const preview = await startPreview({ root: config.outDir, baseUrl: config.baseUrl, port: config.port, host: options.host ?? '0.0.0.0' });
-  log.info(`dev: serving ${config.outDir} at ${preview.url.replace('0.0.0.0', 'localhost')}/v2/; watching ${config.dataDir}/csv and /media`);
+  log.info(`dev: serving ${config.outDir} at ${preview.url.replace('0.0.0.0', 'localhost')}/v2/; watching ${watched.join(', ')}`);
 
   const queue = new UpdateQueue(async () => {
     const began = performance.now();
@@ -120,7 +122,7 @@ export async function startDev(config: Config, log: Log = consoleLog, options: {
       log.warn(failureMessage(e));
     }
   });
-  const watchers: FSWatcher[] = [join(config.dataDir, 'csv'), mediaDir(config.dataDir)].map((dir) => watch(dir, () => queue.notify()));
+  const watchers: FSWatcher[] = watched.map((dir) => watch(dir, () => queue.notify()));
 
   return {
     preview,

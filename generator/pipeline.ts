@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot, type Config } from './config.ts';
 import type { BuildSummary } from './emit/build.ts';
+import type { About } from './emit/routes-meta.ts';
 import { readBuildStamp } from './emit/stamp.ts';
 import { createProgress, type Progress } from './progress.ts';
 import { hashFiles, type FileMemo } from './files/file-memo.ts';
@@ -33,8 +34,6 @@ export const consoleLog: Log = {
 const IMPORT_CODE = ['generator/import', 'generator/model', 'schemas/tables.ts', 'schemas/columns.ts', 'schemas/ajv.ts', 'package-lock.json'];
 /** What the responses depend on besides the records. */
 const BUILD_CODE = ['generator', 'schemas', 'edge', 'site', 'package-lock.json'];
-/** The committed change reports the build serves (`npm run data:update` writes them). */
-export const changesDir = join(repoRoot, 'data', 'changes');
 
 export interface InputHashes {
   records: string;
@@ -53,7 +52,7 @@ export const codeHash = (memo?: FileMemo): string => hashFiles([...new Set([...I
 /** The hashes of what the records and the build are made from; with a memo, files unchanged since it last saw them are not read again. */
 export function inputHashes(config: Config, memo?: FileMemo): InputHashes {
   const records = hashFiles([join(config.dataDir, 'csv'), ...IMPORT_CODE.map((p) => join(repoRoot, p))], memo);
-  const build = hashFiles([mediaDir(config.dataDir), changesDir, ...BUILD_CODE.map((p) => join(repoRoot, p))], memo);
+  const build = hashFiles([mediaDir(config.dataDir), config.changesDir, ...BUILD_CODE.map((p) => join(repoRoot, p))], memo);
   return { records, build: `${records}:${build}` };
 }
 
@@ -94,6 +93,9 @@ export function buildTime(env: NodeJS.ProcessEnv = process.env): string {
 
 export const projectVersion = (): string => (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
+/** What meta says of a build of the data set in `dataDir` besides the counts. */
+export const aboutBuild = (dataDir: string): About => ({ upstreamCommit: upstreamCommit(dataDir), version: projectVersion(), builtAt: buildTime() });
+
 export async function buildStep(config: Config, hash: string, log: Log, force = false): Promise<BuildSummary | null> {
   if (!force && isUpToDate(config, hash)) {
     log.info('build: dist/ is up to date');
@@ -108,8 +110,8 @@ export async function buildStep(config: Config, hash: string, log: Log, force = 
     outDir: config.outDir,
     baseUrl: config.baseUrl,
     inputHash: hash,
-    about: { upstreamCommit: upstreamCommit(config.dataDir), version: projectVersion(), builtAt: buildTime() },
-    changesDir,
+    about: aboutBuild(config.dataDir),
+    changesDir: config.changesDir,
     ...(bar ? { progress: (done: number, total: number) => bar.update(done, total) } : {}),
   });
   const line = `build: ${summary.files} files (${(summary.bytes / 1e6).toFixed(1)} MB) of ${summary.kinds} kinds in ${((performance.now() - started) / 1000).toFixed(1)} s`;

@@ -39,3 +39,21 @@ export function createProgress(label: string, stream: NodeJS.WriteStream = proce
     },
   };
 }
+
+/** Seconds per step of a command, in order (an update of the dev loop, `npm run data:update`). */
+export class StepClock {
+  readonly steps: Record<string, number> = {};
+  private lap = performance.now();
+  /** Ends a step; returns its seconds. */
+  step(name: string): number {
+    const now = performance.now();
+    const seconds = Number(((now - this.lap) / 1000).toFixed(3));
+    this.steps[name] = seconds;
+    this.lap = now;
+    return seconds;
+  }
+  /** `name 1.2 s, …` */
+  line(): string {
+    return Object.entries(this.steps).map(([name, s]) => `${name} ${s.toFixed(1)} s`).join(', ');
+  }
+}

@@ -1,6 +1,7 @@
 /**
  * `npm run dev` over a copy of the data set: a saved table change reaches the preview's
- * answers; a bad edit prints the named problem and the preview keeps the last good build.
+ * answers; a bad edit prints the named problem and the preview keeps the last good build; a
+ * change report committed meanwhile is served.
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,17 +11,19 @@ import { testConfig } from './support/config.ts';
 import { resolveConfig } from '../generator/config.ts';
 import { startDev, type Dev } from '../generator/dev.ts';
 import { readBuildStamp } from '../generator/emit/stamp.ts';
-import { ensureBuilt, inputHashes } from '../generator/pipeline.ts';
+import { ensureBuilt, inputHashes, upstreamCommit } from '../generator/pipeline.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'creature-dev-'));
 const data = join(scratch, 'data');
-const config = resolveConfig({ data, out: join(scratch, 'dist'), port: '0' }, { RECORDS_DIR: join(scratch, 'records') });
+// change reports of its own, so that one can be committed while it runs
+const config = { ...resolveConfig({ data, out: join(scratch, 'dist'), port: '0' }, { RECORDS_DIR: join(scratch, 'records') }), changesDir: join(scratch, 'changes') };
 const said: string[] = [];
 const log = { info: (m: string) => said.push(m), warn: (m: string) => said.push(`warning: ${m}`) };
 let dev: Dev;
 
 beforeAll(async () => {
   mkdirSync(data, { recursive: true });
+  mkdirSync(config.changesDir, { recursive: true });
   for (const part of ['csv', 'media', 'PROVENANCE.md']) cpSync(join(testConfig().dataDir, part), join(data, part), { recursive: true });
   dev = await startDev(config, log, { host: '127.0.0.1' });
 }, 600_000);
@@ -75,5 +78,17 @@ describe('npm run dev', () => {
 
     setPikachuHp('42');
     await until('the fixed base stat', () => pikachuHp('pikachu'), (hp) => hp === 42);
+  }, 180_000);
+
+  it("serves a change report committed into data/changes/ (a teammate's, pulled), its stamp still current", async () => {
+    const to = upstreamCommit(data);
+    const from = 'a'.repeat(40);
+    const report = { from, to, tables: [], kinds: {}, summary: { added: 0, removed: 0, changed: 0 } };
+    writeFileSync(join(config.changesDir, `${from}..${to}.json`), JSON.stringify(report));
+    const latest = async () => ((await (await fetch(`${dev.preview.url}/v2/meta/`)).json()) as { changes: { latest: string | null } }).changes.latest;
+    await until('meta linking the report', latest, (url) => url?.endsWith(`/changes/${to}/`) ?? false);
+    expect(await (await fetch(`${dev.preview.url}/v2/changes/${to}`)).json()).toEqual(report);
+    expect(said.some((m) => m.startsWith('dev: the change reports → no records changed, 0 document(s) made again'))).toBe(true);
+    expect(readBuildStamp(config.outDir)?.inputHash).toBe(inputHashes(config).build);
   }, 180_000);
 });

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from './support/config.ts';
 import { fileHashes } from './support/files.ts';
-import { filterIndexFile, searchIndexFile, searchPackFile } from '../edge/layout.ts';
+import { changeReportFile, changesListFile, filterIndexFile, metaFile, searchIndexFile, searchPackFile } from '../edge/layout.ts';
 import type { FilterIndexFile } from '../edge/query/filter.ts';
 import { runBuild } from '../generator/emit/build.ts';
 import { runImport } from '../generator/import/import.ts';
@@ -23,14 +23,18 @@ const config = testConfig();
 const scratch = mkdtempSync(join(tmpdir(), 'creature-incremental-'));
 const data = join(scratch, 'data');
 const served = join(scratch, 'served');
-const about = { upstreamCommit: 'test', version: 'test', builtAt: '2026-01-01T00:00:00.000Z' };
-const finish = () => ({ inputHash: 'same', about });
+/** the data set's commit (a change report's `to` must be one) */
+const HEAD = 'c'.repeat(40);
+const about = { upstreamCommit: HEAD, version: 'test', builtAt: '2026-01-01T00:00:00.000Z' };
+/** the committed change reports both builds serve */
+const reports = join(scratch, 'changes');
+const finish = () => ({ inputHash: 'same', about, changesDir: reports });
 
 /** A full import and build of the data set as it is now. */
 async function fullBuild(outDir: string): Promise<void> {
   const recordsDir = join(scratch, 'records');
   runImport({ csvDir: join(data, 'csv'), recordsDir, inputHash: 'same' });
-  await runBuild({ recordsDir, mediaDir: join(data, 'media'), outDir, baseUrl: config.baseUrl, inputHash: 'same', about });
+  await runBuild({ recordsDir, mediaDir: join(data, 'media'), outDir, baseUrl: config.baseUrl, inputHash: 'same', about, changesDir: reports });
 }
 
 /** Replaces one line of a data file (`null` removes it), keeping its line ending; fails if the line is not there. */
@@ -210,5 +214,19 @@ describe('incremental rebuilds equal a full build, file by file', () => {
     expect(existsSync(join(served, 'v2/location-area/test-coronet-2f.json'))).toBe(true);
     expect(existsSync(join(served, 'v2/location-area/mt-coronet-2f.json'))).toBe(false);
     expect(await compareWithFullBuild()).toEqual([]);
+  }, 600_000);
+
+  it("a change report committed beside the lock (a teammate's, pulled): the list, the report and meta serve it, nothing else is made again", async () => {
+    const from = 'a'.repeat(40);
+    const report = { from, to: HEAD, tables: [{ table: 'colors.csv', change: 'changed', rows_added: 1, rows_removed: 1 }], kinds: {}, summary: { added: 0, removed: 0, changed: 0 } };
+    mkdirSync(reports, { recursive: true });
+    writeFileSync(join(reports, `${from}..${HEAD}.json`), JSON.stringify(report, null, 2));
+    const made = await update();
+    expect(made).toMatchObject({ reports: true, unchanged: false, documents: 0 });
+    expect(JSON.parse(readFileSync(join(served, changesListFile), 'utf8'))).toMatchObject({ count: 1, results: [{ from, to: HEAD }] });
+    expect(JSON.parse(readFileSync(join(served, changeReportFile(HEAD)), 'utf8'))).toEqual(report);
+    expect(JSON.parse(readFileSync(join(served, metaFile), 'utf8')).changes.latest).toBe(`${config.baseUrl}/changes/${HEAD}/`);
+    expect(await compareWithFullBuild()).toEqual([]);
+    expect((await update()).unchanged).toBe(true);
   }, 600_000);
 });

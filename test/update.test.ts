@@ -9,7 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lockPath as repoLock, resolveConfig } from '../generator/config.ts';
+import { lockPath as repoLock, resolveConfig, type Config } from '../generator/config.ts';
+import { changeReportFile, changesListFile, metaFile } from '../edge/layout.ts';
+import type { ChangeList } from '../generator/emit/changes.ts';
+import { readBuildStamp } from '../generator/emit/stamp.ts';
+import { linkTree } from '../generator/files/folders.ts';
+import { buildStep, inputHashes } from '../generator/pipeline.ts';
 import { diffBuilds, fieldPaths } from '../generator/changes/diff.ts';
 import { rowsMissing, tableChanges } from '../generator/changes/tables.ts';
 import { FetchError } from '../generator/fetch/index.ts';
@@ -19,7 +24,7 @@ import { mediaNotes, runUpdate, type UpdatePaths } from '../generator/fetch/upda
 import { DataError } from '../generator/import/tables.ts';
 import { createAjv } from '../schemas/ajv.ts';
 import { ChangeReport } from '../schemas/output/changes.ts';
-import { teamCopy } from './support/config.ts';
+import { teamCopy, testConfig } from './support/config.ts';
 import { fileHashes } from './support/files.ts';
 import { startTestServer, tinyTables, upstreamArchive, type TestServer } from './support/upstream-archive.ts';
 
@@ -177,8 +182,8 @@ function project(name: string): { paths: UpdatePaths; state: () => Record<string
   writeFileSync(lockPath, formatLock(readLock(repoLock)));
   writeFileSync(join(root, 'dist/build-stamp.json'), JSON.stringify({ inputHash: 'served', baseUrl: 'http://localhost:8080/v2' }));
   writeFileSync(join(root, 'records/manifest.json'), '{"served":true}');
-  const config = { ...resolveConfig({}, {}, () => teamCopy()), outDir: join(root, 'dist'), recordsDir: join(root, 'records') };
-  const paths: UpdatePaths = { lockPath, changesDir: join(root, 'changes'), cacheDir: join(root, 'cache'), sharedRoot: join(root, 'no-shared'), config };
+  const config = { ...resolveConfig({}, {}, () => teamCopy()), outDir: join(root, 'dist'), recordsDir: join(root, 'records'), changesDir: join(root, 'changes') };
+  const paths: UpdatePaths = { lockPath, cacheDir: join(root, 'cache'), sharedRoot: join(root, 'no-shared'), config };
   return { paths, state: () => Object.fromEntries(fileHashes(root)) };
 }
 
@@ -240,4 +245,63 @@ describe('an update that must stop, leaving the lock, the records and dist/ as t
     await expect(runUpdate({ commit: 'c'.repeat(40) }, paths, quiet, env)).rejects.toThrow(/egg_groups\.csv: expected git blob 7{40} \(25 bytes\), found/);
     expect(state()).toEqual(before);
   });
+});
+
+/** Where two builds differ: paths missing, extra or with other bytes (the first few). */
+function differences(ours: string, theirs: string): string[] {
+  const [a, b] = [fileHashes(ours), fileHashes(theirs)];
+  const out: string[] = [];
+  for (const [path, hash] of b) if (a.get(path) !== hash) out.push(`${path}: ${a.has(path) ? 'other bytes' : 'missing'}`);
+  for (const path of a.keys()) if (!b.has(path)) out.push(`${path}: not in the full build`);
+  return out.slice(0, 20);
+}
+
+describe('an update that succeeds', () => {
+  const epoch = process.env.SOURCE_DATE_EPOCH;
+  afterAll(() => {
+    if (epoch === undefined) delete process.env.SOURCE_DATE_EPOCH;
+    else process.env.SOURCE_DATE_EPOCH = epoch;
+  });
+
+  it('swaps in a dist/ that serves its own report, as a full build of the new state writes it, with nothing left for npm run build', async () => {
+    // built_at the same in the update and the full build after it
+    process.env.SOURCE_DATE_EPOCH = '1700000000';
+    const { paths } = project('success');
+    const root = join(paths.lockPath, '..');
+    const pinned = readLock(repoLock).commit;
+    // served: links to the tests' own build (the update reads it and swaps it out, never writes in it); the reports committed so far
+    rmSync(paths.config.outDir, { recursive: true, force: true });
+    linkTree(testConfig().outDir, paths.config.outDir);
+    cpSync(join(repoLock, '../changes'), paths.config.changesDir, { recursive: true });
+    // the pinned tables as the team copy has them, so that only the edited one moves
+    writeFileSync(paths.lockPath, formatLock(lockForFolder(pinned, join(teamCopy(), 'csv'))));
+    const next = join(scratch, 'success-next');
+    cpSync(join(teamCopy(), 'csv'), next, { recursive: true });
+    // an invented edit: bulbasaur's hp one higher
+    edit(join(next, 'pokemon_stats.csv'), (lines) => lines.map((l, i) => (i === 1 ? l.replace(/^1,1,(\d+)/, (_m, hp: string) => `1,1,${Number(hp) + 1}`) : l)));
+    const entries = readdirSync(next).map((name) => {
+      const bytes = readFileSync(join(next, name));
+      return { path: `data/v2/csv/${name}`, type: 'blob', sha: gitBlobSha1(bytes), size: bytes.length };
+    });
+    server.route(`/success/trees/${B}`, treeAnswer(entries));
+    server.route('/success/archive.tar.gz', { body: upstreamArchive(next, `pokeapi-${B}`) });
+    const env = { DATA_TREE_URL: server.url('/success/trees/{commit}'), DATA_URL: server.url('/success/archive.tar.gz') };
+
+    const report = await runUpdate({ commit: B }, paths, quiet, env);
+    expect(report?.tables).toEqual([{ table: 'pokemon_stats.csv', change: 'changed', rows_added: 1, rows_removed: 1 }]);
+    expect(report?.kinds['creature']?.changed[0]).toMatchObject({ id: 1, name: 'bulbasaur', paths: ['stats[0].base_stat'] });
+    const dist = paths.config.outDir;
+    const read = (rel: string) => JSON.parse(readFileSync(join(dist, rel), 'utf8')) as Record<string, unknown>;
+    expect((read(changesListFile) as unknown as ChangeList).results[0]).toMatchObject({ from: pinned, to: B });
+    expect(read(changeReportFile(B))).toEqual(report);
+    expect((read(metaFile)['changes'] as { latest: string }).latest).toMatch(new RegExp(`/changes/${B}/$`));
+
+    // as the project is now: pinned to B, its tables the download cache
+    const after: Config = { ...paths.config, dataDir: paths.cacheDir };
+    const hash = inputHashes(after).build;
+    expect(readBuildStamp(dist)?.inputHash).toBe(hash);
+    const full = join(root, 'full');
+    await buildStep({ ...after, outDir: full }, hash, quiet, true);
+    expect(differences(dist, full)).toEqual([]);
+  }, 600_000);
 });

@@ -2,17 +2,20 @@
  * `npm run data:update`: moves the pin to another upstream commit in one step. The upstream's
  * listing of that commit gives the tables' hashes (the new lock); the archive (or a folder of
  * tables) gives the tables, checked against it; they are imported and built beside what is
- * served, compared with the served build (the change report), and only then swapped in: the
- * lock, data/records/, dist/, the download cache and data/changes/{from}..{to}.json. Any
- * failure before the swap leaves all of them as they were.
+ * served, compared with the served build (the change report, which the staged build then
+ * serves too), and only then swapped in: the lock, data/records/, dist/, the download cache and
+ * data/changes/ with {from}..{to}.json. Any failure before the swap leaves all of them as they were.
  *
  *   runUpdate(request, paths, log, env) → the report (or null when already pinned there)
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { sharedCopyFor, type Config } from '../config.ts';
-import { swapIn } from '../files/folders.ts';
-import { buildStep, ensureBuilt, importStep, inputHashes, type Log } from '../pipeline.ts';
+import { removeInBackground, swapOut } from '../files/folders.ts';
+import { aboutBuild, buildStep, ensureBuilt, importStep, inputHashes, type Log } from '../pipeline.ts';
+import { FileMemo } from '../files/file-memo.ts';
+import { StepClock } from '../progress.ts';
+import { refinish } from '../emit/refinish.ts';
 import { unknownTables } from '../../schemas/tables.ts';
 import type { ChangeReport } from '../../schemas/output/changes.ts';
 import { diffBuilds } from '../changes/diff.ts';
@@ -37,13 +40,11 @@ export interface UpdateRequest {
 /** Where the update reads and writes: the project's own files, or a test's. */
 export interface UpdatePaths {
   lockPath: string;
-  /** data/changes/ */
-  changesDir: string;
   /** the download cache (data/upstream/) */
   cacheDir: string;
   /** where the team's copies are found by commit (../shared) */
   sharedRoot: string;
-  /** the configuration the served build is made with (its dataDir the pinned commit's tables) */
+  /** the configuration the served build is made with (its dataDir the pinned commit's tables, its changesDir data/changes/) */
   config: Config;
 }
 
@@ -151,23 +152,34 @@ export async function runUpdate(request: UpdateRequest, paths: UpdatePaths, log:
   const staging = `${paths.config.outDir}.update-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
+  const clock = new StepClock();
   try {
     const data = await stageTables(listing, oldLock, request, paths, staging, log, env);
     const newLock = data.lock;
+    clock.step('tables');
     await servedBuild(paths.config, log);
-    const staged: Config = { ...paths.config, dataDir: data.dataDir, recordsDir: join(staging, 'records'), outDir: join(staging, 'dist') };
-    const hashes = inputHashes(staged);
+    clock.step('served build');
+    const staged: Config = { ...paths.config, dataDir: data.dataDir, recordsDir: join(staging, 'records'), outDir: join(staging, 'dist'), changesDir: join(staging, 'changes') };
+    if (existsSync(paths.config.changesDir)) cpSync(paths.config.changesDir, staged.changesDir, { recursive: true });
+    const memo = new FileMemo();
+    const hashes = inputHashes(staged, memo);
+    clock.step('input hash');
     await importStep(staged, hashes.records, log, true);
+    clock.step('import');
     await buildStep(staged, hashes.build, log, true);
-    const started = performance.now();
+    clock.step('build');
     const report: ChangeReport = {
       from: oldLock.commit,
       to: listing.commit,
       tables: tableChanges(oldLock, newLock, join(paths.config.dataDir, 'csv'), join(data.dataDir, 'csv')),
       ...diffBuilds(paths.config.outDir, staged.outDir),
     };
-    log.info(`compare: the tables and the two builds in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    swapInUpdate(paths, newLock, report, staged, data.cache);
+    log.info(`compare: the tables and the two builds in ${clock.step('compare').toFixed(1)} s`);
+    await serveReport(staged, report, memo);
+    clock.step('report served');
+    swapInUpdate(paths, newLock, staged, data.cache);
+    clock.step('swap');
+    log.info(`update: ${clock.line()}`);
     for (const line of [...summaryLines(report), ...mediaNotes(oldLock.submodules, listing.submodules)]) log.info(line);
     return report;
   } finally {
@@ -178,14 +190,26 @@ export async function runUpdate(request: UpdateRequest, paths: UpdatePaths, log:
 /** The report's file name: `{from}..{to}.json`. */
 export const reportFile = (report: Pick<ChangeReport, 'from' | 'to'>): string => `${report.from}..${report.to}.json`;
 
-/** Everything at once, after everything succeeded: the report, the lock, the records, dist/ and the cache. */
-function swapInUpdate(paths: UpdatePaths, lock: UpstreamLock, report: ChangeReport, staged: Config, cache: string | null): void {
-  mkdirSync(paths.changesDir, { recursive: true });
-  writeFileSync(join(paths.changesDir, reportFile(report)), `${JSON.stringify(report, null, 2)}\n`);
-  if (cache) swapIn(cache, paths.cacheDir);
-  swapIn(staged.recordsDir, paths.config.recordsDir);
-  swapIn(staged.outDir, paths.config.outDir);
+/**
+ * The report joins the staged reports, and the staged build's once-made files are made again
+ * (refinish) so that it serves it: the list, `/v2/changes/{to}`, meta's latest, the docs page,
+ * and a stamp of the inputs as they will be once swapped in (`npm run build` then has nothing to do).
+ */
+async function serveReport(staged: Config, report: ChangeReport, memo: FileMemo): Promise<void> {
+  mkdirSync(staged.changesDir, { recursive: true });
+  writeFileSync(join(staged.changesDir, reportFile(report)), `${JSON.stringify(report, null, 2)}\n`);
+  const inputHash = inputHashes(staged, memo).build;
+  await refinish(staged.outDir, { baseUrl: staged.baseUrl, inputHash, about: aboutBuild(staged.dataDir), changesDir: staged.changesDir });
+}
+
+/** Everything at once, after everything succeeded: the reports, the lock, the records, dist/ and the cache; what they replace is removed after the command. */
+function swapInUpdate(paths: UpdatePaths, lock: UpstreamLock, staged: Config, cache: string | null): void {
+  const swaps: Array<[fresh: string, target: string]> = [[staged.changesDir, paths.config.changesDir], [staged.recordsDir, paths.config.recordsDir], [staged.outDir, paths.config.outDir]];
+  if (cache) swaps.push([cache, paths.cacheDir]);
+  const old = swaps.flatMap(([fresh, target]) => swapOut(fresh, target) ?? []);
   writeFileSync(paths.lockPath, formatLock(lock));
+  // the old build alone is about 29,000 files: removing them took 50 s of an update on this shared machine (load 13)
+  removeInBackground(old);
 }
 
 /** A few lines: the tables that moved, with their rows, and the items per kind. */

@@ -4,6 +4,7 @@
  * planner's starting point, which costs no bytes). A reader sees the old folder or the new one,
  * never half of each.
  */
+import { spawn } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import { existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,6 +26,17 @@ export function swapOut(fresh: string, target: string, old = `${target}.old-${pr
 export function swapIn(fresh: string, target: string): void {
   const old = swapOut(fresh, target);
   if (old) rmSync(old, { recursive: true, force: true });
+}
+
+/**
+ * Removes folders in a process of its own that outlives this one: a command whose result is
+ * already in place (folders swapped out) need not wait for thousands of unlinks. Each path
+ * must be one no one else uses (swapOut's `old`).
+ */
+export function removeInBackground(paths: readonly string[]): void {
+  if (!paths.length) return;
+  const code = 'for (const p of process.argv.slice(1)) require("node:fs").rmSync(p, { recursive: true, force: true })';
+  spawn(process.execPath, ['-e', code, ...paths], { detached: true, stdio: 'ignore' }).unref();
 }
 
 /** A folder's inode, or null when there is none: tells a folder swapped in by someone else from the one we know. */

@@ -13,10 +13,11 @@
  * Code changes are not watched: they need a restart (and `npm start` builds again).
  */
 import { createAjv } from '../../schemas/ajv.ts';
+import { StepClock } from '../progress.ts';
 import { createContext, IndexMemo } from '../emit/context.ts';
 import { kindEmitter, type KindEmitter } from '../emit/emit-kinds.ts';
 import type { FinishOptions } from '../emit/writer.ts';
-import type { FileMemo } from '../files/file-memo.ts';
+import { hashFiles, type FileMemo } from '../files/file-memo.ts';
 import type { KindName } from '../model/kinds.ts';
 import { allResources } from '../resources/index.ts';
 import { learnReads, makeDocuments } from './documents.ts';
@@ -52,6 +53,8 @@ export interface UpdateReport {
   documents: number;
   /** the documents made again by kind and document (`creature item`, `creature encounters`) */
   made: Record<string, number>;
+  /** the committed change reports (FinishOptions' changesDir) changed: the files made from them were made again */
+  reports: boolean;
   /** nothing the API serves changed, so dist/ was left as it was */
   unchanged: boolean;
   /** seconds spent in each step, in order */
@@ -65,17 +68,6 @@ export interface IncrementalBuild {
   close(): Promise<void>;
 }
 
-/** Seconds per step of one update, in order. */
-class StepClock {
-  readonly steps: Record<string, number> = {};
-  private lap = performance.now();
-  step(name: string): void {
-    const now = performance.now();
-    this.steps[name] = Number(((now - this.lap) / 1000).toFixed(3));
-    this.lap = now;
-  }
-}
-
 /** The planner's state between updates: each step's module, and the reverse indexes of the last context. */
 class Planner implements IncrementalBuild {
   private readonly emitters: Map<KindName, KindEmitter>;
@@ -84,6 +76,8 @@ class Planner implements IncrementalBuild {
   private readonly ledger = new ReadLedger();
   private indexes = new IndexMemo();
   private readonly served: ServedFolder;
+  /** a hash of the change reports the served build was finished with */
+  private reports: string;
 
   constructor(private readonly options: IncrementalOptions) {
     const ajv = createAjv();
@@ -92,6 +86,7 @@ class Planner implements IncrementalBuild {
     this.records = new RecordState(this.sources.store, ajv);
     learnReads(createContext(options.baseUrl, this.records.records, this.sources.media, this.indexes), this.emitters, this.records.records, this.ledger);
     this.served = new ServedFolder(options.outDir);
+    this.reports = this.reportsHash(options.finish());
   }
 
   async update(): Promise<UpdateReport> {
@@ -104,8 +99,10 @@ class Planner implements IncrementalBuild {
     const indexes = this.indexes.copy();
     for (const [kind, diff] of changes.changed) indexes.patch(kind, [...diff.values()]);
     const dirty = this.ledger.dirty(changes.changed, look.mediaReads, this.emitters);
-    const report = { tables: [...look.changedTables.keys()].map((t) => `${t}.csv`), mediaPaths: look.mediaReads.length, steps: clock.steps };
-    if (!dirty.length) {
+    const finish = { ...this.options.finish(), baseUrl: this.options.baseUrl };
+    const reports = this.reportsHash(finish);
+    const report = { tables: [...look.changedTables.keys()].map((t) => `${t}.csv`), mediaPaths: look.mediaReads.length, reports: reports !== this.reports, steps: clock.steps };
+    if (!dirty.length && !report.reports) {
       this.commit(look, changes, indexes);
       return { ...report, records: {}, documents: 0, made: {}, unchanged: true };
     }
@@ -115,7 +112,6 @@ class Planner implements IncrementalBuild {
     clock.step('link copy');
     let swappedOut: string | null = null;
     try {
-      const finish = { ...this.options.finish(), baseUrl: this.options.baseUrl };
       const update = { copy, served: this.served, emitters: this.emitters, before: this.records.records, changes, documents, baseUrl: this.options.baseUrl, finish };
       const entries = await writeUpdate(update);
       clock.step('write');
@@ -129,11 +125,17 @@ class Planner implements IncrementalBuild {
     }
     this.ledger.replace(dirty);
     this.commit(look, changes, indexes);
+    this.reports = reports;
     return { ...report, records: Object.fromEntries([...changes.changed].map(([k, d]) => [k, d.size])), documents: documents.count, made: documents.byPart, unchanged: false };
   }
 
   close(): Promise<void> {
     return this.served.close();
+  }
+
+  /** The change reports' hash (a report committed by a teammate is a change the writer serves); with the sources' memo, a few stat calls. */
+  private reportsHash(finish: Pick<FinishOptions, 'changesDir'>): string {
+    return finish.changesDir ? hashFiles([finish.changesDir], this.options.memo) : '';
   }
 
   /** What an update found becomes the state the next one starts from. */
