@@ -11,6 +11,7 @@ import {
 import { paginate } from '../../edge/pagination.ts';
 import { positionGaps, type FilterIndexFile } from '../../edge/query/filter.ts';
 import { makeSearchKind, packSearchFiles, type SearchIndexFile } from '../../edge/query/search-index.ts';
+import { encodeFilterPack } from '../../edge/query/filter-pack.ts';
 import { encodeSearchPack } from '../../edge/query/search-pack.ts';
 
 export const baseUrl = 'https://example.test/v2';
@@ -84,7 +85,7 @@ export const FIXTURE = new Map<string, unknown>([
   [listFile('chain'), chainList],
   [pageFile('critter', 0), paginate(critterList, `${baseUrl}/critter/`, 0, 20)],
   [itemFile('critter', 1), { id: 1, name: 'flarebeast' }],
-  [filterIndexFile('critter'), filterIndex],
+  [filterIndexFile('critter'), encodeFilterPack(filterIndex)],
   [searchIndexFile('critter'), critterSearch],
   [searchIndexFile('element'), elementSearch],
   [searchPackFile, encodeSearchPack(packSearchFiles([critterSearch, elementSearch]))],
