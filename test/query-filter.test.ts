@@ -127,7 +127,7 @@ describe('the packed filter index (edge/query/filter-pack.ts)', () => {
 
   it('decodes to what was encoded, whatever the items, names and ids', () => {
     const name = fc.string({ unit: 'grapheme', maxLength: 6 });
-    const id = fc.option(fc.integer({ min: 0, max: 0x7fffffff }), { nil: null });
+    const id = fc.option(fc.integer({ min: -0x7fffffff, max: 0x7fffffff }), { nil: null });
     fc.assert(fc.property(fc.array(item, { maxLength: 60 }), fc.uniqueArray(fc.tuple(name, id), { maxLength: 6, selector: ([n]) => n }), (list, extra) => {
       const file = indexOf(list);
       file.values['extra'] = { about: 'ünïcode ✓', target: 'thing', values: extra.map(([n, i], k) => [n, i, list.length > k ? [k] : []]) };
@@ -166,8 +166,10 @@ describe('the packed filter index (edge/query/filter-pack.ts)', () => {
   it('refuses to write a gap or an id it cannot hold, naming the kind, filter and value', () => {
     const withRow = (row: FilterIndexFile['values'][string]['values'][number]): FilterIndexFile => ({ format: 'filter-index/1', kind: 'k', count: 3, ranges: {}, values: { v: { about: 'a v', values: [row] } } });
     expect(() => encodeFilterPack(withRow(['x', 1, [3]]))).toThrow('filter index of k: v=x: a gap outside 0..2');
-    expect(() => encodeFilterPack(withRow(['x', -2, [0]]))).toThrow('filter index of k: v=x: the id -2 is no int32 of 0 or more');
+    expect(() => encodeFilterPack(withRow(['x', -(2 ** 31), [0]]))).toThrow('filter index of k: v=x: the id -2147483648 is no int32 above -2^31');
     expect(() => encodeFilterPack(withRow(['x', 2 ** 31, [0]]))).toThrow(/the id 2147483648 is no int32/);
+    expect(() => encodeFilterPack(withRow(['x', 1.5, [0]]))).toThrow(/the id 1.5 is no int32/);
+    expect(unpackFilterIndex(decodeFilterPack(encodeFilterPack(withRow(['unknown', -1, [0]])))).values['v']!.values).toEqual([['unknown', -1, [0]]]);
   });
 
   it('refuses a file of another format, truncated, lengthened or whose header and sections disagree: an Error naming it', () => {

@@ -7,7 +7,7 @@
  * The header holds the kind, its list's count, each value filter (name, about, target, how many
  * values and the UTF-8 length of their names) and the range filters' names. The sections:
  * - `ranges`: float64, each range's column in turn (count numbers, NaN for none);
- * - `ids`: int32, each value's id (-1 for none), the filters' values one after the other;
+ * - `ids`: int32, each value's id (-2^31 for none), the filters' values one after the other;
  * - `nameEnds`: int32, where each value's name ends in its filter's names, in UTF-16 units;
  * - `gapBounds`: int32, where each value's gaps start in `gaps`, then where the last ones end;
  * - `gaps`: each value's members as position gaps (filter.ts), uint16 when the list has at most
@@ -23,7 +23,8 @@ type SectionName = (typeof SECTION_NAMES)[number];
 const PACK: PackFormat<SectionName> = { format: FILTER_PACK_FORMAT, label: 'filter pack', sections: SECTION_NAMES };
 /** gaps are below the list's count: two bytes each hold them up to this many items */
 const UINT16_ITEMS = 65_536;
-const NO_ID = -1;
+/** an id of none: ids are int32 above it (upstream ids go below 0: move-ailment `unknown` is -1) */
+const NO_ID = -0x80000000;
 
 /** The header's own fields (pack.ts adds the sections). */
 interface PackHeader {
@@ -40,8 +41,8 @@ export interface PackedValueFilter {
   target?: string;
   /** how many values */
   size: number;
-  /** each value's id, -1 for none */
-  ids: Int32Array;
+  /** a value's id; null when it has none */
+  id(value: number): number | null;
   /** the values' names, in order (decoded and checked on first call) */
   names(): string[];
   /** a value's members as position gaps */
@@ -81,11 +82,11 @@ export function encodeFilterPack(file: FilterIndexFile): Uint8Array {
   });
 }
 
-/** A row whose id and gaps the pack holds as they are: ids from 0 to 2^31-1, gaps from 0 to below the count. */
+/** A row whose id and gaps the pack holds as they are: ids above -2^31 to 2^31-1, gaps from 0 to below the count. */
 function checkedRow(file: FilterIndexFile, filter: string, row: FilterValueRow): FilterValueRow {
   const [name, id, gaps] = row;
   const where = `filter index of ${file.kind}: ${filter}=${name}`;
-  if (id !== null && !(Number.isInteger(id) && id >= 0 && id <= 0x7fffffff)) throw new Error(`${where}: the id ${id} is no int32 of 0 or more`);
+  if (id !== null && !(Number.isInteger(id) && id > NO_ID && id <= 0x7fffffff)) throw new Error(`${where}: the id ${id} is no int32 above -2^31`);
   if (!gaps.every((gap) => Number.isInteger(gap) && gap >= 0 && gap < file.count)) throw new Error(`${where}: a gap outside 0..${file.count - 1}`);
   return row;
 }
@@ -150,7 +151,10 @@ function valueFilters(filters: PackHeader['values'], columns: Columns): PackedVa
     let names: string[] | undefined;
     return {
       name: filter.name, about: filter.about, ...(filter.target === undefined ? {} : { target: filter.target }), size: filter.values,
-      ids: columns.ids.subarray(first, first + filter.values),
+      id: (value) => {
+        const id = columns.ids[first + value]!;
+        return id === NO_ID ? null : id;
+      },
       names: () => (names ??= splitNames(filter.name, utf8.decode(bytes), ends)),
       gaps: (value) => columns.gaps.subarray(columns.gapBounds[first + value]!, columns.gapBounds[first + value + 1]!),
     };
@@ -175,7 +179,7 @@ export function unpackFilterIndex(packed: PackedFilters): FilterIndexFile {
   const values: FilterIndexFile['values'] = {};
   for (const filter of packed.values) {
     const names = filter.names();
-    const rows = names.map((name, v): FilterValueRow => [name, filter.ids[v] === NO_ID ? null : filter.ids[v]!, Array.from(filter.gaps(v))]);
+    const rows = names.map((name, v): FilterValueRow => [name, filter.id(v), Array.from(filter.gaps(v))]);
     values[filter.name] = { about: filter.about, ...(filter.target === undefined ? {} : { target: filter.target }), values: rows };
   }
   const ranges: FilterIndexFile['ranges'] = {};

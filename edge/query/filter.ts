@@ -102,13 +102,16 @@ class ValueFilter implements Vocabulary {
 
   constructor(private readonly count: number, private readonly packed: PackedValueFilter) {
     this.names = packed.names();
+    let byId = '';
     this.names.forEach((name, key) => {
       this.keyByToken.set(name, key);
-      if (this.idOf(key) !== null) this.keyByToken.set(String(this.idOf(key)), key);
+      const id = packed.id(key);
+      if (id === null) return;
+      this.keyByToken.set(String(id), key);
+      byId = ' name or id';
     });
     const shown = this.names.slice(0, ACCEPTS_SHOWN).join(', ');
     const more = this.names.length > ACCEPTS_SHOWN ? `, … (${this.names.length} values)` : '';
-    const byId = packed.ids.some((id) => id >= 0) ? ' name or id' : '';
     this.accepts = `${packed.name}: ${packed.about}${byId}, or several separated by commas: ${shown}${more}`;
   }
 
@@ -119,7 +122,7 @@ class ValueFilter implements Vocabulary {
     const out: ValueCount[] = [];
     this.names.forEach((name, key) => {
       const count = this.membersOf(key).countWithin(within);
-      if (count > 0) out.push({ name, id: this.idOf(key), count });
+      if (count > 0) out.push({ name, id: this.packed.id(key), count });
     });
     return out;
   }
@@ -129,11 +132,6 @@ class ValueFilter implements Vocabulary {
     const union = new Bitset(this.count);
     for (const key of keys) union.orWith(this.membersOf(key));
     return union;
-  }
-
-  private idOf(key: number): number | null {
-    const id = this.packed.ids[key]!;
-    return id < 0 ? null : id;
   }
 
   private membersOf(key: number): Bitset {
