@@ -194,13 +194,14 @@ describe('the packed filter index (edge/query/filter-pack.ts)', () => {
       return out;
     };
     expect(() => decodeFilterPack(withHeader((h) => { h.sections['gaps']!.offset += 4; }))).toThrow(/^filter pack: section gaps lies outside its place/);
-    expect(() => decodeFilterPack(withHeader((h) => { h.sections['ranges']!.type = 'int32'; }))).toThrow(/^filter pack: section ranges is int32, not float64/);
+    expect(() => decodeFilterPack(withHeader((h) => { h.sections['ids']!.type = 'int8'; }))).toThrow(/^filter pack: section ids is int8, not int32/);
+    expect(() => decodeFilterPack(withHeader((h) => { h.sections['gaps']!.type = 'int32'; }))).toThrow(/^filter pack: section gaps holds \d+ bytes, not \d+/);
     expect(() => decodeFilterPack(withHeader((h) => { h.sections['gaps']!.type = 'utf8'; }))).toThrow(/^filter pack: section gaps is utf8, not uint16 or int32/);
     expect(() => decodeFilterPack(withHeader((h) => { h.count += 1; }))).toThrow(/^filter pack: section ranges holds \d+ bytes, not \d+/);
     expect(() => decodeFilterPack(withHeader((h) => { h.values[0]!.values += 1; }))).toThrow(/^filter pack: section \w+ holds \d+ bytes, not \d+/);
     expect(() => decodeFilterPack(withHeader((h) => { delete h.kind; }))).toThrow(/^filter pack: the header lacks/);
     // names whose ends do not match their text are an Error when the filter is first asked, not a wrong name
-    const shifted = decodeFilterPack(withHeader((h) => { h.values[0]!.nameBytes -= 1; h.values[1]!.nameBytes += 1; }));
+    const shifted = decodeFilterPack(withHeader((h) => { h.values[0]!.nameBytes -= 4; h.values[1]!.nameBytes += 4; }));
     expect(() => new FilterIndex(shifted).vocabulary('element')).toThrow(/^filter pack: the names of element do not match their ends/);
   });
 });
