@@ -22,6 +22,11 @@ import type { IntegerRange, Vocabulary } from './params.ts';
 /** One value of a value filter: its name, its id (null when the value has none) and its members as position gaps. */
 export type FilterValueRow = [name: string, id: number | null, gaps: number[]];
 
+/**
+ * A kind's filter index in the build's form (generator/emit/query-index.ts `filterIndex`): the
+ * build writes it packed (filter-pack.ts `encodeFilterPack`), and `unpackFilterIndex` gives it
+ * back from a packed file.
+ */
 export interface FilterIndexFile {
   format: 'filter-index/1';
   kind: string;
