@@ -167,7 +167,7 @@ export function indexSizes(dist: string): IndexSize[] {
   for (const part of ['filters', 'search', 'fields']) {
     for (const file of filesUnder(join(queryDir, part))) {
       const relative = file.slice(join(queryDir, part).length + 1);
-      const kind = relative.includes('/') ? relative.slice(0, relative.indexOf('/')) : relative.replace(/\.json$/, '');
+      const kind = relative.includes('/') ? relative.slice(0, relative.indexOf('/')) : relative.replace(/\.(json|bin)$/, '');
       const size = byKind.get(kind) ?? { kind, parts: {} };
       const sum = (size.parts[part] ??= { raw: 0, gzip: 0 });
       sum.raw += statSync(file).size;

@@ -11,7 +11,8 @@ import {
 } from './layout.ts';
 import type { FullList } from './pagination.ts';
 import { FieldColumn } from './query/field-column.ts';
-import { FilterIndex, type FilterIndexFile } from './query/filter.ts';
+import { FilterIndex } from './query/filter.ts';
+import { decodeFilterPack } from './query/filter-pack.ts';
 import type { SearchIndexFile } from './query/search-index.ts';
 import { decodeSearchPack } from './query/search-pack.ts';
 import { SearchIndex } from './query/search.ts';
@@ -61,11 +62,11 @@ export class BuildFiles {
     });
   }
 
-  /** A kind's filter index (value filters and range columns), loaded once. */
+  /** A kind's filter index (value filters and range columns), loaded once from its packed file: views into its bytes, no parse. */
   filterIndex(kind: string): Promise<FilterIndex | null> {
     return this.keep(`filter-index:${kind}`, async () => {
-      const file = await this.readJson<FilterIndexFile>(filterIndexFile(kind));
-      return file && new FilterIndex(file);
+      const bytes = await this.files.read(filterIndexFile(kind));
+      return bytes && new FilterIndex(decodeFilterPack(bytes));
     });
   }
 

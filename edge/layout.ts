@@ -37,8 +37,8 @@ export const pageFile = (kind: string, offset: number) => `${API_PREFIX}/_pages/
  * the request logic for filters, `q`, `fields` and `GET /v2/search/`. Positions in them are
  * positions in the kind's list (`listFile`), so results come out in list order.
  */
-/** FilterIndexFile (edge/query/filter.ts): each value filter's members and each range filter's column. */
-export const filterIndexFile = (kind: string) => `${API_PREFIX}/_query/filters/${kind}.json`;
+/** FilterIndexFile (edge/query/filter.ts) packed (edge/query/filter-pack.ts): each value filter's members and each range filter's column. */
+export const filterIndexFile = (kind: string) => `${API_PREFIX}/_query/filters/${kind}.bin`;
 /** SearchIndexFile (edge/query/search-index.ts) holding this one kind; none for kinds without names. */
 export const searchIndexFile = (kind: string) => `${API_PREFIX}/_query/search/${kind}.json`;
 /**

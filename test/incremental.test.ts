@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from './support/config.ts';
 import { fileHashes } from './support/files.ts';
 import { changeReportFile, changesListFile, filterIndexFile, metaFile, searchIndexFile, searchPackFile } from '../edge/layout.ts';
-import type { FilterIndexFile } from '../edge/query/filter.ts';
+import { decodeFilterPack, unpackFilterIndex } from '../edge/query/filter-pack.ts';
 import { runBuild } from '../generator/emit/build.ts';
 import { runImport } from '../generator/import/import.ts';
 import { DataError } from '../generator/import/tables.ts';
@@ -127,7 +127,7 @@ describe('incremental rebuilds equal a full build, file by file', () => {
   }, 600_000);
 
   it("query indexes: a move's type (a filter value) and a species' translated name (searched on the species and its creatures)", async () => {
-    const typeIndex = () => JSON.parse(readFileSync(join(served, filterIndexFile('move')), 'utf8')) as FilterIndexFile;
+    const typeIndex = () => unpackFilterIndex(decodeFilterPack(readFileSync(join(served, filterIndexFile('move')))));
     const holdsPound = (type: string) => {
       const row = typeIndex().values['type']!.values.find(([name]) => name === type);
       let position = -1;

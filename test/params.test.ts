@@ -21,6 +21,7 @@ import { collectionParams, keysWholeQuery, queryParam, queryValues, SEARCH_PARAM
 import { encodeFieldColumn } from '../edge/query/field-column.ts';
 import { positionGaps } from '../edge/query/filter.ts';
 import { makeSearchKind, packSearchFiles, type SearchIndexFile } from '../edge/query/search-index.ts';
+import { encodeFilterPack } from '../edge/query/filter-pack.ts';
 import { encodeSearchPack } from '../edge/query/search-pack.ts';
 import { fixtureBytes } from './support/query-fixture.ts';
 import { createEdgeAdapter, FILE_READ_PREFIX, netlifyVary } from '../netlify/edge-adapter.ts';
@@ -47,10 +48,10 @@ const fixture = new Map<string, unknown>([
   [listFile('thing'), { count: names.length, results: names.map((name, i) => ({ name, url: `${baseUrl}/thing/${i + 1}/` })) }],
   [listFile('colour'), { count: 3, results: COLOURS.map((name, i) => ({ name, url: `${baseUrl}/colour/${i + 1}/` })) }],
   [itemFile('thing', 1), { id: 1, name: names[0] }],
-  [filterIndexFile('thing'), {
+  [filterIndexFile('thing'), encodeFilterPack({
     format: 'filter-index/1', kind: 'thing', count: names.length, ranges: { size: names.map((_, i) => i) },
     values: { colour: { about: 'a colour', target: 'colour', values: COLOURS.map((c, k) => [c, k + 1, positionGaps(names.flatMap((_, i) => (i % 3 === k ? [i] : [])))]) } },
-  }],
+  })],
   [searchIndexFile('thing'), thingSearch],
   [searchIndexFile('colour'), colourSearch],
   // what GET /v2/search/ reads: both kinds packed, as the build writes them

@@ -16,6 +16,7 @@ import { fieldColumnFile, filterIndexFile, idOfUrl, itemFile, linkOf, listFile, 
 import type { FullList } from '../edge/pagination.ts';
 import { FilterIndex, type FilterIndexFile } from '../edge/query/filter.ts';
 import { FieldColumn, isNamesField } from '../edge/query/field-column.ts';
+import { decodeFilterPack, unpackFilterIndex } from '../edge/query/filter-pack.ts';
 import { foldText } from '../edge/query/fold.ts';
 import { packSearchFiles, SearchColumns, type SearchIndexFile } from '../edge/query/search-index.ts';
 import { decodeSearchPack, encodeSearchPack } from '../edge/query/search-pack.ts';
@@ -39,6 +40,9 @@ beforeAll(async () => {
 }, 600_000);
 
 const read = <T>(rel: string): T => JSON.parse(readFileSync(join(out, rel), 'utf8')) as T;
+/** A kind's filter index as the build wrote it, decoded with the request side's loader; `readFilterFile` is it in the build's form. */
+const packedFilters = (kind: string) => decodeFilterPack(readFileSync(join(out, filterIndexFile(kind))));
+const readFilterFile = (kind: string): FilterIndexFile => unpackFilterIndex(packedFilters(kind));
 const list = (kind: string) => read<FullList>(listFile(kind));
 const idOf = (url: string) => Number(/\/(-?\d+)\/$/.exec(url)![1]);
 type Doc = Record<string, unknown>;
@@ -49,7 +53,7 @@ const listedItems = (kind: string): Doc[] => {
   if (!docs) items.set(kind, (docs = list(kind).results.map((entry) => read<Doc>(itemFile(kind, idOf(entry.url))))));
   return docs;
 };
-const filters = (kind: string) => new FilterIndex(read<FilterIndexFile>(filterIndexFile(kind)));
+const filters = (kind: string) => new FilterIndex(packedFilters(kind));
 const positionOf = (kind: string, name: string) => list(kind).results.findIndex((entry) => entry.name === name);
 
 /** The list positions holding one value of a value filter. */
@@ -86,7 +90,7 @@ describe('the query index files of a build', () => {
       const resource = allResources.find((r) => r.kind === kind)!;
       const declared = kindQuery(resource).shape;
       expect(routes.queries[kind], kind).toEqual(declared);
-      const file = read<FilterIndexFile>(filterIndexFile(kind));
+      const file = readFilterFile(kind);
       expect(Object.keys(file.values)).toEqual(declared.filters.map((f) => f.name));
       expect(Object.keys(file.ranges)).toEqual(declared.ranges.map((r) => r.name));
       for (const filter of declared.filters) expect(file.values[filter.name]!.target, `${kind} ${filter.name}`).toBe(filter.target ?? undefined);
@@ -98,14 +102,15 @@ describe('the query index files of a build', () => {
   it('count and position every listed item in list order: values, ranges, search ids and field columns', () => {
     for (const kind of KINDS) {
       const { count, results } = list(kind);
-      const file = read<FilterIndexFile>(filterIndexFile(kind));
+      const file = readFilterFile(kind);
+      const index = new FilterIndex(packedFilters(kind));
       expect(file.count, kind).toBe(count);
       for (const [name, { values }] of Object.entries(file.values)) {
         for (const [value, , gaps] of values) {
           let position = -1;
           const positions = gaps.map((gap) => (position += gap + 1));
           expect(positions.every((p) => p < count), `${kind} ${name}=${value}`).toBe(true);
-          expect(new FilterIndex(file).select({ values: [{ filter: name, keys: [values.findIndex((v) => v[0] === value)] }] })).toEqual(positions);
+          expect(index.select({ values: [{ filter: name, keys: [values.findIndex((v) => v[0] === value)] }] })).toEqual(positions);
         }
       }
       for (const column of Object.values(file.ranges)) expect(column.length).toBe(count);
@@ -119,7 +124,7 @@ describe('the query index files of a build', () => {
       expect(Array.from({ length: columns.resourceCount }, (_, r) => columns.resourceName(r))).toEqual(results.map((e) => e.name));
     }
     // the type list holds the 18 battle types of 21: the indexes too
-    expect(read<FilterIndexFile>(filterIndexFile('type')).count).toBe(18);
+    expect(readFilterFile('type').count).toBe(18);
   }, 120_000);
 
   it('has no search index for a kind without names', () => {
@@ -183,11 +188,11 @@ describe('the query index files of a build', () => {
       }
     }
     const stat = (doc: Doc, name: string) => (doc.stats as Array<{ base_stat: number; stat: { name: string } }>).find((s) => s.stat.name === name)!.base_stat;
-    const creatureRanges = read<FilterIndexFile>(filterIndexFile('creature')).ranges;
+    const creatureRanges = readFilterFile('creature').ranges;
     for (const name of ['hp', 'attack', 'defense', 'special-attack', 'special-defense', 'speed']) {
       expect(creatureRanges[name], name).toEqual(listedItems('creature').map((doc) => stat(doc, name)));
     }
-    const moveRanges = read<FilterIndexFile>(filterIndexFile('move')).ranges;
+    const moveRanges = readFilterFile('move').ranges;
     for (const name of ['power', 'accuracy', 'pp', 'priority']) expect(moveRanges[name], name).toEqual(listedItems('move').map((doc) => doc[name]));
   }, 120_000);
 });

@@ -25,6 +25,7 @@ import { SearchIndex } from '${moduleUrl('search.ts')}';
 import { makeSearchKind, packSearchFiles } from '${moduleUrl('search-index.ts')}';
 import { decodeSearchPack, encodeSearchPack } from '${moduleUrl('search-pack.ts')}';
 import { FilterIndex, positionGaps } from '${moduleUrl('filter.ts')}';
+import { decodeFilterPack, encodeFilterPack } from '${moduleUrl('filter-pack.ts')}';
 import { parseRange, parseValues, checkQueryLength } from '${moduleUrl('params.ts')}';
 import { pick } from '${moduleUrl('fields.ts')}';
 const languages = ['fr', 'ja-hrkt'];
@@ -35,8 +36,9 @@ const file = { format: 'search-index/2', languages, kinds: [makeSearchKind('crit
 const index = SearchIndex.fromFiles(file);
 const packedBytes = encodeSearchPack(packSearchFiles([file]));
 const packed = new SearchIndex(decodeSearchPack(packedBytes));
-const filters = new FilterIndex({ format: 'filter-index/1', kind: 'critter', count: 3, ranges: { speed: [1, null, 5] },
+const filterBytes = encodeFilterPack({ format: 'filter-index/1', kind: 'critter', count: 3, ranges: { speed: [1, null, 5] },
   values: { element: { about: 'an element', values: [['ember', 7, positionGaps([0, 2])], ['tide', 8, positionGaps([1])]] } } });
+const filters = new FilterIndex(decodeFilterPack(filterBytes));
 const checked = checkQueryLength('?element=EMBER,8&speed=2..&junk=%FF');
 if (!checked.ok) throw new Error('query');
 const query = { value: new URLSearchParams(checked.value) };
@@ -48,6 +50,7 @@ const answers = {
   search: ['flambéte', 'ﾎﾉｵ', 'flarebaest', 'eca'].map((q) => index.search(foldText(q)).hits(0, 5)),
   packed: ['flambéte', 'ﾎﾉｵ', 'flarebaest', 'eca'].map((q) => packed.search(foldText(q)).hits(0, 5)),
   packedBytes: Array.from(packedBytes),
+  filterBytes: Array.from(filterBytes),
   filter: filters.select({ values: [{ filter: 'element', keys: element.value }], ranges: [{ filter: 'speed', range: speed.value }] }),
   junk: query.value.get('junk'),
   fields: pick({ a: { b: 1, c: [{ d: 2, e: 3 }] }, f: null }, ['a.c.d', 'f']),
@@ -57,7 +60,7 @@ console.log(JSON.stringify(answers));
 
 describe('edge/query under Deno', () => {
   it('imports nothing but its own modules', () => {
-    expect(modules.sort()).toEqual(['edit-distance.ts', 'facets.ts', 'field-column.ts', 'fields.ts', 'filter.ts', 'fold.ts', 'params.ts', 'raw-json.ts', 'search-index.ts', 'search-pack.ts', 'search.ts', 'sort.ts', 'summary.ts']);
+    expect(modules.sort()).toEqual(['edit-distance.ts', 'facets.ts', 'field-column.ts', 'fields.ts', 'filter-pack.ts', 'filter.ts', 'fold.ts', 'pack.ts', 'params.ts', 'raw-json.ts', 'search-index.ts', 'search-pack.ts', 'search.ts', 'sort.ts', 'summary.ts']);
     for (const module of modules) {
       const imports = [...readFileSync(join(queryDir, module), 'utf8').matchAll(/^import[^'"]*['"]([^'"]+)['"]/gm)].map((m) => m[1]);
       for (const target of imports) expect(target, `${module} imports ${target}`).toMatch(/^\.\/[a-z-]+\.ts$/);

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { FilterIndex, positionGaps, type FilterIndexFile } from '../edge/query/filter.ts';
+import { decodeFilterPack, encodeFilterPack, unpackFilterIndex } from '../edge/query/filter-pack.ts';
 import { parseValues } from '../edge/query/params.ts';
 
 /** Invented items, in list order: an element set, a yes/no flag and a speed (null: none). */
@@ -22,6 +23,9 @@ function indexOf(items: Item[]): FilterIndexFile {
   };
 }
 
+/** The index as the request side loads it: packed as the build writes it, then decoded. */
+const load = (file: FilterIndexFile) => new FilterIndex(decodeFilterPack(encodeFilterPack(file)));
+
 const items: Item[] = [
   { elements: ['ember'], rare: false, speed: 45 },
   { elements: ['ember', 'gust'], rare: true, speed: 100 },
@@ -29,7 +33,7 @@ const items: Item[] = [
   { elements: ['tide', 'gust'], rare: true, speed: 80 },
   { elements: [], rare: false, speed: 120 },
 ];
-const index = new FilterIndex(indexOf(items));
+const index = load(indexOf(items));
 const key = (filter: string, token: string) => index.vocabulary(filter)!.lookup(token)!;
 
 describe('FilterIndex', () => {
@@ -73,7 +77,7 @@ describe('FilterIndex', () => {
   it('lists at most twenty values in what a filter accepts', () => {
     const many: FilterIndexFile = { format: 'filter-index/1', kind: 'k', count: 1, ranges: {},
       values: { colour: { about: 'a colour', values: Array.from({ length: 25 }, (_, i) => [`c${i}`, null, []]) } } };
-    expect(new FilterIndex(many).vocabulary('colour')!.accepts).toMatch(/^colour: a colour, or several separated by commas: c0, c1, .*c19, … \(25 values\)$/);
+    expect(load(many).vocabulary('colour')!.accepts).toMatch(/^colour: a colour, or several separated by commas: c0, c1, .*c19, … \(25 values\)$/);
   });
 
   it('writes and reads position gaps', () => {
@@ -96,7 +100,7 @@ describe('FilterIndex', () => {
       positions: fc.option(fc.array(fc.nat(120)), { nil: undefined }),
     });
     fc.assert(fc.property(fc.array(item, { maxLength: 100 }), query, (list, q) => {
-      const loaded = new FilterIndex(indexOf(list));
+      const loaded = load(indexOf(list));
       const values = [];
       if (q.elements) values.push({ filter: 'element', keys: q.elements.map((e) => loaded.vocabulary('element')!.lookup(e)!) });
       if (q.rare) values.push({ filter: 'is_rare', keys: q.rare.map((r) => loaded.vocabulary('is_rare')!.lookup(String(r))!) });
@@ -111,5 +115,93 @@ describe('FilterIndex', () => {
       });
       expect(got).toEqual(expected);
     }), { numRuns: 1_000 });
+  });
+});
+
+describe('the packed filter index (edge/query/filter-pack.ts)', () => {
+  const item = fc.record({
+    elements: fc.subarray(ELEMENTS.map(([name]) => name)),
+    rare: fc.boolean(),
+    speed: fc.option(fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 }), { nil: null }),
+  });
+
+  it('decodes to what was encoded, whatever the items, names and ids', () => {
+    const name = fc.string({ unit: 'grapheme', maxLength: 6 });
+    const id = fc.option(fc.integer({ min: -0x7fffffff, max: 0x7fffffff }), { nil: null });
+    fc.assert(fc.property(fc.array(item, { maxLength: 60 }), fc.uniqueArray(fc.tuple(name, id), { maxLength: 6, selector: ([n]) => n }), (list, extra) => {
+      const file = indexOf(list);
+      file.values['extra'] = { about: 'ünïcode ✓', target: 'thing', values: extra.map(([n, i], k) => [n, i, list.length > k ? [k] : []]) };
+      expect(unpackFilterIndex(decodeFilterPack(encodeFilterPack(file)))).toEqual(file);
+    }), { numRuns: 300 });
+  });
+
+  it('reads its columns in place: ranges are views into the bytes, NaN for none', () => {
+    const bytes = encodeFilterPack(indexOf(items));
+    const speed = load(indexOf(items)).rangeColumn('speed');
+    expect(Array.from(speed)).toEqual([45, 100, NaN, 80, 120]);
+    expect(decodeFilterPack(bytes).ranges.get('speed')!.buffer).toBe(bytes.buffer);
+  });
+
+  it('reads a file that does not start at a multiple of 8 in its buffer (copied once)', () => {
+    const bytes = encodeFilterPack(indexOf(items));
+    for (const shift of [1, 4]) {
+      const shifted = new Uint8Array(bytes.length + shift);
+      shifted.set(bytes, shift);
+      expect(unpackFilterIndex(decodeFilterPack(shifted.subarray(shift)))).toEqual(indexOf(items));
+    }
+  });
+
+  it('holds gaps in two bytes up to 65,536 items and in four above', () => {
+    const gapsType = (count: number) => {
+      const file: FilterIndexFile = { format: 'filter-index/1', kind: 'k', count, ranges: {}, values: { v: { about: 'a v', values: [['far', 1, [count - 1]]] } } };
+      const bytes = encodeFilterPack(file);
+      expect(new FilterIndex(decodeFilterPack(bytes)).select({ values: [{ filter: 'v', keys: [0] }] })).toEqual([count - 1]);
+      const headerLength = new DataView(bytes.buffer).getUint32(16, true);
+      return (JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + headerLength))) as { sections: { gaps: { type: string } } }).sections.gaps.type;
+    };
+    expect(gapsType(65_536)).toBe('uint16');
+    expect(gapsType(65_537)).toBe('int32');
+  });
+
+  it('refuses to write a gap or an id it cannot hold, naming the kind, filter and value', () => {
+    const withRow = (row: FilterIndexFile['values'][string]['values'][number]): FilterIndexFile => ({ format: 'filter-index/1', kind: 'k', count: 3, ranges: {}, values: { v: { about: 'a v', values: [row] } } });
+    expect(() => encodeFilterPack(withRow(['x', 1, [3]]))).toThrow('filter index of k: v=x: a gap outside 0..2');
+    expect(() => encodeFilterPack(withRow(['x', -(2 ** 31), [0]]))).toThrow('filter index of k: v=x: the id -2147483648 is no int32 above -2^31');
+    expect(() => encodeFilterPack(withRow(['x', 2 ** 31, [0]]))).toThrow(/the id 2147483648 is no int32/);
+    expect(() => encodeFilterPack(withRow(['x', 1.5, [0]]))).toThrow(/the id 1.5 is no int32/);
+    expect(unpackFilterIndex(decodeFilterPack(encodeFilterPack(withRow(['unknown', -1, [0]])))).values['v']!.values).toEqual([['unknown', -1, [0]]]);
+  });
+
+  it('refuses a file of another format, truncated, lengthened or whose header and sections disagree: an Error naming it', () => {
+    const bytes = encodeFilterPack(indexOf(items));
+    for (let length = 0; length < bytes.length; length++) {
+      expect(() => decodeFilterPack(bytes.slice(0, length)), `${length} bytes`).toThrow(/^filter pack: /);
+    }
+    const longer = new Uint8Array(bytes.length + 8);
+    longer.set(bytes);
+    expect(() => decodeFilterPack(longer)).toThrow(/^filter pack: \d+ bytes, the header says \d+/);
+    expect(() => decodeFilterPack(new TextEncoder().encode(JSON.stringify(indexOf(items))))).toThrow(/^filter pack: unknown format/);
+    const headerLength = new DataView(bytes.buffer).getUint32(16, true);
+    interface Header { count: number; kind?: string; values: { values: number; nameBytes: number }[]; sections: Record<string, { offset: number; type: string }> }
+    const header = JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + headerLength))) as Header;
+    const withHeader = (change: (header: Header) => void): Uint8Array => {
+      const changed = structuredClone(header);
+      change(changed);
+      const text = new TextEncoder().encode(JSON.stringify(changed).padEnd(headerLength, ' '));
+      expect(text.length).toBe(headerLength);
+      const out = bytes.slice();
+      out.set(text, 20);
+      return out;
+    };
+    expect(() => decodeFilterPack(withHeader((h) => { h.sections['gaps']!.offset += 4; }))).toThrow(/^filter pack: section gaps lies outside its place/);
+    expect(() => decodeFilterPack(withHeader((h) => { h.sections['ids']!.type = 'int8'; }))).toThrow(/^filter pack: section ids is int8, not int32/);
+    expect(() => decodeFilterPack(withHeader((h) => { h.sections['gaps']!.type = 'int32'; }))).toThrow(/^filter pack: section gaps holds \d+ bytes, not \d+/);
+    expect(() => decodeFilterPack(withHeader((h) => { h.sections['gaps']!.type = 'utf8'; }))).toThrow(/^filter pack: section gaps is utf8, not uint16 or int32/);
+    expect(() => decodeFilterPack(withHeader((h) => { h.count += 1; }))).toThrow(/^filter pack: section ranges holds \d+ bytes, not \d+/);
+    expect(() => decodeFilterPack(withHeader((h) => { h.values[0]!.values += 1; }))).toThrow(/^filter pack: section \w+ holds \d+ bytes, not \d+/);
+    expect(() => decodeFilterPack(withHeader((h) => { delete h.kind; }))).toThrow(/^filter pack: the header lacks/);
+    // names whose ends do not match their text are an Error when the filter is first asked, not a wrong name
+    const shifted = decodeFilterPack(withHeader((h) => { h.values[0]!.nameBytes -= 4; h.values[1]!.nameBytes += 4; }));
+    expect(() => new FilterIndex(shifted).vocabulary('element')).toThrow(/^filter pack: the names of element do not match their ends/);
   });
 });

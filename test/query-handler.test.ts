@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createHandler } from '../edge/handler.ts';
-import { listFile, pageFile, searchIndexFile, searchPackFile } from '../edge/layout.ts';
+import { filterIndexFile, listFile, pageFile, searchIndexFile, searchPackFile } from '../edge/layout.ts';
 import { baseUrl, CRITTERS, entry, FIXTURE, fixtureReader } from './support/query-fixture.ts';
 
 const handle = createHandler(fixtureReader(), { baseUrl });
@@ -105,6 +105,20 @@ describe('collection filters', () => {
     const plain = await get('/v2/critter/');
     expect(await get('/v2/critter/?element=&speed=&is_rare=,,')).toEqual(plain);
     expect(await get('/v2/critter/?colour=red&utm_source=x&Element=nothing')).toEqual(plain);
+  });
+
+  it('a filter index missing, or one that cannot be decoded, is a 404 for what needs it (as any file that is not there), never a 5xx', async () => {
+    const packed = FIXTURE.get(filterIndexFile('critter')) as Uint8Array;
+    for (const broken of [null, packed.subarray(0, packed.length - 1), new TextEncoder().encode('{}')]) {
+      const files = new Map(FIXTURE);
+      if (broken === null) files.delete(filterIndexFile('critter')); else files.set(filterIndexFile('critter'), broken);
+      const handle = createHandler(fixtureReader(files), { baseUrl });
+      for (const query of ['?element=ember', '?sort=-speed', '?summary=speed', '?facets=element']) {
+        const response = await handle(new Request(`https://example.test/v2/critter/${query}`));
+        expect([query, response.status, await response.text()]).toEqual([query, 404, '"Not Found"']);
+      }
+      expect((await handle(new Request('https://example.test/v2/critter/?limit=2'))).status).toBe(200);
+    }
   });
 
   it('keeps the plain pages: no parameter, the precomputed page byte for byte', async () => {

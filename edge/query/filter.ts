@@ -2,7 +2,8 @@
  * Filtering a collection over its precomputed indexes: which items of a kind's list match every
  * filter asked (`type=fire,water&generation=3&speed=100..`), in list order.
  *
- * The build writes one `FilterIndexFile` per kind. A value filter lists its values, each with
+ * The build makes one `FilterIndexFile` per kind and writes it packed (filter-pack.ts: typed
+ * columns, a small header to parse). A value filter lists its values, each with
  * the list positions of its members as gaps between sorted positions (`[3, 1, 2]` is positions
  * 3, 4, 6: small numbers, which gzip well). A range filter holds one number per item (null when
  * the item has none, e.g. a move without power; such an item matches no range of that filter).
@@ -15,11 +16,17 @@
  * out in ascending position, which is list order. For 1,500 items a bitset is 47 words.
  */
 import type { ValueCount } from './facets.ts';
+import type { PackedFilters, PackedValueFilter } from './filter-pack.ts';
 import type { IntegerRange, Vocabulary } from './params.ts';
 
 /** One value of a value filter: its name, its id (null when the value has none) and its members as position gaps. */
 export type FilterValueRow = [name: string, id: number | null, gaps: number[]];
 
+/**
+ * A kind's filter index in the build's form (generator/emit/query-index.ts `filterIndex`): the
+ * build writes it packed (filter-pack.ts `encodeFilterPack`), and `unpackFilterIndex` gives it
+ * back from a packed file.
+ */
 export interface FilterIndexFile {
   format: 'filter-index/1';
   kind: string;
@@ -95,18 +102,22 @@ class Bitset {
 class ValueFilter implements Vocabulary {
   readonly accepts: string;
   private readonly keyByToken = new Map<string, number>();
+  private readonly names: string[];
   private readonly members: (Bitset | undefined)[] = [];
 
-  constructor(parameter: string, private readonly count: number, private readonly spec: { about: string; values: FilterValueRow[] }) {
-    spec.values.forEach(([name, id], key) => {
+  constructor(private readonly count: number, private readonly packed: PackedValueFilter) {
+    this.names = packed.names();
+    let byId = '';
+    this.names.forEach((name, key) => {
       this.keyByToken.set(name, key);
-      if (id !== null) this.keyByToken.set(String(id), key);
+      const id = packed.id(key);
+      if (id === null) return;
+      this.keyByToken.set(String(id), key);
+      byId = ' name or id';
     });
-    const names = spec.values.map(([name]) => name);
-    const shown = names.slice(0, ACCEPTS_SHOWN).join(', ');
-    const more = names.length > ACCEPTS_SHOWN ? `, … (${names.length} values)` : '';
-    const byId = spec.values.some(([, id]) => id !== null) ? ' name or id' : '';
-    this.accepts = `${parameter}: ${spec.about}${byId}, or several separated by commas: ${shown}${more}`;
+    const shown = this.names.slice(0, ACCEPTS_SHOWN).join(', ');
+    const more = this.names.length > ACCEPTS_SHOWN ? `, … (${this.names.length} values)` : '';
+    this.accepts = `${packed.name}: ${packed.about}${byId}, or several separated by commas: ${shown}${more}`;
   }
 
   lookup(token: string): number | undefined { return this.keyByToken.get(token); }
@@ -114,9 +125,9 @@ class ValueFilter implements Vocabulary {
   /** Each value held by some of `within`, with how many, in the index's order (by id). */
   counts(within: Bitset): ValueCount[] {
     const out: ValueCount[] = [];
-    this.spec.values.forEach(([name, id], key) => {
+    this.names.forEach((name, key) => {
       const count = this.membersOf(key).countWithin(within);
-      if (count > 0) out.push({ name, id, count });
+      if (count > 0) out.push({ name, id: this.packed.id(key), count });
     });
     return out;
   }
@@ -133,7 +144,8 @@ class ValueFilter implements Vocabulary {
     if (set === undefined) {
       set = new Bitset(this.count);
       let position = -1;
-      for (const gap of this.spec.values[key]?.[2] ?? []) {
+      // a key outside the values (none come from params.ts) holds nothing
+      for (const gap of key >= 0 && key < this.packed.size ? this.packed.gaps(key) : []) {
         position += gap + 1;
         if (position < this.count) set.words[position >>> 5]! |= 1 << (position & 31);
       }
@@ -143,22 +155,21 @@ class ValueFilter implements Vocabulary {
   }
 }
 
-/** A kind's filter indexes, loaded; `select` answers a query. */
+/** A kind's filter indexes, loaded from their packed file (filter-pack.ts); `select` answers a query. */
 export class FilterIndex {
   readonly kind: string;
   readonly count: number;
   private readonly valueFilters = new Map<string, ValueFilter>();
-  private readonly rangeValues = new Map<string, Float64Array>();
-  private readonly file: FilterIndexFile;
+  private readonly packedValues: Map<string, PackedValueFilter>;
 
-  constructor(file: FilterIndexFile) {
-    this.file = file;
-    this.kind = file.kind;
-    this.count = file.count;
+  constructor(private readonly packed: PackedFilters) {
+    this.kind = packed.kind;
+    this.count = packed.count;
+    this.packedValues = new Map(packed.values.map((filter) => [filter.name, filter]));
   }
 
-  get valueFilterNames(): string[] { return Object.keys(this.file.values); }
-  get rangeFilterNames(): string[] { return Object.keys(this.file.ranges); }
+  get valueFilterNames(): string[] { return [...this.packedValues.keys()]; }
+  get rangeFilterNames(): string[] { return [...this.packed.ranges.keys()]; }
 
   /** A value filter's vocabulary, for params.ts to resolve names and ids; undefined when the kind has no such filter. */
   vocabulary(filter: string): Vocabulary | undefined { return this.valueFilter(filter); }
@@ -185,9 +196,9 @@ export class FilterIndex {
 
   private valueFilter(filter: string): ValueFilter | undefined {
     let loaded = this.valueFilters.get(filter);
-    const spec = Object.hasOwn(this.file.values, filter) ? this.file.values[filter] : undefined;
-    if (loaded === undefined && spec !== undefined) {
-      loaded = new ValueFilter(filter, this.count, spec);
+    const packed = this.packedValues.get(filter);
+    if (loaded === undefined && packed !== undefined) {
+      loaded = new ValueFilter(this.count, packed);
       this.valueFilters.set(filter, loaded);
     }
     return loaded;
@@ -207,16 +218,10 @@ export class FilterIndex {
     return set;
   }
 
-  /** A range's numbers in list order, NaN where an item has none (sort.ts and summary.ts read it). */
+  /** A range's numbers in list order, NaN where an item has none (sort.ts and summary.ts read it; a view into the file: not to be changed). */
   rangeColumn(filter: string): Float64Array {
-    let column = this.rangeValues.get(filter);
-    if (column === undefined) {
-      const raw = Object.hasOwn(this.file.ranges, filter) ? this.file.ranges[filter] : undefined;
-      if (raw === undefined) throw new Error(`${this.kind} has no range filter ${filter}`);
-      column = new Float64Array(this.count).fill(NaN);
-      raw.forEach((value, p) => { if (value !== null && p < this.count) column![p] = value; });
-      this.rangeValues.set(filter, column);
-    }
+    const column = this.packed.ranges.get(filter);
+    if (column === undefined) throw new Error(`${this.kind} has no range filter ${filter}`);
     return column;
   }
 }

@@ -5,6 +5,7 @@
  */
 import { DEFAULT_LIMIT, fieldColumnFile, filterIndexFile, listFile, languageSearchFile, pageFile, searchIndexFile, type QueryShape } from '../../edge/layout.ts';
 import { paginate, type FullList } from '../../edge/pagination.ts';
+import { encodeFilterPack } from '../../edge/query/filter-pack.ts';
 import { coverageFactsBody, coverageFactsFile } from './coverage-facts.ts';
 import type { CoverageFacts } from './coverage.ts';
 import { keptFactsFile } from './kept-facts.ts';
@@ -37,7 +38,7 @@ export interface KindFacts {
  * what the maker makes: an update removes the files in it that the maker no longer makes.
  */
 export interface KindFileMaker {
-  make(input: KindFileInput): Array<[path: string, body: string]>;
+  make(input: KindFileInput): Array<[path: string, body: string | Uint8Array]>;
   folder?: (kind: string) => string;
 }
 
@@ -59,7 +60,7 @@ export const kindFiles: readonly KindFileMaker[] = [
     folder: pagesFolder,
   },
   // the query indexes (issue 18): the request side's filters, q, search and fields
-  { make: ({ kind, query }) => [[filterIndexFile(kind), JSON.stringify(filterIndex(kind, query.shape, query.listed))]] },
+  { make: ({ kind, query }) => [[filterIndexFile(kind), encodeFilterPack(filterIndex(kind, query.shape, query.listed))]] },
   {
     make: ({ kind, query }) => {
       const search = searchIndex(kind, query.listed);

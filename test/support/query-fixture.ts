@@ -13,6 +13,7 @@ import { encodeFieldColumn, isNamesField, languagesOf, onlyLanguage } from '../.
 import type { Json } from '../../edge/query/fields.ts';
 import { positionGaps, type FilterIndexFile } from '../../edge/query/filter.ts';
 import { makeSearchKind, packSearchFiles, type SearchIndexFile } from '../../edge/query/search-index.ts';
+import { encodeFilterPack } from '../../edge/query/filter-pack.ts';
 import { encodeSearchPack } from '../../edge/query/search-pack.ts';
 
 export const baseUrl = 'https://example.test/v2';
@@ -92,7 +93,7 @@ export const FIXTURE = new Map<string, unknown>([
   [listFile('chain'), chainList],
   [pageFile('critter', 0), paginate(critterList, `${baseUrl}/critter/`, 0, 20)],
   [itemFile('critter', 1), { id: 1, name: 'flarebeast' }],
-  [filterIndexFile('critter'), filterIndex],
+  [filterIndexFile('critter'), encodeFilterPack(filterIndex)],
   [searchIndexFile('critter'), critterSearch],
   [searchIndexFile('element'), elementSearch],
   [searchPackFile, encodeSearchPack(packSearchFiles([critterSearch, elementSearch]))],
