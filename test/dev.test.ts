@@ -20,7 +20,8 @@ import { ensureBuilt, inputHashes } from '../generator/pipeline.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'creature-dev-'));
 const data = join(scratch, 'data');
-const config = resolveConfig({ data, out: join(scratch, 'dist'), port: '0' }, { RECORDS_DIR: join(scratch, 'records') });
+// the suite's base URL, so that its build is one of these inputs for this configuration too
+const config = resolveConfig({ data, out: join(scratch, 'dist'), port: '0', baseUrl: testConfig().baseUrl }, { RECORDS_DIR: join(scratch, 'records') });
 const said: string[] = [];
 const log = { info: (m: string) => said.push(m), warn: (m: string) => said.push(`warning: ${m}`) };
 let dev: Dev;
