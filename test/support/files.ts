@@ -1,52 +1,34 @@
 /** What the tests read off the repository and the build, written once. */
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { repoRoot } from '../../generator/config.ts';
-
-/** A file as stat shows it, without the change time (which a new link to it moves): another value once it is written. */
-const identity = (st: Stats): string => `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}`;
-
-/** Walks `dir`'s files, calling `each` with a file's path relative to `dir` and its full path. */
-function eachFile(dir: string, each: (rel: string, full: string) => void): void {
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const full = join(d, e.name);
-      if (e.isDirectory()) walk(full);
-      else each(relative(dir, full), full);
-    }
-  };
-  walk(dir);
-}
-
-/**
- * Every file under `dir` by its relative path, with its identity (inode, size, modification
- * time) and no read: tells a folder whose files were all left as they were, links to them made
- * or not, from one where a file was written, even with the same bytes.
- */
-export function fileIdentities(dir: string): Map<string, string> {
-  const out = new Map<string, string>();
-  eachFile(dir, (rel, full) => out.set(rel, identity(statSync(full))));
-  return out;
-}
 
 /**
  * Every file under `dir` by its relative path, with a hash of its bytes. With `known`, a file
  * whose inode, size and modification time it holds is not read again: a folder made again and
  * again as hard links to its previous state (the dev loop's) is then read only where it was
- * rewritten.
+ * rewritten. The change time is left out because a new link to a file moves it.
  */
 export function fileHashes(dir: string, known?: Map<string, string>): Map<string, string> {
   const out = new Map<string, string>();
   const hashOf = (full: string) => {
     if (!known) return createHash('sha256').update(readFileSync(full)).digest('hex');
-    const key = identity(statSync(full));
+    const st = statSync(full);
+    const key = `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}`;
     const hash = known.get(key) ?? createHash('sha256').update(readFileSync(full)).digest('hex');
     known.set(key, hash);
     return hash;
   };
-  eachFile(dir, (rel, full) => out.set(rel, hashOf(full)));
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const full = join(d, e.name);
+      if (e.isDirectory()) walk(full);
+      else out.set(relative(dir, full), hashOf(full));
+    }
+  };
+  walk(dir);
   return out;
 }
 
