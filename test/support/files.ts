@@ -5,14 +5,27 @@ import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { repoRoot } from '../../generator/config.ts';
 
-/** Every file under `dir` by its relative path, with a hash of its bytes. */
-export function fileHashes(dir: string): Map<string, string> {
+/**
+ * Every file under `dir` by its relative path, with a hash of its bytes. With `known`, a file
+ * whose inode, size and modification time it holds is not read again: a folder made again and
+ * again as hard links to its previous state (the dev loop's) is then read only where it was
+ * rewritten. The change time is left out because a new link to a file moves it.
+ */
+export function fileHashes(dir: string, known?: Map<string, string>): Map<string, string> {
   const out = new Map<string, string>();
+  const hashOf = (full: string) => {
+    if (!known) return createHash('sha256').update(readFileSync(full)).digest('hex');
+    const st = statSync(full);
+    const key = `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}`;
+    const hash = known.get(key) ?? createHash('sha256').update(readFileSync(full)).digest('hex');
+    known.set(key, hash);
+    return hash;
+  };
   const walk = (d: string) => {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const full = join(d, e.name);
       if (e.isDirectory()) walk(full);
-      else out.set(relative(dir, full), createHash('sha256').update(readFileSync(full)).digest('hex'));
+      else out.set(relative(dir, full), hashOf(full));
     }
   };
   walk(dir);
