@@ -9,29 +9,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lockPath as repoLock, resolveConfig, type Config } from '../generator/config.ts';
-import { changeReportFile, changesListFile, metaFile } from '../edge/layout.ts';
-import type { ChangeList } from '../generator/emit/changes.ts';
-import { readBuildStamp } from '../generator/emit/stamp.ts';
-import { linkTree } from '../generator/files/folders.ts';
-import { buildStep, inputHashes } from '../generator/pipeline.ts';
+import { lockPath as repoLock } from '../generator/config.ts';
 import { diffBuilds, fieldPaths } from '../generator/changes/diff.ts';
 import { rowsMissing, tableChanges } from '../generator/changes/tables.ts';
 import { FetchError } from '../generator/fetch/index.ts';
 import { latestCommit, listingFromGitHub } from '../generator/fetch/listing.ts';
 import { formatLock, gitBlobSha1, lockForFolder, readLock } from '../generator/fetch/lock.ts';
-import { mediaNotes, runUpdate, type UpdatePaths } from '../generator/fetch/update.ts';
+import { mediaNotes, runUpdate } from '../generator/fetch/update.ts';
 import { DataError } from '../generator/import/tables.ts';
 import { createAjv } from '../schemas/ajv.ts';
 import { ChangeReport } from '../schemas/output/changes.ts';
-import { teamCopy, testConfig } from './support/config.ts';
-import { fileHashes } from './support/files.ts';
+import { teamCopy } from './support/config.ts';
 import { startTestServer, tinyTables, upstreamArchive, type TestServer } from './support/upstream-archive.ts';
+import { B, edit, json, project, treeAnswer } from './support/update-project.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'creature-update-test-'));
 const quiet = { info: () => {}, warn: () => {} };
 const A = 'a'.repeat(40);
-const B = 'b'.repeat(40);
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();
@@ -41,8 +35,6 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-const json = (value: unknown) => ({ body: Buffer.from(JSON.stringify(value)) });
-const treeAnswer = (entries: object[], truncated = false) => json({ sha: B, url: 'x', tree: entries, truncated });
 
 describe("the upstream's listing and head, in GitHub's shapes", () => {
   it('takes the blobs directly under the tables folder, with sizes, and the submodule commits', async () => {
@@ -169,24 +161,6 @@ describe('the change report', () => {
   });
 });
 
-/**
- * A project of its own in the scratch folder: a lock at the team copy's commit, records and
- * dist/ that must stay as they are (a build stamp, so the update compares with them as served),
- * and no team copy at the new commit.
- */
-function project(name: string): { paths: UpdatePaths; state: () => Record<string, string> } {
-  const root = join(scratch, name);
-  const lockPath = join(root, 'upstream.lock.json');
-  mkdirSync(join(root, 'dist'), { recursive: true });
-  mkdirSync(join(root, 'records'), { recursive: true });
-  writeFileSync(lockPath, formatLock(readLock(repoLock)));
-  writeFileSync(join(root, 'dist/build-stamp.json'), JSON.stringify({ inputHash: 'served', baseUrl: 'http://localhost:8080/v2' }));
-  writeFileSync(join(root, 'records/manifest.json'), '{"served":true}');
-  const config = { ...resolveConfig({}, {}, () => teamCopy()), outDir: join(root, 'dist'), recordsDir: join(root, 'records'), changesDir: join(root, 'changes') };
-  const paths: UpdatePaths = { lockPath, cacheDir: join(root, 'cache'), sharedRoot: join(root, 'no-shared'), config };
-  return { paths, state: () => Object.fromEntries(fileHashes(root)) };
-}
-
 /** The team copy's tables with one change, and a TREE.txt of them at commit B. */
 function changedCopy(name: string, change: (csv: string) => void): { tree: string; tables: string } {
   const dir = join(scratch, name);
@@ -199,11 +173,10 @@ function changedCopy(name: string, change: (csv: string) => void): { tree: strin
   return { tree: join(dir, 'TREE.txt'), tables: dir };
 }
 
-const edit = (file: string, f: (lines: string[]) => string[]) => writeFileSync(file, f(readFileSync(file, 'utf8').split('\n')).join('\n'));
 
 describe('an update that must stop, leaving the lock, the records and dist/ as they were', () => {
   it('stops at a table nobody declared or set aside, before reading any', async () => {
-    const { paths, state } = project('new-table');
+    const { paths, state } = project(scratch, 'new-table');
     const copy = changedCopy('copy-new-table', (csv) => writeFileSync(join(csv, 'brand_new_things.csv'), 'id\n1\n'));
     const before = state();
     const error = await runUpdate({ tree: copy.tree, tables: copy.tables }, paths, quiet).catch((e: unknown) => e);
@@ -213,7 +186,7 @@ describe('an update that must stop, leaving the lock, the records and dist/ as t
   });
 
   it('stops at a column added to a table the import reads, naming table and column', async () => {
-    const { paths, state } = project('new-column');
+    const { paths, state } = project(scratch, 'new-column');
     const copy = changedCopy('copy-new-column', (csv) => edit(join(csv, 'encounter_slots.csv'), (lines) => lines.map((l, i) => (l === '' ? l : i === 0 ? `${l},weather` : `${l},`))));
     const before = state();
     const error = await runUpdate({ tree: copy.tree, tables: copy.tables }, paths, quiet).catch((e: unknown) => e);
@@ -224,7 +197,7 @@ describe('an update that must stop, leaving the lock, the records and dist/ as t
   }, 120_000);
 
   it('stops at a value the declarations forbid, naming table, row and column', async () => {
-    const { paths, state } = project('bad-value');
+    const { paths, state } = project(scratch, 'bad-value');
     const copy = changedCopy('copy-bad-value', (csv) => edit(join(csv, 'encounter_slots.csv'), (lines) => lines.map((l, i) => (i === 2 ? l.replace(/,\d+$/, ',often') : l))));
     const before = state();
     const error = await runUpdate({ tree: copy.tree, tables: copy.tables }, paths, quiet).catch((e: unknown) => e);
@@ -234,7 +207,7 @@ describe('an update that must stop, leaving the lock, the records and dist/ as t
   }, 120_000);
 
   it('stops at an archive whose tables do not hash as the listing says', async () => {
-    const { paths, state } = project('bad-archive');
+    const { paths, state } = project(scratch, 'bad-archive');
     const tiny = join(scratch, 'archive-tables');
     mkdirSync(tiny, { recursive: true });
     writeFileSync(join(tiny, 'egg_groups.csv'), 'id,identifier\n1,invented\n');
@@ -245,63 +218,4 @@ describe('an update that must stop, leaving the lock, the records and dist/ as t
     await expect(runUpdate({ commit: 'c'.repeat(40) }, paths, quiet, env)).rejects.toThrow(/egg_groups\.csv: expected git blob 7{40} \(25 bytes\), found/);
     expect(state()).toEqual(before);
   });
-});
-
-/** Where two builds differ: paths missing, extra or with other bytes (the first few). */
-function differences(ours: string, theirs: string): string[] {
-  const [a, b] = [fileHashes(ours), fileHashes(theirs)];
-  const out: string[] = [];
-  for (const [path, hash] of b) if (a.get(path) !== hash) out.push(`${path}: ${a.has(path) ? 'other bytes' : 'missing'}`);
-  for (const path of a.keys()) if (!b.has(path)) out.push(`${path}: not in the full build`);
-  return out.slice(0, 20);
-}
-
-describe('an update that succeeds', () => {
-  const epoch = process.env.SOURCE_DATE_EPOCH;
-  afterAll(() => {
-    if (epoch === undefined) delete process.env.SOURCE_DATE_EPOCH;
-    else process.env.SOURCE_DATE_EPOCH = epoch;
-  });
-
-  it('swaps in a dist/ that serves its own report, as a full build of the new state writes it, with nothing left for npm run build', async () => {
-    // built_at the same in the update and the full build after it
-    process.env.SOURCE_DATE_EPOCH = '1700000000';
-    const { paths } = project('success');
-    const root = join(paths.lockPath, '..');
-    const pinned = readLock(repoLock).commit;
-    // served: links to the tests' own build (the update reads it and swaps it out, never writes in it); the reports committed so far
-    rmSync(paths.config.outDir, { recursive: true, force: true });
-    linkTree(testConfig().outDir, paths.config.outDir);
-    cpSync(join(repoLock, '../changes'), paths.config.changesDir, { recursive: true });
-    // the pinned tables as the team copy has them, so that only the edited one moves
-    writeFileSync(paths.lockPath, formatLock(lockForFolder(pinned, join(teamCopy(), 'csv'))));
-    const next = join(scratch, 'success-next');
-    cpSync(join(teamCopy(), 'csv'), next, { recursive: true });
-    // an invented edit: bulbasaur's hp one higher
-    edit(join(next, 'pokemon_stats.csv'), (lines) => lines.map((l, i) => (i === 1 ? l.replace(/^1,1,(\d+)/, (_m, hp: string) => `1,1,${Number(hp) + 1}`) : l)));
-    const entries = readdirSync(next).map((name) => {
-      const bytes = readFileSync(join(next, name));
-      return { path: `data/v2/csv/${name}`, type: 'blob', sha: gitBlobSha1(bytes), size: bytes.length };
-    });
-    server.route(`/success/trees/${B}`, treeAnswer(entries));
-    server.route('/success/archive.tar.gz', { body: upstreamArchive(next, `pokeapi-${B}`) });
-    const env = { DATA_TREE_URL: server.url('/success/trees/{commit}'), DATA_URL: server.url('/success/archive.tar.gz') };
-
-    const report = await runUpdate({ commit: B }, paths, quiet, env);
-    expect(report?.tables).toEqual([{ table: 'pokemon_stats.csv', change: 'changed', rows_added: 1, rows_removed: 1 }]);
-    expect(report?.kinds['creature']?.changed[0]).toMatchObject({ id: 1, name: 'bulbasaur', paths: ['stats[0].base_stat'] });
-    const dist = paths.config.outDir;
-    const read = (rel: string) => JSON.parse(readFileSync(join(dist, rel), 'utf8')) as Record<string, unknown>;
-    expect((read(changesListFile) as unknown as ChangeList).results[0]).toMatchObject({ from: pinned, to: B });
-    expect(read(changeReportFile(B))).toEqual(report);
-    expect((read(metaFile)['changes'] as { latest: string }).latest).toMatch(new RegExp(`/changes/${B}/$`));
-
-    // as the project is now: pinned to B, its tables the download cache
-    const after: Config = { ...paths.config, dataDir: paths.cacheDir };
-    const hash = inputHashes(after).build;
-    expect(readBuildStamp(dist)?.inputHash).toBe(hash);
-    const full = join(root, 'full');
-    await buildStep({ ...after, outDir: full }, hash, quiet, true);
-    expect(differences(dist, full)).toEqual([]);
-  }, 600_000);
 });

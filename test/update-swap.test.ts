@@ -1,0 +1,92 @@
+/**
+ * An update that succeeds (a full import and build of the moved data set, then a full build to
+ * compare with: the costliest of the update's tests, in a file of its own so that CI's second
+ * Node pass can leave it out): the dist/ swapped in serves its own change report, is byte for byte
+ * what a full build of the new state writes, and leaves `npm run build` nothing to do.
+ */
+import { cpSync, readdirSync, readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lockPath as repoLock, type Config } from '../generator/config.ts';
+import { changeReportFile, changesListFile, metaFile } from '../edge/layout.ts';
+import type { ChangeList } from '../generator/emit/changes.ts';
+import { readBuildStamp } from '../generator/emit/stamp.ts';
+import { linkTree } from '../generator/files/folders.ts';
+import { buildStep, inputHashes } from '../generator/pipeline.ts';
+import { formatLock, gitBlobSha1, lockForFolder, readLock } from '../generator/fetch/lock.ts';
+import { runUpdate } from '../generator/fetch/update.ts';
+import { teamCopy, testConfig } from './support/config.ts';
+import { fileHashes } from './support/files.ts';
+import { startTestServer, upstreamArchive, type TestServer } from './support/upstream-archive.ts';
+import { B, edit, project, treeAnswer } from './support/update-project.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'creature-update-swap-test-'));
+const quiet = { info: () => {}, warn: () => {} };
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** Where two builds differ: paths missing, extra or with other bytes (the first few). */
+function differences(ours: string, theirs: string): string[] {
+  const [a, b] = [fileHashes(ours), fileHashes(theirs)];
+  const out: string[] = [];
+  for (const [path, hash] of b) if (a.get(path) !== hash) out.push(`${path}: ${a.has(path) ? 'other bytes' : 'missing'}`);
+  for (const path of a.keys()) if (!b.has(path)) out.push(`${path}: not in the full build`);
+  return out.slice(0, 20);
+}
+
+describe('an update that succeeds', () => {
+  const epoch = process.env.SOURCE_DATE_EPOCH;
+  afterAll(() => {
+    if (epoch === undefined) delete process.env.SOURCE_DATE_EPOCH;
+    else process.env.SOURCE_DATE_EPOCH = epoch;
+  });
+
+  it('swaps in a dist/ that serves its own report, as a full build of the new state writes it, with nothing left for npm run build', async () => {
+    // built_at the same in the update and the full build after it
+    process.env.SOURCE_DATE_EPOCH = '1700000000';
+    const { paths } = project(scratch, 'success');
+    const root = join(paths.lockPath, '..');
+    const pinned = readLock(repoLock).commit;
+    // served: links to the tests' own build (the update reads it and swaps it out, never writes in it); the reports committed so far
+    rmSync(paths.config.outDir, { recursive: true, force: true });
+    linkTree(testConfig().outDir, paths.config.outDir);
+    cpSync(join(repoLock, '../changes'), paths.config.changesDir, { recursive: true });
+    // the pinned tables as the team copy has them, so that only the edited one moves
+    writeFileSync(paths.lockPath, formatLock(lockForFolder(pinned, join(teamCopy(), 'csv'))));
+    const next = join(scratch, 'success-next');
+    cpSync(join(teamCopy(), 'csv'), next, { recursive: true });
+    // an invented edit: bulbasaur's hp one higher
+    edit(join(next, 'pokemon_stats.csv'), (lines) => lines.map((l, i) => (i === 1 ? l.replace(/^1,1,(\d+)/, (_m, hp: string) => `1,1,${Number(hp) + 1}`) : l)));
+    const entries = readdirSync(next).map((name) => {
+      const bytes = readFileSync(join(next, name));
+      return { path: `data/v2/csv/${name}`, type: 'blob', sha: gitBlobSha1(bytes), size: bytes.length };
+    });
+    server.route(`/success/trees/${B}`, treeAnswer(entries));
+    server.route('/success/archive.tar.gz', { body: upstreamArchive(next, `pokeapi-${B}`) });
+    const env = { DATA_TREE_URL: server.url('/success/trees/{commit}'), DATA_URL: server.url('/success/archive.tar.gz') };
+
+    const report = await runUpdate({ commit: B }, paths, quiet, env);
+    expect(report?.tables).toEqual([{ table: 'pokemon_stats.csv', change: 'changed', rows_added: 1, rows_removed: 1 }]);
+    expect(report?.kinds['creature']?.changed[0]).toMatchObject({ id: 1, name: 'bulbasaur', paths: ['stats[0].base_stat'] });
+    const dist = paths.config.outDir;
+    const read = (rel: string) => JSON.parse(readFileSync(join(dist, rel), 'utf8')) as Record<string, unknown>;
+    expect((read(changesListFile) as unknown as ChangeList).results[0]).toMatchObject({ from: pinned, to: B });
+    expect(read(changeReportFile(B))).toEqual(report);
+    expect((read(metaFile)['changes'] as { latest: string }).latest).toMatch(new RegExp(`/changes/${B}/$`));
+
+    // as the project is now: pinned to B, its tables the download cache
+    const after: Config = { ...paths.config, dataDir: paths.cacheDir };
+    const hash = inputHashes(after).build;
+    expect(readBuildStamp(dist)?.inputHash).toBe(hash);
+    const full = join(root, 'full');
+    await buildStep({ ...after, outDir: full }, hash, quiet, true);
+    expect(differences(dist, full)).toEqual([]);
+  }, 600_000);
+});
