@@ -81,6 +81,18 @@ function runShardInWorker(job: ShardJob, progress: (records: number) => void): P
   });
 }
 
+/**
+ * Every shard's result; when one fails, its error, but only once every other has stopped: a
+ * worker still writing into the unfinished build makes removing it fail (ENOTEMPTY), and that
+ * error would hide the one naming the table, row and column.
+ */
+export async function allShards<T>(running: readonly Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(running);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
+}
+
 export async function runBuild(options: BuildOptions): Promise<BuildSummary> {
   const tmp = `${options.outDir}.tmp-${process.pid}`;
   try {
@@ -109,7 +121,7 @@ async function buildInto(tmp: string, options: BuildOptions): Promise<BuildSumma
   const workers = options.workers ?? Math.min(2, availableParallelism());
   const shards = planShards(kinds, recordBytes, workers);
   const job = (shard: string[]): ShardJob => ({ kinds: shard, recordsDir: options.recordsDir, mediaDir: options.mediaDir, outDir: tmp, baseUrl: options.baseUrl });
-  const results = shards.length > 1 ? await Promise.all(shards.map((s) => runShardInWorker(job(s), progress))) : [await emitKinds(job(shards[0] ?? []), progress)];
+  const results = shards.length > 1 ? await allShards(shards.map((s) => runShardInWorker(job(s), progress))) : [await emitKinds(job(shards[0] ?? []), progress)];
 
   const problems = results.flatMap((r) => r.problems);
   if (problems.length) throw new BuildError(problems);
