@@ -69,7 +69,8 @@ export function nestFields(paths: readonly (readonly string[])[], values: readon
   const root: PartObject = {};
   paths.forEach((keys, i) => {
     let node = root;
-    for (const key of keys.slice(0, -1)) {
+    for (let k = 0; k < keys.length - 1; k++) {
+      const key = keys[k]!;
       const next = Object.hasOwn(node, key) ? node[key] : undefined;
       node = isObject(next) ? next : defineKey(node, key, {});
     }
@@ -79,7 +80,7 @@ export function nestFields(paths: readonly (readonly string[])[], values: readon
 }
 
 /** Sets a key as data (a key `__proto__` must stay a key, not set the prototype); gives the value. */
-function defineKey<T extends JsonPart>(object: PartObject, key: string, value: T): T {
+export function defineKey<T extends JsonPart>(object: PartObject, key: string, value: T): T {
   // any other key of a plain object: an assignment makes the same data property, and faster
   if (key === '__proto__') Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
   else object[key] = value;
