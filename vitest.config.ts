@@ -8,5 +8,8 @@ export default defineConfig({
     hookTimeout: 300_000,
     // the machines are 2-core; files that start servers or build fixtures run side by side in forks
     pool: 'forks',
+    // two at a time: vitest's default on 2 cores is one (cores - 1), and the slow files spend much of
+    // their time waiting on a child process, a server or a browser, so the suite ran one file after another
+    maxWorkers: 2,
   },
 });
