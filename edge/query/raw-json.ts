@@ -56,8 +56,8 @@ class ByteWriter {
    */
   text(text: string): void {
     this.room(text.length * 3);
-    if (text.length <= SHORT_TEXT && this.ascii(text)) return;
-    this.length += encoder.encodeInto(text, this.bytes.subarray(this.length)).written;
+    if (text.length <= SHORT_TEXT && this.copyAscii(text, this.length, false)) this.length += text.length;
+    else this.length += encoder.encodeInto(text, this.bytes.subarray(this.length)).written;
   }
 
   /**
@@ -65,34 +65,24 @@ class ByteWriter {
    * backslash) copied between quotes, any other as `JSON.stringify` writes it.
    */
   quoted(text: string): void {
-    if (text.length <= SHORT_TEXT && this.plain(text)) return;
-    this.text(JSON.stringify(text));
-  }
-
-  /** Writes `"text"` if no unit of it needs escaping in JSON; false (nothing written) when one does. */
-  private plain(text: string): boolean {
     this.room(text.length + 2);
-    const { bytes, length } = this;
-    bytes[length] = QUOTE;
-    for (let i = 0; i < text.length; i++) {
-      const unit = text.charCodeAt(i);
-      if (unit < 0x20 || unit >= 0x80 || unit === QUOTE || unit === BACKSLASH) return false;
-      bytes[length + 1 + i] = unit;
-    }
-    bytes[length + 1 + text.length] = QUOTE;
+    if (text.length > SHORT_TEXT || !this.copyAscii(text, this.length + 1, true)) return this.text(JSON.stringify(text));
+    this.bytes[this.length] = QUOTE;
+    this.bytes[this.length + 1 + text.length] = QUOTE;
     this.length += text.length + 2;
-    return true;
   }
 
-  /** Writes the string if it is all ASCII; false (nothing written) when it is not. */
-  private ascii(text: string): boolean {
-    const { bytes, length } = this;
+  /**
+   * Copies the string's units to `at` if all are ASCII (and, `plain`, none needs escaping in a
+   * JSON string); false when one is not, the length unmoved (what was copied is written over).
+   */
+  private copyAscii(text: string, at: number, plain: boolean): boolean {
+    const bytes = this.bytes;
     for (let i = 0; i < text.length; i++) {
       const unit = text.charCodeAt(i);
-      if (unit >= 0x80) return false;
-      bytes[length + i] = unit;
+      if (unit >= 0x80 || (plain && (unit < 0x20 || unit === QUOTE || unit === BACKSLASH))) return false;
+      bytes[at + i] = unit;
     }
-    this.length += text.length;
     return true;
   }
 
