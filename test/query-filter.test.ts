@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { FilterIndex, positionGaps, type FilterIndexFile } from '../edge/query/filter.ts';
 import { decodeFilterPack, encodeFilterPack, unpackFilterIndex } from '../edge/query/filter-pack.ts';
 import { parseValues } from '../edge/query/params.ts';
+import { packHeader, withPackHeader } from './support/pack.ts';
 
 /** Invented items, in list order: an element set, a yes/no flag and a speed (null: none). */
 interface Item { elements: string[]; rare: boolean; speed: number | null }
@@ -156,8 +157,7 @@ describe('the packed filter index (edge/query/filter-pack.ts)', () => {
       const file: FilterIndexFile = { format: 'filter-index/1', kind: 'k', count, ranges: {}, values: { v: { about: 'a v', values: [['far', 1, [count - 1]]] } } };
       const bytes = encodeFilterPack(file);
       expect(new FilterIndex(decodeFilterPack(bytes)).select({ values: [{ filter: 'v', keys: [0] }] })).toEqual([count - 1]);
-      const headerLength = new DataView(bytes.buffer).getUint32(16, true);
-      return (JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + headerLength))) as { sections: { gaps: { type: string } } }).sections.gaps.type;
+      return packHeader<{ sections: { gaps: { type: string } } }>(bytes).sections.gaps.type;
     };
     expect(gapsType(65_536)).toBe('uint16');
     expect(gapsType(65_537)).toBe('int32');
@@ -181,18 +181,8 @@ describe('the packed filter index (edge/query/filter-pack.ts)', () => {
     longer.set(bytes);
     expect(() => decodeFilterPack(longer)).toThrow(/^filter pack: \d+ bytes, the header says \d+/);
     expect(() => decodeFilterPack(new TextEncoder().encode(JSON.stringify(indexOf(items))))).toThrow(/^filter pack: unknown format/);
-    const headerLength = new DataView(bytes.buffer).getUint32(16, true);
     interface Header { count: number; kind?: string; values: { values: number; nameBytes: number }[]; sections: Record<string, { offset: number; type: string }> }
-    const header = JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + headerLength))) as Header;
-    const withHeader = (change: (header: Header) => void): Uint8Array => {
-      const changed = structuredClone(header);
-      change(changed);
-      const text = new TextEncoder().encode(JSON.stringify(changed).padEnd(headerLength, ' '));
-      expect(text.length).toBe(headerLength);
-      const out = bytes.slice();
-      out.set(text, 20);
-      return out;
-    };
+    const withHeader = (change: (header: Header) => void): Uint8Array => withPackHeader<Header>(bytes, change);
     expect(() => decodeFilterPack(withHeader((h) => { h.sections['gaps']!.offset += 4; }))).toThrow(/^filter pack: section gaps lies outside its place/);
     expect(() => decodeFilterPack(withHeader((h) => { h.sections['ids']!.type = 'int8'; }))).toThrow(/^filter pack: section ids is int8, not int32/);
     expect(() => decodeFilterPack(withHeader((h) => { h.sections['gaps']!.type = 'int32'; }))).toThrow(/^filter pack: section gaps holds \d+ bytes, not \d+/);

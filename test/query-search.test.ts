@@ -10,6 +10,7 @@ import { BoundedEditDistance } from '../edge/query/edit-distance.ts';
 import { MatchRank, SearchIndex, maxEditsFor } from '../edge/query/search.ts';
 import { entrySignatures, makeSearchKind, PackedText, packSearchFiles, type NamedResource, type PackedSearch, type SearchIndexFile } from '../edge/query/search-index.ts';
 import { decodeSearchPack, encodeSearchPack } from '../edge/query/search-pack.ts';
+import { withPackHeader } from './support/pack.ts';
 
 const LANGUAGES = ['ja-hrkt', 'fr', 'de', 'en'];
 
@@ -293,19 +294,8 @@ describe('the packed index (edge/query/search-pack.ts)', () => {
     longer.set(bytes);
     expect(() => decodeSearchPack(longer)).toThrow(/search pack: \d+ bytes, the header says \d+/);
     expect(() => decodeSearchPack(new TextEncoder().encode(JSON.stringify(files[0])))).toThrow(/search pack: unknown format/);
-    const headerLength = new DataView(bytes.buffer).getUint32(16, true);
     interface Header { languages?: string[]; kinds: { resources: number }[]; sections: Record<string, { offset: number; type: string }>; bytes: number }
-    const header = JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + headerLength))) as Header;
-    /** The file with its header changed (kept at the same length, so only the change is wrong). */
-    const withHeader = (change: (header: Header) => void): Uint8Array => {
-      const changed = structuredClone(header);
-      change(changed);
-      const text = new TextEncoder().encode(JSON.stringify(changed).padEnd(headerLength, ' '));
-      expect(text.length).toBe(headerLength);
-      const out = bytes.slice();
-      out.set(text, 20);
-      return out;
-    };
+    const withHeader = (change: (header: Header) => void): Uint8Array => withPackHeader<Header>(bytes, change);
     expect(() => decodeSearchPack(withHeader((h) => { h.sections['entryStart']!.offset += 4; }))).toThrow(/search pack: section entryStart lies outside its place/);
     expect(() => decodeSearchPack(withHeader((h) => { h.sections['joined']!.offset = h.bytes; }))).toThrow(/search pack: section joined lies outside its place/);
     expect(() => decodeSearchPack(withHeader((h) => { h.sections['entryLanguage']!.type = 'utf8'; }))).toThrow(/search pack: section entryLanguage is utf8, not int8/);
