@@ -117,6 +117,8 @@ export async function paramsReadAt(build: BuildFiles, pathname: string): Promise
 
 /** What the service answers to a GET (or any other method: 405), with the headers every answer carries. */
 async function answer(build: BuildFiles, request: RequestLike): Promise<Reply> {
+  // every answer's identity reads meta: read beside the answer's own reads, not after them
+  build.meta().catch(() => {});
   let decided: Answer;
   if (request.method !== 'GET' && request.method !== 'HEAD') decided = methodNotAllowed();
   else {

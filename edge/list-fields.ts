@@ -44,10 +44,7 @@ export interface FieldsAsked {
  */
 export async function entriesWithFields(build: BuildFiles, routes: Pick<Routes, 'queries'>, list: FullList, page: number[], asked: FieldsAsked): Promise<JsonPart[]> {
   const { kind, shape, paths, lang } = asked;
-  const own = ownPaths(shape);
-  const followed = Object.entries(shape.links ?? {}).map(([field, target]) => ({
-    field, target, rest: paths.filter((p) => p.startsWith(`${field}.`) && !own.includes(p)).map((p) => p.slice(field.length + 1)),
-  })).filter((link) => link.rest.length > 0);
+  const followed = followedLinks(shape, paths);
   // a linked path reaches the link's own column too: it says where each link leads, so it is parsed
   const items = await nestedItems(build, kind, shape.fields, page, { paths, parsed: followed.map((link) => link.field), lang });
   for (const link of followed) await mergeLinked(build, kind, link, page, items, lang);
@@ -56,6 +53,39 @@ export async function entriesWithFields(build: BuildFiles, routes: Pick<Routes, 
     const entry: ListEntry = list.results[p]!;
     return withParts(entry as unknown as PartObject, project(items[i], tree));
   });
+}
+
+/** The links the asked paths go through, each with the paths asked of its target kind. */
+function followedLinks(shape: QueryShape, paths: readonly string[]): { field: string; target: string; rest: string[] }[] {
+  const own = ownPaths(shape);
+  return Object.entries(shape.links ?? {}).map(([field, target]) => ({
+    field, target, rest: paths.filter((p) => p.startsWith(`${field}.`) && !own.includes(p)).map((p) => p.slice(field.length + 1)),
+  })).filter((link) => link.rest.length > 0);
+}
+
+/** The declared fields an asked path is at or below: the columns the entries are made from. */
+const fieldsReached = (declared: readonly string[], paths: readonly string[]): string[] =>
+  declared.filter((field) => paths.some((path) => path === field || path.startsWith(field + '.')));
+
+/**
+ * Starts reading every file `entriesWithFields` will wait on for these paths, without waiting:
+ * a cold start then reads them side by side instead of one after another (each read is a fetch
+ * at the edge). A failed read is left to the call that waits on it. `asked.lang` must be a
+ * language already checked, since it names a file.
+ */
+export function startFieldReads(build: BuildFiles, routes: Pick<Routes, 'queries'>, asked: FieldsAsked): void {
+  const start = (kind: string, shape: QueryShape, paths: readonly string[]) => {
+    for (const field of fieldsReached(shape.fields, paths)) {
+      const read = asked.lang !== null && isNamesField(field) ? build.languageColumn(kind, field, asked.lang) : build.fieldColumn(kind, field);
+      read.catch(() => {});
+    }
+  };
+  start(asked.kind, asked.shape, asked.paths);
+  for (const link of followedLinks(asked.shape, asked.paths)) {
+    build.fieldColumn(asked.kind, link.field).catch(() => {});
+    build.listKeys(link.target).catch(() => {});
+    start(link.target, queryShape(routes, link.target), link.rest);
+  }
 }
 
 /** What `nestedItems` makes: the asked paths, the declared fields to parse even when taken whole, the language. */
@@ -73,7 +103,7 @@ interface NestAsked {
 async function nestedItems(build: BuildFiles, kind: string, declared: readonly string[], positions: readonly (number | undefined)[], asked: NestAsked): Promise<PartObject[]> {
   const { paths, parsed, lang } = asked;
   const tree = compileFields(paths);
-  const needed = declared.filter((field) => paths.some((path) => path === field || path.startsWith(field + '.')));
+  const needed = fieldsReached(declared, paths);
   const columns = await Promise.all(needed.map(async (field) => ({
     path: field.split('.'),
     values: await columnValues(build, kind, field, takesWhole(tree, field) && !parsed.includes(field), lang),
