@@ -10,13 +10,48 @@ export const MAX_LIMIT = 100_000;
  * A resource link's kind and id: `…/{kind}/{id}/` (the slash at the end optional). An id may be
  * negative (the upstream's move ailment -1, `unknown`). The one reading of an id from a URL.
  */
-const LINK = /\/([a-z0-9-]+)\/(-?\d+)\/?$/;
 export function linkOf(url: string): { kind: string; id: number } | null {
-  const match = LINK.exec(url);
-  return match === null ? null : { kind: match[1]!, id: Number(match[2]) };
+  const at = idSlash(url);
+  return at < 0 ? null : { kind: url.slice(url.lastIndexOf('/', at - 1) + 1, at), id: idAfter(url, at) };
 }
-/** The id at the end of a resource link (`…/creature/1/` → 1), or null when it ends in none. */
-export const idOfUrl = (url: string): number | null => linkOf(url)?.id ?? null;
+/**
+ * The id at the end of a resource link (`…/creature/1/` → 1), or null when it ends in none.
+ * Read by scanning, with no match or substring made: a list answer reads one per entry.
+ */
+export const idOfUrl = (url: string): number | null => {
+  const at = idSlash(url);
+  return at < 0 ? null : idAfter(url, at);
+};
+
+const SLASH = 0x2f, DASH = 0x2d;
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+const isKindChar = (c: number) => isDigit(c) || (c >= 0x61 && c <= 0x7a) || c === DASH;
+
+/** Where the slash before a link's id is: the URL ends `/{kind}/{id}` and maybe `/`, kind `[a-z0-9-]+`, id `-?\d+`; -1 when it does not. */
+function idSlash(url: string): number {
+  const end = url.charCodeAt(url.length - 1) === SLASH ? url.length - 1 : url.length;
+  let i = end;
+  while (i > 0 && isDigit(url.charCodeAt(i - 1))) i--;
+  if (i === end) return -1;
+  if (i > 0 && url.charCodeAt(i - 1) === DASH) i--;
+  if (i === 0 || url.charCodeAt(i - 1) !== SLASH) return -1;
+  const slash = i - 1;
+  let k = slash;
+  while (k > 0 && isKindChar(url.charCodeAt(k - 1))) k--;
+  return k === slash || k === 0 || url.charCodeAt(k - 1) !== SLASH ? -1 : slash;
+}
+
+/** The id after the slash `idSlash` found, as `Number` reads it. */
+function idAfter(url: string, slash: number): number {
+  const end = url.charCodeAt(url.length - 1) === SLASH ? url.length - 1 : url.length;
+  const negative = url.charCodeAt(slash + 1) === DASH;
+  const first = negative ? slash + 2 : slash + 1;
+  // past 15 digits a running sum can round otherwise than Number does
+  if (end - first > 15) return Number(url.slice(slash + 1, end));
+  let id = 0;
+  for (let i = first; i < end; i++) id = id * 10 + (url.charCodeAt(i) - 0x30);
+  return negative ? -id : id;
+}
 
 /** `007` and `7` are the same id: a key as the files name it. */
 export const canonicalKey = (key: string) => (/^\d+$/.test(key) ? String(Number(key)) : key);

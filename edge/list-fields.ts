@@ -13,7 +13,7 @@ import type { BuildFiles } from './build-files.ts';
 import { idOfUrl, queryShape, type QueryShape, type Routes } from './layout.ts';
 import type { FullList, ListEntry } from './pagination.ts';
 import { isNamesField, onlyLanguage, type FieldColumn } from './query/field-column.ts';
-import { compileFields, defineKey, nestFields, project, type FieldTree, type PartObject } from './query/fields.ts';
+import { compileFields, defineKey, nestField, project, type FieldTree, type PartObject } from './query/fields.ts';
 import { RawJson, type JsonPart } from './query/raw-json.ts';
 
 /** The paths a kind takes below its declared fields: its items' own, then each link's. */
@@ -108,12 +108,12 @@ async function nestedItems(build: BuildFiles, kind: string, declared: readonly s
     path: field.split('.'),
     values: await columnValues(build, kind, field, takesWhole(tree, field) && !parsed.includes(field), lang),
   })));
-  const columnPaths = columns.map((c) => c.path);
   return positions.map((p) => {
-    if (p === undefined) return {};
+    const item: PartObject = {};
+    if (p === undefined) return item;
     // a position past a column's end (none in a sound build) leaves that field out
-    const held = columns.every((c) => p < c.values.count) ? columns : columns.filter((c) => p < c.values.count);
-    return nestFields(held === columns ? columnPaths : held.map((c) => c.path), held.map((c) => c.values.at(p)));
+    for (const c of columns) if (p < c.values.count) nestField(item, c.path, c.values.at(p));
+    return item;
   });
 }
 
@@ -155,7 +155,7 @@ async function mergeLinked(build: BuildFiles, kind: string, link: { field: strin
   items.forEach((item, i) => {
     const own = item[link.field];
     if (positions[i] === undefined || typeof own !== 'object' || own === null || Array.isArray(own) || own instanceof RawJson) return;
-    item[link.field] = { ...own, ...linked[i] };
+    item[link.field] = withParts(own, linked[i]!);
   });
 }
 
@@ -173,7 +173,7 @@ async function column(build: BuildFiles, kind: string, field: string): Promise<F
  */
 function withParts(entry: PartObject, parts: PartObject): PartObject {
   const out: PartObject = {};
-  for (const key of Object.keys(entry)) defineKey(out, key, entry[key]!);
-  for (const key of Object.keys(parts)) defineKey(out, key, parts[key]!);
+  for (const key in entry) defineKey(out, key, entry[key]!);
+  for (const key in parts) defineKey(out, key, parts[key]!);
   return out;
 }

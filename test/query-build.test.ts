@@ -7,6 +7,7 @@
  * fields, on invented items. And the packed all-kinds search index of the full test build: the
  * kinds' files packed in the routing table's order, answering as they do.
  */
+import fc from 'fast-check';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -286,5 +287,25 @@ describe('the query vocabulary', () => {
     expect(linkOf('http://x/v2/move-ailment/-1/')).toEqual({ kind: 'move-ailment', id: -1 });
     expect(idOfUrl('http://x/v2/creature/25')).toBe(25);
     expect(idOfUrl('http://x/v2/creature/pikachu/')).toBeNull();
+  });
+
+  it('reads links by scanning exactly as the pattern /\\/([a-z0-9-]+)\\/(-?\\d+)\\/?$/ reads them', () => {
+    const pattern = /\/([a-z0-9-]+)\/(-?\d+)\/?$/;
+    const byPattern = (url: string) => {
+      const match = pattern.exec(url);
+      return match === null ? null : { kind: match[1]!, id: Number(match[2]) };
+    };
+    // single characters, and pieces that make links often
+    const pieces = fc.oneof(fc.constantFrom(...'/-0123456789azAZ_.:'.split('')), fc.constantFrom('/move-ailment', '/12', '/-3/', '/x/7', 'http://h/v2'));
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 12 }).map((c) => c.join('')), (url) => {
+        expect(linkOf(url)).toEqual(byPattern(url));
+        expect(idOfUrl(url)).toEqual(byPattern(url)?.id ?? null);
+      }),
+      { numRuns: 20000 },
+    );
+    for (const url of ['/a/-0', '/a/0000000000000000000012/', '/a/99999999999999999999/', 'http://x/v2/a--b/-5/', '//5/', '/a/5//', '/A/5/', '/a/-/']) {
+      expect(linkOf(url), url).toEqual(byPattern(url));
+    }
   });
 });

@@ -67,16 +67,19 @@ export function project(document: unknown, tree: FieldTree): PartObject {
  */
 export function nestFields(paths: readonly (readonly string[])[], values: readonly JsonPart[]): PartObject {
   const root: PartObject = {};
-  paths.forEach((keys, i) => {
-    let node = root;
-    for (let k = 0; k < keys.length - 1; k++) {
-      const key = keys[k]!;
-      const next = Object.hasOwn(node, key) ? node[key] : undefined;
-      node = isObject(next) ? next : defineKey(node, key, {});
-    }
-    defineKey(node, keys[keys.length - 1]!, values[i]!);
-  });
+  for (let i = 0; i < paths.length; i++) nestField(root, paths[i]!, values[i]!);
   return root;
+}
+
+/** One value nested under its path in `root`, making the objects on the way (see `nestFields`). */
+export function nestField(root: PartObject, keys: readonly string[], value: JsonPart): void {
+  let node = root;
+  for (let k = 0; k < keys.length - 1; k++) {
+    const key = keys[k]!;
+    const next = Object.hasOwn(node, key) ? node[key] : undefined;
+    node = isObject(next) ? next : defineKey(node, key, {});
+  }
+  defineKey(node, keys[keys.length - 1]!, value);
 }
 
 /** Sets a key as data (a key `__proto__` must stay a key, not set the prototype); gives the value. */
@@ -95,7 +98,8 @@ export function pick(document: unknown, paths: readonly string[]): PartObject {
 /** The object's named parts in its own key order, or null when none is there. */
 function projectObject(object: PartObject, tree: FieldTree): PartObject | null {
   let out: PartObject | null = null;
-  for (const key of Object.keys(object)) {
+  // for…in walks the keys without an array of them (plain objects: own keys only, in order)
+  for (const key in object) {
     const node = tree.get(key);
     if (node === undefined) continue;
     const value = node === true ? object[key]! : projectBelow(object[key]!, node);

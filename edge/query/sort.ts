@@ -18,8 +18,10 @@ export interface SortColumn {
 
 /** The positions in the order of the keys, ties in list order; a new array. */
 export function sortPositions(positions: readonly number[], columns: readonly SortColumn[]): number[] {
-  return [...positions].sort((a, b) => {
-    for (const { values, descending } of columns) {
+  // an indexed loop: a for…of here made an iterator per comparison (the answer's largest garbage after its entries)
+  return positions.slice().sort((a, b) => {
+    for (let k = 0; k < columns.length; k++) {
+      const { values, descending } = columns[k]!;
       const order = compareValues(values[a]!, values[b]!, descending);
       if (order !== 0) return order;
     }
