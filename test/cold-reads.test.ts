@@ -65,6 +65,12 @@ describe("a cold start's reads", () => {
     expect(Buffer.from(cold.reply.body!).equals(Buffer.from(again.body!))).toBe(true);
   });
 
+  it('a search waits on two rounds: the routing table beside meta, then the packed index', async () => {
+    const cold = await firstAnswer('/v2/search/?q=charzard');
+    expect(cold.reply.status).toBe(200);
+    expect(cold.rounds, cold.paths.join(' ')).toBeLessThanOrEqual(2);
+  });
+
   it('reads no file twice', async () => {
     const { paths } = await firstAnswer(HEAVY);
     expect(paths.length).toBe(new Set(paths).size);
