@@ -71,13 +71,13 @@ describe('build', () => {
     const out = join(scratch, 'hooked');
     const seen: string[] = [];
     await runBuild({
-      recordsDir: config.recordsDir, mediaDir, outDir: out, baseUrl: config.baseUrl, inputHash: 'before', about, only: new Set(['creature-color', 'type']),
+      recordsDir: config.recordsDir, mediaDir, outDir: out, baseUrl: config.baseUrl, inputHash: 'before', about, only: new Set(['creature-color', 'creature-habitat']),
       beforeFinish: async (dir, kinds) => {
-        seen.push(...kinds.map((k) => k.kind).sort(), `bulk ${existsSync(join(dir, bulkFile('type')))}`, `root ${existsSync(join(dir, rootFile))}`);
+        seen.push(...kinds.map((k) => k.kind).sort(), `bulk ${existsSync(join(dir, bulkFile('creature-habitat')))}`, `root ${existsSync(join(dir, rootFile))}`);
         return { inputHash: 'after' };
       },
     });
-    expect(seen).toEqual(['creature-color', 'type', 'bulk true', 'root false']);
+    expect(seen).toEqual(['creature-color', 'creature-habitat', 'bulk true', 'root false']);
     expect(readBuildStamp(out)?.inputHash).toBe('after');
   });
 

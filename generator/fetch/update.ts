@@ -2,8 +2,8 @@
  * `npm run data:update`: moves the pin to another upstream commit in one step. The upstream's
  * listing of that commit gives the tables' hashes (the new lock); the archive (or a folder of
  * tables) gives the tables, checked against it; they are imported and built beside what is
- * served, compared with the served build (the change report, which the staged build then
- * serves too), and only then swapped in: the lock, data/records/, dist/, the download cache and
+ * served, compared with the served build once the staged build's kinds are written (the change
+ * report, which that build's finish then serves too), and only then swapped in: the lock, data/records/, dist/, the download cache and
  * data/changes/ with {from}..{to}.json. Any failure before the swap leaves all of them as they were.
  *
  *   runUpdate(request, paths, log, env) → the report (or null when already pinned there)
@@ -169,19 +169,20 @@ export async function runUpdate(request: UpdateRequest, paths: UpdatePaths, log:
     const made: { report?: ChangeReport } = {};
     await buildStep(staged, hashes.build, log, true, async (dir, kinds) => {
       clock.step('build');
-      const report: ChangeReport = {
+      made.report = {
         from: oldLock.commit,
         to: listing.commit,
         tables: tableChanges(oldLock, newLock, join(paths.config.dataDir, 'csv'), join(data.dataDir, 'csv')),
         ...diffBuilds(finishedSide(paths.config.outDir), unfinishedSide(dir, kinds)),
       };
-      made.report = report;
-      log.info(`compare: the tables and the two builds in ${clock.step('compare').toFixed(1)} s`);
-      return { inputHash: addReport(staged, report, memo) };
+      clock.step('compare');
+      return { inputHash: addReport(staged, made.report, memo) };
     });
     clock.step('finish');
     const report = made.report;
     if (!report) throw new Error('the staged build finished without its change report');
+    // printed after the build's line: on a terminal, its progress bar holds the line until then
+    log.info(`compare: the tables and the two builds in ${(clock.steps['compare'] ?? 0).toFixed(1)} s`);
     swapInUpdate(paths, newLock, staged, data.cache);
     clock.step('swap');
     log.info(`update: ${clock.line()}`);
