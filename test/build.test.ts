@@ -2,14 +2,15 @@
  * The build's promises: the same inputs give byte-identical output; a bad document stops the
  * build and leaves the previous dist/ as it was; links are absolute with the upstream's form.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { testConfig } from './support/config.ts';
 import { fileHashes } from './support/files.ts';
 import { BuildError, runBuild } from '../generator/emit/build.ts';
-import { metaFile, type Meta } from '../edge/layout.ts';
+import { bulkFile, metaFile, rootFile, type Meta } from '../edge/layout.ts';
+import { readBuildStamp } from '../generator/emit/stamp.ts';
 
 const config = testConfig();
 const mediaDir = join(config.dataDir, 'media');
@@ -62,6 +63,33 @@ describe('build', () => {
     }
     expect(error).toBeInstanceOf(BuildError);
     expect((error as BuildError).problems).toEqual(['creature-color 3: no language with id 424242']);
+    expect(readdirSync(out)).toEqual(['marker']);
+    expect(readdirSync(scratch).filter((f) => f.includes('.tmp-'))).toEqual([]);
+  });
+
+  it('lets its caller look at the kinds written before the files made once, and take the stamp it gives', async () => {
+    const out = join(scratch, 'hooked');
+    const seen: string[] = [];
+    await runBuild({
+      recordsDir: config.recordsDir, mediaDir, outDir: out, baseUrl: config.baseUrl, inputHash: 'before', about, only: new Set(['creature-color', 'creature-habitat']),
+      beforeFinish: async (dir, kinds) => {
+        seen.push(...kinds.map((k) => k.kind).sort(), `bulk ${existsSync(join(dir, bulkFile('creature-habitat')))}`, `root ${existsSync(join(dir, rootFile))}`);
+        return { inputHash: 'after' };
+      },
+    });
+    expect(seen).toEqual(['creature-color', 'creature-habitat', 'bulk true', 'root false']);
+    expect(readBuildStamp(out)?.inputHash).toBe('after');
+  });
+
+  it('leaves the previous output as it was when the look before the finish fails', async () => {
+    const out = join(scratch, 'hook-fails');
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, 'marker'), 'previous build');
+    const failing = runBuild({
+      recordsDir: config.recordsDir, mediaDir, outDir: out, baseUrl: config.baseUrl, inputHash: 'x', about, only: new Set(['creature-color']),
+      beforeFinish: () => Promise.reject(new Error('the compare failed')),
+    });
+    await expect(failing).rejects.toThrow('the compare failed');
     expect(readdirSync(out)).toEqual(['marker']);
     expect(readdirSync(scratch).filter((f) => f.includes('.tmp-'))).toEqual([]);
   });

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockPath as repoLock } from '../generator/config.ts';
-import { diffBuilds, fieldPaths } from '../generator/changes/diff.ts';
+import { diffBuilds, fieldPaths, finishedSide, unfinishedSide } from '../generator/changes/diff.ts';
+import { readBuildIndex } from '../generator/emit/build-index.ts';
 import { rowsMissing, tableChanges } from '../generator/changes/tables.ts';
 import { FetchError } from '../generator/fetch/index.ts';
 import { latestCommit, listingFromGitHub } from '../generator/fetch/listing.ts';
@@ -139,13 +140,29 @@ describe('the change report', () => {
   it('lists items added, removed and changed per kind, subresource paths prefixed, in the kind order of the new build', () => {
     const before = build('before', { thing: [{ id: 1, name: 'one', v: 1 }, { id: 2, name: 'two' }], other: [{ id: 5, name: 'same' }] }, { 'thing/encounters/1.json': '[{"a":1}]' });
     const after = build('after', { other: [{ id: 5, name: 'same' }], thing: [{ id: 1, name: 'one', v: 2 }, { id: 3, name: 'three' }] }, { 'thing/encounters/1.json': '[{"a":2}]' });
-    expect(diffBuilds(before, after)).toEqual({
+    const expected = {
       summary: { added: 1, removed: 1, changed: 1 },
       kinds: { thing: { added: [{ id: 3, name: 'three' }], removed: [{ id: 2, name: 'two' }], changed: [{ id: 1, name: 'one', paths: ['v', 'encounters/[0].a'] }] } },
-    });
-    expect(diffBuilds(before, before)).toEqual({ summary: { added: 0, removed: 0, changed: 0 }, kinds: {} });
+    };
+    expect(diffBuilds(finishedSide(before), finishedSide(after))).toEqual(expected);
+    expect(diffBuilds(finishedSide(before), finishedSide(before))).toEqual({ summary: { added: 0, removed: 0, changed: 0 }, kinds: {} });
     const unindexed = build('after-unindexed', { other: [{ id: 5, name: 'same' }], thing: [{ id: 1, name: 'one', v: 2 }, { id: 3, name: 'three' }] }, { 'thing/encounters/1.json': '[{"a":2}]' }, false);
-    expect(diffBuilds(before, unindexed)).toEqual(diffBuilds(before, after));
+    expect(diffBuilds(finishedSide(before), finishedSide(unindexed))).toEqual(expected);
+  });
+
+  it('compares with a build not finished yet: its kinds and bulk members from the kinds written, not its root document and index', () => {
+    const before = build('before-early', { thing: [{ id: 1, name: 'one', v: 1 }], other: [{ id: 5, name: 'same' }] });
+    const after = build('after-early', { thing: [{ id: 1, name: 'one', v: 2 }], other: [{ id: 5, name: 'five' }] });
+    const written = readBuildIndex(after)!.kinds.map((k) => ({ ...k, count: 1, subresources: [], idOnly: false }));
+    // no finish yet: no root document, no build index
+    rmSync(join(after, 'v2/index.json'));
+    rmSync(join(after, 'build-index.json'));
+    expect(Object.keys(diffBuilds(finishedSide(before), finishedSide(after)).kinds)).toEqual(['thing', 'other']);
+    // the kinds in the order the finish will give the root document (sorted), each compared by its members
+    expect(diffBuilds(finishedSide(before), unfinishedSide(after, written))).toEqual({
+      summary: { added: 0, removed: 0, changed: 2 },
+      kinds: { other: { added: [], removed: [], changed: [{ id: 5, name: 'five', paths: ['name'] }] }, thing: { added: [], removed: [], changed: [{ id: 1, name: 'one', paths: ['v'] }] } },
+    });
   });
 
   it('counts the rows a table gained and lost, as a multiset of lines', () => {

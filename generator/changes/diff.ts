@@ -1,16 +1,19 @@
 /**
- * The change report's items: two builds of dist/ in, what was added, removed and changed out,
- * kind by kind, with the field paths that differ. It reads each kind's bulk file (one full
+ * The change report's items: two builds of dist/ in (the new one possibly not finished yet: its
+ * kinds written, its once-made files not), what was added, removed and changed out, kind by
+ * kind, with the field paths that differ. It reads each kind's bulk file (one full
  * response a line, `downloads/{kind}.ndjson.gz`, a gzip member per 16 ids) rather than the item
  * files, and unpacks only the members whose bytes differ; a kind's subresource files
  * (`v2/_sub/{kind}/{sub}/{id}.json`) are parsed only where their bytes differ.
  *
- *   diffBuilds(oldDist, newDist) → { kinds, summary }   (no values, names and paths only)
+ *   diffBuilds(finishedSide(oldDist), unfinishedSide(dir, kinds)) → { kinds, summary }   (no values, names and paths only)
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { buildIndexFile, bulkFile, rootFile } from '../../edge/layout.ts';
+import { bulkFile, rootFile } from '../../edge/layout.ts';
+import type { GzipMember } from '../emit/archive.ts';
+import { readBuildIndex, type KindResult } from '../emit/build-index.ts';
 import type { ChangeReport, KindChanges } from '../../schemas/output/changes.ts';
 
 type Json = unknown;
@@ -56,8 +59,32 @@ function sameEntries(a: readonly Json[], b: readonly Json[]): boolean {
   return JSON.stringify(a) !== JSON.stringify(b);
 }
 
+/**
+ * What the diff reads of one build: its folder, the kinds it serves in the API's order, and
+ * where each kind's bulk gzip members lie (a kind without: its bulk file read whole).
+ */
+export interface BuildSide {
+  dir: string;
+  kinds: readonly string[];
+  bulk: ReadonlyMap<string, readonly GzipMember[]>;
+}
+
+/** A finished build (dist/ as served): its kinds from its root document, its members from its build index. */
+export function finishedSide(dist: string): BuildSide {
+  const index = readBuildIndex(dist);
+  return { dir: dist, kinds: kindsOf(dist), bulk: new Map((index?.kinds ?? []).map((k) => [k.kind, k.bulk])) };
+}
+
+/**
+ * A build whose once-made files are not written yet (runBuild's `beforeFinish`): its kinds and
+ * members from the kinds' results, in the order its root document will have them.
+ */
+export function unfinishedSide(dir: string, kinds: readonly Pick<KindResult, 'kind' | 'bulk'>[]): BuildSide {
+  return { dir, kinds: kinds.map((k) => k.kind).sort(), bulk: new Map(kinds.map((k) => [k.kind, k.bulk])) };
+}
+
 /** The kinds a build serves, in the API's order (its root document's keys). */
-export function kindsOf(dist: string): string[] {
+function kindsOf(dist: string): string[] {
   try {
     return Object.keys(JSON.parse(readFileSync(join(dist, rootFile), 'utf8')) as Record<string, string>).filter((k) => k !== 'meta');
   } catch {
@@ -65,29 +92,16 @@ export function kindsOf(dist: string): string[] {
   }
 }
 
-/** What the diff needs of a build's index (build-index.json): where each chunk's gzip member lies in a kind's bulk file. */
-interface BulkIndex {
-  kinds: { kind: string; bulk: { key: string; offset: number; length: number }[] }[];
-}
-
-const readBulkIndex = (dist: string): BulkIndex | null => {
-  try {
-    return JSON.parse(readFileSync(join(dist, buildIndexFile), 'utf8')) as BulkIndex;
-  } catch {
-    return null;
-  }
-};
-
 /**
- * A kind's bulk file by chunk: each chunk's gzip member (its compressed bytes), as the build's
- * index places them; the whole file as one when there is no index. A build compresses a chunk
- * the same way every time, so equal bytes are equal items and need not be read.
+ * A kind's bulk file by chunk: each chunk's gzip member (its compressed bytes), where the side
+ * places them; the whole file as one when it does not. A build compresses a chunk the same way
+ * every time, so equal bytes are equal items and need not be read.
  */
-function bulkMembers(dist: string, kind: string, index: BulkIndex | null): Map<string, Buffer> {
-  const path = join(dist, bulkFile(kind));
+function bulkMembers(side: BuildSide, kind: string): Map<string, Buffer> {
+  const path = join(side.dir, bulkFile(kind));
   if (!existsSync(path)) return new Map();
   const bytes = readFileSync(path);
-  const members = index?.kinds.find((k) => k.kind === kind)?.bulk;
+  const members = side.bulk.get(kind);
   if (!members) return new Map([['whole', bytes]]);
   return new Map(members.map((m) => [m.key, bytes.subarray(m.offset, m.offset + m.length)]));
 }
@@ -106,9 +120,9 @@ function itemsOf(members: Iterable<Buffer>): Map<number, string> {
 }
 
 /** The items of the chunks whose bytes differ between two builds (both sides). */
-function differingItems(oldDist: string, newDist: string, kind: string): [Map<number, string>, Map<number, string>] {
-  const before = bulkMembers(oldDist, kind, readBulkIndex(oldDist));
-  const after = bulkMembers(newDist, kind, readBulkIndex(newDist));
+function differingItems(old: BuildSide, next: BuildSide, kind: string): [Map<number, string>, Map<number, string>] {
+  const before = bulkMembers(old, kind);
+  const after = bulkMembers(next, kind);
   const keys = [...new Set([...before.keys(), ...after.keys()])].filter((key) => !(before.get(key)?.equals(after.get(key) ?? Buffer.alloc(0)) ?? false));
   const pick = (members: Map<string, Buffer>) => keys.flatMap((key) => (members.has(key) ? [members.get(key)!] : []));
   return [itemsOf(pick(before)), itemsOf(pick(after))];
@@ -151,9 +165,9 @@ function subresourcePaths(oldDist: string, newDist: string, kind: string): Map<n
 }
 
 /** One kind's changes, or null when it has none. */
-export function diffKind(oldDist: string, newDist: string, kind: string): KindChanges | null {
-  const [before, after] = differingItems(oldDist, newDist, kind);
-  const subs = subresourcePaths(oldDist, newDist, kind);
+export function diffKind(old: BuildSide, next: BuildSide, kind: string): KindChanges | null {
+  const [before, after] = differingItems(old, next, kind);
+  const subs = subresourcePaths(old.dir, next.dir, kind);
   const changes: KindChanges = { added: [], removed: [], changed: [] };
   for (const [id, text] of after) if (!before.has(id)) changes.added.push({ id, name: nameOf(text) });
   for (const [id, text] of before) if (!after.has(id)) changes.removed.push({ id, name: nameOf(text) });
@@ -168,12 +182,12 @@ export function diffKind(oldDist: string, newDist: string, kind: string): KindCh
 }
 
 /** Every kind's changes between two builds, in the new build's kind order (kinds gone at the end). */
-export function diffBuilds(oldDist: string, newDist: string): Pick<ChangeReport, 'kinds' | 'summary'> {
+export function diffBuilds(old: BuildSide, next: BuildSide): Pick<ChangeReport, 'kinds' | 'summary'> {
   const kinds: Record<string, KindChanges> = {};
   const summary = { added: 0, removed: 0, changed: 0 };
-  const order = [...new Set([...kindsOf(newDist), ...kindsOf(oldDist)])];
+  const order = [...new Set([...next.kinds, ...old.kinds])];
   for (const kind of order) {
-    const changes = diffKind(oldDist, newDist, kind);
+    const changes = diffKind(old, next, kind);
     if (!changes) continue;
     kinds[kind] = changes;
     summary.added += changes.added.length;

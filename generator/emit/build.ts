@@ -2,7 +2,8 @@
  * `build`: canonical records → every response as a file under dist/v2/. The kinds are split
  * into shards that run side by side in worker threads (shard.ts does the work of one);
  * every document is checked against its output schema, everything is written to a temporary
- * folder, and `dist/` is replaced only when every document of every kind was good.
+ * folder, and `dist/` is replaced only when every document of every kind was good (and the
+ * caller's look at the unfinished build, `beforeFinish`, succeeded).
  */
 import { availableParallelism } from 'node:os';
 import { readFileSync, rmSync, statSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { BuildError } from './build-error.ts';
 import { gapLine, largestGaps } from './coverage.ts';
 import type { WorkerMessage } from './build-worker.ts';
 import { emitKinds, type ShardJob, type ShardResult } from './shard.ts';
-import { BuildWriter } from './writer.ts';
+import { BuildWriter, type FinishOptions, type KindResult } from './writer.ts';
 
 export interface BuildOptions {
   recordsDir: string;
@@ -31,7 +32,17 @@ export interface BuildOptions {
   /** only these kinds (for tests and quick iterations); default: all */
   only?: ReadonlySet<string>;
   progress?: (done: number, total: number) => void;
+  /**
+   * Called once every kind is written into the unfinished build `dir`, before the files made
+   * once: an update compares the build with the served one there and adds its change report to
+   * `changesDir`, so that the finish serves the report in the same pass, with the stamp it
+   * returns (the input hash with the report in). A failure leaves `outDir` as it was.
+   */
+  beforeFinish?: (dir: string, kinds: readonly KindResult[]) => Promise<FinishOverrides>;
 }
+
+/** What `beforeFinish` may change of the finish options. */
+export type FinishOverrides = Partial<Pick<FinishOptions, 'inputHash'>>;
 
 export interface BuildSummary {
   files: number;
@@ -126,7 +137,8 @@ async function buildInto(tmp: string, options: BuildOptions): Promise<BuildSumma
   const problems = results.flatMap((r) => r.problems);
   if (problems.length) throw new BuildError(problems);
   const built = results.flatMap((r) => r.kinds);
-  const finished = await BuildWriter.fresh(tmp).finish(options, built);
+  const overrides = (await options.beforeFinish?.(tmp, built)) ?? {};
+  const finished = await BuildWriter.fresh(tmp).finish({ ...options, ...overrides }, built);
   swapIn(tmp, options.outDir);
   return {
     files: finished.files + results.reduce((n, r) => n + r.files, 0),

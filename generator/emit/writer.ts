@@ -2,7 +2,7 @@
  * The one place a build's files are written, for the full build and the dev loop's planner
  * alike. A writer opens onto a folder the build fills (the full build: each worker shard for
  * its kinds, then the main thread for the rest) or onto a hard-linked copy of the served build
- * (an update). What a build writes:
+ * (the dev loop's planner). What a build writes:
  *   - each kind (kind-writer.ts): its items and subresources, their name links, its bulk file
  *     (bulk-writer.ts) and the files made from its whole set of records (kind-files.ts: list,
  *     default-size pages, query indexes, kept facts);

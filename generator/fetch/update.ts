@@ -2,8 +2,8 @@
  * `npm run data:update`: moves the pin to another upstream commit in one step. The upstream's
  * listing of that commit gives the tables' hashes (the new lock); the archive (or a folder of
  * tables) gives the tables, checked against it; they are imported and built beside what is
- * served, compared with the served build (the change report, which the staged build then
- * serves too), and only then swapped in: the lock, data/records/, dist/, the download cache and
+ * served, compared with the served build once the staged build's kinds are written (the change
+ * report, which that build's finish then serves too), and only then swapped in: the lock, data/records/, dist/, the download cache and
  * data/changes/ with {from}..{to}.json. Any failure before the swap leaves all of them as they were.
  *
  *   runUpdate(request, paths, log, env) → the report (or null when already pinned there)
@@ -12,13 +12,12 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } fr
 import { join, resolve } from 'node:path';
 import { sharedCopyFor, type Config } from '../config.ts';
 import { removeInBackground, swapOut } from '../files/folders.ts';
-import { aboutBuild, buildStep, ensureBuilt, importStep, inputHashes, type Log } from '../pipeline.ts';
+import { buildStep, ensureBuilt, importStep, inputHashes, type Log } from '../pipeline.ts';
 import { FileMemo } from '../files/file-memo.ts';
 import { StepClock } from '../progress.ts';
-import { refinish } from '../emit/refinish.ts';
 import { unknownTables } from '../../schemas/tables.ts';
 import type { ChangeReport } from '../../schemas/output/changes.ts';
-import { diffBuilds } from '../changes/diff.ts';
+import { diffBuilds, finishedSide, unfinishedSide } from '../changes/diff.ts';
 import { tableChanges } from '../changes/tables.ts';
 import { FetchError, fetchDataSet, storeTables } from './index.ts';
 import { latestCommit, listingFromGitHub, listingFromTree, UPSTREAM_LATEST_URL, UPSTREAM_TREE_URL, type Listing } from './listing.ts';
@@ -166,17 +165,24 @@ export async function runUpdate(request: UpdateRequest, paths: UpdatePaths, log:
     clock.step('input hash');
     await importStep(staged, hashes.records, log, true);
     clock.step('import');
-    await buildStep(staged, hashes.build, log, true);
-    clock.step('build');
-    const report: ChangeReport = {
-      from: oldLock.commit,
-      to: listing.commit,
-      tables: tableChanges(oldLock, newLock, join(paths.config.dataDir, 'csv'), join(data.dataDir, 'csv')),
-      ...diffBuilds(paths.config.outDir, staged.outDir),
-    };
-    log.info(`compare: the tables and the two builds in ${clock.step('compare').toFixed(1)} s`);
-    await serveReport(staged, report, memo);
-    clock.step('report served');
+    // made inside the build, between its kinds and its finish, so that the finish serves it
+    const made: { report?: ChangeReport } = {};
+    await buildStep(staged, hashes.build, log, true, async (dir, kinds) => {
+      clock.step('build');
+      made.report = {
+        from: oldLock.commit,
+        to: listing.commit,
+        tables: tableChanges(oldLock, newLock, join(paths.config.dataDir, 'csv'), join(data.dataDir, 'csv')),
+        ...diffBuilds(finishedSide(paths.config.outDir), unfinishedSide(dir, kinds)),
+      };
+      clock.step('compare');
+      return { inputHash: addReport(staged, made.report, memo) };
+    });
+    clock.step('finish');
+    const report = made.report;
+    if (!report) throw new Error('the staged build finished without its change report');
+    // printed after the build's line: on a terminal, its progress bar holds the line until then
+    log.info(`compare: the tables and the two builds in ${(clock.steps['compare'] ?? 0).toFixed(1)} s`);
     swapInUpdate(paths, newLock, staged, data.cache);
     clock.step('swap');
     log.info(`update: ${clock.line()}`);
@@ -191,15 +197,15 @@ export async function runUpdate(request: UpdateRequest, paths: UpdatePaths, log:
 export const reportFile = (report: Pick<ChangeReport, 'from' | 'to'>): string => `${report.from}..${report.to}.json`;
 
 /**
- * The report joins the staged reports, and the staged build's once-made files are made again
- * (refinish) so that it serves it: the list, `/v2/changes/{to}`, meta's latest, the docs page,
- * and a stamp of the inputs as they will be once swapped in (`npm run build` then has nothing to do).
+ * The report joins the staged reports before the staged build's finish, which then serves it
+ * (the list, `/v2/changes/{to}`, meta's latest, the docs page); returns the build input hash
+ * with it in, for the stamp: the inputs as they will be once swapped in, so that `npm run build`
+ * then has nothing to do.
  */
-async function serveReport(staged: Config, report: ChangeReport, memo: FileMemo): Promise<void> {
+function addReport(staged: Config, report: ChangeReport, memo: FileMemo): string {
   mkdirSync(staged.changesDir, { recursive: true });
   writeFileSync(join(staged.changesDir, reportFile(report)), `${JSON.stringify(report, null, 2)}\n`);
-  const inputHash = inputHashes(staged, memo).build;
-  await refinish(staged.outDir, { baseUrl: staged.baseUrl, inputHash, about: aboutBuild(staged.dataDir), changesDir: staged.changesDir });
+  return inputHashes(staged, memo).build;
 }
 
 /** Everything at once, after everything succeeded: the reports, the lock, the records, dist/ and the cache; what they replace is removed after the command. */
