@@ -128,6 +128,8 @@ describe('the change report', () => {
       let offset = 0;
       index.push({ kind, bulk: members.map((m, i) => ({ key: String((items[i] as { id: number }).id), offset: (offset += m.length) - m.length, length: m.length })) });
       writeFileSync(join(dist, `downloads/${kind}.ndjson.gz`), Buffer.concat(members));
+      mkdirSync(join(dist, 'v2', kind), { recursive: true });
+      for (const item of items) writeFileSync(join(dist, 'v2', kind, `${(item as { id: number }).id}.json`), JSON.stringify(item));
     }
     if (indexed) writeFileSync(join(dist, 'build-index.json'), JSON.stringify({ kinds: index }));
     for (const [path, text] of Object.entries(subs)) {
@@ -148,6 +150,16 @@ describe('the change report', () => {
     expect(diffBuilds(finishedSide(before), finishedSide(before))).toEqual({ summary: { added: 0, removed: 0, changed: 0 }, kinds: {} });
     const unindexed = build('after-unindexed', { other: [{ id: 5, name: 'same' }], thing: [{ id: 1, name: 'one', v: 2 }, { id: 3, name: 'three' }] }, { 'thing/encounters/1.json': '[{"a":2}]' }, false);
     expect(diffBuilds(finishedSide(before), finishedSide(unindexed))).toEqual(expected);
+  });
+
+  it("names an item whose subresource alone changed, its document's chunk equal (new encounters only)", () => {
+    const items = { thing: [{ id: 1, name: 'one' }, { id: 2, name: 'two' }] };
+    const before = build('before-sub', items, { 'thing/encounters/2.json': '[]' });
+    const after = build('after-sub', items, { 'thing/encounters/2.json': '[{"a":1}]', 'thing/encounters/1.json': '[]' });
+    expect(diffBuilds(finishedSide(before), finishedSide(after))).toEqual({
+      summary: { added: 0, removed: 0, changed: 2 },
+      kinds: { thing: { added: [], removed: [], changed: [{ id: 1, name: 'one', paths: ['encounters/'] }, { id: 2, name: 'two', paths: ['encounters/'] }] } },
+    });
   });
 
   it('compares with a build not finished yet: its kinds and bulk members from the kinds written, not its root document and index', () => {

@@ -11,7 +11,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { bulkFile, rootFile } from '../../edge/layout.ts';
+import { bulkFile, itemFile, rootFile } from '../../edge/layout.ts';
 import type { GzipMember } from '../emit/archive.ts';
 import { readBuildIndex, type KindResult } from '../emit/build-index.ts';
 import type { ChangeReport, KindChanges } from '../../schemas/output/changes.ts';
@@ -133,6 +133,15 @@ const nameOf = (text: string): string | null => {
   return typeof name === 'string' ? name : null;
 };
 
+/** An item's name from its document; null when it has none (or no document). */
+function itemName(dir: string, kind: string, id: number): string | null {
+  try {
+    return nameOf(readFileSync(join(dir, itemFile(kind, id)), 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
 /** The subresources of a kind a build has (`encounters`…), each with its files by item id. */
 function subresources(dist: string, kind: string): Map<string, Set<string>> {
   const dir = join(dist, 'v2/_sub', kind);
@@ -142,6 +151,17 @@ function subresources(dist: string, kind: string): Map<string, Set<string>> {
   return out;
 }
 
+/** A file's bytes; null when there is none. */
+function readIfThere(path: string): Buffer | null {
+  try {
+    return readFileSync(path);
+  } catch {
+    return null;
+  }
+}
+
+const ID_FILE = /^-?\d+\.json$/;
+
 /** The changed paths of a kind's subresources, by item id, prefixed `sub/`. */
 function subresourcePaths(oldDist: string, newDist: string, kind: string): Map<number, string[]> {
   const out = new Map<number, string[]>();
@@ -150,13 +170,12 @@ function subresourcePaths(oldDist: string, newDist: string, kind: string): Map<n
   for (const sub of new Set([...before.keys(), ...after.keys()])) {
     const files = new Set([...(before.get(sub) ?? []), ...(after.get(sub) ?? [])]);
     for (const file of files) {
-      const read = (dist: string) => {
-        const path = join(dist, 'v2/_sub', kind, sub, file);
-        return existsSync(path) ? readFileSync(path, 'utf8') : null;
-      };
-      const [a, b] = [read(oldDist), read(newDist)];
-      if (a === b) continue;
-      const paths = a === null || b === null ? [`${sub}/`] : fieldPaths(JSON.parse(a), JSON.parse(b)).map((p) => `${sub}/${p}`);
+      // by id only: the files by name are hard links to them
+      if (!ID_FILE.test(file)) continue;
+      const [a, b] = [readIfThere(join(oldDist, 'v2/_sub', kind, sub, file)), readIfThere(join(newDist, 'v2/_sub', kind, sub, file))];
+      // bytes first: nearly every file is equal, and only a differing one is decoded and parsed
+      if (a !== null && b !== null && a.equals(b)) continue;
+      const paths = a === null || b === null ? [`${sub}/`] : fieldPaths(JSON.parse(a.toString('utf8')), JSON.parse(b.toString('utf8'))).map((p) => `${sub}/${p}`);
       const id = Number(file.replace(/\.json$/, ''));
       out.set(id, [...(out.get(id) ?? []), ...paths]);
     }
@@ -176,6 +195,11 @@ export function diffKind(old: BuildSide, next: BuildSide, kind: string): KindCha
     if (old === undefined) continue;
     const paths = [...(old === text ? [] : fieldPaths(JSON.parse(old), JSON.parse(text))), ...(subs.get(id) ?? [])];
     if (paths.length) changes.changed.push({ id, name: nameOf(text), paths });
+  }
+  // an item whose document is in a chunk that did not change, and whose subresource did (new encounters alone)
+  for (const [id, paths] of subs) {
+    if (after.has(id) || before.has(id)) continue;
+    changes.changed.push({ id, name: itemName(next.dir, kind, id), paths });
   }
   for (const list of [changes.added, changes.removed, changes.changed]) list.sort((x, y) => x.id - y.id);
   return changes.added.length + changes.removed.length + changes.changed.length ? changes : null;
