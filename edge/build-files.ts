@@ -162,23 +162,56 @@ export class BuildFiles {
   }
 }
 
-/** A list's positions by id (from each entry's URL) and by name. */
+/**
+ * A list's positions by id (from each entry's URL) and by name. Made on a cold start for every
+ * list a query touches, so it is compact: the ids in one typed array searched by halves, and
+ * the names' map made only when a name is first looked up.
+ */
 export class ListKeys {
-  private readonly byId = new Map<number, number>();
-  private readonly byName = new Map<string, number>();
+  /** the positions of the entries that have an id, ascending by id (of equal ids, the last listed first: it is the one found, as a map's last set) */
+  private readonly byId: Int32Array;
+  /** each entry's id, NaN for none */
+  private readonly ids: Float64Array;
+  private byName: Map<string, number> | null = null;
 
   constructor(readonly list: FullList) {
-    list.results.forEach((entry, position) => {
-      const id = idOfUrl(entry.url);
-      if (id !== null) this.byId.set(id, position);
-      if (entry.name !== undefined) this.byName.set(entry.name, position);
-    });
+    const results = list.results;
+    this.ids = new Float64Array(results.length);
+    let withId = 0, ascending = true, last = -Infinity;
+    for (let p = 0; p < results.length; p++) {
+      const id = idOfUrl(results[p]!.url);
+      this.ids[p] = id ?? NaN;
+      if (id === null) continue;
+      if (id <= last) ascending = false;
+      last = id;
+      withId++;
+    }
+    this.byId = new Int32Array(withId);
+    for (let p = 0, at = 0; p < results.length; p++) if (!Number.isNaN(this.ids[p])) this.byId[at++] = p;
+    // most lists are in id order already
+    if (!ascending) this.byId.sort((a, b) => this.ids[a]! - this.ids[b]! || b - a);
   }
 
-  positionOfId(id: number): number | undefined { return this.byId.get(id); }
-  positionOfName(name: string): number | undefined { return this.byName.get(name); }
+  positionOfId(id: number): number | undefined {
+    let low = 0, high = this.byId.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.ids[this.byId[middle]!]! < id) low = middle + 1;
+      else high = middle;
+    }
+    return low < this.byId.length && this.ids[this.byId[low]!] === id ? this.byId[low] : undefined;
+  }
+
+  positionOfName(name: string): number | undefined {
+    if (this.byName === null) {
+      this.byName = new Map();
+      this.list.results.forEach((entry, position) => entry.name !== undefined && this.byName!.set(entry.name, position));
+    }
+    return this.byName.get(name);
+  }
+
   /** The position of a lowercase name or a decimal id. */
   positionOf(token: string): number | undefined {
-    return /^\d{1,9}$/.test(token) ? this.byId.get(Number(token)) : this.byName.get(token);
+    return /^\d{1,9}$/.test(token) ? this.positionOfId(Number(token)) : this.positionOfName(token);
   }
 }
