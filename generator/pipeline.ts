@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot, type Config } from './config.ts';
-import type { BuildOptions, BuildSummary } from './emit/build.ts';
+import type { BuildHooks, BuildSummary } from './emit/build.ts';
 import type { About } from './emit/routes-meta.ts';
 import { readBuildStamp } from './emit/stamp.ts';
 import { createProgress, type Progress } from './progress.ts';
@@ -96,7 +96,7 @@ export const projectVersion = (): string => (JSON.parse(readFileSync(join(repoRo
 /** What meta says of a build of the data set in `dataDir` besides the counts. */
 export const aboutBuild = (dataDir: string): About => ({ upstreamCommit: upstreamCommit(dataDir), version: projectVersion(), builtAt: buildTime() });
 
-export async function buildStep(config: Config, hash: string, log: Log, force = false, beforeFinish?: BuildOptions['beforeFinish']): Promise<BuildSummary | null> {
+export async function buildStep(config: Config, hash: string, log: Log, force = false, hooks: BuildHooks = {}): Promise<BuildSummary | null> {
   if (!force && isUpToDate(config, hash)) {
     log.info('build: dist/ is up to date');
     return null;
@@ -112,7 +112,7 @@ export async function buildStep(config: Config, hash: string, log: Log, force = 
     inputHash: hash,
     about: aboutBuild(config.dataDir),
     changesDir: config.changesDir,
-    ...(beforeFinish ? { beforeFinish } : {}),
+    ...hooks,
     ...(bar ? { progress: (done: number, total: number) => bar.update(done, total) } : {}),
   });
   const line = `build: ${summary.files} files (${(summary.bytes / 1e6).toFixed(1)} MB) of ${summary.kinds} kinds in ${((performance.now() - started) / 1000).toFixed(1)} s`;

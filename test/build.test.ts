@@ -81,6 +81,33 @@ describe('build', () => {
     expect(readBuildStamp(out)?.inputHash).toBe('after');
   });
 
+  it("tells its caller each shard's kinds as they are written, every kind once, before the look before the finish", async () => {
+    const events: string[] = [];
+    await runBuild({
+      recordsDir: config.recordsDir, mediaDir, outDir: join(scratch, 'each-shard'), baseUrl: config.baseUrl, inputHash: 'x', about, workers: 2,
+      only: new Set(['creature-color', 'creature-habitat', 'creature-shape']),
+      kindsWritten: (dir, kinds) => events.push(...kinds.map((k) => `${k.kind} ${existsSync(join(dir, bulkFile(k.kind)))}`)),
+      beforeFinish: async () => (events.push('finish'), {}),
+    });
+    expect(events.slice(0, -1).sort()).toEqual(['creature-color true', 'creature-habitat true', 'creature-shape true']);
+    expect(events.at(-1)).toBe('finish');
+  });
+
+  it('leaves the previous output as it was when a shard\'s kinds cannot be compared', async () => {
+    const out = join(scratch, 'shard-hook-fails');
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, 'marker'), 'previous build');
+    const failing = runBuild({
+      recordsDir: config.recordsDir, mediaDir, outDir: out, baseUrl: config.baseUrl, inputHash: 'x', about, workers: 2, only: new Set(['creature-color', 'creature-habitat']),
+      kindsWritten: () => {
+        throw new Error('the early compare failed');
+      },
+    });
+    await expect(failing).rejects.toThrow('the early compare failed');
+    expect(readdirSync(out)).toEqual(['marker']);
+    expect(readdirSync(scratch).filter((f) => f.includes('.tmp-'))).toEqual([]);
+  });
+
   it('leaves the previous output as it was when the look before the finish fails', async () => {
     const out = join(scratch, 'hook-fails');
     mkdirSync(out, { recursive: true });

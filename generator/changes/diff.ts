@@ -207,16 +207,36 @@ export function diffKind(old: BuildSide, next: BuildSide, kind: string): KindCha
 
 /** Every kind's changes between two builds, in the new build's kind order (kinds gone at the end). */
 export function diffBuilds(old: BuildSide, next: BuildSide): Pick<ChangeReport, 'kinds' | 'summary'> {
-  const kinds: Record<string, KindChanges> = {};
-  const summary = { added: 0, removed: 0, changed: 0 };
-  const order = [...new Set([...next.kinds, ...old.kinds])];
-  for (const kind of order) {
-    const changes = diffKind(old, next, kind);
-    if (!changes) continue;
-    kinds[kind] = changes;
-    summary.added += changes.added.length;
-    summary.removed += changes.removed.length;
-    summary.changed += changes.changed.length;
+  return new KindByKindDiff(old).result(next);
+}
+
+/**
+ * A comparison with one build made kind by kind, as the other build's kinds are written (runBuild's
+ * `kindsWritten`): the kinds compared early are not compared again at the end.
+ */
+export class KindByKindDiff {
+  private readonly known = new Map<string, KindChanges | null>();
+
+  constructor(private readonly old: BuildSide) {}
+
+  /** Compares the kinds written so far (their bulk members from the kinds' results). */
+  add(dir: string, kinds: readonly Pick<KindResult, 'kind' | 'bulk'>[]): void {
+    const next = unfinishedSide(dir, kinds);
+    for (const kind of next.kinds) this.known.set(kind, diffKind(this.old, next, kind));
   }
-  return { kinds, summary };
+
+  /** Every kind's changes against `next`, comparing those not compared yet. */
+  result(next: BuildSide): Pick<ChangeReport, 'kinds' | 'summary'> {
+    const kinds: Record<string, KindChanges> = {};
+    const summary = { added: 0, removed: 0, changed: 0 };
+    for (const kind of new Set([...next.kinds, ...this.old.kinds])) {
+      const changes = this.known.has(kind) ? this.known.get(kind)! : diffKind(this.old, next, kind);
+      if (!changes) continue;
+      kinds[kind] = changes;
+      summary.added += changes.added.length;
+      summary.removed += changes.removed.length;
+      summary.changed += changes.changed.length;
+    }
+    return { kinds, summary };
+  }
 }

@@ -39,7 +39,16 @@ export interface BuildOptions {
    * returns (the input hash with the report in). A failure leaves `outDir` as it was.
    */
   beforeFinish?: (dir: string, kinds: readonly KindResult[]) => Promise<FinishOverrides>;
+  /**
+   * Called on the main thread as each shard's kinds are written, while other shards may still
+   * run: an update compares them with the served build there, in time the build would otherwise
+   * spend waiting for its slowest shard. A failure fails the build, as a shard's does.
+   */
+  kindsWritten?: (dir: string, kinds: readonly KindResult[]) => void;
 }
+
+/** What a caller of the build may do between its kinds and its finish. */
+export type BuildHooks = Pick<BuildOptions, 'beforeFinish' | 'kindsWritten'>;
 
 /** What `beforeFinish` may change of the finish options. */
 export type FinishOverrides = Partial<Pick<FinishOptions, 'inputHash'>>;
@@ -132,7 +141,13 @@ async function buildInto(tmp: string, options: BuildOptions): Promise<BuildSumma
   const workers = options.workers ?? Math.min(2, availableParallelism());
   const shards = planShards(kinds, recordBytes, workers);
   const job = (shard: string[]): ShardJob => ({ kinds: shard, recordsDir: options.recordsDir, mediaDir: options.mediaDir, outDir: tmp, baseUrl: options.baseUrl });
-  const results = shards.length > 1 ? await allShards(shards.map((s) => runShardInWorker(job(s), progress))) : [await emitKinds(job(shards[0] ?? []), progress)];
+  const written = (result: ShardResult): ShardResult => {
+    if (result.problems.length === 0) options.kindsWritten?.(tmp, result.kinds);
+    return result;
+  };
+  const results = shards.length > 1
+    ? await allShards(shards.map((s) => runShardInWorker(job(s), progress).then(written)))
+    : [written(await emitKinds(job(shards[0] ?? []), progress))];
 
   const problems = results.flatMap((r) => r.problems);
   if (problems.length) throw new BuildError(problems);

@@ -17,7 +17,7 @@ import { FileMemo } from '../files/file-memo.ts';
 import { StepClock } from '../progress.ts';
 import { unknownTables } from '../../schemas/tables.ts';
 import type { ChangeReport } from '../../schemas/output/changes.ts';
-import { diffBuilds, finishedSide, unfinishedSide } from '../changes/diff.ts';
+import { finishedSide, KindByKindDiff, unfinishedSide } from '../changes/diff.ts';
 import { tableChanges } from '../changes/tables.ts';
 import { FetchError, fetchDataSet, storeTables } from './index.ts';
 import { latestCommit, listingFromGitHub, listingFromTree, UPSTREAM_LATEST_URL, UPSTREAM_TREE_URL, type Listing } from './listing.ts';
@@ -165,24 +165,7 @@ export async function runUpdate(request: UpdateRequest, paths: UpdatePaths, log:
     clock.step('input hash');
     await importStep(staged, hashes.records, log, true);
     clock.step('import');
-    // made inside the build, between its kinds and its finish, so that the finish serves it
-    const made: { report?: ChangeReport } = {};
-    await buildStep(staged, hashes.build, log, true, async (dir, kinds) => {
-      clock.step('build');
-      made.report = {
-        from: oldLock.commit,
-        to: listing.commit,
-        tables: tableChanges(oldLock, newLock, join(paths.config.dataDir, 'csv'), join(data.dataDir, 'csv')),
-        ...diffBuilds(finishedSide(paths.config.outDir), unfinishedSide(dir, kinds)),
-      };
-      clock.step('compare');
-      return { inputHash: addReport(staged, made.report, memo) };
-    });
-    clock.step('finish');
-    const report = made.report;
-    if (!report) throw new Error('the staged build finished without its change report');
-    // printed after the build's line: on a terminal, its progress bar holds the line until then
-    log.info(`compare: the tables and the two builds in ${(clock.steps['compare'] ?? 0).toFixed(1)} s`);
+    const report = await buildWithReport({ staged, served: paths.config, oldLock, newLock, hash: hashes.build, memo }, log, clock);
     swapInUpdate(paths, newLock, staged, data.cache);
     clock.step('swap');
     log.info(`update: ${clock.line()}`);
@@ -191,6 +174,48 @@ export async function runUpdate(request: UpdateRequest, paths: UpdatePaths, log:
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
+}
+
+/** What the staged build and its report are made from. */
+interface ReportedBuild {
+  staged: Config;
+  served: Config;
+  oldLock: UpstreamLock;
+  newLock: UpstreamLock;
+  /** the staged build's input hash */
+  hash: string;
+  memo: FileMemo;
+}
+
+/**
+ * The staged build, with its change report made inside it so that its one finish serves it:
+ * each shard's kinds compared with the served build as soon as they are written (while the
+ * slowest shard still runs), the other kinds and the tables before the finish.
+ */
+async function buildWithReport(made: ReportedBuild, log: Log, clock: StepClock): Promise<ChangeReport> {
+  const { staged, served, oldLock, newLock, memo } = made;
+  const comparison = new KindByKindDiff(finishedSide(served.outDir));
+  let early = 0;
+  let report: ChangeReport | null = null;
+  await buildStep(staged, made.hash, log, true, {
+    kindsWritten: (dir, kinds) => {
+      const started = performance.now();
+      comparison.add(dir, kinds);
+      early += (performance.now() - started) / 1000;
+    },
+    beforeFinish: async (dir, kinds) => {
+      clock.step('build');
+      const tables = tableChanges(oldLock, newLock, join(served.dataDir, 'csv'), join(staged.dataDir, 'csv'));
+      report = { from: oldLock.commit, to: newLock.commit, tables, ...comparison.result(unfinishedSide(dir, kinds)) };
+      clock.step('compare');
+      return { inputHash: addReport(staged, report, memo) };
+    },
+  });
+  clock.step('finish');
+  if (!report) throw new Error('the staged build finished without its change report');
+  // printed after the build's line: on a terminal, its progress bar holds the line until then
+  log.info(`compare: the tables and the two builds in ${(clock.steps['compare'] ?? 0).toFixed(1)} s after the build, and ${early.toFixed(1)} s while its last shard ran`);
+  return report;
 }
 
 /** The report's file name: `{from}..{to}.json`. */
