@@ -4,21 +4,21 @@
  * The whole flow in a fresh clone is test/fresh-clone.test.ts.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sharedRoot } from '../generator/config.ts';
 import { teamCopy } from './support/config.ts';
 import { FetchError, fetchDataSet, gitBlobSha1, lockPath, readLock } from '../generator/fetch/index.ts';
 import { lockForFolder, parseTree } from '../generator/fetch/lock.ts';
 import { createTarReader } from '../generator/fetch/tar.ts';
-import { startTestServer, tinyTables, upstreamArchive, type TestServer } from './support/upstream-archive.ts';
+import { tinyTables, upstreamArchive } from './support/upstream-archive.ts';
+import { scratchAndServer } from './support/test-server.ts';
 
 const run = promisify(execFile);
-const scratch = mkdtempSync(join(tmpdir(), 'creature-fetch-test-'));
+const { scratch, server } = scratchAndServer('creature-fetch-test-');
 const sharedCsv = join(teamCopy(), 'csv');
 const realLock = readLock(lockPath);
 const quiet = { info: () => {} };
@@ -27,14 +27,6 @@ const tree = parseTree(readFileSync(join(teamCopy(), 'TREE.txt'), 'utf8'));
 /** The tables the first copy's PROVENANCE.md says were rebuilt (their bytes differ from the upstream's); every copy holds them so. */
 const rebuilt = (/Four of them \(([^)]+)\)/.exec(readFileSync(join(sharedRoot, 'upstream/PROVENANCE.md'), 'utf8'))?.[1] ?? '').split(/,\s*/).sort();
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server?.close();
-  rmSync(scratch, { recursive: true, force: true });
-});
 
 describe('the upstream hash (git blob SHA-1)', () => {
   it('matches TREE.txt on the 180 byte-equal tables, and differs on exactly the four PROVENANCE.md names', () => {

@@ -4,10 +4,9 @@
  * Node pass can leave it out): the dist/ swapped in serves its own change report, is byte for byte
  * what a full build of the new state writes, and leaves `npm run build` nothing to do.
  */
-import { cpSync, readdirSync, readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { lockPath as repoLock, type Config } from '../generator/config.ts';
 import { changeReportFile, changesListFile, metaFile } from '../edge/layout.ts';
 import type { ChangeList } from '../generator/emit/changes.ts';
@@ -18,19 +17,12 @@ import { formatLock, gitBlobSha1, lockForFolder, readLock } from '../generator/f
 import { runUpdate } from '../generator/fetch/update.ts';
 import { teamCopy, testConfig } from './support/config.ts';
 import { fileHashes } from './support/files.ts';
-import { startTestServer, upstreamArchive, type TestServer } from './support/upstream-archive.ts';
+import { upstreamArchive } from './support/upstream-archive.ts';
 import { B, edit, project, treeAnswer } from './support/update-project.ts';
+import { scratchAndServer } from './support/test-server.ts';
 
-const scratch = mkdtempSync(join(tmpdir(), 'creature-update-swap-test-'));
+const { scratch, server } = scratchAndServer('creature-update-swap-test-');
 const quiet = { info: () => {}, warn: () => {} };
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server?.close();
-  rmSync(scratch, { recursive: true, force: true });
-});
 
 /** Where two builds differ: paths missing, extra or with other bytes (the first few). */
 function differences(ours: string, theirs: string): string[] {

@@ -4,11 +4,10 @@
  * updates that must stop and leave the lock, the records and dist/ as they were: a new table, a
  * new column, a value the declarations forbid, an archive that does not match the listing.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lockPath as repoLock } from '../generator/config.ts';
 import { diffBuilds, fieldPaths, finishedSide, unfinishedSide } from '../generator/changes/diff.ts';
 import { readBuildIndex } from '../generator/emit/build-index.ts';
@@ -21,20 +20,13 @@ import { DataError } from '../generator/import/tables.ts';
 import { createAjv } from '../schemas/ajv.ts';
 import { ChangeReport } from '../schemas/output/changes.ts';
 import { teamCopy } from './support/config.ts';
-import { startTestServer, tinyTables, upstreamArchive, type TestServer } from './support/upstream-archive.ts';
+import { tinyTables, upstreamArchive } from './support/upstream-archive.ts';
 import { B, edit, json, project, treeAnswer } from './support/update-project.ts';
+import { scratchAndServer } from './support/test-server.ts';
 
-const scratch = mkdtempSync(join(tmpdir(), 'creature-update-test-'));
+const { scratch, server } = scratchAndServer('creature-update-test-');
 const quiet = { info: () => {}, warn: () => {} };
 const A = 'a'.repeat(40);
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server?.close();
-  rmSync(scratch, { recursive: true, force: true });
-});
 
 
 describe("the upstream's listing and head, in GitHub's shapes", () => {
