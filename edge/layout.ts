@@ -25,7 +25,8 @@ export const idOfUrl = (url: string): number | null => {
 
 const SLASH = 0x2f, DASH = 0x2d;
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
-const isKindChar = (c: number) => isDigit(c) || (c >= 0x61 && c <= 0x7a) || c === DASH;
+/** A kind's segment and the slash after it, matched where `lastIndex` says (a test makes no match object). */
+const KIND_SEGMENT = /[a-z0-9-]+\//y;
 
 /** Where the slash before a link's id is: the URL ends `/{kind}/{id}` and maybe `/`, kind `[a-z0-9-]+`, id `-?\d+`; -1 when it does not. */
 function idSlash(url: string): number {
@@ -36,9 +37,11 @@ function idSlash(url: string): number {
   if (i > 0 && url.charCodeAt(i - 1) === DASH) i--;
   if (i === 0 || url.charCodeAt(i - 1) !== SLASH) return -1;
   const slash = i - 1;
-  let k = slash;
-  while (k > 0 && isKindChar(url.charCodeAt(k - 1))) k--;
-  return k === slash || k === 0 || url.charCodeAt(k - 1) !== SLASH ? -1 : slash;
+  // the kind's segment runs from the slash before it (there must be one) to this one
+  const kindStart = url.lastIndexOf('/', slash - 1) + 1;
+  if (kindStart === 0 || kindStart === slash) return -1;
+  KIND_SEGMENT.lastIndex = kindStart;
+  return KIND_SEGMENT.test(url) && KIND_SEGMENT.lastIndex === slash + 1 ? slash : -1;
 }
 
 /** The id after the slash `idSlash` found, as `Number` reads it. */
