@@ -73,7 +73,7 @@ export async function runUpdateBench(scratch: string): Promise<UpdateBenchRow[]>
         figure: `${update.seconds.toFixed(2)} s, peak RSS ${update.peakRssMb.toFixed(0)} MB (download from a local server, verify, import, build, compare, swap)`,
         goal: '≤ full build + download',
       },
-      { what: '  its steps', figure: update.output.split('\n').filter((l) => /^(import|build|compare|fetch): .* in |^update: /.test(l)).map((l) => l.trim()).join('; '), goal: '' },
+      { what: '  its steps', figure: update.output.split('\n').filter((l) => /^(compare|fetch): .* in |^update: /.test(l)).map((l) => l.trim()).join('; '), goal: '' },
       { what: '  its summary', figure: update.output.split('\n').filter((l) => /items:|table /.test(l)).map((l) => l.trim()).join('; '), goal: '' },
     ];
   } finally {
