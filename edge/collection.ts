@@ -104,9 +104,9 @@ interface ShapeOf {
  */
 function startReads(build: BuildFiles, kind: string, { routes, shape, below }: ShapeOf, params: URLSearchParams): void {
   const asked = (name: string) => queryValues(params, name).length > 0;
-  const narrowsOrOrders = [...shape.filters, ...shape.ranges].some((f) => asked(f.name)) || ['sort', 'facets', 'summary'].some(asked);
-  if (narrowsOrOrders || ['q', 'id', 'name', 'fields'].some(asked)) ignoreFailure(build.listKeys(kind));
-  if (narrowsOrOrders) ignoreFailure(build.filterIndex(kind));
+  const readsIndex = [...shape.filters, ...shape.ranges].some((f) => asked(f.name)) || ['facets', 'summary'].some(asked) || sortsByRange(params);
+  if (readsIndex || ['q', 'id', 'name', 'fields', 'sort'].some(asked)) ignoreFailure(build.listKeys(kind));
+  if (readsIndex) ignoreFailure(build.filterIndex(kind));
   const facets = parseNameList('facets', queryValues(params, 'facets'), shape.filters.map((f) => f.name), 'value filters', QUERY_LIMITS.facets);
   for (const name of (facets.ok && facets.value) || []) {
     const target = shape.filters.find((f) => f.name === name)?.target;
@@ -119,6 +119,10 @@ function startReads(build: BuildFiles, kind: string, { routes, shape, below }: S
 }
 
 const ignoreFailure = (read: Promise<unknown>): void => void read.catch(() => {});
+
+/** Whether `sort` names a key other than `id` and `name`, which are the list's own: a range, read from the filter index. */
+const sortsByRange = (params: URLSearchParams): boolean =>
+  queryValues(params, 'sort').some((value) => value.split(',').some((key) => !['', 'id', 'name'].includes(key.trim().toLowerCase().replace(/^-/, ''))));
 
 /** The matching positions in the order of `sort` (list order when none is asked). */
 async function sorted(build: BuildFiles, kind: string, keys: ListKeys, positions: number[], sort: SortKey[] | null): Promise<number[]> {

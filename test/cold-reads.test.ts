@@ -71,6 +71,15 @@ describe("a cold start's reads", () => {
     expect(cold.rounds, cold.paths.join(' ')).toBeLessThanOrEqual(2);
   });
 
+  it('reads the filter index only for a query that needs it (not for a sort by name or id)', async () => {
+    const byName = await firstAnswer('/v2/creature/?sort=-name,id&limit=3');
+    expect(byName.reply.status).toBe(200);
+    expect(byName.paths.filter((p) => p.includes('_query/filters/'))).toEqual([]);
+    const bySpeed = await firstAnswer('/v2/creature/?sort=-speed&limit=3');
+    expect(bySpeed.reply.status).toBe(200);
+    expect(bySpeed.paths.filter((p) => p.includes('_query/filters/'))).toEqual(['v2/_query/filters/creature.bin']);
+  });
+
   it('reads no file twice', async () => {
     const { paths } = await firstAnswer(HEAVY);
     expect(paths.length).toBe(new Set(paths).size);
