@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import type { FileReader } from '../edge/build-files.ts';
 import { createResponder } from '../edge/handler.ts';
 import { API_PREFIX, metaFile, searchPackFile, type Meta } from '../edge/layout.ts';
 import { repoRoot } from '../generator/config.ts';
@@ -56,16 +57,8 @@ const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length 
 
 /** Warm p50/p99 of one path on one responder, and the median first answer of fresh ones (ms). */
 async function timeInProcess(dist: string, baseUrl: string, path: string): Promise<Timing> {
-  const origin = new URL(baseUrl).origin;
-  const request = { method: 'GET', url: origin + path, headers: new Headers() };
-  const colds: number[] = [];
-  let status = 0;
-  for (let round = 0; round < COLD_ROUNDS; round++) {
-    const respond = createResponder(diskReader(dist), { baseUrl });
-    const start = performance.now();
-    status = (await respond(request)).status;
-    colds.push(performance.now() - start);
-  }
+  const request = { method: 'GET', url: new URL(baseUrl).origin + path, headers: new Headers() };
+  const { colds, status } = await firstAnswers(() => diskReader(dist), baseUrl, path);
   const respond = createResponder(diskReader(dist), { baseUrl });
   for (let round = 0; round < WARM_UP_ROUNDS; round++) await respond(request);
   const warm: number[] = [];
@@ -88,16 +81,23 @@ const FETCH_MS = 5;
 async function firstAnswerOverFetches(dist: string, baseUrl: string, path: string): Promise<number> {
   const disk = diskReader(dist);
   const reader = { read: async (p: string) => (await new Promise((wait) => setTimeout(wait, FETCH_MS)), disk.read(p)) };
+  const { colds, status } = await firstAnswers(() => reader, baseUrl, path);
+  if (status !== 200) throw new Error(`${path}: status ${status}`);
+  return quantile(colds.sort((a, b) => a - b), 0.5);
+}
+
+/** The first answer of COLD_ROUNDS fresh handlers, each over its own reader (ms), and the last one's status. */
+async function firstAnswers(reader: () => FileReader, baseUrl: string, path: string): Promise<{ colds: number[]; status: number }> {
   const colds: number[] = [];
+  let status = 0;
   for (let round = 0; round < COLD_ROUNDS; round++) {
-    const respond = createResponder(reader, { baseUrl });
+    const respond = createResponder(reader(), { baseUrl });
     const request = { method: 'GET', url: new URL(baseUrl).origin + path, headers: new Headers() };
     const start = performance.now();
-    const { status } = await respond(request);
-    if (status !== 200) throw new Error(`${path}: status ${status}`);
+    status = (await respond(request)).status;
     colds.push(performance.now() - start);
   }
-  return quantile(colds.sort((a, b) => a - b), 0.5);
+  return { colds, status };
 }
 
 /** What every Deno script starts with: the request module over the build's files. */

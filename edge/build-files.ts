@@ -24,6 +24,12 @@ export interface FileReader {
 
 const decoder = new TextDecoder();
 
+/**
+ * Starts a read (a BuildFiles call) without waiting for it: the call that later waits gets the
+ * same read, kept, so a cold start's reads go side by side. A failure is that call's to answer.
+ */
+export const readAhead = (read: Promise<unknown>): void => void read.catch(() => {});
+
 export class BuildFiles {
   /**
    * Parsed files by path. A read that failed or found nothing is not kept, so a passing fault

@@ -19,7 +19,7 @@
  *   repeats, a range's as their intersection).
  */
 import { badParameter, jsonAnswer, notFound } from './answers.ts';
-import type { BuildFiles, ListKeys } from './build-files.ts';
+import { readAhead, type BuildFiles, type ListKeys } from './build-files.ts';
 import type { Answer } from './http.ts';
 import { canonicalKey, DEFAULT_LIMIT, idOfUrl, pageFile, type QueryShape, type QueryFilter, type QueryRange, type Routes } from './layout.ts';
 import { pageLinks, paginate, parseLimit, parseOffset } from './pagination.ts';
@@ -105,20 +105,18 @@ interface ShapeOf {
 function startReads(build: BuildFiles, kind: string, { routes, shape, below }: ShapeOf, params: URLSearchParams): void {
   const asked = (name: string) => queryValues(params, name).length > 0;
   const readsIndex = [...shape.filters, ...shape.ranges].some((f) => asked(f.name)) || ['facets', 'summary'].some(asked) || sortsByRange(params);
-  if (readsIndex || ['q', 'id', 'name', 'fields', 'sort'].some(asked)) ignoreFailure(build.listKeys(kind));
-  if (readsIndex) ignoreFailure(build.filterIndex(kind));
+  if (readsIndex || ['q', 'id', 'name', 'fields', 'sort'].some(asked)) readAhead(build.listKeys(kind));
+  if (readsIndex) readAhead(build.filterIndex(kind));
   const facets = parseNameList('facets', queryValues(params, 'facets'), shape.filters.map((f) => f.name), 'value filters', QUERY_LIMITS.facets);
   for (const name of (facets.ok && facets.value) || []) {
     const target = shape.filters.find((f) => f.name === name)?.target;
-    if (target) ignoreFailure(build.listKeys(target));
+    if (target) readAhead(build.listKeys(target));
   }
   const fields = parseFields('fields', queryValues(params, 'fields'), shape.fields, below);
   if (!fields.ok || fields.value === null) return;
   const paths = fields.value;
-  ignoreFailure(readLanguage(build, params).then((lang) => lang.ok && startFieldReads(build, routes, { kind, shape, paths, lang: lang.value })));
+  readAhead(readLanguage(build, params).then((lang) => lang.ok && startFieldReads(build, routes, { kind, shape, paths, lang: lang.value })));
 }
-
-const ignoreFailure = (read: Promise<unknown>): void => void read.catch(() => {});
 
 /** Whether `sort` names a key other than `id` and `name`, which are the list's own: a range, read from the filter index. */
 const sortsByRange = (params: URLSearchParams): boolean =>

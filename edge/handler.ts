@@ -6,7 +6,7 @@
  * conditional GET, the headers every answer carries) are edge/http.ts's.
  */
 import { badParameter, methodNotAllowed, notFound } from './answers.ts';
-import { BuildFiles, type FileReader } from './build-files.ts';
+import { BuildFiles, readAhead, type FileReader } from './build-files.ts';
 import { collection } from './collection.ts';
 import { compose, HTTP_STEPS, replyOf, type Answer, type Reply, type RequestLike, type Respond, type Step } from './http.ts';
 import { API_PREFIX, canonicalKey, changeReportFile, changesListFile, coverageFile, itemFile, metaFile, rootFile, subresourceFile } from './layout.ts';
@@ -118,7 +118,7 @@ export async function paramsReadAt(build: BuildFiles, pathname: string): Promise
 /** What the service answers to a GET (or any other method: 405), with the headers every answer carries. */
 async function answer(build: BuildFiles, request: RequestLike): Promise<Reply> {
   // every answer's identity reads meta: read beside the answer's own reads, not after them
-  build.meta().catch(() => {});
+  readAhead(build.meta());
   let decided: Answer;
   if (request.method !== 'GET' && request.method !== 'HEAD') decided = methodNotAllowed();
   else {

@@ -28,9 +28,12 @@ const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 /** A kind's segment and the slash after it, matched where `lastIndex` says (a test makes no match object). */
 const KIND_SEGMENT = /[a-z0-9-]+\//y;
 
+/** Where a link's id ends: before its last slash, if it has one. */
+const idEnd = (url: string): number => (url.charCodeAt(url.length - 1) === SLASH ? url.length - 1 : url.length);
+
 /** Where the slash before a link's id is: the URL ends `/{kind}/{id}` and maybe `/`, kind `[a-z0-9-]+`, id `-?\d+`; -1 when it does not. */
 function idSlash(url: string): number {
-  const end = url.charCodeAt(url.length - 1) === SLASH ? url.length - 1 : url.length;
+  const end = idEnd(url);
   let i = end;
   while (i > 0 && isDigit(url.charCodeAt(i - 1))) i--;
   if (i === end) return -1;
@@ -46,7 +49,7 @@ function idSlash(url: string): number {
 
 /** The id after the slash `idSlash` found, as `Number` reads it. */
 function idAfter(url: string, slash: number): number {
-  const end = url.charCodeAt(url.length - 1) === SLASH ? url.length - 1 : url.length;
+  const end = idEnd(url);
   const negative = url.charCodeAt(slash + 1) === DASH;
   const first = negative ? slash + 2 : slash + 1;
   // past 15 digits a running sum can round otherwise than Number does

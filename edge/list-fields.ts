@@ -9,7 +9,7 @@
  * gives `{"species": {"name", "url", "names"}}`; a null link gives nothing. With `lang=`, every
  * `names` value (own or linked) keeps only the entries in that language.
  */
-import type { BuildFiles } from './build-files.ts';
+import { readAhead, type BuildFiles } from './build-files.ts';
 import { idOfUrl, queryShape, type QueryShape, type Routes } from './layout.ts';
 import type { FullList, ListEntry } from './pagination.ts';
 import { isNamesField, onlyLanguage, type FieldColumn } from './query/field-column.ts';
@@ -74,19 +74,20 @@ const fieldsReached = (declared: readonly string[], paths: readonly string[]): s
  * language already checked, since it names a file.
  */
 export function startFieldReads(build: BuildFiles, routes: Pick<Routes, 'queries'>, asked: FieldsAsked): void {
+  const { lang } = asked;
   const start = (kind: string, shape: QueryShape, paths: readonly string[]) => {
-    for (const field of fieldsReached(shape.fields, paths)) {
-      const read = asked.lang !== null && isNamesField(field) ? build.languageColumn(kind, field, asked.lang) : build.fieldColumn(kind, field);
-      read.catch(() => {});
-    }
+    for (const field of fieldsReached(shape.fields, paths)) readAhead(inLanguage(field, lang) ? build.languageColumn(kind, field, lang) : build.fieldColumn(kind, field));
   };
   start(asked.kind, asked.shape, asked.paths);
   for (const link of followedLinks(asked.shape, asked.paths)) {
-    build.fieldColumn(asked.kind, link.field).catch(() => {});
-    build.listKeys(link.target).catch(() => {});
+    readAhead(build.fieldColumn(asked.kind, link.field));
+    readAhead(build.listKeys(link.target));
     start(link.target, queryShape(routes, link.target), link.rest);
   }
 }
+
+/** Whether a field's values are read from its column in `lang` (a `names` field, a language asked). */
+const inLanguage = (field: string, lang: string | null): lang is string => lang !== null && isNamesField(field);
 
 /** What `nestedItems` makes: the asked paths, the declared fields to parse even when taken whole, the language. */
 interface NestAsked {
@@ -119,14 +120,16 @@ async function nestedItems(build: BuildFiles, kind: string, declared: readonly s
 
 /** A column's entries as an answer takes them: bytes (`whole`) or parsed; a `names` field's in `lang` only. */
 async function columnValues(build: BuildFiles, kind: string, field: string, whole: boolean, lang: string | null): Promise<{ count: number; at: (p: number) => JsonPart }> {
-  const inLanguage = lang !== null && isNamesField(field);
-  const own = inLanguage ? await build.languageColumn(kind, field, lang) : null;
-  // no column in that language (no entry has a name in it): each value of the whole one, filtered
-  if (inLanguage && own === null) {
-    const all = await column(build, kind, field);
-    return { count: all.count, at: (p) => onlyLanguage(all.value(p), lang) };
+  let values: FieldColumn | null = null;
+  if (inLanguage(field, lang)) {
+    values = await build.languageColumn(kind, field, lang);
+    // no column in that language (no entry has a name in it): each value of the whole one, filtered
+    if (values === null) {
+      const all = await column(build, kind, field);
+      return { count: all.count, at: (p) => onlyLanguage(all.value(p), lang) };
+    }
   }
-  const values = own ?? (await column(build, kind, field));
+  values ??= await column(build, kind, field);
   return { count: values.count, at: whole ? (p) => values.raw(p) : (p) => values.value(p) };
 }
 

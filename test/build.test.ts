@@ -18,6 +18,20 @@ const about = { upstreamCommit: 'test', version: 'test', builtAt: '2026-01-01T00
 const scratch = mkdtempSync(join(tmpdir(), 'creature-build-test-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
+/** An output folder holding a previous build: a marker file. */
+function previousBuild(name: string): string {
+  const out = join(scratch, name);
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'marker'), 'previous build');
+  return out;
+}
+
+/** The previous build as it was, and no unfinished build left beside it. */
+function expectPreviousKept(out: string): void {
+  expect(readdirSync(out)).toEqual(['marker']);
+  expect(readdirSync(scratch).filter((f) => f.includes('.tmp-'))).toEqual([]);
+}
+
 describe('build', () => {
   const only = new Set(['creature-color', 'type', 'ability', 'evolution-chain']);
 
@@ -52,9 +66,7 @@ describe('build', () => {
     colors[2] = JSON.stringify(broken);
     writeFileSync(join(records, 'creature-color.ndjson'), colors.join('\n'));
 
-    const out = join(scratch, 'previous');
-    mkdirSync(out, { recursive: true });
-    writeFileSync(join(out, 'marker'), 'previous build');
+    const out = previousBuild('previous');
     let error: unknown;
     try {
       await runBuild({ recordsDir: records, mediaDir, outDir: out, baseUrl: config.baseUrl, inputHash: 'x', about, only: new Set(['creature-color']) });
@@ -63,8 +75,7 @@ describe('build', () => {
     }
     expect(error).toBeInstanceOf(BuildError);
     expect((error as BuildError).problems).toEqual(['creature-color 3: no language with id 424242']);
-    expect(readdirSync(out)).toEqual(['marker']);
-    expect(readdirSync(scratch).filter((f) => f.includes('.tmp-'))).toEqual([]);
+    expectPreviousKept(out);
   });
 
   it('lets its caller look at the kinds written before the files made once, and take the stamp it gives', async () => {
@@ -94,9 +105,7 @@ describe('build', () => {
   });
 
   it('leaves the previous output as it was when a shard\'s kinds cannot be compared', async () => {
-    const out = join(scratch, 'shard-hook-fails');
-    mkdirSync(out, { recursive: true });
-    writeFileSync(join(out, 'marker'), 'previous build');
+    const out = previousBuild('shard-hook-fails');
     const failing = runBuild({
       recordsDir: config.recordsDir, mediaDir, outDir: out, baseUrl: config.baseUrl, inputHash: 'x', about, workers: 2, only: new Set(['creature-color', 'creature-habitat']),
       kindsWritten: () => {
@@ -104,21 +113,17 @@ describe('build', () => {
       },
     });
     await expect(failing).rejects.toThrow('the early compare failed');
-    expect(readdirSync(out)).toEqual(['marker']);
-    expect(readdirSync(scratch).filter((f) => f.includes('.tmp-'))).toEqual([]);
+    expectPreviousKept(out);
   });
 
   it('leaves the previous output as it was when the look before the finish fails', async () => {
-    const out = join(scratch, 'hook-fails');
-    mkdirSync(out, { recursive: true });
-    writeFileSync(join(out, 'marker'), 'previous build');
+    const out = previousBuild('hook-fails');
     const failing = runBuild({
       recordsDir: config.recordsDir, mediaDir, outDir: out, baseUrl: config.baseUrl, inputHash: 'x', about, only: new Set(['creature-color']),
       beforeFinish: () => Promise.reject(new Error('the compare failed')),
     });
     await expect(failing).rejects.toThrow('the compare failed');
-    expect(readdirSync(out)).toEqual(['marker']);
-    expect(readdirSync(scratch).filter((f) => f.includes('.tmp-'))).toEqual([]);
+    expectPreviousKept(out);
   });
 
   it('writes every link absolute, in the upstream form {base}/{kind}/{id}/', () => {

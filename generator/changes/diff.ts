@@ -216,13 +216,17 @@ export function diffBuilds(old: BuildSide, next: BuildSide): Pick<ChangeReport, 
  */
 export class KindByKindDiff {
   private readonly known = new Map<string, KindChanges | null>();
+  /** how long `add` took, all calls together */
+  earlySeconds = 0;
 
   constructor(private readonly old: BuildSide) {}
 
   /** Compares the kinds written so far (their bulk members from the kinds' results). */
   add(dir: string, kinds: readonly Pick<KindResult, 'kind' | 'bulk'>[]): void {
+    const started = performance.now();
     const next = unfinishedSide(dir, kinds);
     for (const kind of next.kinds) this.known.set(kind, diffKind(this.old, next, kind));
+    this.earlySeconds += (performance.now() - started) / 1000;
   }
 
   /** Every kind's changes against `next`, comparing those not compared yet. */

@@ -132,10 +132,10 @@ function refuseUnknownTables(listing: Listing): void {
  * from the pinned tables when there is none (a fresh clone) or it links to another base URL
  * (every link would differ).
  */
-async function servedBuild(config: Config, log: Log): Promise<void> {
+async function servedBuild(config: Config, log: Log, memo: FileMemo): Promise<void> {
   const stamp = readBuildStamp(config.outDir);
   if (!stamp || stamp.baseUrl !== config.baseUrl) return ensureBuilt(config, log);
-  if (stamp.inputHash !== inputHashes(config).build) log.info(`data: comparing with ${config.outDir} as served (built by other code or inputs than this tree's)`);
+  if (stamp.inputHash !== inputHashes(config, memo).build) log.info(`data: comparing with ${config.outDir} as served (built by other code or inputs than this tree's)`);
 }
 
 /** Moves the pin; returns the change report, or null when the lock is already at that commit. */
@@ -156,11 +156,12 @@ export async function runUpdate(request: UpdateRequest, paths: UpdatePaths, log:
     const data = await stageTables(listing, oldLock, request, paths, staging, log, env);
     const newLock = data.lock;
     clock.step('tables');
-    await servedBuild(paths.config, log);
+    // one memo for both builds' input hashes: the code's files are the same
+    const memo = new FileMemo();
+    await servedBuild(paths.config, log, memo);
     clock.step('served build');
     const staged: Config = { ...paths.config, dataDir: data.dataDir, recordsDir: join(staging, 'records'), outDir: join(staging, 'dist'), changesDir: join(staging, 'changes') };
     if (existsSync(paths.config.changesDir)) cpSync(paths.config.changesDir, staged.changesDir, { recursive: true });
-    const memo = new FileMemo();
     const hashes = inputHashes(staged, memo);
     clock.step('input hash');
     await importStep(staged, hashes.records, log, true);
@@ -195,14 +196,9 @@ interface ReportedBuild {
 async function buildWithReport(made: ReportedBuild, log: Log, clock: StepClock): Promise<ChangeReport> {
   const { staged, served, oldLock, newLock, memo } = made;
   const comparison = new KindByKindDiff(finishedSide(served.outDir));
-  let early = 0;
   let report: ChangeReport | null = null;
   await buildStep(staged, made.hash, log, true, {
-    kindsWritten: (dir, kinds) => {
-      const started = performance.now();
-      comparison.add(dir, kinds);
-      early += (performance.now() - started) / 1000;
-    },
+    kindsWritten: (dir, kinds) => comparison.add(dir, kinds),
     beforeFinish: async (dir, kinds) => {
       clock.step('build');
       const tables = tableChanges(oldLock, newLock, join(served.dataDir, 'csv'), join(staged.dataDir, 'csv'));
@@ -214,7 +210,7 @@ async function buildWithReport(made: ReportedBuild, log: Log, clock: StepClock):
   clock.step('finish');
   if (!report) throw new Error('the staged build finished without its change report');
   // printed after the build's line: on a terminal, its progress bar holds the line until then
-  log.info(`compare: the tables and the two builds in ${(clock.steps['compare'] ?? 0).toFixed(1)} s after the build, and ${early.toFixed(1)} s while its last shard ran`);
+  log.info(`compare: the tables and the two builds in ${(clock.steps['compare'] ?? 0).toFixed(1)} s after the build, and ${comparison.earlySeconds.toFixed(1)} s while its last shard ran`);
   return report;
 }
 
