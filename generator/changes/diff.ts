@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { bulkFile, itemFile, rootFile } from '../../edge/layout.ts';
 import type { GzipMember } from '../emit/archive.ts';
-import { readBuildIndex, type KindResult } from '../emit/build-index.ts';
+import { inServedOrder, readBuildIndex, type KindResult } from '../emit/build-index.ts';
 import type { ChangeReport, KindChanges } from '../../schemas/output/changes.ts';
 
 type Json = unknown;
@@ -80,7 +80,7 @@ export function finishedSide(dist: string): BuildSide {
  * members from the kinds' results, in the order its root document will have them.
  */
 export function unfinishedSide(dir: string, kinds: readonly Pick<KindResult, 'kind' | 'bulk'>[]): BuildSide {
-  return { dir, kinds: kinds.map((k) => k.kind).sort(), bulk: new Map(kinds.map((k) => [k.kind, k.bulk])) };
+  return { dir, kinds: inServedOrder(kinds).map((k) => k.kind), bulk: new Map(kinds.map((k) => [k.kind, k.bulk])) };
 }
 
 /** The kinds a build serves, in the API's order (its root document's keys). */

@@ -17,6 +17,9 @@ export interface KindResult {
   bulk: GzipMember[];
 }
 
+/** The kinds in the order a build serves them (its root document's, meta's and the finish's order): by name. */
+export const inServedOrder = <T extends Pick<KindResult, 'kind'>>(kinds: readonly T[]): T[] => [...kinds].sort((a, b) => (a.kind < b.kind ? -1 : 1));
+
 export interface BuildIndex {
   kinds: KindResult[];
   archive: { file: string; members: GzipMember[] };

@@ -23,7 +23,7 @@ import type { AnyResource } from '../resources/define.ts';
 import type { CoverageMap } from '../../schemas/output/coverage.ts';
 import { artifactMakers } from './artifacts.ts';
 import { writeTarGz, type ArchiveEntry } from './archive.ts';
-import { readBuildIndex, type BuildIndex, type KindResult } from './build-index.ts';
+import { inServedOrder, readBuildIndex, type BuildIndex, type KindResult } from './build-index.ts';
 import { BuildError } from './build-error.ts';
 import { changeChain, changeFiles, readChangeReports } from './changes.ts';
 import { coveredKinds, coverageFactsFile, makeCoverage, readCoverage } from './coverage-facts.ts';
@@ -109,7 +109,7 @@ export class BuildWriter {
   async finish(options: FinishOptions, kinds: readonly KindResult[]): Promise<Finished> {
     const byKind = new Map((this.served?.index.kinds ?? []).map((k) => [k.kind, k]));
     for (const k of kinds) byKind.set(k.kind, k);
-    const built = [...byKind.values()].sort((a, b) => (a.kind < b.kind ? -1 : 1));
+    const built = inServedOrder([...byKind.values()]);
     const { files, bytes } = this.out;
     // every kind's files landed, for the packed search index to read them back
     await this.out.finish();
