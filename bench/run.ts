@@ -103,7 +103,7 @@ async function runBench(): Promise<void> {
 async function printUpdateBench(scratch: string): Promise<void> {
   const rows = await (await import('./update.ts')).runUpdateBench(scratch);
   console.log('');
-  for (const row of rows) console.log(`${row.what.padEnd(44)}  ${row.figure}  ${row.goal}`);
+  for (const row of rows) console.log(`${row.what.padEnd(56)}  ${row.figure}  ${row.goal}`);
 }
 
 // `npm run bench -- --against REF`: the main figures of REF and of the working tree side by side
