@@ -2,8 +2,10 @@
  * The import takes the records of kinds whose tables did not change from the records it
  * replaces (hard links), and writes the same bytes as a full import: over a copy of the pinned
  * tables with moves.csv edited, against a full import of the edited tables (one without previous
- * records). Nothing is reused from records made by other code or with a manifest of the old shape; a bad cell
- * in a changed table still stops the import naming table, row and column.
+ * records). Nothing is reused from records made by other code or with a manifest of the old
+ * shape. Only the tables the kinds made and the changed tables' key checks need are read (all of
+ * them when a kind asks for another); a bad cell or a dangling reference in a changed table still
+ * stops the import naming table, row and column.
  */
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -13,8 +15,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { testConfig } from './support/config.ts';
 import { runImport, type ImportOptions } from '../generator/import/import.ts';
 import { readManifest, type RecordsManifest } from '../generator/import/records.ts';
-import { changedTables, reusableKinds } from '../generator/import/reuse.ts';
-import { DataError } from '../generator/import/tables.ts';
+import { changedTables, reusableKinds, tablesToRead } from '../generator/import/reuse.ts';
+import { DataError, keyCheckTables, loadTables, TableNotLoaded } from '../generator/import/tables.ts';
 import { ownedTables, type KindSpec } from '../generator/model/define.ts';
 import { allKinds } from '../generator/model/kinds.ts';
 
@@ -87,6 +89,44 @@ describe('reusing the records of kinds whose tables did not change', () => {
     sameFiles(old, edited);
   }, 120_000);
 
+  it('reads only the tables the kinds it makes read and the changed tables\' key checks need', () => {
+    const previous = readManifest(pinned)!;
+    const current = { codeHash: CODE, tables: readManifest(edited)!.madeFrom!.tables };
+    const toMake = allKinds.map((k) => k.kind).filter((kind) => previous.madeFrom!.reads[kind]!.includes('moves'));
+    const toRead = tablesToRead(previous, current, toMake)!;
+    expect([...toRead.changed]).toEqual(['moves']);
+    expect(toRead.only).toEqual(new Set([...keyCheckTables(toRead.changed), ...toMake.flatMap((kind) => previous.madeFrom!.reads[kind]!)]));
+    expect(toRead.only).toContain('move_damage_classes');
+    expect(toRead.only).not.toContain('pokemon_species_flavor_text');
+    let steps = 0;
+    importInto(join(scratch, 'steps'), pinned, { progress: (_done, total) => (steps = total) });
+    expect(steps).toBe(toRead.only.size + toMake.length);
+    expect(tablesToRead(null, current, toMake)).toBeNull();
+  }, 120_000);
+
+  it('reads every table when a kind asks for one it did not read last time, and still writes the same bytes', () => {
+    const guessed = join(scratch, 'guessed');
+    cpSync(pinned, guessed, { recursive: true });
+    const manifest = readManifest(guessed)!;
+    manifest.madeFrom!.reads['move'] = ['moves'];
+    writeFileSync(join(guessed, 'manifest.json'), JSON.stringify(manifest));
+    const out = join(scratch, 'guessed-out');
+    let steps = 0;
+    const result = importInto(out, guessed, { progress: (_done, total) => (steps = total) });
+    expect(steps).toBe(Object.keys(manifest.madeFrom!.tables).length + allKinds.length - result.reused);
+    expect(result.reused).toBeGreaterThan(0);
+    sameFiles(out, edited);
+  }, 120_000);
+
+  it('stops on a dangling reference in a changed table, naming it', () => {
+    const file = join(csvDir, 'pokemon_types.csv');
+    const original = readFileSync(file, 'utf8');
+    writeFileSync(file, original.replace(/\n1,12,1\n/, '\n1,99,1\n'));
+    expect(() => importInto(join(scratch, 'dangling'), pinned)).toThrow('table pokemon_types.csv, row 1, column type_id: 99 is not an id of types.csv');
+    writeFileSync(file, original);
+    expect(existsSync(join(scratch, 'dangling'))).toBe(false);
+  }, 120_000);
+
   it('stops on a bad cell of a changed table, naming it, and leaves the previous records as they were', () => {
     const previous = join(scratch, 'previous');
     cpSync(pinned, previous, { recursive: true });
@@ -118,6 +158,13 @@ describe('the reuse decision', () => {
     expect(reusableKinds(manifest('c'), now, ['a', 'b'])).toEqual(['a']);
     expect([...changedTables(manifest('c').madeFrom!, now)]).toEqual(['t2']);
     expect(reusableKinds(manifest('c'), { codeHash: 'c', tables: { t1: 'x', t2: 'y' } }, ['a', 'b', 'new-kind'])).toEqual(['a', 'b']);
+  });
+
+  it('a store of some tables refuses to pass another off as empty', () => {
+    const store = loadTables(csvDir, { only: new Set(['pokemon_colors']) });
+    expect(store.rows('pokemon_colors').length).toBeGreaterThan(0);
+    expect(() => store.rows('types')).toThrow(TableNotLoaded);
+    expect(() => store.byId('types')).toThrow(TableNotLoaded);
   });
 
   it('takes nothing from other code, no manifest, an old or broken one, or a table that cannot be read now', () => {

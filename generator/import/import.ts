@@ -3,6 +3,10 @@
  * (tables.ts), every kind's records are assembled from its tables (model/define.ts), checked
  * against the record schema derived from the table declarations, and names are checked for
  * uniqueness within their kind. Nothing is written unless all of that succeeds.
+ *
+ * A kind that the same import code made, into the records this import replaces, from tables
+ * whose bytes have not changed since, is taken from there as it is (reuse.ts); only the tables
+ * the other kinds read, and those the changed tables' key checks need, are read.
  */
 import { createHash } from 'node:crypto';
 import { accessSync, constants, statSync } from 'node:fs';
@@ -10,9 +14,9 @@ import { createAjv, validatorFor } from '../../schemas/ajv.ts';
 import type { TableKey } from '../../schemas/tables.ts';
 import { assembleRecords, ownedTables, recordSchema, type KindSpec } from '../model/define.ts';
 import { allKinds, type KindName } from '../model/kinds.ts';
-import { DataError, loadTables, readTableFiles, recordingStore, type TableFiles, type TableStore } from './tables.ts';
+import { DataError, loadTables, readTableFiles, recordingStore, TableNotLoaded, type TableFiles, type TableStore } from './tables.ts';
 import { readManifest, recordsFile, writeRecords, type MadeFrom, type RecordSet, type RecordsManifest } from './records.ts';
-import { reusableKinds, type ImportInputs } from './reuse.ts';
+import { reusableKinds, tablesToRead, type ImportInputs, type TablesToRead } from './reuse.ts';
 
 /** A name may only be used where a file name and a URL segment are safe. */
 const SAFE_NAME = /^[a-z0-9][a-z0-9-]*$/;
@@ -66,12 +70,7 @@ export interface Assembled {
 }
 
 /** Pure: tables → records of `kinds` (default: every kind), or a DataError naming what is wrong. */
-export function assembleKinds(
-  tables: TableStore,
-  kinds: readonly AnySpec[] = allKinds,
-  warn: (message: string) => void = () => {},
-  onKind: (done: number, total: number) => void = () => {},
-): Assembled {
+export function assembleKinds(tables: TableStore, kinds: readonly AnySpec[] = allKinds, onKind: (done: number, total: number) => void = () => {}): Assembled {
   const ajv = createAjv();
   const made: Assembled = { records: new Map(), reads: new Map(), warnings: new Map() };
   const problems: Problem[] = [];
@@ -80,8 +79,7 @@ export function assembleKinds(
     const read = ownedTables(spec);
     const records = assembleRecords(spec, recordingStore(tables, read));
     const said: string[] = [];
-    const noted = (message: string) => (said.push(message), warn(message));
-    checkKindRecords(spec, validatorFor(ajv, recordSchema(spec)), records, problems, noted);
+    checkKindRecords(spec, validatorFor(ajv, recordSchema(spec)), records, problems, (message) => said.push(message));
     made.records.set(spec.kind, records);
     made.reads.set(spec.kind, read);
     if (said.length) made.warnings.set(spec.kind, said);
@@ -96,7 +94,9 @@ export function recordsFromTables(
   warn: (message: string) => void = () => {},
   onKind: (done: number, total: number) => void = () => {},
 ): RecordSet {
-  return assembleKinds(tables, allKinds, warn, onKind).records;
+  const made = assembleKinds(tables, allKinds, onKind);
+  for (const said of made.warnings.values()) said.forEach(warn);
+  return made.records;
 }
 
 export interface ImportOptions {
@@ -158,20 +158,36 @@ function manifestOf(inputHash: string, inputs: ImportInputs, made: Assembled, re
 
 export function runImport(options: ImportOptions): ImportResult {
   const warn = options.warn ?? (() => {});
-  const progress = options.progress ?? (() => {});
   const previousDir = options.previousDir ?? options.recordsDir;
   const files = readTableFiles(options.csvDir);
   const inputs = importInputs(options.codeHash, files);
   const previous = readManifest(previousDir);
   const reused = kindsToReuse(previousDir, previous, inputs);
   const toMake = allKinds.filter((k) => !reused.has(k.kind));
-  const tableCount = files.size;
-  const steps = tableCount + toMake.length;
-  const tables = loadTables(options.csvDir, { files, onTable: (done) => progress(done, steps) });
-  const made = assembleKinds(tables, toMake, warn, (done) => progress(tableCount + done, steps));
+  const toRead = tablesToRead(previous, inputs, toMake.map((k) => k.kind));
+  const made = makeKinds(options, files, toMake, toRead);
+  for (const said of made.warnings.values()) said.forEach(warn);
   for (const kind of reused) for (const message of previous!.madeFrom!.warnings[kind] ?? []) warn(message);
-  progress(steps, steps);
   const manifest = manifestOf(options.inputHash, inputs, made, reused, previous);
   writeRecords(options.recordsDir, made.records, manifest, { from: previousDir, kinds: [...reused] });
   return { kinds: Object.keys(manifest.kinds).length, records: Object.values(manifest.kinds).reduce((a, b) => a + b, 0), reused: reused.size };
+}
+
+/**
+ * Reads the tables `toRead` names (all when null) and assembles `kinds` from them. Should a
+ * kind ask for a table not read (its name reads another table than last time), it reads them all.
+ */
+function makeKinds(options: ImportOptions, files: TableFiles, kinds: readonly AnySpec[], toRead: TablesToRead | null): Assembled {
+  const progress = options.progress ?? (() => {});
+  const tableCount = toRead ? toRead.only.size : files.size;
+  const steps = tableCount + kinds.length;
+  const tables = loadTables(options.csvDir, { files, ...(toRead ?? {}), onTable: (done) => progress(done, steps) });
+  try {
+    const made = assembleKinds(tables, kinds, (done) => progress(tableCount + done, steps));
+    progress(steps, steps);
+    return made;
+  } catch (e) {
+    if (!(e instanceof TableNotLoaded) || !toRead) throw e;
+    return makeKinds(options, files, kinds, null);
+  }
 }

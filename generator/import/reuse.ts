@@ -5,6 +5,7 @@
  * previous manifest and links the files.
  */
 import type { TableKey } from '../../schemas/tables.ts';
+import { keyCheckTables } from './tables.ts';
 import type { MadeFrom, RecordsManifest } from './records.ts';
 
 /** What this import's records are made from, as far as reuse is concerned. */
@@ -45,4 +46,29 @@ export function reusableKinds<K extends string>(previous: RecordsManifest | null
     const reads = made.reads[kind];
     return reads !== undefined && previous!.kinds[kind] !== undefined && reads.every((t) => current.tables[t] !== undefined && !changed.has(t as TableKey));
   });
+}
+
+/** Which tables an import must read, and whose keys it checks. */
+export interface TablesToRead {
+  only: Set<TableKey>;
+  changed: Set<TableKey>;
+}
+
+/**
+ * The tables an import that makes only `kinds` (the others reused) must read: those the kinds
+ * read when last made, and what checking the keys of the changed tables needs (the unchanged
+ * ones were checked when the previous records were made). Null: every table, every key (no
+ * usable previous manifest, or a kind it knows nothing of).
+ */
+export function tablesToRead(previous: RecordsManifest | null, current: ImportInputs, kinds: readonly string[]): TablesToRead | null {
+  const made = usableMadeFrom(previous, current.codeHash);
+  if (!made) return null;
+  const changed = changedTables(made, current);
+  const only = keyCheckTables(changed);
+  for (const kind of kinds) {
+    const reads = made.reads[kind];
+    if (!reads) return null;
+    for (const table of reads) only.add(table as TableKey);
+  }
+  return { only, changed };
 }

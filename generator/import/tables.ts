@@ -177,6 +177,22 @@ export function checkKeys(store: Map<TableKey, Array<Record<string, unknown>>>, 
   }
 }
 
+/**
+ * The tables checkKeys reads when only `changed` tables changed: those, every table with a
+ * foreign key into one of them, and the targets of their own foreign keys.
+ */
+export function keyCheckTables(changed: ReadonlySet<TableKey>): Set<TableKey> {
+  const out = new Set(changed);
+  for (const table of Object.keys(tables) as TableKey[]) {
+    for (const schema of Object.values(tables[table])) {
+      const target = columnInfo(schema).references as TableKey | undefined;
+      if (target && changed.has(target)) out.add(table);
+      if (target && changed.has(table)) out.add(target);
+    }
+  }
+  return out;
+}
+
 /** The bytes of every declared table file, by table; null for a file that cannot be read. */
 export type TableFiles = ReadonlyMap<TableKey, Buffer | null>;
 
@@ -216,7 +232,14 @@ export function loadTables(csvDir: string, options: LoadOptions = {}): TableStor
   }
   if (!problems.length) checkKeys(store, problems, options.changed);
   if (problems.length) throw new DataError(problems);
-  return storeOf(store);
+  return storeOf(store, options.only !== undefined);
+}
+
+/** A table asked of a store that did not read it: the caller guessed too few (see loadTables' `only`). */
+export class TableNotLoaded extends Error {
+  constructor(readonly table: TableKey) {
+    super(`table ${table} was not read`);
+  }
 }
 
 /** A TableStore that notes in `read` which tables are read (a kind's name may be made from other tables than its own). */
@@ -227,14 +250,20 @@ export function recordingStore(store: TableStore, read: Set<TableKey>): TableSto
   };
 }
 
-export function storeOf(store: Map<TableKey, Array<Record<string, unknown>>>): TableStore {
+/** `partial`: the store holds some tables only, and asking for another throws TableNotLoaded (rather than seeing it empty). */
+export function storeOf(store: Map<TableKey, Array<Record<string, unknown>>>, partial = false): TableStore {
   const idMaps = new Map<TableKey, Map<number, unknown>>();
+  const rowsOf = (table: TableKey) => {
+    const rows = store.get(table);
+    if (!rows && partial) throw new TableNotLoaded(table);
+    return rows ?? [];
+  };
   return {
-    rows: <T extends TableKey>(table: T) => (store.get(table) ?? []) as Row<T>[],
+    rows: <T extends TableKey>(table: T) => rowsOf(table) as Row<T>[],
     byId: <T extends TableKey>(table: T) => {
       let map = idMaps.get(table);
       if (!map) {
-        map = new Map((store.get(table) ?? []).map((r) => [r.id as number, r]));
+        map = new Map(rowsOf(table).map((r) => [r.id as number, r]));
         idMaps.set(table, map);
       }
       return map as Map<number, Row<T>>;
