@@ -21,7 +21,7 @@ import { CLI, measure, type Measured } from './measure.ts';
 const NEXT = 'f'.repeat(40);
 
 /** The pinned tables with a few edits that keep them valid: what a small upstream commit looks like. */
-function editedTables(from: string, to: string): string[] {
+export function editedTables(from: string, to: string): string[] {
   cpSync(from, to, { recursive: true });
   const edit = (table: string, line: number, change: (row: string) => string) => {
     const lines = readFileSync(join(to, table), 'utf8').split('\n');

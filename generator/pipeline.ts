@@ -56,7 +56,15 @@ export function inputHashes(config: Config, memo?: FileMemo): InputHashes {
   return { records, build: `${records}:${build}` };
 }
 
-export async function importStep(config: Config, hash: string, log: Log, force = false): Promise<void> {
+/** A hash of the import's code alone: an import reuses only records that the same code made. */
+export const importCodeHash = (memo?: FileMemo): string => hashFiles(IMPORT_CODE.map((p) => join(repoRoot, p)), memo);
+
+/**
+ * Imports the tables into config.recordsDir unless they are there from the same inputs (or
+ * `force`). `previousDir`: the records it replaces, whose kinds made from unchanged tables it
+ * takes as they are (the update imports beside the served records).
+ */
+export async function importStep(config: Config, hash: string, log: Log, force = false, previousDir = config.recordsDir): Promise<void> {
   if (!force && readManifest(config.recordsDir)?.inputHash === hash) {
     log.info('import: records are up to date');
     return;
@@ -68,10 +76,13 @@ export async function importStep(config: Config, hash: string, log: Log, force =
     csvDir: join(config.dataDir, 'csv'),
     recordsDir: config.recordsDir,
     inputHash: hash,
+    codeHash: importCodeHash(),
+    previousDir,
     warn: log.warn,
     ...(bar ? { progress: (done: number, total: number) => bar.update(done, total) } : {}),
   });
-  const summary = `import: ${result.records} records of ${result.kinds} kinds in ${((performance.now() - started) / 1000).toFixed(1)} s`;
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const summary = `import: ${result.records} records of ${result.kinds} kinds in ${seconds} s (${result.reused} kinds reused, their tables unchanged)`;
   if (bar) bar.done(summary);
   else log.info(summary);
 }

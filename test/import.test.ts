@@ -110,7 +110,7 @@ describe('a bad data set', () => {
 
     let error: unknown;
     try {
-      runImport({ csvDir, recordsDir, inputHash: 'new' });
+      runImport({ csvDir, recordsDir, inputHash: 'new', codeHash: 'test' });
     } catch (e) {
       error = e;
     }
@@ -126,7 +126,7 @@ describe('a bad data set', () => {
     const file = join(csvDir, 'pokemon_types.csv');
     const original = readFileSync(file, 'utf8');
     writeFileSync(file, original.replace(/\n1,12,1\n/, '\n1,99,1\n'));
-    expect(() => runImport({ csvDir, recordsDir, inputHash: 'new' })).toThrow(
+    expect(() => runImport({ csvDir, recordsDir, inputHash: 'new', codeHash: 'test' })).toThrow(
       'table pokemon_types.csv, row 1, column type_id: 99 is not an id of types.csv',
     );
     writeFileSync(file, original);

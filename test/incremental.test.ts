@@ -42,7 +42,8 @@ const servedHashes = new Map<string, string>();
 /** A full import and build of the data set as it is now (replacing what `outDir` held). */
 async function fullBuild(outDir: string): Promise<void> {
   const recordsDir = join(scratch, 'records');
-  runImport({ csvDir: join(data, 'csv'), recordsDir, inputHash: 'same' });
+  // the oracle reuses nothing (no previous records to take kinds from): every kind assembled
+  runImport({ csvDir: join(data, 'csv'), recordsDir, inputHash: 'same', codeHash: 'oracle', previousDir: join(scratch, 'no-records') });
   await runBuild({ recordsDir, mediaDir: join(data, 'media'), outDir, baseUrl: config.baseUrl, inputHash: 'same', about, changesDir: reports });
 }
 

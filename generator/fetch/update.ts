@@ -164,7 +164,8 @@ export async function runUpdate(request: UpdateRequest, paths: UpdatePaths, log:
     if (existsSync(paths.config.changesDir)) cpSync(paths.config.changesDir, staged.changesDir, { recursive: true });
     const hashes = inputHashes(staged, memo);
     clock.step('input hash');
-    await importStep(staged, hashes.records, log, true);
+    // kinds whose tables did not move are taken from the served records
+    await importStep(staged, hashes.records, log, true, paths.config.recordsDir);
     clock.step('import');
     const report = await buildWithReport({ staged, served: paths.config, oldLock, newLock, hash: hashes.build, memo }, log, clock);
     swapInUpdate(paths, newLock, staged, data.cache);

@@ -177,35 +177,93 @@ export function checkKeys(store: Map<TableKey, Array<Record<string, unknown>>>, 
   }
 }
 
-/** Reads every declared table from `csvDir`; throws a DataError naming each bad cell. */
-export function loadTables(csvDir: string, onTable: (done: number, total: number) => void = () => {}): TableStore {
-  const problems: Problems = [];
-  const store = new Map<TableKey, Array<Record<string, unknown>>>();
-  const names = Object.keys(tables) as TableKey[];
-  for (const [index, table] of names.entries()) {
-    onTable(index, names.length);
-    let text: string;
-    try {
-      text = readFileSync(join(csvDir, `${table}.csv`), 'utf8');
-    } catch {
-      problems.push({ table: `${table}.csv`, message: `cannot be read from ${csvDir}` });
-      continue;
+/**
+ * The tables checkKeys reads when only `changed` tables changed: those, every table with a
+ * foreign key into one of them, and the targets of their own foreign keys.
+ */
+export function keyCheckTables(changed: ReadonlySet<TableKey>): Set<TableKey> {
+  const out = new Set(changed);
+  for (const table of Object.keys(tables) as TableKey[]) {
+    for (const schema of Object.values(tables[table])) {
+      const target = columnInfo(schema).references as TableKey | undefined;
+      if (target && changed.has(target)) out.add(table);
+      if (target && changed.has(table)) out.add(target);
     }
-    store.set(table, readTable(table, text, problems));
   }
-  if (!problems.length) checkKeys(store, problems);
-  if (problems.length) throw new DataError(problems);
-  return storeOf(store);
+  return out;
 }
 
-export function storeOf(store: Map<TableKey, Array<Record<string, unknown>>>): TableStore {
-  const idMaps = new Map<TableKey, Map<number, unknown>>();
+/** The bytes of every declared table file, by table; null for a file that cannot be read. */
+export type TableFiles = ReadonlyMap<TableKey, Buffer | null>;
+
+export function readTableFiles(csvDir: string): TableFiles {
+  const files = new Map<TableKey, Buffer | null>();
+  for (const table of Object.keys(tables) as TableKey[]) {
+    try {
+      files.set(table, readFileSync(join(csvDir, `${table}.csv`)));
+    } catch {
+      files.set(table, null);
+    }
+  }
+  return files;
+}
+
+export interface LoadOptions {
+  /** the tables' bytes when the caller has read them already */
+  files?: TableFiles;
+  /** only these tables are read into rows (the others are not needed); default: all */
+  only?: ReadonlySet<TableKey>;
+  /** only what a change of these tables can break has its keys checked (see checkKeys); default: every key */
+  changed?: ReadonlySet<TableKey>;
+  onTable?: (done: number, total: number) => void;
+}
+
+/** Reads the declared tables (all, or `only`) from `csvDir`; throws a DataError naming each bad cell. */
+export function loadTables(csvDir: string, options: LoadOptions = {}): TableStore {
+  const problems: Problems = [];
+  const store = new Map<TableKey, Array<Record<string, unknown>>>();
+  const files = options.files ?? readTableFiles(csvDir);
+  const names = [...files.keys()].filter((t) => !options.only || options.only.has(t));
+  for (const [index, table] of names.entries()) {
+    options.onTable?.(index, names.length);
+    const bytes = files.get(table);
+    if (!bytes) problems.push({ table: `${table}.csv`, message: `cannot be read from ${csvDir}` });
+    else store.set(table, readTable(table, bytes.toString('utf8'), problems));
+  }
+  if (!problems.length) checkKeys(store, problems, options.changed);
+  if (problems.length) throw new DataError(problems);
+  return storeOf(store, options.only !== undefined);
+}
+
+/** A table asked of a store that did not read it: the caller guessed too few (see loadTables' `only`). */
+export class TableNotLoaded extends Error {
+  constructor(readonly table: TableKey) {
+    super(`table ${table} was not read`);
+  }
+}
+
+/** A TableStore that notes in `read` which tables are read (a kind's name may be made from other tables than its own). */
+export function recordingStore(store: TableStore, read: Set<TableKey>): TableStore {
   return {
-    rows: <T extends TableKey>(table: T) => (store.get(table) ?? []) as Row<T>[],
+    rows: (t) => (read.add(t), store.rows(t)),
+    byId: (t) => (read.add(t), store.byId(t)),
+  };
+}
+
+/** `partial`: the store holds some tables only, and asking for another throws TableNotLoaded (rather than seeing it empty). */
+export function storeOf(store: Map<TableKey, Array<Record<string, unknown>>>, partial = false): TableStore {
+  const idMaps = new Map<TableKey, Map<number, unknown>>();
+  const rowsOf = (table: TableKey) => {
+    const rows = store.get(table);
+    if (!rows && partial) throw new TableNotLoaded(table);
+    return rows ?? [];
+  };
+  return {
+    rows: <T extends TableKey>(table: T) => rowsOf(table) as Row<T>[],
     byId: <T extends TableKey>(table: T) => {
       let map = idMaps.get(table);
       if (!map) {
-        map = new Map((store.get(table) ?? []).map((r) => [r.id as number, r]));
+        map = new Map(rowsOf(table).map((r) => [r.id as number, r]));
         idMaps.set(table, map);
       }
       return map as Map<number, Row<T>>;

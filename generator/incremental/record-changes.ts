@@ -8,7 +8,7 @@ import type { Ajv } from 'ajv';
 import { validatorFor } from '../../schemas/ajv.ts';
 import type { TableKey } from '../../schemas/tables.ts';
 import { checkKindRecords } from '../import/import.ts';
-import { DataError, type TableStore } from '../import/tables.ts';
+import { DataError, recordingStore, type TableStore } from '../import/tables.ts';
 import { assembleRecords, ownedTables, ownersOfRows, recordSchema, type KindSpec } from '../model/define.ts';
 import { allKinds, type KindName } from '../model/kinds.ts';
 import type { AnyRow, SourceLook } from './sources.ts';
@@ -48,14 +48,6 @@ export function changedRows(before: readonly AnyRow[], after: readonly AnyRow[])
     endA--;
   }
   return [...before.slice(start, endB), ...after.slice(start, endA)];
-}
-
-/** A TableStore that notes which tables are read (the name functions read other tables). */
-function recordingStore(store: TableStore, read: Set<TableKey>): TableStore {
-  return {
-    rows: (t) => (read.add(t), store.rows(t)),
-    byId: (t) => (read.add(t), store.byId(t)),
-  };
 }
 
 export class RecordState {
