@@ -81,9 +81,10 @@ export async function runUpdateBench(scratch: string): Promise<UpdateBenchRow[]>
   const pairs: Pair[] = [];
   try {
     for (let round = 0; round < ROUNDS; round++) {
-      // each round starts pinned where the update starts from, with no report from the round before
+      // each round starts pinned where the update starts from, with no report from the round before,
+      // and no records: the full build imports every kind (records there would be reused)
       writeFileSync(join(root, 'lock.json'), pinned);
-      rmSync(join(root, 'changes'), { recursive: true, force: true });
+      for (const made of ['changes', 'records']) rmSync(join(root, made), { recursive: true, force: true });
       const full = measure([...CLI, 'build', '--force'], env);
       const update = measure([...CLI.slice(0, 3), 'bench/update.ts', '--run', root, config.dataDir], updateEnv);
       pairs.push({ full, update, download: Number(/^fetch: .* in ([\d.]+) s$/m.exec(update.output)?.[1] ?? NaN) });
