@@ -82,7 +82,8 @@ export async function importStep(config: Config, hash: string, log: Log, force =
     ...(bar ? { progress: (done: number, total: number) => bar.update(done, total) } : {}),
   });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  const summary = `import: ${result.records} records of ${result.kinds} kinds in ${seconds} s (${result.reused} kinds reused, their tables unchanged)`;
+  const reused = result.reused ? ` (${result.reused} kinds reused, their tables unchanged)` : '';
+  const summary = `import: ${result.records} records of ${result.kinds} kinds in ${seconds} s${reused}`;
   if (bar) bar.done(summary);
   else log.info(summary);
 }
