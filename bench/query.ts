@@ -21,6 +21,7 @@ import { createResponder } from '../edge/handler.ts';
 import { API_PREFIX, metaFile, searchPackFile, type Meta } from '../edge/layout.ts';
 import { repoRoot } from '../generator/config.ts';
 import { diskReader } from '../generator/preview/disk-reader.ts';
+import { median } from './measure.ts';
 
 /** The two answers measured, as paths below the base URL's origin. */
 export const QUERY_TARGETS = [
@@ -90,7 +91,7 @@ async function firstAnswerOverFetches(dist: string, baseUrl: string, path: strin
   const reader = { read: async (p: string) => (await new Promise((wait) => setTimeout(wait, FETCH_MS)), disk.read(p)) };
   const { colds, status } = await firstAnswers(() => reader, baseUrl, path);
   if (status !== 200) throw new Error(`${path}: status ${status}`);
-  return quantile(colds.sort((a, b) => a - b), 0.5);
+  return median(colds);
 }
 
 /** The first answer of COLD_ROUNDS fresh handlers, each over its own reader (ms), and the last one's status. */
@@ -184,7 +185,6 @@ console.log(JSON.stringify({ first, status, faults: process.resourceUsage().mino
     if (status !== 200) throw new Error(`${path}: status ${status} in a fresh process`);
     return { first, faults };
   });
-  const median = (values: number[]) => quantile(values.sort((a, b) => a - b), 0.5);
   return { ms: median(firsts.map((f) => f.first)), faults: median(firsts.map((f) => f.faults)) };
 }
 
@@ -205,7 +205,7 @@ const faults = process.resourceUsage().minorPageFault - before;
 console.log(JSON.stringify({ micros: (ms * 1000) / faults, faults }));
 `;
   const runs = runInDeno<{ micros: number; faults: number }>(script, 3);
-  return { micros: quantile(runs.map((r) => r.micros).sort((a, b) => a - b), 0.5), faults: runs[0]!.faults };
+  return { micros: median(runs.map((r) => r.micros)), faults: runs[0]!.faults };
 }
 
 /** The files a fresh handler reads for its first answer of `path`, in the order it asks for them. */
@@ -229,7 +229,7 @@ const read = await Promise.all(files.map((p) => Deno.readFile(dist + '/' + p)));
 console.log(JSON.stringify({ ms: performance.now() - t, bytes: read.reduce((n, b) => n + b.length, 0) }));
 `;
   const runs = runInDeno<{ ms: number; bytes: number }>(script, FRESH_PROCESSES);
-  return { ms: quantile(runs.map((r) => r.ms).sort((a, b) => a - b), 0.5), bytes: runs[0]!.bytes };
+  return { ms: median(runs.map((r) => r.ms)), bytes: runs[0]!.bytes };
 }
 
 /** Every file under a folder, recursively. */

@@ -68,9 +68,10 @@ const asksAnything = (query: CollectionQuery) =>
 export async function collection(build: BuildFiles, kind: string, params: URLSearchParams): Promise<Answer> {
   const routes = await build.routes();
   const queries = routes?.queries?.[kind];
-  const below = queries && pathsBelow(routes!, queries);
-  if (queries) startReads(build, kind, { routes: routes!, shape: queries, below: below! }, params);
-  const parsed = await readQuery(build, kind, params, queries, routes?.idOnly.includes(kind) ?? false, below);
+  // parsed once: the reads started ahead and the query both take it
+  const shaped = queries && readShaping(params, queries, routes!.idOnly.includes(kind), pathsBelow(routes!, queries));
+  if (queries && shaped?.ok) startReads(build, kind, { routes: routes!, shape: queries }, params, shaped.value);
+  const parsed = await readQuery(build, kind, params, queries, shaped);
   if (!parsed.ok) return badParameter(parsed.error);
   const query = parsed.value;
   if (!asksAnything(query)) return plainPage(build, kind, query.limit, query.offset);
@@ -89,12 +90,14 @@ export async function collection(build: BuildFiles, kind: string, params: URLSea
   return jsonAnswer(200, { count: matching.length, ...links, ...(await aggregates(build, kind, queries, matching, query)), results });
 }
 
-/** A kind's query shape, the routing table it is from, and the paths `fields=` takes below its fields. */
+/** A kind's query shape and the routing table it is from. */
 interface ShapeOf {
   routes: Routes;
   shape: QueryShape;
-  below: string[];
 }
+
+/** What shapes the answer rather than narrows it: `fields`, `sort`, `facets` and `summary`. */
+type Shaping = Pick<CollectionQuery, 'fields' | 'sort' | 'facets' | 'summary'>;
 
 /**
  * Starts the reads the answer will wait on, before its parse waits on any: on a cold start they
@@ -102,25 +105,21 @@ interface ShapeOf {
  * the kind declares are read, whatever the request holds; a failed read is left to the call
  * that waits on it, which answers as it always does.
  */
-function startReads(build: BuildFiles, kind: string, { routes, shape, below }: ShapeOf, params: URLSearchParams): void {
+function startReads(build: BuildFiles, kind: string, { routes, shape }: ShapeOf, params: URLSearchParams, shaping: Shaping): void {
   const asked = (name: string) => queryValues(params, name).length > 0;
-  const readsIndex = [...shape.filters, ...shape.ranges].some((f) => asked(f.name)) || ['facets', 'summary'].some(asked) || sortsByRange(params);
-  if (readsIndex || ['q', 'id', 'name', 'fields', 'sort'].some(asked)) readAhead(build.listKeys(kind));
+  // a sort by a key other than the list's own (`id`, `name`) is by a range, read from the filter index
+  const sortsByRange = shaping.sort?.some(({ key }) => key !== 'id' && key !== 'name') ?? false;
+  const readsIndex = [...shape.filters, ...shape.ranges].some((f) => asked(f.name)) || shaping.facets !== null || shaping.summary !== null || sortsByRange;
+  if (readsIndex || ['q', 'id', 'name'].some(asked) || shaping.fields !== null || shaping.sort !== null) readAhead(build.listKeys(kind));
   if (readsIndex) readAhead(build.filterIndex(kind));
-  const facets = parseNameList('facets', queryValues(params, 'facets'), shape.filters.map((f) => f.name), 'value filters', QUERY_LIMITS.facets);
-  for (const name of (facets.ok && facets.value) || []) {
+  for (const name of shaping.facets ?? []) {
     const target = shape.filters.find((f) => f.name === name)?.target;
     if (target) readAhead(build.listKeys(target));
   }
-  const fields = parseFields('fields', queryValues(params, 'fields'), shape.fields, below);
-  if (!fields.ok || fields.value === null) return;
-  const paths = fields.value;
+  const paths = shaping.fields;
+  if (paths === null) return;
   readAhead(readLanguage(build, params).then((lang) => lang.ok && startFieldReads(build, routes, { kind, shape, paths, lang: lang.value })));
 }
-
-/** Whether `sort` names a key other than `id` and `name`, which are the list's own: a range, read from the filter index. */
-const sortsByRange = (params: URLSearchParams): boolean =>
-  queryValues(params, 'sort').some((value) => value.split(',').some((key) => !['', 'id', 'name'].includes(key.trim().toLowerCase().replace(/^-/, ''))));
 
 /** The matching positions in the order of `sort` (list order when none is asked). */
 async function sorted(build: BuildFiles, kind: string, keys: ListKeys, positions: number[], sort: SortKey[] | null): Promise<number[]> {
@@ -173,10 +172,10 @@ async function plainPage(build: BuildFiles, kind: string, limit: number, offset:
 
 /**
  * Every parameter the collection reads, parsed; value filters resolved against their
- * vocabularies. `below`: the paths `fields=` takes below the declared ones (list-fields.ts
- * `pathsBelow`).
+ * vocabularies. `shaped`: the kind's `readShaping` of the same parameters (none without a
+ * query shape), its error answered after those of the parameters every collection reads.
  */
-async function readQuery(build: BuildFiles, kind: string, params: URLSearchParams, queries: QueryShape | undefined, idOnly: boolean, below: string[] = []): Promise<Parsed<CollectionQuery>> {
+async function readQuery(build: BuildFiles, kind: string, params: URLSearchParams, queries: QueryShape | undefined, shaped: Parsed<Shaping> | undefined): Promise<Parsed<CollectionQuery>> {
   const ids = parseIds('id', queryValues(params, 'id'));
   if (!ids.ok) return ids;
   const names = parseNames('name', queryValues(params, 'name'));
@@ -197,8 +196,7 @@ async function readQuery(build: BuildFiles, kind: string, params: URLSearchParam
     facets: null,
     summary: null,
   };
-  if (queries === undefined) return { ok: true, value: query };
-  const shaped = readShaping(params, queries, idOnly, below);
+  if (queries === undefined || shaped === undefined) return { ok: true, value: query };
   if (!shaped.ok) return shaped;
   Object.assign(query, shaped.value);
   for (const filter of queries.filters) {
@@ -214,8 +212,8 @@ async function readQuery(build: BuildFiles, kind: string, params: URLSearchParam
   return { ok: true, value: query };
 }
 
-/** `fields`, `sort`, `facets` and `summary`: what shapes the answer rather than narrows it. */
-function readShaping(params: URLSearchParams, queries: QueryShape, idOnly: boolean, below: readonly string[]): Parsed<Pick<CollectionQuery, 'fields' | 'sort' | 'facets' | 'summary'>> {
+/** `fields`, `sort`, `facets` and `summary` (Shaping). `below`: the paths `fields=` takes below the declared ones (list-fields.ts `pathsBelow`). */
+function readShaping(params: URLSearchParams, queries: QueryShape, idOnly: boolean, below: readonly string[]): Parsed<Shaping> {
   const fields = parseFields('fields', queryValues(params, 'fields'), queries.fields, below);
   if (!fields.ok) return fields;
   const ranges = queries.ranges.map((r) => r.name);

@@ -11,16 +11,18 @@ export const MAX_LIMIT = 100_000;
  * negative (the upstream's move ailment -1, `unknown`). The one reading of an id from a URL.
  */
 export function linkOf(url: string): { kind: string; id: number } | null {
-  const at = idSlash(url);
-  return at < 0 ? null : { kind: url.slice(url.lastIndexOf('/', at - 1) + 1, at), id: idAfter(url, at) };
+  const end = idEnd(url);
+  const at = idSlash(url, end);
+  return at < 0 ? null : { kind: url.slice(url.lastIndexOf('/', at - 1) + 1, at), id: idAfter(url, at, end) };
 }
 /**
  * The id at the end of a resource link (`…/creature/1/` → 1), or null when it ends in none.
  * Read by scanning, with no match or substring made: a list answer reads one per entry.
  */
 export const idOfUrl = (url: string): number | null => {
-  const at = idSlash(url);
-  return at < 0 ? null : idAfter(url, at);
+  const end = idEnd(url);
+  const at = idSlash(url, end);
+  return at < 0 ? null : idAfter(url, at, end);
 };
 
 const SLASH = 0x2f, DASH = 0x2d;
@@ -31,9 +33,8 @@ const KIND_SEGMENT = /[a-z0-9-]+\//y;
 /** Where a link's id ends: before its last slash, if it has one. */
 const idEnd = (url: string): number => (url.charCodeAt(url.length - 1) === SLASH ? url.length - 1 : url.length);
 
-/** Where the slash before a link's id is: the URL ends `/{kind}/{id}` and maybe `/`, kind `[a-z0-9-]+`, id `-?\d+`; -1 when it does not. */
-function idSlash(url: string): number {
-  const end = idEnd(url);
+/** Where the slash before a link's id (ending at `end`) is: the URL ends `/{kind}/{id}` and maybe `/`, kind `[a-z0-9-]+`, id `-?\d+`; -1 when it does not. */
+function idSlash(url: string, end: number): number {
   let i = end;
   while (i > 0 && isDigit(url.charCodeAt(i - 1))) i--;
   if (i === end) return -1;
@@ -47,9 +48,8 @@ function idSlash(url: string): number {
   return KIND_SEGMENT.test(url) && KIND_SEGMENT.lastIndex === slash + 1 ? slash : -1;
 }
 
-/** The id after the slash `idSlash` found, as `Number` reads it. */
-function idAfter(url: string, slash: number): number {
-  const end = idEnd(url);
+/** The id between the slash `idSlash` found and `end`, as `Number` reads it. */
+function idAfter(url: string, slash: number, end: number): number {
   const negative = url.charCodeAt(slash + 1) === DASH;
   const first = negative ? slash + 2 : slash + 1;
   // past 15 digits a running sum can round otherwise than Number does

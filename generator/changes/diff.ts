@@ -135,11 +135,8 @@ const nameOf = (text: string): string | null => {
 
 /** An item's name from its document; null when it has none (or no document). */
 function itemName(dir: string, kind: string, id: number): string | null {
-  try {
-    return nameOf(readFileSync(join(dir, itemFile(kind, id)), 'utf8'));
-  } catch {
-    return null;
-  }
+  const document = readIfThere(join(dir, itemFile(kind, id)));
+  return document === null ? null : nameOf(document.toString('utf8'));
 }
 
 /** The subresources of a kind a build has (`encounters`…), each with its files by item id. */

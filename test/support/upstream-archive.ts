@@ -95,4 +95,3 @@ export function tinyTables(dir: string): string {
   writeFileSync(join(dir, 'an_unusually_long_table_name_to_need_the_long_path_forms.csv'), 'id\n1\n');
   return dir;
 }
-
