@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-/** The command line: `fetch-data`, `data-update`, `import`, `build` and `serve` (what `npm run fetch-data|import|build` and `npm start` call). */
+/** The command line: `fetch-data`, `data-update`, `cut`, `import`, `build`, `serve` and `dev` (what `npm run fetch-data|import|build` and `npm start` call). */
+import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { dataCacheDir, lockPath, resolveConfig, sharedRoot, type ConfigOptions } from './config.ts';
 import type { UpdateRequest } from './fetch/update.ts';
@@ -38,6 +39,21 @@ program
     if (c.dataSource === 'given') throw new Error('data:update moves the pin of the data set this project finds itself; unset --data / DATA_DIR');
     const { runUpdate } = await import('./fetch/update.ts');
     await runUpdate(opts, { lockPath, cacheDir: dataCacheDir, sharedRoot, config: c }, consoleLog);
+  });
+
+program
+  .command('cut')
+  .description('write a small, consistent data set: a few creatures and everything they reference (generator/cut/rules.ts), from the pinned tables')
+  .option('--to <dir>', 'where to write it (replaced whole)', 'data/cut')
+  .action(async (opts: { to: string }) => {
+    const c = config();
+    await ensureDataSet(c, consoleLog);
+    const { writeCut, cutLine } = await import('./cut/index.ts');
+    const started = performance.now();
+    const summary = writeCut(c.dataDir, resolve(opts.to));
+    for (const { table, kept, of } of summary.rows) if (kept < of) consoleLog.info(`  ${table}: ${kept} of ${of} rows`);
+    consoleLog.info(`cut: ${cutLine(summary)} in ${((performance.now() - started) / 1000).toFixed(1)} s, written to ${resolve(opts.to)} (every table whole unless listed above)`);
+    consoleLog.info(`try it: DATA_DIR=${opts.to} npm run dev`);
   });
 
 program
