@@ -43,3 +43,11 @@ export const teamCopy = (): string => {
   if (!dir) throw new Error('the tests read the data set in ../shared at the pinned commit (a folder whose TREE.txt names the lock\'s commit); none was found');
   return dir;
 };
+
+/** Where the tests keep the data cut (one folder per input, see generator/cut) and its build. */
+export const cutCacheDir = join(testBuildDir, 'cuts');
+
+/** The configuration of the cut's build (made once by the global setup): the cut as DATA_DIR, its own dist/ and records/. */
+export const cutConfig = (cutDataDir: string): Config => ({
+  ...resolveConfig({}, { DATA_DIR: cutDataDir, OUT_DIR: join(testBuildDir, 'cut/dist'), RECORDS_DIR: join(testBuildDir, 'cut/records') }),
+});

@@ -2,16 +2,19 @@
  * Before any test: make sure the tests' own folder (.test-build/, see config.ts) holds a full
  * build of the data set for the default base URL (a clean clone builds it here; a warm tree
  * reuses it when the inputs are unchanged), then start the preview on a free port for the HTTP
- * tests.
+ * tests. The full build is the one the tests that need every item read; the tests of a
+ * mechanism run on the data cut (generator/cut), which is made and built here too, once.
  *
  * It also guards what the user serves: the user's dist/ and records are hashed before any test
  * and again after the last one, and the run fails if either changed (or appeared). The check
  * lives in teardown because only there has every test file finished.
  */
 import type { TestProject } from 'vitest/node';
-import { overlaps, testBuildDir, testConfig, userFolders } from './config.ts';
+import { cutCacheDir, cutConfig, overlaps, testBuildDir, testConfig, userFolders } from './config.ts';
 import { treeHash } from './files.ts';
 import { ensureBuilt } from '../../generator/pipeline.ts';
+import { ensureCut } from '../../generator/cut/index.ts';
+import { ensureDataSet } from '../../generator/fetch/index.ts';
 import { startPreview, type Preview } from '../../generator/preview/index.ts';
 import { findChromium, type ChromiumLookup } from './chromium.ts';
 
@@ -27,11 +30,18 @@ export async function setup(project: TestProject): Promise<void> {
     }
   }
   before = new Map(guarded.map((folder) => [folder, treeHash(folder)]));
-  await ensureBuilt(config, { info: (m) => console.log(`[setup] ${m}`), warn: (m) => console.log(`[setup] warning: ${m}`) });
+  const log = { info: (m: string) => console.log(`[setup] ${m}`), warn: (m: string) => console.log(`[setup] warning: ${m}`) };
+  await ensureDataSet(config, log);
+  const cutDataDir = ensureCut(config.dataDir, cutCacheDir);
+  const cut = cutConfig(cutDataDir);
+  await ensureBuilt(cut, { info: (m) => log.info(`cut ${m}`), warn: (m) => log.warn(`cut ${m}`) });
+  await ensureBuilt(config, log);
   preview = await startPreview({ root: config.outDir, baseUrl: config.baseUrl, port: 0 });
   project.provide('previewUrl', preview.url);
   project.provide('distDir', config.outDir);
   project.provide('baseUrl', config.baseUrl);
+  project.provide('cutDataDir', cutDataDir);
+  project.provide('cutDistDir', cut.outDir);
   project.provide('chromium', findChromium());
   project.provide('guardedFolders', Object.fromEntries(before));
 }
@@ -53,6 +63,10 @@ declare module 'vitest' {
     previewUrl: string;
     distDir: string;
     baseUrl: string;
+    /** the data cut (generator/cut): a small, consistent data set for the tests of a mechanism */
+    cutDataDir: string;
+    /** the cut's build, for the same base URL as the full one */
+    cutDistDir: string;
     /** the browser for the docs-page test, or why there is none */
     chromium: ChromiumLookup;
     /** the user's folders the run must leave alone, with their hashes before any test ran */
