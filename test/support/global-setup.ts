@@ -19,6 +19,7 @@ import { startPreview, type Preview } from '../../generator/preview/index.ts';
 import { findChromium, type ChromiumLookup } from './chromium.ts';
 
 let preview: Preview | undefined;
+let cutPreview: Preview | undefined;
 let before: Map<string, string> | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
@@ -37,17 +38,20 @@ export async function setup(project: TestProject): Promise<void> {
   await ensureBuilt(cut, { info: (m) => log.info(`cut ${m}`), warn: (m) => log.warn(`cut ${m}`) });
   await ensureBuilt(config, log);
   preview = await startPreview({ root: config.outDir, baseUrl: config.baseUrl, port: 0 });
+  cutPreview = await startPreview({ root: cut.outDir, baseUrl: cut.baseUrl, port: 0 });
   project.provide('previewUrl', preview.url);
   project.provide('distDir', config.outDir);
   project.provide('baseUrl', config.baseUrl);
   project.provide('cutDataDir', cutDataDir);
   project.provide('cutDistDir', cut.outDir);
+  project.provide('cutPreviewUrl', cutPreview.url);
   project.provide('chromium', findChromium());
   project.provide('guardedFolders', Object.fromEntries(before));
 }
 
 export async function teardown(): Promise<void> {
   await preview?.close();
+  await cutPreview?.close();
   const changed = [...(before ?? [])].filter(([folder, hash]) => treeHash(folder) !== hash).map(([folder]) => folder);
   if (changed.length) {
     // vitest reports an error thrown here but still exits 0; the exit code is what CI reads
@@ -67,6 +71,8 @@ declare module 'vitest' {
     cutDataDir: string;
     /** the cut's build, for the same base URL as the full one */
     cutDistDir: string;
+    /** the preview serving the cut's build */
+    cutPreviewUrl: string;
     /** the browser for the docs-page test, or why there is none */
     chromium: ChromiumLookup;
     /** the user's folders the run must leave alone, with their hashes before any test ran */
