@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
+    // the default report, then the ten slowest files (test/support/slowest-files.ts)
+    reporters: ['default', './test/support/slowest-files.ts'],
     testTimeout: 60_000,
     hookTimeout: 300_000,
     // the machines are 2-core; files that start servers or build fixtures run side by side in forks
