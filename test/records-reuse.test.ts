@@ -1,18 +1,18 @@
 /**
  * The import takes the records of kinds whose tables did not change from the records it
- * replaces (hard links), and writes the same bytes as a full import: over a copy of the pinned
- * tables with moves.csv edited, against a full import of the edited tables (one without previous
- * records). Nothing is reused from records made by other code or with a manifest of the old
- * shape. Only the tables the kinds made and the changed tables' key checks need are read (all of
- * them when a kind asks for another); a bad cell or a dangling reference in a changed table still
- * stops the import naming table, row and column.
+ * replaces (hard links), and writes the same bytes as a full import: over a copy of the data cut
+ * (generator/cut: every table the import reads, with the rows a few seeds reach) with moves.csv
+ * edited (pound's and tackle's power), against a full import of the edited tables (one without
+ * previous records). Nothing is reused from records made by other code or with a manifest of the
+ * old shape. Only the tables the kinds made and the changed tables' key checks need are read (all
+ * of them when a kind asks for another); a bad cell or a dangling reference in a changed table
+ * still stops the import naming table, row and column.
  */
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { testConfig } from './support/config.ts';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { runImport, type ImportOptions } from '../generator/import/import.ts';
 import { readManifest, type RecordsManifest } from '../generator/import/records.ts';
 import { changedTables, reusableKinds, tablesToRead } from '../generator/import/reuse.ts';
@@ -30,7 +30,7 @@ const CODE = 'code-1';
 const importInto = (recordsDir: string, previousDir: string, more: Partial<ImportOptions> = {}) =>
   runImport({ csvDir, recordsDir, inputHash: 'h', codeHash: CODE, previousDir, ...more });
 
-/** Each file of a records folder, by name, as a digest of its bytes (the records are 124 MB: never compared as values). */
+/** Each file of a records folder, by name, as a digest of its bytes (those of the whole data set are 124 MB: never compared as values). */
 const filesOf = (dir: string) => Object.fromEntries(readdirSync(dir).sort().map((f) => [f, createHash('sha1').update(readFileSync(join(dir, f))).digest('hex')]));
 const sameFiles = (a: string, b: string) => expect(filesOf(a)).toEqual(filesOf(b));
 /** The kinds whose file in `dir` is the very file (a hard link) of `previous`. */
@@ -47,7 +47,7 @@ function editRow(table: string, row: number, change: (line: string) => string): 
 const morePower = (line: string) => line.replace(/^(\d+,[^,]+,\d+,\d+),(\d+)/, (_m, head: string, power: string) => `${head},${Number(power) + 5}`);
 
 describe('reusing the records of kinds whose tables did not change', () => {
-  cpSync(join(testConfig().dataDir, 'csv'), csvDir, { recursive: true });
+  cpSync(join(inject('cutDataDir'), 'csv'), csvDir, { recursive: true });
   const edited = join(scratch, 'edited-full');
   const reused = join(scratch, 'edited-reused');
 

@@ -1,21 +1,22 @@
 /**
- * An update that succeeds (a full import and build of the moved data set, then a full build to
+ * An update that succeeds (an import and build of the moved data set, then a full build to
  * compare with: the costliest of the update's tests, in a file of its own so that CI's second
  * Node pass can leave it out): the dist/ swapped in serves its own change report, is byte for byte
- * what a full build of the new state writes, and leaves `npm run build` nothing to do.
+ * what a full build of the new state writes, and leaves `npm run build` nothing to do. The
+ * project is served from the data cut (generator/cut) and its build, and moves to the cut with
+ * one value edited.
  */
-import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { lockPath as repoLock, type Config } from '../generator/config.ts';
 import { changeReportFile, changesListFile, metaFile } from '../edge/layout.ts';
 import type { ChangeList } from '../generator/emit/changes.ts';
 import { readBuildStamp } from '../generator/emit/stamp.ts';
 import { linkTree } from '../generator/files/folders.ts';
 import { buildStep, inputHashes } from '../generator/pipeline.ts';
-import { formatLock, gitBlobSha1, lockForFolder, readLock } from '../generator/fetch/lock.ts';
+import { gitBlobSha1, readLock } from '../generator/fetch/lock.ts';
 import { runUpdate } from '../generator/fetch/update.ts';
-import { teamCopy, testConfig } from './support/config.ts';
 import { fileHashes } from './support/files.ts';
 import { upstreamArchive } from './support/upstream-archive.ts';
 import { B, edit, project, treeAnswer } from './support/update-project.ts';
@@ -43,17 +44,17 @@ describe('an update that succeeds', () => {
   it('swaps in a dist/ that serves its own report, as a full build of the new state writes it, with nothing left for npm run build', async () => {
     // built_at the same in the update and the full build after it
     process.env.SOURCE_DATE_EPOCH = '1700000000';
-    const { paths } = project(scratch, 'success');
+    // the pinned tables as the cut has them (its lock hashes them as they are, so that only the edited one moves)
+    const cut = inject('cutDataDir');
+    const { paths } = project(scratch, 'success', cut);
     const root = join(paths.lockPath, '..');
     const pinned = readLock(repoLock).commit;
-    // served: links to the tests' own build (the update reads it and swaps it out, never writes in it); the reports committed so far
+    // served: links to the global setup's build of the cut (the update reads it and swaps it out, never writes in it); the reports committed so far
     rmSync(paths.config.outDir, { recursive: true, force: true });
-    linkTree(testConfig().outDir, paths.config.outDir);
+    linkTree(inject('cutDistDir'), paths.config.outDir);
     cpSync(join(repoLock, '../changes'), paths.config.changesDir, { recursive: true });
-    // the pinned tables as the team copy has them, so that only the edited one moves
-    writeFileSync(paths.lockPath, formatLock(lockForFolder(pinned, join(teamCopy(), 'csv'))));
     const next = join(scratch, 'success-next');
-    cpSync(join(teamCopy(), 'csv'), next, { recursive: true });
+    cpSync(join(cut, 'csv'), next, { recursive: true });
     // an invented edit: bulbasaur's hp one higher
     edit(join(next, 'pokemon_stats.csv'), (lines) => lines.map((l, i) => (i === 1 ? l.replace(/^1,1,(\d+)/, (_m, hp: string) => `1,1,${Number(hp) + 1}`) : l)));
     const entries = readdirSync(next).map((name) => {

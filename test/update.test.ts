@@ -2,12 +2,13 @@
  * `npm run data:update`'s pieces against a local server answering in GitHub's shapes (the
  * listing, the head commit, the archive), the change report's diff on tiny invented builds, and
  * updates that must stop and leave the lock, the records and dist/ as they were: a new table, a
- * new column, a value the declarations forbid, an archive that does not match the listing.
+ * new column, a value the declarations forbid, an archive that does not match the listing. The
+ * updates start from the data cut (generator/cut), a project served from its tables.
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { lockPath as repoLock } from '../generator/config.ts';
 import { diffBuilds, fieldPaths, finishedSide, unfinishedSide } from '../generator/changes/diff.ts';
 import { readBuildIndex } from '../generator/emit/build-index.ts';
@@ -19,7 +20,6 @@ import { mediaNotes, runUpdate } from '../generator/fetch/update.ts';
 import { DataError } from '../generator/import/tables.ts';
 import { createAjv } from '../schemas/ajv.ts';
 import { ChangeReport } from '../schemas/output/changes.ts';
-import { teamCopy } from './support/config.ts';
 import { tinyTables, upstreamArchive } from './support/upstream-archive.ts';
 import { B, edit, json, project, treeAnswer } from './support/update-project.ts';
 import { scratchAndServer } from './support/test-server.ts';
@@ -27,6 +27,8 @@ import { scratchAndServer } from './support/test-server.ts';
 const { scratch, server } = scratchAndServer('creature-update-test-');
 const quiet = { info: () => {}, warn: () => {} };
 const A = 'a'.repeat(40);
+/** the pinned tables the updates start from (only read) */
+const cut = inject('cutDataDir');
 
 
 describe("the upstream's listing and head, in GitHub's shapes", () => {
@@ -182,14 +184,13 @@ describe('the change report', () => {
   });
 });
 
-/** The team copy's tables with one change, and a TREE.txt of them at commit B. */
+/** The cut's tables with one change, and a TREE.txt of them (every table of the folder) at commit B. */
 function changedCopy(name: string, change: (csv: string) => void): { tree: string; tables: string } {
   const dir = join(scratch, name);
-  cpSync(join(teamCopy(), 'csv'), join(dir, 'csv'), { recursive: true });
+  cpSync(join(cut, 'csv'), join(dir, 'csv'), { recursive: true });
   change(join(dir, 'csv'));
-  const names = Object.keys(readLock(repoLock).tables);
-  const extra = existsSync(join(dir, 'csv/brand_new_things.csv')) ? ['brand_new_things.csv'] : [];
-  const lines = [...names, ...extra].map((n) => `${gitBlobSha1(readFileSync(join(dir, 'csv', n)))} ${n}`);
+  const names = readdirSync(join(dir, 'csv')).filter((n) => n.endsWith('.csv')).sort();
+  const lines = names.map((n) => `${gitBlobSha1(readFileSync(join(dir, 'csv', n)))} ${n}`);
   writeFileSync(join(dir, 'TREE.txt'), `# The upstream's own hash of each table at commit ${B}:\n${lines.join('\n')}\n`);
   return { tree: join(dir, 'TREE.txt'), tables: dir };
 }
@@ -197,7 +198,7 @@ function changedCopy(name: string, change: (csv: string) => void): { tree: strin
 
 describe('an update that must stop, leaving the lock, the records and dist/ as they were', () => {
   it('stops at a table nobody declared or set aside, before reading any', async () => {
-    const { paths, state } = project(scratch, 'new-table');
+    const { paths, state } = project(scratch, 'new-table', cut);
     const copy = changedCopy('copy-new-table', (csv) => writeFileSync(join(csv, 'brand_new_things.csv'), 'id\n1\n'));
     const before = state();
     const error = await runUpdate({ tree: copy.tree, tables: copy.tables }, paths, quiet).catch((e: unknown) => e);
@@ -207,7 +208,7 @@ describe('an update that must stop, leaving the lock, the records and dist/ as t
   });
 
   it('stops at a column added to a table the import reads, naming table and column', async () => {
-    const { paths, state } = project(scratch, 'new-column');
+    const { paths, state } = project(scratch, 'new-column', cut);
     const copy = changedCopy('copy-new-column', (csv) => edit(join(csv, 'encounter_slots.csv'), (lines) => lines.map((l, i) => (l === '' ? l : i === 0 ? `${l},weather` : `${l},`))));
     const before = state();
     const error = await runUpdate({ tree: copy.tree, tables: copy.tables }, paths, quiet).catch((e: unknown) => e);
@@ -218,7 +219,7 @@ describe('an update that must stop, leaving the lock, the records and dist/ as t
   }, 120_000);
 
   it('stops at a value the declarations forbid, naming table, row and column', async () => {
-    const { paths, state } = project(scratch, 'bad-value');
+    const { paths, state } = project(scratch, 'bad-value', cut);
     const copy = changedCopy('copy-bad-value', (csv) => edit(join(csv, 'encounter_slots.csv'), (lines) => lines.map((l, i) => (i === 2 ? l.replace(/,\d+$/, ',often') : l))));
     const before = state();
     const error = await runUpdate({ tree: copy.tree, tables: copy.tables }, paths, quiet).catch((e: unknown) => e);
@@ -228,7 +229,7 @@ describe('an update that must stop, leaving the lock, the records and dist/ as t
   }, 120_000);
 
   it('stops at an archive whose tables do not hash as the listing says', async () => {
-    const { paths, state } = project(scratch, 'bad-archive');
+    const { paths, state } = project(scratch, 'bad-archive', cut);
     const tiny = join(scratch, 'archive-tables');
     mkdirSync(tiny, { recursive: true });
     writeFileSync(join(tiny, 'egg_groups.csv'), 'id,identifier\n1,invented\n');

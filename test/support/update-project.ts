@@ -1,13 +1,13 @@
 /**
- * What the update tests share: a project of its own in a scratch folder, the upstream's listing
- * in GitHub's shape, and a line edit of a table.
+ * What the update tests share: a project of its own in a scratch folder (served from a data
+ * folder the test gives: the data cut, so that an update imports and builds 1,550 records, not
+ * 14,000), the upstream's listing in GitHub's shape, and a line edit of a table.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lockPath as repoLock, resolveConfig } from '../../generator/config.ts';
-import { formatLock, readLock } from '../../generator/fetch/lock.ts';
+import { formatLock, lockForFolder, readLock } from '../../generator/fetch/lock.ts';
 import type { UpdatePaths } from '../../generator/fetch/update.ts';
-import { teamCopy } from './config.ts';
 import { fileHashes } from './files.ts';
 
 /** the commit the tests move to */
@@ -18,19 +18,22 @@ export const json = (value: unknown) => ({ body: Buffer.from(JSON.stringify(valu
 export const treeAnswer = (entries: object[], truncated = false) => json({ sha: B, url: 'x', tree: entries, truncated });
 
 /**
- * A project of its own in the scratch folder: a lock at the team copy's commit, records and
- * dist/ that must stay as they are (a build stamp, so the update compares with them as served),
- * and no team copy at the new commit.
+ * A project of its own in the scratch folder: `dataDir` as the copy of the pinned tables it is
+ * served from (only read: the update swaps in a download cache, never writes there), a lock at
+ * the pinned commit hashing those tables as they are (so that only a table a test edits moves),
+ * records and dist/ that must stay as they are (a build stamp, so the update compares with them
+ * as served), and no team copy at the new commit.
  */
-export function project(scratch: string, name: string): { paths: UpdatePaths; state: () => Record<string, string> } {
+export function project(scratch: string, name: string, dataDir: string): { paths: UpdatePaths; state: () => Record<string, string> } {
   const root = join(scratch, name);
   const lockPath = join(root, 'upstream.lock.json');
   mkdirSync(join(root, 'dist'), { recursive: true });
   mkdirSync(join(root, 'records'), { recursive: true });
-  writeFileSync(lockPath, formatLock(readLock(repoLock)));
+  const pinned = readLock(repoLock);
+  writeFileSync(lockPath, formatLock({ ...pinned, tables: lockForFolder(pinned.commit, join(dataDir, 'csv')).tables }));
   writeFileSync(join(root, 'dist/build-stamp.json'), JSON.stringify({ inputHash: 'served', baseUrl: 'http://localhost:8080/v2' }));
   writeFileSync(join(root, 'records/manifest.json'), '{"served":true}');
-  const config = { ...resolveConfig({}, {}, () => teamCopy()), outDir: join(root, 'dist'), recordsDir: join(root, 'records'), changesDir: join(root, 'changes') };
+  const config = { ...resolveConfig({}, {}, () => dataDir), outDir: join(root, 'dist'), recordsDir: join(root, 'records'), changesDir: join(root, 'changes') };
   const paths: UpdatePaths = { lockPath, cacheDir: join(root, 'cache'), sharedRoot: join(root, 'no-shared'), config };
   return { paths, state: () => Object.fromEntries(fileHashes(root)) };
 }
