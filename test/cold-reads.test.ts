@@ -1,9 +1,11 @@
 /**
  * A cold start's reads (edge/collection.ts `startReads`): at the edge every file is a fetch, so a
  * fresh handler must not read a heavy query's files one after another. A reader that answers
- * in rounds (every read asked before the next timer tick lands in one round) counts how many
- * waits in a row a first answer costs; the answer must be the one a warm handler gives, and a
- * request naming files that are not declared must read only files the build has.
+ * in rounds counts how many waits in a row a first answer costs; the answer must be the one a
+ * warm handler gives, and a request naming files that are not declared must read only files the
+ * build has. A round is every read asked until the handler has nothing left to do but wait:
+ * its files are read first and handed over together, so what the handler asks next cannot
+ * depend on which disk read came back first, and no clock decides where a round ends.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,26 +18,38 @@ const distDir = inject('distDir');
 const baseUrl = inject('baseUrl');
 const origin = new URL(baseUrl).origin;
 
-/** The build's files, each read answered at the next round: a fetch that takes a while. */
+/** A read waiting for its round: the file's bytes, being read, and the handler's wait. */
+interface Waiting {
+  bytes: Promise<Uint8Array | null>;
+  answer: (bytes: Uint8Array | null) => void;
+}
+
+/**
+ * The build's files, each read answered at the end of its round: a fetch that takes a while.
+ * A round closes on the macrotask after its first read, which runs only once the handler's
+ * promise callbacks are all done (between reads it waits on nothing else: parsing and
+ * matching are synchronous), so every read it can ask before waiting is in.
+ */
 function roundReader(): FileReader & { rounds: () => number; paths: string[] } {
   const disk = diskReader(distDir);
   const paths: string[] = [];
   let rounds = 0;
-  let pending: Array<() => void> = [];
-  const release = () => {
+  let waiting: Waiting[] = [];
+  const release = async () => {
     rounds++;
-    const now = pending;
-    pending = [];
-    for (const go of now) go();
+    const round = waiting;
+    waiting = [];
+    const bytes = await Promise.all(round.map((read) => read.bytes));
+    round.forEach((read, i) => read.answer(bytes[i]!));
   };
   return {
     paths,
     rounds: () => rounds,
-    async read(path) {
+    read(path) {
       paths.push(path);
-      if (pending.length === 0) setTimeout(release, 1);
-      await new Promise<void>((go) => pending.push(go));
-      return disk.read(path);
+      if (waiting.length === 0) setImmediate(() => void release());
+      const bytes = disk.read(path);
+      return new Promise((answer) => waiting.push({ bytes, answer }));
     },
   };
 }

@@ -1,54 +1,79 @@
 /**
  * The dev loop's two small state machines: saves are debounced and updates never overlap
  * (UpdateQueue); the planner is opened again when the data set changed while it was starting
- * (openSteady). Real timers with a short debounce: what is asserted is counts and order.
+ * (openSteady). The queue runs on vitest's fake clock, at its real debounce, and each update lasts
+ * until the test lets it finish: what is asserted is counts and order, whatever the machine's load.
  */
-import { describe, expect, it } from 'vitest';
-import { openSteady, UpdateQueue } from '../generator/dev-queue.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DEBOUNCE_MS, openSteady, UpdateQueue } from '../generator/dev-queue.ts';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const DEBOUNCE = 30;
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
-/** An update that counts its runs and how many ran at once, taking `ms` each. */
-function countingUpdate(ms: number) {
+/** Moves the fake clock on by `ms`, running what falls due and the promises it settles. */
+const pass = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+
+/** An update that counts its runs and how many ran at once; each run lasts until `finish()` is called (later runs then return at once). */
+function countingUpdate() {
   const seen = { runs: 0, running: 0, mostAtOnce: 0 };
+  let finish!: () => void;
+  const finished = new Promise<void>((resolve) => (finish = resolve));
   const update = async () => {
     seen.runs++;
     seen.running++;
     seen.mostAtOnce = Math.max(seen.mostAtOnce, seen.running);
-    await sleep(ms);
+    await finished;
     seen.running--;
   };
-  return { seen, update };
+  return { seen, update, finish };
+}
+
+/** `queue.idle()`, with the fake clock run on until nothing is due (idle waits on timers itself). */
+async function idle(queue: UpdateQueue): Promise<void> {
+  const done = queue.idle();
+  await vi.runAllTimersAsync();
+  await done;
 }
 
 describe('UpdateQueue', () => {
   it('runs once for a burst of events, after the last one settles', async () => {
-    const { seen, update } = countingUpdate(1);
-    const queue = new UpdateQueue(update, DEBOUNCE);
+    const { seen, update, finish } = countingUpdate();
+    const queue = new UpdateQueue(update);
+    // ten events a third of the debounce apart: the burst lasts three debounces
     for (let i = 0; i < 10; i++) {
+      if (i > 0) await pass(DEBOUNCE_MS / 3);
       queue.notify();
-      await sleep(DEBOUNCE / 3);
     }
-    // still inside the debounce of the last event
+    await pass(DEBOUNCE_MS - 1);
     expect(seen.runs).toBe(0);
-    await queue.idle();
+    // the last event's debounce is over
+    await pass(1);
+    expect(seen.runs).toBe(1);
+    finish();
+    await idle(queue);
     expect(seen.runs).toBe(1);
   });
 
   it('runs again once, after the running update, for any number of events during it', async () => {
-    const { seen, update } = countingUpdate(DEBOUNCE * 12);
-    const queue = new UpdateQueue(update, DEBOUNCE);
+    const { seen, update, finish } = countingUpdate();
+    const queue = new UpdateQueue(update);
     queue.notify();
-    await sleep(DEBOUNCE * 2);
+    await pass(DEBOUNCE_MS);
     expect(seen.running).toBe(1);
     // events both closer than the debounce and farther apart, all during the first run
-    for (const pause of [DEBOUNCE / 3, DEBOUNCE * 1.5, DEBOUNCE / 3, DEBOUNCE * 1.5, 0]) {
+    for (const pause of [DEBOUNCE_MS / 3, DEBOUNCE_MS * 1.5, DEBOUNCE_MS / 3, DEBOUNCE_MS * 1.5, 0]) {
       queue.notify();
-      await sleep(pause);
+      await pass(pause);
     }
+    // long after every debounce, the first run still holds the queue
+    await pass(DEBOUNCE_MS * 10);
     expect(seen.runs).toBe(1);
-    await queue.idle();
+    finish();
+    await idle(queue);
     expect(seen.runs).toBe(2);
     expect(seen.mostAtOnce).toBe(1);
   });
@@ -58,26 +83,33 @@ describe('UpdateQueue', () => {
     const queue = new UpdateQueue(async () => {
       runs++;
       throw new Error('bad edit');
-    }, DEBOUNCE);
+    });
     queue.notify();
-    await queue.idle();
+    await idle(queue);
+    expect(runs).toBe(1);
     queue.notify();
-    await queue.idle();
+    await idle(queue);
     expect(runs).toBe(2);
   });
 
   it('drops a waiting update on close, and waits for a running one', async () => {
-    const { seen, update } = countingUpdate(DEBOUNCE * 3);
-    const queue = new UpdateQueue(update, DEBOUNCE);
+    const { seen, update, finish } = countingUpdate();
+    const queue = new UpdateQueue(update);
     queue.notify();
-    await sleep(DEBOUNCE * 2);
+    await pass(DEBOUNCE_MS);
+    expect(seen.running).toBe(1);
     queue.notify(); // waits for its debounce while the first runs
-    await queue.close();
+    let closed = false;
+    const closing = queue.close().then(() => (closed = true));
+    await pass(DEBOUNCE_MS * 3);
+    expect(closed).toBe(false);
+    finish();
+    await closing;
     expect(seen.running).toBe(0);
-    await sleep(DEBOUNCE * 3);
+    await vi.runAllTimersAsync();
     expect(seen.runs).toBe(1);
-    queue.notify(); // after close: ignored
-    await sleep(DEBOUNCE * 2);
+    queue.notify(); // after close: ignored, nothing is even scheduled
+    expect(vi.getTimerCount()).toBe(0);
     expect(seen.runs).toBe(1);
   });
 });
