@@ -95,7 +95,13 @@ export interface Run {
   cdn: boolean;
   /** an offset no cache has seen, so a first request is a miss */
   fresh(): number;
+  /** the kind with the longest list, as meta counts it (the deploy may hold the whole data set or a cut of it) */
+  longest: { kind: string; count: number };
 }
+
+/** A page of the longest list that this run has not asked for, with `limit` entries in it. */
+const freshPage = ({ longest, fresh }: Run, limit: number): string =>
+  `/v2/${longest.kind}/?limit=${limit}&offset=${fresh() % Math.max(1, longest.count - limit + 1)}`;
 
 export async function startRun(origin: string): Promise<{ run: Run; seen: string }> {
   const first = await send(origin, '/v2/');
@@ -103,20 +109,22 @@ export async function startRun(origin: string): Promise<{ run: Run; seen: string
   // Netlify's CLI sends `Server: Netlify` too; only the CDN says what its cache did
   const cdn = /netlify/i.test(cacheStatus);
   let next = 1000 + (Date.now() % 100_000) * 7;
-  const run: Run = { origin, cdn, fresh: () => (next += 1) };
+  const counts = (json(await send(origin, '/v2/meta/')) as { counts?: Record<string, number> } | undefined)?.counts ?? {};
+  const [kind, count] = Object.entries(counts).reduce((a, b) => (b[1] > a[1] ? b : a), ['creature', 0]);
+  const run: Run = { origin, cdn, fresh: () => (next += 1), longest: { kind, count } };
   return { run, seen: `GET /v2/ → ${brief(first)}; server: ${first.headers['server'] ?? '-'}; cache-status: ${cacheStatus || '-'}` };
 }
 
 /** The function answers, and its reads reach the files: an item, meta, and a page only the function can compute. */
-export async function checkReads({ origin, fresh }: Run): Promise<CheckResult> {
+export async function checkReads(run: Run): Promise<CheckResult> {
   const name = "the function's reads reach the files";
-  const item = await send(origin, '/v2/creature/1');
-  const meta = await send(origin, '/v2/meta/');
-  const offset = fresh() % 500;
-  const page = await send(origin, `/v2/move/?limit=3&offset=${offset}`);
+  const item = await send(run.origin, '/v2/creature/1');
+  const meta = await send(run.origin, '/v2/meta/');
+  const path = freshPage(run, 3);
+  const page = await send(run.origin, path);
   const pageBody = json(page) as { count?: number; results?: unknown[] } | undefined;
   const itemBody = json(item) as { id?: number } | undefined;
-  const saw = `item ${brief(item)}; meta ${brief(meta)}; /v2/move/?limit=3&offset=${offset} ${brief(page)} with ${pageBody?.results?.length ?? '?'} results of ${pageBody?.count ?? '?'}`;
+  const saw = `item ${brief(item)}; meta ${brief(meta)}; ${path} ${brief(page)} with ${pageBody?.results?.length ?? '?'} results of ${pageBody?.count ?? '?'}`;
   const ok = item.status === 200 && itemBody?.id === 1 && meta.status === 200 && page.status === 200 && pageBody?.results?.length === 3;
   return result(name, ok ? 'passed' : 'failed', saw);
 }
@@ -278,9 +286,10 @@ export async function checkPathNormalisation({ origin }: Run): Promise<CheckResu
 }
 
 /** Spoofed headers change nothing, and poison nothing: sent first on fresh URLs, then without. */
-export async function checkSpoofedHeaders({ origin, fresh }: Run): Promise<CheckResult> {
+export async function checkSpoofedHeaders(run: Run): Promise<CheckResult> {
+  const { origin, fresh } = run;
   const name = 'a spoofed header changes nothing';
-  const paths = ['/v2/creature/1', `/v2/move/?limit=5&offset=${fresh() % 900}`, `/v2/creature/?offset=${(fresh() % 60) * 20}`, `/v2/ability/?q=${fresh()}`, `/v2/creature/${900_000 + (fresh() % 1000)}`];
+  const paths = ['/v2/creature/1', freshPage(run, 5), `/v2/creature/?offset=${(fresh() % 60) * 20}`, `/v2/ability/?q=${fresh()}`, `/v2/creature/${900_000 + (fresh() % 1000)}`];
   const differing: string[] = [];
   for (const path of paths) {
     const spoofed = await send(origin, path, { headers: SPOOFED_HEADERS });
@@ -317,12 +326,12 @@ export async function checkDownloads({ origin, cdn }: Run): Promise<CheckResult>
  * answer cut off for its CPU time would fall back to the rules, which answer these with a 404.
  * Cold only if this isolate had no traffic before; time to headers, network included.
  */
-export async function checkColdStart({ origin, fresh }: Run): Promise<CheckResult> {
+export async function checkColdStart(run: Run): Promise<CheckResult> {
   const name = 'cold-start latency';
   const times: number[] = [];
   let ok = true;
   for (let i = 0; i < 6; i++) {
-    const a = await send(origin, `/v2/move/?limit=11&offset=${fresh() % 900}`);
+    const a = await send(run.origin, freshPage(run, 11));
     ok &&= a.status === 200 && (json(a) as { results?: unknown[] } | undefined)?.results?.length === 11;
     times.push(a.ms);
   }

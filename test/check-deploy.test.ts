@@ -6,6 +6,7 @@
  * The repeat-key check runs behind an invented CDN in front of the preview, once keying on the
  * whole query string (passes) and once on one value of each parameter (fails, saying so).
  * Netlify's CLI runs it too (test/fresh-clone.test.ts). A real deploy is not reachable here.
+ * Over the data cut's build (a mechanism: every kind is in it, the whole data set is not needed).
  */
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
@@ -16,7 +17,7 @@ import { repoRoot } from '../generator/config.ts';
 import { checkRepeatKey, runChecks, startRun } from '../netlify/deploy-checks.ts';
 
 const run = promisify(execFile);
-const previewUrl = inject('previewUrl');
+const previewUrl = inject('cutPreviewUrl');
 
 async function checkDeploy(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return run(join(repoRoot, 'node_modules/.bin/tsx'), [join(repoRoot, 'scripts/check-deploy.ts'), ...args], { cwd: repoRoot }).then(

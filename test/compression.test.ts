@@ -2,6 +2,7 @@
  * The preview's gzip and brotli, over real HTTP (node:http, which never decodes bodies itself):
  * the coding follows Accept-Encoding, every answer says `Vary: Accept-Encoding`, each coded
  * variant has its own ETag, and If-None-Match is matched against the variant that would be sent.
+ * Over the data cut's build (a mechanism: every kind is in it, the whole data set is not needed).
  */
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -11,8 +12,8 @@ import { describe, expect, inject, it } from 'vitest';
 import { itemFile, pageFile } from '../edge/layout.ts';
 import { chooseCoding, CompressionCache, MIN_COMPRESSED_SIZE, ownBytes, variantEtag } from '../generator/preview/index.ts';
 
-const origin = inject('previewUrl');
-const distDir = inject('distDir');
+const origin = inject('cutPreviewUrl');
+const distDir = inject('cutDistDir');
 
 interface Raw {
   status: number;
@@ -43,8 +44,8 @@ const decode = (r: Raw): Buffer => {
 
 const item = '/v2/creature/bulbasaur';
 const itemBytes = () => readFileSync(join(distDir, itemFile('creature', 1)));
-const defaultPage = '/v2/move/?offset=40&limit=20';
-const computedPage = '/v2/move/?offset=7&limit=50';
+const defaultPage = '/v2/location-area/?offset=40&limit=20';
+const computedPage = '/v2/location-area/?offset=7&limit=50';
 
 describe('choosing the coding from Accept-Encoding', () => {
   it.each([
@@ -107,7 +108,7 @@ describe('compressed answers', () => {
 
   it('a default-size page in br is the precomputed file, compressed', async () => {
     const coded = await raw(defaultPage, { 'Accept-Encoding': 'br' });
-    expect(decode(coded).equals(readFileSync(join(distDir, pageFile('move', 40))))).toBe(true);
+    expect(decode(coded).equals(readFileSync(join(distDir, pageFile('location-area', 40))))).toBe(true);
   });
 
   it('the same request gives the same bytes each time', async () => {

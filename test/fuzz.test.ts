@@ -5,6 +5,7 @@
  * with odd and hostile values, odd methods and If-None-Match headers)
  * must never give a 5xx, always give JSON (or a site route's declared type), never make the
  * handler ask for a file outside dist/, and give the same answer every time.
+ * Over the data cut's build (a mechanism: every kind is in it, the whole data set is not needed).
  */
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve, sep } from 'node:path';
@@ -15,7 +16,7 @@ import { listFile, routesFile, type Routes } from '../edge/layout.ts';
 import type { FullList } from '../edge/pagination.ts';
 import { diskReader } from '../generator/preview/index.ts';
 
-const distDir = inject('distDir');
+const distDir = inject('cutDistDir');
 const base = inject('baseUrl');
 const routes = JSON.parse(readFileSync(join(distDir, routesFile), 'utf8')) as Routes;
 const origin = 'http://fuzz.invalid';

@@ -1,6 +1,7 @@
 /**
  * The specification's request rules, over real HTTP against the running preview: pagination
  * (Limits section), items by id and by name, trailing slashes, 404s.
+ * Over the data cut's build (a mechanism: every kind is in it, the whole data set is not needed).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,9 +9,9 @@ import { describe, expect, inject, it } from 'vitest';
 import { listFile } from '../edge/layout.ts';
 import type { FullList, Page } from '../edge/pagination.ts';
 
-const origin = inject('previewUrl');
+const origin = inject('cutPreviewUrl');
 const base = inject('baseUrl');
-const distDir = inject('distDir');
+const distDir = inject('cutDistDir');
 
 async function get(path: string, init?: RequestInit) {
   const response = await fetch(`${origin}${path}`, init);
