@@ -1,14 +1,14 @@
 /**
  * `npm run import` as its help says: an up-to-date import is skipped, `--force` imports anyway,
- * and a changed table imports again. Run through the real command line, into a scratch folder.
+ * and a changed table imports again. Run through the real command line over a copy of the data
+ * cut, into a scratch folder.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../generator/config.ts';
-import { testConfig } from './support/config.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'creature-cli-import-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -40,7 +40,7 @@ const manifestMtime = () => statSync(manifest).mtimeMs;
 
 describe('npm run import', () => {
   mkdirSync(data, { recursive: true });
-  cpSync(join(testConfig().dataDir, 'csv'), join(data, 'csv'), { recursive: true });
+  cpSync(join(inject('cutDataDir'), 'csv'), join(data, 'csv'), { recursive: true });
 
   it('imports into an empty records folder', () => {
     expect(runImport()).toMatch(/^import: \d+ records of \d+ kinds in/m);

@@ -1,13 +1,12 @@
 /**
- * `npm run dev` over a copy of the data set: a saved table change reaches the preview's
+ * `npm run dev` over a copy of the data cut: a saved table change reaches the preview's
  * answers; a bad edit prints the named problem and the preview keeps the last good build; a
  * change report committed meanwhile is served.
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testConfig } from './support/config.ts';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { resolveConfig } from '../generator/config.ts';
 import { startDev, type Dev } from '../generator/dev.ts';
 import { readBuildStamp } from '../generator/emit/stamp.ts';
@@ -24,16 +23,16 @@ let dev: Dev;
 beforeAll(async () => {
   mkdirSync(data, { recursive: true });
   mkdirSync(config.changesDir, { recursive: true });
-  for (const part of ['csv', 'media', 'PROVENANCE.md']) cpSync(join(testConfig().dataDir, part), join(data, part), { recursive: true });
+  for (const part of ['csv', 'media', 'PROVENANCE.md']) cpSync(join(inject('cutDataDir'), part), join(data, part), { recursive: true });
   dev = await startDev(config, log, { host: '127.0.0.1' });
-}, 600_000);
+}, 180_000);
 afterAll(async () => {
   await dev?.close();
   rmSync(scratch, { recursive: true, force: true });
 });
 
 const statsFile = join(data, 'csv/pokemon_stats.csv');
-/** Pikachu's base HP line of the stats table, written with the given value (the file's CRLF kept). */
+/** Pikachu's base HP line of the stats table, written with the given value (the file's line ends kept). */
 const setPikachuHp = (value: string) => {
   const text = readFileSync(statsFile, 'utf8');
   const next = text.replace(/^25,1,[^,\r\n]*,0(\r?)$/m, `25,1,${value},0$1`);

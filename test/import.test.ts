@@ -1,13 +1,12 @@
 /**
  * The import's promises: CSV read as the upstream reads it; a bad cell, a dangling reference
  * or a duplicate id stops the import naming table, row and column; a failed import leaves the
- * previous records as they were.
+ * previous records as they were. The bad data sets are copies of the data cut.
  */
 import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { testConfig } from './support/config.ts';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { parseCsv } from '../generator/import/csv.ts';
 import { runImport } from '../generator/import/import.ts';
 import { checkKeys, DataError, readTable } from '../generator/import/tables.ts';
@@ -93,9 +92,10 @@ describe('typed tables', () => {
 });
 
 describe('a bad data set', () => {
+  const cutCsv = join(inject('cutDataDir'), 'csv');
   const csvDir = join(scratch, 'csv');
   const recordsDir = join(scratch, 'records');
-  cpSync(join(testConfig().dataDir, 'csv'), csvDir, { recursive: true });
+  cpSync(cutCsv, csvDir, { recursive: true });
   mkdirSync(recordsDir, { recursive: true });
   writeFileSync(join(recordsDir, 'manifest.json'), '{"inputHash":"previous","kinds":{}}');
 
@@ -119,7 +119,7 @@ describe('a bad data set', () => {
     expect(readdirSync(recordsDir)).toEqual(['manifest.json']);
     expect(readFileSync(join(recordsDir, 'manifest.json'), 'utf8')).toContain('previous');
     expect(readdirSync(scratch).filter((f) => f.includes('.tmp-'))).toEqual([]);
-    copyFileSync(join(testConfig().dataDir, 'csv', 'moves.csv'), file);
+    copyFileSync(join(cutCsv, 'moves.csv'), file);
   });
 
   it('stops on a reference to a row that does not exist', () => {

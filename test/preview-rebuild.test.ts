@@ -1,17 +1,18 @@
 /**
  * The preview serves exactly one build: when another build is swapped in under it (here with
  * another base URL, so every document differs), it drops everything it kept of the old one.
- * No answer mixes two builds, and an ETag of old bytes never gets a 304.
+ * No answer mixes two builds, and an ETag of old bytes never gets a 304. Built from the data
+ * cut's records (the global setup's, only read), into a scratch folder.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testConfig } from './support/config.ts';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { cutConfig } from './support/config.ts';
 import { runBuild } from '../generator/emit/build.ts';
 import { startPreview, type Preview } from '../generator/preview/index.ts';
 
-const config = testConfig();
+const config = cutConfig(inject('cutDataDir'));
 const scratch = mkdtempSync(join(tmpdir(), 'creature-preview-rebuild-'));
 const out = join(scratch, 'dist');
 const only = new Set(['type', 'ability', 'creature-color', 'language']);
@@ -115,7 +116,10 @@ describe('a rebuild under a running preview', () => {
   });
 
   it('following next links after the swap stays within the new build', async () => {
-    let next: string | null = `${NEW}/ability/?limit=45`;
+    const abilities = (JSON.parse(readFileSync(join(config.recordsDir, 'manifest.json'), 'utf8')) as { kinds: Record<string, number> }).kinds['ability']!;
+    // a page size that makes more than three pages of the cut's abilities
+    const limit = Math.ceil(abilities / 4) - 1;
+    let next: string | null = `${NEW}/ability/?limit=${limit}`;
     let pages = 0;
     while (next !== null) {
       const a = await get(next.slice(NEW.length - '/v2'.length));
@@ -123,6 +127,7 @@ describe('a rebuild under a running preview', () => {
       next = (JSON.parse(a.text) as { next: string | null }).next;
       pages++;
     }
+    expect(pages).toBe(Math.ceil(abilities / limit));
     expect(pages).toBeGreaterThan(3);
   });
 });
