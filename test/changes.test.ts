@@ -2,12 +2,13 @@
  * The served change reports (issue 25), from invented reports in a scratch folder: the build
  * checks them, serves the chain that leads to its commit newest first, links the latest from
  * meta, answers a report by its full commit or an unambiguous prefix, and a JSON 404 otherwise.
- * The build here is the writer's finish alone, with no kinds: what the reports need.
+ * The build here is the writer's finish alone, with no kinds: what the reports need; the one
+ * whole build (a bad report stops it) builds one kind from the data cut's records (generator/cut).
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createHandler } from '../edge/handler.ts';
 import { changesListFile, metaFile, type Meta } from '../edge/layout.ts';
 import { BuildError } from '../generator/emit/build-error.ts';
@@ -16,7 +17,7 @@ import { changesSection } from '../generator/emit/changes-page.ts';
 import { changeChain, readChangeReports, type ChangeList } from '../generator/emit/changes.ts';
 import { BuildWriter } from '../generator/emit/writer.ts';
 import { diskReader } from '../generator/preview/disk-reader.ts';
-import { testConfig } from './support/config.ts';
+import { cutConfig } from './support/config.ts';
 import type { ChangeReport } from '../schemas/output/changes.ts';
 
 const base = 'http://localhost:8080/v2';
@@ -141,7 +142,8 @@ describe('reading the committed reports', () => {
   });
 
   it('a bad report stops a build, which leaves the previous output as it was', async () => {
-    const config = testConfig();
+    // the global setup's cut records and media, only read: the build writes into `previous` alone
+    const cut = inject('cutDataDir');
     const dir = join(scratch, 'bad-build-reports');
     writeReports(dir, [{ ...report(A, B, 1), summary: { added: 0, removed: 0, changed: -1 } }]);
     const previous = join(scratch, 'previous');
@@ -150,7 +152,7 @@ describe('reading the committed reports', () => {
     const about = { upstreamCommit: B, version: 'test', builtAt: '2026-01-01T00:00:00.000Z' };
     let error: unknown = null;
     try {
-      await runBuild({ recordsDir: config.recordsDir, mediaDir: join(config.dataDir, 'media'), outDir: previous, baseUrl: base, inputHash: 'x', about, changesDir: dir, only: new Set(['creature-color']) });
+      await runBuild({ recordsDir: cutConfig(cut).recordsDir, mediaDir: join(cut, 'media'), outDir: previous, baseUrl: base, inputHash: 'x', about, changesDir: dir, only: new Set(['creature-color']) });
     } catch (e) {
       error = e;
     }

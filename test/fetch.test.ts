@@ -1,14 +1,15 @@
 /**
  * The fetcher's pieces: the upstream's hash function (checked against TREE.txt), the committed
- * lock, the streaming tar reader, and fetches against a local server that refuse or fail.
+ * lock, the streaming tar reader, and fetches against a local server that refuse or fail (of
+ * the data cut's tables, generator/cut, and of tiny invented ones).
  * The whole flow in a fresh clone is test/fresh-clone.test.ts.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { sharedRoot } from '../generator/config.ts';
 import { teamCopy } from './support/config.ts';
 import { FetchError, fetchDataSet, gitBlobSha1, lockPath, readLock } from '../generator/fetch/index.ts';
@@ -26,6 +27,36 @@ const quiet = { info: () => {} };
 const tree = parseTree(readFileSync(join(teamCopy(), 'TREE.txt'), 'utf8'));
 /** The tables the first copy's PROVENANCE.md says were rebuilt (their bytes differ from the upstream's); every copy holds them so. */
 const rebuilt = (/Four of them \(([^)]+)\)/.exec(readFileSync(join(sharedRoot, 'upstream/PROVENANCE.md'), 'utf8'))?.[1] ?? '').split(/,\s*/).sort();
+
+/** The data cut's tables (generator/cut, only read): what the fetches that must refuse serve. */
+const cutCsv = join(inject('cutDataDir'), 'csv');
+/** What a mirror may serve in place of the pinned bytes: a digit changed (the size kept), CRLF line ends, the last line lost, the last line twice. */
+const damage: Record<string, (bytes: Buffer) => Buffer> = {
+  'pokemon_moves.csv': (b) => {
+    const changed = Buffer.from(b);
+    const at = changed.indexOf('\n') + 1;
+    changed[at] = changed[at] === 0x31 ? 0x32 : 0x31;
+    return changed;
+  },
+  'move_flavor_text.csv': (b) => Buffer.from(b.toString('utf8').replaceAll('\n', '\r\n')),
+  'item_flavor_text.csv': (b) => b.subarray(0, lastLine(b)),
+  'pokemon_species_flavor_text.csv': (b) => Buffer.concat([b, b.subarray(lastLine(b))]),
+};
+/** Where the last line of a file that ends with a newline starts. */
+const lastLine = (b: Buffer): number => b.lastIndexOf('\n', b.length - 2) + 1;
+/**
+ * A lock of the cut's tables as they are. Two of the damaged tables have no size in it, as the
+ * committed lock has none for the tables whose bytes it never saw: those are refused by hash alone.
+ */
+const refusedLock = lockForFolder('2'.repeat(40), cutCsv);
+for (const name of ['item_flavor_text.csv', 'pokemon_species_flavor_text.csv']) delete refusedLock.tables[name]!.size;
+
+/** The cut's tables with the damage done, in `dir`. */
+function damagedCopy(dir: string): string {
+  cpSync(cutCsv, dir, { recursive: true });
+  for (const [name, change] of Object.entries(damage)) writeFileSync(join(dir, name), change(readFileSync(join(dir, name))));
+  return dir;
+}
 
 
 describe('the upstream hash (git blob SHA-1)', () => {
@@ -91,16 +122,20 @@ describe('the tar reader', () => {
 });
 
 describe('fetching against a lock', () => {
-  it('refuses, by name and hash, the four tables that differ from the real lock, and leaves no cache', async () => {
-    server.route('/shared.tar.gz', { body: upstreamArchive(sharedCsv, `pokeapi-${realLock.commit}`) });
+  it('refuses, by name and hash, the tables that differ from the lock, and leaves no cache', async () => {
+    const served = damagedCopy(join(scratch, 'refused-tables'));
+    server.route('/refused.tar.gz', { body: upstreamArchive(served, `pokeapi-${refusedLock.commit}`) });
     const cache = join(scratch, 'refused/upstream');
-    const error = await fetchDataSet(realLock, server.url('/shared.tar.gz'), cache, quiet).catch((e: unknown) => e);
+    const error = await fetchDataSet(refusedLock, server.url('/refused.tar.gz'), cache, quiet).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FetchError);
     const message = (error as FetchError).message;
-    expect(message).toMatch(/4 of 184 tables refused/);
-    for (const name of rebuilt) {
-      const found = gitBlobSha1(readFileSync(join(sharedCsv, name)));
-      expect(message).toContain(`${name}: expected git blob ${realLock.tables[name]!.sha1}, found ${found}`);
+    // every other table of the lock passed
+    const tables = Object.keys(refusedLock.tables).length;
+    expect(message).toMatch(new RegExp(`: 4 of ${tables} tables refused;`));
+    for (const name of Object.keys(damage)) {
+      const { sha1, size } = refusedLock.tables[name]!;
+      const bytes = readFileSync(join(served, name));
+      expect(message).toContain(`\n  ${name}: expected git blob ${sha1}${size === undefined ? '' : ` (${size} bytes)`}, found ${gitBlobSha1(bytes)} (${bytes.length} bytes)\n`);
     }
     expect(existsSync(cache)).toBe(false);
     expect(readdirSync(dirname(cache))).toEqual([]);
