@@ -6,6 +6,7 @@
  * headers, have the preview's status, bytes and headers, and cost one invocation: the
  * function's reads never run it again. Rows outside /v2 are the static layer's. Also: the
  * function type-checks under Deno, and the adapter's behaviour when a read fails.
+ * Over the data cut's build (a mechanism: every kind is in it, the whole data set is not needed).
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,8 +28,8 @@ const run = promisify(execFile);
 const deno = join(repoRoot, 'node_modules/.bin/deno');
 const denoEnv = { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' };
 
-const distDir = inject('distDir');
-const previewUrl = inject('previewUrl');
+const distDir = inject('cutDistDir');
+const previewUrl = inject('cutPreviewUrl');
 const ctx = loadCaseContext(distDir, inject('baseUrl'));
 const table = httpCases(ctx);
 const cases = [...table, ...withSpoofedHeaders(table)];

@@ -1,12 +1,13 @@
 /**
  * The shared table (test/support/http-cases.ts) against the running preview, over real HTTP:
  * every row, and every row again with headers no answer may depend on.
+ * Over the data cut's build (a mechanism: every kind is in it, the whole data set is not needed).
  */
 import { describe, expect, inject, it } from 'vitest';
 import { checkOutcome, gotFrom, httpCases, loadCaseContext, runCases, withSpoofedHeaders, type Got, type Sent } from './support/http-cases.ts';
 
-const origin = inject('previewUrl');
-const ctx = loadCaseContext(inject('distDir'), inject('baseUrl'));
+const origin = inject('cutPreviewUrl');
+const ctx = loadCaseContext(inject('cutDistDir'), inject('baseUrl'));
 const table = httpCases(ctx);
 const cases = [...table, ...withSpoofedHeaders(table)];
 

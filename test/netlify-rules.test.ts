@@ -14,6 +14,7 @@
  * 2. Without edge functions (they do not run under split testing): the rules alone give the
  *    row's answer or a 404, never a different page; where a build file is asked for by its own
  *    path it is served as is (listed below).
+ * Over the data cut's build (a mechanism: every kind is in it, the whole data set is not needed).
  */
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -27,7 +28,7 @@ import { FILE_READ_PREFIX } from '../netlify/edge-adapter.ts';
 import { netlifyTomlPath, readNetlifyConfig } from './support/files.ts';
 import { checkOutcome, expectedBody, firstRequest, gotFrom, httpCases, loadCaseContext, runCases, type Got, type HttpCase, type Sent } from './support/http-cases.ts';
 
-const distDir = realpathSync(inject('distDir'));
+const distDir = realpathSync(inject('cutDistDir'));
 const ctx = loadCaseContext(distDir, inject('baseUrl'));
 const cases = httpCases(ctx);
 const tomlPath = netlifyTomlPath;

@@ -90,8 +90,14 @@ const page = (kind: string, offset: number, limit: number, q?: string): BodyExpe
 const ok = (name: string, path: string, body: BodyExpectation, extra: Partial<HttpCase> = {}): HttpCase => ({ name, path, status: 200, body, ...extra });
 const missing = (name: string, path: string, extra: Partial<HttpCase> = {}): HttpCase => ({ name, path, status: 404, body: NOT_FOUND, ...extra });
 
-/** The table. Site pages (docs, downloads) come from the build's routing table. */
-export function httpCases(ctx: Pick<CaseContext, 'routes'>): HttpCase[] {
+/**
+ * The table. Site pages (docs, downloads) come from the build's routing table; the pages near a
+ * list's end from its count, so the table states the same on the whole data set and on the cut.
+ * The computed pages and the limits read the ability list: long enough in either (373 and 38) to
+ * tell a limit of 20 from one of 100000 and to hold a page at offset 9.
+ */
+export function httpCases(ctx: Pick<CaseContext, 'routes' | 'list'>): HttpCase[] {
+  const lastPage = Math.floor((ctx.list('creature').count - 1) / 20) * 20;
   const creature1 = item('creature', 1);
   const encounters25 = { file: subresourceFile('creature', 25, 'encounters') };
   const cases: HttpCase[] = [
@@ -133,14 +139,14 @@ export function httpCases(ctx: Pick<CaseContext, 'routes'>): HttpCase[] {
     ok('default-size page by offset', '/v2/creature/?offset=40', page('creature', 40, 20)),
     ok('default-size page, unknown parameter ignored', '/v2/creature/?limit=20&offset=40&utm_source=x', page('creature', 40, 20)),
     ok('default-size page, kind in capitals', '/v2/Creature/?offset=40&limit=20', page('creature', 40, 20)),
-    ok('last default-size page', '/v2/creature/?offset=1340', page('creature', 1340, 20)),
-    ok('computed page', '/v2/move/?offset=7&limit=5', page('move', 7, 5)),
-    ok('limit 0 reads as 20', '/v2/move/?limit=0', page('move', 0, 20)),
-    ok('negative limit reads as 20', '/v2/move/?limit=-5', page('move', 0, 20)),
-    ok('non-numeric limit and offset read as 20 and 0', '/v2/move/?limit=abc&offset=x', page('move', 0, 20)),
-    ok('fractional limit reads as 20', '/v2/move/?limit=2.5', page('move', 0, 20)),
-    ok('limit above the maximum reads as 100000', '/v2/move/?limit=100001', page('move', 0, 100000)),
-    ok('negative offset reads as 0', '/v2/move/?offset=-3&limit=10', page('move', 0, 10)),
+    ok('last default-size page', `/v2/creature/?offset=${lastPage}`, page('creature', lastPage, 20)),
+    ok('computed page', '/v2/ability/?offset=7&limit=5', page('ability', 7, 5)),
+    ok('limit 0 reads as 20', '/v2/ability/?limit=0', page('ability', 0, 20)),
+    ok('negative limit reads as 20', '/v2/ability/?limit=-5', page('ability', 0, 20)),
+    ok('non-numeric limit and offset read as 20 and 0', '/v2/ability/?limit=abc&offset=x', page('ability', 0, 20)),
+    ok('fractional limit reads as 20', '/v2/ability/?limit=2.5', page('ability', 0, 20)),
+    ok('limit above the maximum reads as 100000', '/v2/ability/?limit=100001', page('ability', 0, 100000)),
+    ok('negative offset reads as 0', '/v2/ability/?offset=-3&limit=10', page('ability', 0, 10)),
     ok('every entry in one page', '/v2/creature/?limit=100000', page('creature', 0, 100000)),
     ok('offset past the end', '/v2/creature-color/?offset=50&limit=20', page('creature-color', 50, 20)),
     ok('the 18 battle types', '/v2/type/', page('type', 0, 20)),
@@ -159,8 +165,8 @@ export function httpCases(ctx: Pick<CaseContext, 'routes'>): HttpCase[] {
     ok('a search that finds nothing', '/v2/search/?q=zzzzzzzzzz', { json: { count: 0, next: null, previous: null, results: [] } }),
 
     // a repeated parameter: the last one counts, as the upstream reads it
-    ok('repeated limit', '/v2/move/?limit=5&limit=7', page('move', 0, 7)),
-    ok('repeated offset around the limit', '/v2/move/?offset=3&limit=4&offset=9', page('move', 9, 4)),
+    ok('repeated limit', '/v2/ability/?limit=5&limit=7', page('ability', 0, 7)),
+    ok('repeated offset around the limit', '/v2/ability/?offset=3&limit=4&offset=9', page('ability', 9, 4)),
     ok('repeated default limit after another', '/v2/creature/?limit=5&offset=40&limit=20', page('creature', 40, 20)),
     ok('repeated search', '/v2/creature/?q=zzzz&q=saur', page('creature', 0, 20, 'saur')),
 
@@ -196,7 +202,7 @@ export function httpCases(ctx: Pick<CaseContext, 'routes'>): HttpCase[] {
 
     // conditional requests
     { name: 'revalidating an item', path: '/v2/creature/1', revalidate: true, status: 304, body: { empty: true } },
-    { name: 'revalidating a computed page', path: '/v2/move/?offset=7&limit=5', revalidate: true, status: 304, body: { empty: true } },
+    { name: 'revalidating a computed page', path: '/v2/ability/?offset=7&limit=5', revalidate: true, status: 304, body: { empty: true } },
     { name: 'revalidating a 404', path: '/v2/creature/999999', revalidate: true, status: 404, body: NOT_FOUND },
     { name: 'If-None-Match *', path: '/v2/creature/1', headers: { 'If-None-Match': '*' }, status: 304, body: { empty: true } },
     { name: 'If-None-Match of another version', path: '/v2/creature/1', headers: { 'If-None-Match': '"0000"' }, status: 200, body: creature1 },
