@@ -3,7 +3,7 @@
  * asked of the real request logic (in-process, reading dist/) and must answer 200. A failure
  * names the file and the field path where the link was found.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { createHandler } from '../edge/handler.ts';
@@ -12,11 +12,17 @@ import { diskReader } from '../generator/preview/index.ts';
 const distDir = inject('distDir');
 const base = inject('baseUrl');
 
-function* jsonFiles(dir: string): Generator<string> {
+/** Every JSON file once: an item's file by name is a hard link of its file by id, the same bytes and links. */
+function* jsonFiles(dir: string, seen = new Set<number>()): Generator<string> {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const full = join(dir, e.name);
-    if (e.isDirectory()) yield* jsonFiles(full);
-    else if (e.name.endsWith('.json')) yield full;
+    if (e.isDirectory()) yield* jsonFiles(full, seen);
+    else if (e.name.endsWith('.json')) {
+      const { ino } = statSync(full);
+      if (seen.has(ino)) continue;
+      seen.add(ino);
+      yield full;
+    }
   }
 }
 
