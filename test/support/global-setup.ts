@@ -31,12 +31,14 @@ export async function setup(project: TestProject): Promise<void> {
     }
   }
   before = new Map(guarded.map((folder) => [folder, treeHash(folder)]));
+  const started = performance.now();
   const log = { info: (m: string) => console.log(`[setup] ${m}`), warn: (m: string) => console.log(`[setup] warning: ${m}`) };
   await ensureDataSet(config, log);
   const cutDataDir = ensureCut(config.dataDir, cutCacheDir);
   const cut = cutConfig(cutDataDir);
   await ensureBuilt(cut, { info: (m) => log.info(`cut ${m}`), warn: (m) => log.warn(`cut ${m}`) });
   await ensureBuilt(config, log);
+  log.info(`the cut and the whole data set ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   preview = await startPreview({ root: config.outDir, baseUrl: config.baseUrl, port: 0 });
   cutPreview = await startPreview({ root: cut.outDir, baseUrl: cut.baseUrl, port: 0 });
   project.provide('previewUrl', preview.url);
