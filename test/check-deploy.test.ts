@@ -5,7 +5,7 @@
  * a header, a wrong download type), the check that should see it fails, exit 1; misuse, exit 2.
  * The repeat-key check runs behind an invented CDN in front of the preview, once keying on the
  * whole query string (passes) and once on one value of each parameter (fails, saying so).
- * Netlify's CLI runs it too (test/fresh-clone.test.ts). A real deploy is not reachable here.
+ * Netlify's CLI runs it too (test/netlify-cli.test.ts). A real deploy is not reachable here.
  * Over the data cut's build (a mechanism: every kind is in it, the whole data set is not needed).
  */
 import { execFile } from 'node:child_process';

@@ -2,7 +2,7 @@
  * THE table of request → expected response that every way of serving the API is held to: the
  * preview over real HTTP (test/http-preview.test.ts), the Netlify edge function under Deno
  * (test/edge-deno.test.ts), Netlify's own rule matcher over dist/ (test/netlify-rules.test.ts)
- * and Netlify's CLI (test/fresh-clone.test.ts); the first, second and last also send every row
+ * and Netlify's CLI (test/netlify-cli.test.ts); the first, second and last also send every row
  * again with headers no answer may depend on (withSpoofedHeaders).
  *
  * Expected bodies are stated independently of the request module: a file of the build, a JSON

@@ -1,0 +1,137 @@
+/**
+ * A fresh clone, as a user meets it, for test/fresh-clone.test.ts and test/netlify-cli.test.ts
+ * (each file runs in a process of its own, so each makes its own): a copy of this repository in a
+ * scratch folder with no ../shared beside it, its lock naming the pinned commit and the data cut's
+ * tables (generator/cut), and a local server holding an archive of those tables in the upstream's
+ * layout, for DATA_URL. Also where the pinned netlify-cli is found.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cp } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { isDeepStrictEqual, promisify } from 'node:util';
+import { inject } from 'vitest';
+import { lockPath, readLock, type UpstreamLock } from '../../generator/fetch/index.ts';
+import { formatLock, lockForFolder } from '../../generator/fetch/lock.ts';
+import { copyOfClone } from './clone.ts';
+import { startTestServer, upstreamArchive, type TestServer } from './upstream-archive.ts';
+
+/** Pinned: the last major that runs on Node 20 as well as 22 and 24. */
+export const NETLIFY_CLI = 'netlify-cli@26.2.0';
+
+export const run = promisify(execFile);
+export const cutCsv = join(inject('cutDataDir'), 'csv');
+export const baseUrl = inject('baseUrl');
+export const realLock = readLock(lockPath);
+/** The clone's lock: the pinned commit, and the hashes of the tables the archive holds (the cut's). */
+export const cutLock: UpstreamLock = { ...lockForFolder(realLock.commit, cutCsv), archive: realLock.archive };
+export const archivePath = `/pokeapi/tar.gz/${realLock.commit}`;
+
+export interface BuildResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment of a user of the clone: none of the variables the test process has for itself. */
+export function userEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ['BASE_URL', 'DATA_DIR', 'DATA_URL', 'DATA_TIMEOUT_MS', 'PORT', 'OUT_DIR', 'RECORDS_DIR', 'NODE_OPTIONS', 'VITEST', 'VITEST_POOL_ID', 'VITEST_WORKER_ID']) delete out[name];
+  // links as the cut's build that the answers are compared with
+  return { ...out, BASE_URL: baseUrl, ...env };
+}
+
+/** The clone, its scratch folder and the archive server; `setUp` in a beforeAll, `tearDown` in an afterAll. */
+export class FreshClone {
+  readonly scratch = mkdtempSync(join(tmpdir(), 'creature-fresh-clone-'));
+  readonly clone = join(this.scratch, 'elsewhere/creature-api');
+  readonly dist = join(this.clone, 'dist');
+  readonly cache = join(this.clone, 'data/upstream');
+  private started: TestServer | undefined;
+
+  /** The archive server, once `setUp` has started it. */
+  get server(): TestServer {
+    if (!this.started) throw new Error('the archive server is not started: call setUp() in a beforeAll');
+    return this.started;
+  }
+
+  async setUp(): Promise<void> {
+    this.started = await startTestServer();
+    copyOfClone(this.clone);
+    writeFileSync(join(this.clone, 'data/upstream.lock.json'), formatLock(cutLock));
+    this.server.route(archivePath, { body: upstreamArchive(cutCsv, `pokeapi-${realLock.commit}`) });
+  }
+
+  async tearDown(): Promise<void> {
+    await this.started?.close();
+    rmSync(this.scratch, { recursive: true, force: true });
+  }
+
+  /** DATA_URL as a user sets it to the archive server ({commit} is the lock's). */
+  dataUrl(): string {
+    return this.server.url('/pokeapi/tar.gz/{commit}');
+  }
+
+  /** `npm run build` in the clone, or in a copy of it (the command npm runs). */
+  build(env: Record<string, string>, root = this.clone): Promise<BuildResult> {
+    return run(join(root, 'node_modules/.bin/tsx'), ['generator/cli.ts', 'build'], { cwd: root, env: userEnv(env), maxBuffer: 1 << 26 }).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (e: BuildResult) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+    );
+  }
+
+  /**
+   * A copy of the clone as built (its cache, records and dist/), for what must not share its
+   * folder with a server or another test. Made without blocking, and without the .netlify/ a
+   * server of the clone may be writing meanwhile.
+   */
+  async copyOfBuilt(name: string): Promise<string> {
+    const root = join(this.scratch, `${name}/creature-api`);
+    await cp(this.clone, root, { recursive: true, filter: (src) => relative(this.clone, src) !== '.netlify' });
+    return root;
+  }
+}
+
+export interface CliInstall {
+  bin: string;
+  bootstrap: string;
+}
+let cliInstall: Promise<CliInstall> | undefined;
+
+/** The CLI's install (npx's cache): its `netlify` binary and the edge bootstrap it ships; found once, for every server. */
+export const installCli = (): Promise<CliInstall> => (cliInstall ??= findCli());
+
+async function findCli(): Promise<CliInstall> {
+  const started = performance.now();
+  const cached = cachedCli();
+  const bin = cached ?? (await run('npx', ['-y', '-p', NETLIFY_CLI, 'sh', '-c', 'command -v netlify'], { maxBuffer: 1 << 24 })).stdout.trim().split('\n').at(-1)!;
+  const root = dirname(dirname(bin)); // <npx cache>/node_modules
+  const bootstrap = [join(root, '@netlify/edge-functions-dev/dist/deno/bootstrap.mjs'), join(root, 'netlify-cli/node_modules/@netlify/edge-functions-dev/dist/deno/bootstrap.mjs')].find((p) => existsSync(p));
+  if (!bootstrap) throw new Error(`${NETLIFY_CLI} in ${root} ships no @netlify/edge-functions-dev/dist/deno/bootstrap.mjs`);
+  console.log(`[netlify] ${NETLIFY_CLI} ready in ${((performance.now() - started) / 1000).toFixed(1)} s (${cached ? 'found in' : 'npx:'} ${root})`);
+  return { bin, bootstrap };
+}
+
+/**
+ * The `netlify` binary of an earlier `npx -p NETLIFY_CLI` (npx keeps one folder a spec under
+ * <npm cache>/_npx, its package.json naming the spec), so npx's own start, 9-13 s measured on a
+ * loaded machine, is not paid; null when there is none and npx must fetch it.
+ */
+function cachedCli(): string | null {
+  const npx = join(process.env['npm_config_cache'] ?? join(homedir(), '.npm'), '_npx');
+  const json = <T>(path: string): T | null => {
+    try {
+      return JSON.parse(readFileSync(path, 'utf8')) as T;
+    } catch {
+      return null;
+    }
+  };
+  for (const dir of existsSync(npx) ? readdirSync(npx) : []) {
+    const spec = json<{ _npx?: { packages?: string[] } }>(join(npx, dir, 'package.json'))?._npx?.packages;
+    const installed = json<{ version?: string }>(join(npx, dir, 'node_modules/netlify-cli/package.json'))?.version;
+    const bin = join(npx, dir, 'node_modules/.bin/netlify');
+    if (isDeepStrictEqual(spec, [NETLIFY_CLI]) && `netlify-cli@${installed}` === NETLIFY_CLI && existsSync(bin)) return bin;
+  }
+  return null;
+}
