@@ -14,7 +14,7 @@ const NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-s
 const MAC_APPS = ['/Applications/Chromium.app/Contents/MacOS/Chromium', '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome'];
 
 export const INSTALL_HINT =
-  'the docs-page test (test/e2e.test.ts) needs Chromium or Chrome: install it (Debian/Ubuntu: `sudo apt-get install chromium`; ' +
+  'the docs-page tests (test/e2e.test.ts, test/e2e-try.test.ts) need Chromium or Chrome: install it (Debian/Ubuntu: `sudo apt-get install chromium`; ' +
   'macOS: `brew install --cask chromium`) or set CHROMIUM_PATH to a Chromium or Chrome executable';
 
 export interface Machine {
