@@ -49,10 +49,11 @@ program
     const c = config();
     await ensureDataSet(c, consoleLog);
     const { writeCut, cutLine } = await import('./cut/index.ts');
+    const to = resolve(opts.to);
     const started = performance.now();
-    const summary = writeCut(c.dataDir, resolve(opts.to));
+    const summary = writeCut(c.dataDir, to);
     for (const { table, kept, of } of summary.rows) if (kept < of) consoleLog.info(`  ${table}: ${kept} of ${of} rows`);
-    consoleLog.info(`cut: ${cutLine(summary)} in ${((performance.now() - started) / 1000).toFixed(1)} s, written to ${resolve(opts.to)} (every table whole unless listed above)`);
+    consoleLog.info(`cut: ${cutLine(summary)} in ${((performance.now() - started) / 1000).toFixed(1)} s, written to ${to} (every table whole unless listed above)`);
     consoleLog.info(`try it: DATA_DIR=${opts.to} npm run dev`);
   });
 

@@ -12,6 +12,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeF
 import { join } from 'node:path';
 import { tables, type TableKey } from '../../schemas/tables.ts';
 import { repoRoot } from '../config.ts';
+import { upstreamCommit } from '../pipeline.ts';
 import { hashFiles } from '../files/file-memo.ts';
 import { parseCsv } from '../import/csv.ts';
 import { csvHeaderOf } from '../import/tables.ts';
@@ -28,10 +29,11 @@ function readSourceTable(csvDir: string, table: TableKey): SourceTable {
   const text = readFileSync(join(csvDir, `${table}.csv`), 'utf8');
   const lines = text.split('\n');
   // most rows are one line; only a file with quotes can have a row over several (parsed whole)
-  const rows = text.includes('"') ? parseCsv(text).rows : null;
+  const parsed = text.includes('"') ? parseCsv(text) : null;
+  const rows = parsed?.rows ?? null;
   const lastLine = lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;
   const rowCount = rows ? rows.length : lastLine - 1;
-  const header = rows ? parseCsv(lines[0]!).header : lines[0]!.replace(/\r$/, '').split(',');
+  const header = parsed?.header ?? lines[0]!.replace(/\r$/, '').split(',');
   const columnIndex = new Map(Object.keys(tables[table]).map((column) => [column, header.indexOf(csvHeaderOf(column))]));
   let cellsOf: { row: number; cells: readonly string[] } = { row: -1, cells: [] };
   const cells = (row: number): readonly string[] => {
@@ -62,9 +64,12 @@ export interface CutSummary {
   rows: Array<{ table: TableKey; kept: number; of: number }>;
 }
 
-/** The cut's PROVENANCE.md: what it was cut from (its commit line is what meta reads) and from which seeds. */
+/**
+ * The cut's PROVENANCE.md: what it was cut from (its commit line is what meta reads, as of any
+ * data set: the source's PROVENANCE.md, or the commit a download recorded) and from which seeds.
+ */
 const provenance = (source: string, seeds: Seeds) => {
-  const commit = /commit\s+([0-9a-f]{40})/.exec(readIfThere(join(source, 'PROVENANCE.md')) ?? '')?.[1] ?? 'unknown';
+  const commit = upstreamCommit(source);
   const seedLines = Object.entries(seeds).map(([table, names]) => `- ${table}: ${names.join(', ')}`);
   return [
     '# A cut of the upstream data set',
@@ -77,10 +82,6 @@ const provenance = (source: string, seeds: Seeds) => {
     '',
   ].join('\n');
 };
-
-function readIfThere(path: string): string | null {
-  return existsSync(path) ? readFileSync(path, 'utf8') : null;
-}
 
 /**
  * Writes the cut of the data set in `source` (a folder with csv/ and optionally media/) to `out`,
@@ -124,9 +125,12 @@ export const cutLine = (summary: CutSummary): string => {
   return `${kept} rows of ${of} in ${summary.rows.length} tables`;
 };
 
-/** What the cut is made from: the source's tables, the cut's code and the table declarations, the seeds. */
+/** The code the cut is made by: its own, the CSV reader and the table declarations it reads them with. */
+const CUT_CODE = ['generator/cut', 'generator/import/csv.ts', 'generator/import/tables.ts', 'schemas/tables.ts', 'schemas/columns.ts'];
+
+/** What the cut is made from: the source's tables and media manifests, the code that cuts them, the seeds. */
 export function cutKey(source: string, seeds: Seeds = defaultSeeds): string {
-  const inputs = hashFiles([join(source, 'csv'), join(source, 'media'), join(repoRoot, 'generator/cut'), join(repoRoot, 'schemas/tables.ts'), join(repoRoot, 'generator/import/csv.ts')]);
+  const inputs = hashFiles([join(source, 'csv'), join(source, 'media'), ...CUT_CODE.map((p) => join(repoRoot, p))]);
   return createHash('sha256').update(inputs).update(JSON.stringify(seeds)).digest('hex').slice(0, 16);
 }
 

@@ -54,8 +54,8 @@ export function howKept(table: TableName, hasPrimaryKey: boolean, firstReference
   if (whole.includes(table)) return { how: 'whole' };
   const exception = exceptions[table];
   if (exception) return exception;
-  if (hasPrimaryKey || firstReference === undefined) return hasPrimaryKey ? { how: 'referenced' } : { how: 'whole' };
-  return { how: 'owned', by: firstReference };
+  if (hasPrimaryKey) return { how: 'referenced' };
+  return firstReference === undefined ? { how: 'whole' } : { how: 'owned', by: firstReference };
 }
 
 /** Rows named by identifier that the cut starts from, by table. */

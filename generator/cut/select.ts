@@ -58,7 +58,10 @@ class Selection {
   private readonly owned = new Map<TableKey, Array<{ table: TableKey; rowsByOwner: Map<string, number[]> }>>();
   private readonly pending: Array<[TableKey, number]> = [];
 
-  constructor(private readonly plans: readonly TablePlan[], private readonly read: (table: TableKey) => CutTable) {
+  private readonly plans: ReadonlyMap<TableKey, TablePlan>;
+
+  constructor(plans: readonly TablePlan[], private readonly read: (table: TableKey) => CutTable) {
+    this.plans = new Map(plans.map((plan) => [plan.table, plan]));
     for (const plan of plans) this.kept.set(plan.table, new Set());
     for (const plan of plans) {
       if (plan.kept.how !== 'owned') continue;
@@ -122,7 +125,7 @@ class Selection {
   }
 
   private bringIn(table: TableKey, row: number): void {
-    const plan = this.plans.find((p) => p.table === table)!;
+    const plan = this.plans.get(table)!;
     const data = this.read(table);
     for (const { column, target } of plan.references) {
       const id = data.cell(row, column);
@@ -141,7 +144,7 @@ class Selection {
     let index = this.rowOfId.get(table);
     if (!index) {
       const data = this.read(table);
-      const primaryKey = this.plans.find((p) => p.table === table)!.primaryKey;
+      const primaryKey = this.plans.get(table)!.primaryKey;
       if (!primaryKey) throw new CutError(`${where} references ${table}, which has no primary key`);
       index = new Map();
       for (let row = 0; row < data.rowCount; row++) index.set(data.cell(row, primaryKey), row);

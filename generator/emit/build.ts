@@ -124,13 +124,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildSummary> {
 
 async function buildInto(tmp: string, options: BuildOptions): Promise<BuildSummary> {
   const kinds = allResources.map((r) => r.kind as string).filter((k) => !options.only || options.only.has(k));
-  const recordBytes = (kind: string) => {
-    try {
-      return statSync(join(options.recordsDir, `${kind}.ndjson`)).size;
-    } catch {
-      return 0;
-    }
-  };
+  const sizes = new Map(kinds.map((kind) => [kind, recordFileSize(options.recordsDir, kind)]));
+  const recordBytes = (kind: string) => sizes.get(kind) ?? 0;
   const counts = recordCounts(options.recordsDir);
   const total = kinds.reduce((n, k) => n + (counts[k] ?? 0), 0);
   let done = 0;
@@ -138,7 +133,7 @@ async function buildInto(tmp: string, options: BuildOptions): Promise<BuildSumma
     done += records;
     options.progress?.(done, total);
   };
-  const workers = options.workers ?? defaultWorkers(kinds.reduce((n, k) => n + recordBytes(k), 0));
+  const workers = options.workers ?? defaultWorkers([...sizes.values()].reduce((n, bytes) => n + bytes, 0));
   const shards = planShards(kinds, recordBytes, workers);
   const job = (shard: string[]): ShardJob => ({ kinds: shard, recordsDir: options.recordsDir, mediaDir: options.mediaDir, outDir: tmp, baseUrl: options.baseUrl });
   const written = (result: ShardResult): ShardResult => {
@@ -172,6 +167,15 @@ async function buildInto(tmp: string, options: BuildOptions): Promise<BuildSumma
 const ONE_THREAD_BELOW_BYTES = 16 * 1024 * 1024;
 
 const defaultWorkers = (recordBytes: number): number => (recordBytes < ONE_THREAD_BELOW_BYTES ? 1 : Math.min(2, availableParallelism()));
+
+/** The size of a kind's records file; 0 when it has none (the shard planner weighs kinds by it). */
+function recordFileSize(recordsDir: string, kind: string): number {
+  try {
+    return statSync(join(recordsDir, `${kind}.ndjson`)).size;
+  } catch {
+    return 0;
+  }
+}
 
 /** How many records each kind has, from the import's manifest (for progress only). */
 function recordCounts(recordsDir: string): Record<string, number> {

@@ -48,6 +48,5 @@ export const teamCopy = (): string => {
 export const cutCacheDir = join(testBuildDir, 'cuts');
 
 /** The configuration of the cut's build (made once by the global setup): the cut as DATA_DIR, its own dist/ and records/. */
-export const cutConfig = (cutDataDir: string): Config => ({
-  ...resolveConfig({}, { DATA_DIR: cutDataDir, OUT_DIR: join(testBuildDir, 'cut/dist'), RECORDS_DIR: join(testBuildDir, 'cut/records') }),
-});
+export const cutConfig = (cutDataDir: string): Config =>
+  resolveConfig({}, { DATA_DIR: cutDataDir, OUT_DIR: join(testBuildDir, 'cut/dist'), RECORDS_DIR: join(testBuildDir, 'cut/records') });
