@@ -8,6 +8,8 @@
  * It also guards what the user serves: the user's dist/ and records are hashed before any test
  * and again after the last one, and the run fails if either changed (or appeared). The check
  * lives in teardown because only there has every test file finished.
+ *
+ * `npm test` also type-checks, beside the setup (type-check.ts), and fails in teardown on an error.
  */
 import type { TestProject } from 'vitest/node';
 import { cutCacheDir, cutConfig, overlaps, testBuildDir, testConfig, userFolders } from './config.ts';
@@ -17,12 +19,15 @@ import { ensureCut } from '../../generator/cut/index.ts';
 import { ensureDataSet } from '../../generator/fetch/index.ts';
 import { startPreview, type Preview } from '../../generator/preview/index.ts';
 import { findChromium, type ChromiumLookup } from './chromium.ts';
+import { startTypeCheck, typeCheckWanted, type TypeCheck } from './type-check.ts';
 
 let preview: Preview | undefined;
 let cutPreview: Preview | undefined;
 let before: Map<string, string> | undefined;
+let typeCheck: TypeCheck | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
+  if (typeCheckWanted()) typeCheck = startTypeCheck(project.config.root);
   const config = testConfig();
   const guarded = userFolders();
   for (const folder of guarded) {
@@ -54,6 +59,7 @@ export async function setup(project: TestProject): Promise<void> {
 export async function teardown(): Promise<void> {
   await preview?.close();
   await cutPreview?.close();
+  await reportTypeCheck();
   const changed = [...(before ?? [])].filter(([folder, hash]) => treeHash(folder) !== hash).map(([folder]) => folder);
   if (changed.length) {
     // vitest reports an error thrown here but still exits 0; the exit code is what CI reads
@@ -62,6 +68,17 @@ export async function teardown(): Promise<void> {
   } else if (before) {
     console.log(`[teardown] ${[...before.keys()].join(' and ')} unchanged by the test run`);
   }
+}
+
+async function reportTypeCheck(): Promise<void> {
+  if (!typeCheck) return;
+  const { code, output } = await typeCheck.done;
+  if (code === 0) {
+    console.log('[teardown] the type check (tsc --noEmit) passed');
+    return;
+  }
+  console.error(`\nThe type check failed (tsc --noEmit, exit ${code}):\n${output}`);
+  process.exitCode = 1;
 }
 
 declare module 'vitest' {
