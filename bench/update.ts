@@ -139,7 +139,7 @@ async function serveFiles(routes: Record<string, string>): Promise<{ url: string
 
 /** `--run ROOT DATA_DIR`: one update of the scratch project at ROOT, the served build made from DATA_DIR. */
 async function runOne(root: string, dataDir: string): Promise<void> {
-  const { runUpdate } = await import('../generator/fetch/update.ts');
+  const { runUpdate } = await import('../generator/update/index.ts');
   const { consoleLog } = await import('../generator/pipeline.ts');
   const config = { ...resolveConfig({ data: dataDir }, {}), outDir: join(root, 'dist'), recordsDir: join(root, 'records'), changesDir: join(root, 'changes') };
   const paths = { lockPath: join(root, 'lock.json'), cacheDir: join(root, 'cache'), sharedRoot: join(root, 'no-shared'), config };

@@ -146,7 +146,7 @@ export interface Routes {
 /**
  * A kind's query vocabulary as the request logic and the contract read it: the parameters its
  * collection takes besides the fixed ones. The build makes it from the resource's declaration
- * (generator/resources/query.ts `QueryDecl`, compiled once by generator/emit/query-facts.ts
+ * (generator/resources/query.ts `QueryDecl`, compiled once by generator/indexes/query-facts.ts
  * `kindQuery`); every reader takes it from the routing table through `queryShape`.
  */
 export interface QueryShape {
@@ -158,7 +158,7 @@ export interface QueryShape {
   fields: string[];
   /**
    * The paths below a declared field `fields=` also accepts (`stats.base_stat`), from the item's
-   * schema (generator/emit/field-paths.ts); absent: none is accepted.
+   * schema (generator/indexes/field-paths.ts); absent: none is accepted.
    */
   below?: string[];
   /**

@@ -10,7 +10,7 @@
  * as a string literal where it is read, parsed and answered):
  * - declared: a kind's value filters and ranges beside its resource (generator/resources/**,
  *   `query:`, shapes in generator/resources/query.ts), compiled once by
- *   generator/emit/query-facts.ts `kindQuery` into the routing table's `QueryShape`
+ *   generator/indexes/query-facts.ts `kindQuery` into the routing table's `QueryShape`
  *   (edge/layout.ts); the fixed ones below;
  * - parsed: edge/query/params.ts (`parseValueGroups`, `parseRange`, `parseIds`, `parseNames`,
  *   `parseFields`, `parseSort`, `parseNameList` for `facets` and `summary`);

@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { dataCacheDir, lockPath, resolveConfig, sharedRoot, type ConfigOptions } from './config.ts';
-import type { UpdateRequest } from './fetch/update.ts';
+import type { UpdateRequest } from './update/index.ts';
 import { ensureDataSet, fetchCommand } from './fetch/index.ts';
 import { buildStep, consoleLog, ensureBuilt, importStep, inputHashes } from './pipeline.ts';
 import { startPreview } from './preview/index.ts';
@@ -37,7 +37,7 @@ program
     if (!opts.commit && !opts.latest && !opts.tree) throw new Error('data:update needs --commit SHA, --latest or --tree FILE');
     const c = config();
     if (c.dataSource === 'given') throw new Error('data:update moves the pin of the data set this project finds itself; unset --data / DATA_DIR');
-    const { runUpdate } = await import('./fetch/update.ts');
+    const { runUpdate } = await import('./update/index.ts');
     await runUpdate(opts, { lockPath, cacheDir: dataCacheDir, sharedRoot, config: c }, consoleLog);
   });
 
@@ -97,7 +97,7 @@ program
   .action(async (opts: { port?: string }) => {
     const c = resolveConfig({ ...program.opts<ConfigOptions>(), ...(opts.port ? { port: opts.port } : {}) });
     // loaded here: serving alone does not need the planner
-    const { startDev } = await import('./dev.ts');
+    const { startDev } = await import('./dev/index.ts');
     const dev = await startDev(c);
     // the planner keeps a spare copy of dist/ (hard links) beside it: removed on the way out
     process.once('SIGINT', () => void dev.close().then(() => process.exit(130)));
@@ -108,7 +108,7 @@ try {
 } catch (e) {
   // the import and the build are loaded only when they run (pipeline.ts); so are their errors
   const { DataError } = await import('./import/tables.ts');
-  const { BuildError } = await import('./emit/build.ts');
+  const { BuildError } = await import('./builder/build.ts');
   if (e instanceof DataError) {
     console.error(`The data set has problems; nothing was written.\n${e.message}`);
   } else if (e instanceof BuildError) {

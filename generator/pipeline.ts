@@ -9,9 +9,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot, type Config } from './config.ts';
-import type { BuildHooks, BuildSummary } from './emit/build.ts';
-import type { About } from './emit/routes-meta.ts';
-import { readBuildStamp } from './emit/stamp.ts';
+import type { BuildHooks, BuildSummary } from './builder/build.ts';
+import type { About } from './builder/routes-meta.ts';
+import { readBuildStamp } from './builder/stamp.ts';
 import { createProgress, type Progress } from './progress.ts';
 import { hashFiles, type FileMemo } from './files/file-memo.ts';
 import { readManifest } from './import/records.ts';
@@ -113,7 +113,7 @@ export async function buildStep(config: Config, hash: string, log: Log, force = 
     log.info('build: dist/ is up to date');
     return null;
   }
-  const { runBuild } = await import('./emit/build.ts');
+  const { runBuild } = await import('./builder/build.ts');
   const started = performance.now();
   const bar = log.startProgress?.('build: records');
   const summary = await runBuild({

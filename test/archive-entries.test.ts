@@ -1,6 +1,6 @@
 /**
  * The incremental build patches the archive's entry list where it rewrote files instead of
- * walking the whole tree (emit/archive.ts patchArchiveEntries). Patched or walked, the list
+ * walking the whole tree (builder/archive.ts patchArchiveEntries). Patched or walked, the list
  * must be the same: order, folders, and which files are hard links to which.
  */
 import { existsSync, linkSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { archiveEntries, patchArchiveEntries } from '../generator/emit/archive.ts';
+import { archiveEntries, patchArchiveEntries } from '../generator/builder/archive.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'creature-archive-entries-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

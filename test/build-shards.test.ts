@@ -5,7 +5,7 @@
  * it chooses; no clock is involved.
  */
 import { describe, expect, it } from 'vitest';
-import { allShards } from '../generator/emit/build.ts';
+import { allShards } from '../generator/builder/build.ts';
 
 /** A shard's result, settled when the test says. */
 function shard<T>() {

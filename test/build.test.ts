@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { cutConfig } from './support/config.ts';
 import { fileHashes } from './support/files.ts';
-import { BuildError, runBuild } from '../generator/emit/build.ts';
+import { BuildError, runBuild } from '../generator/builder/build.ts';
 import { bulkFile, metaFile, rootFile, type Meta } from '../edge/layout.ts';
-import { readBuildStamp } from '../generator/emit/stamp.ts';
+import { readBuildStamp } from '../generator/builder/stamp.ts';
 
 const config = cutConfig(inject('cutDataDir'));
 const mediaDir = join(config.dataDir, 'media');

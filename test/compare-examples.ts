@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveConfig } from '../generator/config.ts';
-import { runBuild } from '../generator/emit/build.ts';
+import { runBuild } from '../generator/builder/build.ts';
 import { importStep, inputHashes, consoleLog, mediaDir } from '../generator/pipeline.ts';
 import { differences, pinnedExamples, readJson } from './support/examples.ts';
 

@@ -1,9 +1,9 @@
 /**
- * The coverage map's rules (generator/emit/coverage.ts), on invented documents: what counts as
+ * The coverage map's rules (generator/indexes/coverage.ts), on invented documents: what counts as
  * lacking, each kind's generation, the languages counted, and which gaps the build prints.
  */
 import { describe, expect, it } from 'vitest';
-import { coverageFacts, coverageMap, gapLine, isEmpty, largestGaps, type CoverageFacts, type Doc } from '../generator/emit/coverage.ts';
+import { coverageFacts, coverageMap, gapLine, isEmpty, largestGaps, type CoverageFacts, type Doc } from '../generator/indexes/coverage.ts';
 
 const gen = (n: number) => ({ name: `generation-${n}`, url: `http://x/v2/generation/${n}/` });
 const text = (...langs: string[]) => langs.map((l) => ({ name: 'x', language: { name: l, url: 'http://x/v2/language/1/' } }));

@@ -5,7 +5,7 @@
  * until the test lets it finish: what is asserted is counts and order, whatever the machine's load.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DEBOUNCE_MS, openSteady, UpdateQueue } from '../generator/dev-queue.ts';
+import { DEBOUNCE_MS, openSteady, UpdateQueue } from '../generator/dev/queue.ts';
 
 beforeEach(() => {
   vi.useFakeTimers();

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { resolveConfig } from '../generator/config.ts';
-import { startDev, type Dev } from '../generator/dev.ts';
-import { readBuildStamp } from '../generator/emit/stamp.ts';
+import { startDev, type Dev } from '../generator/dev/index.ts';
+import { readBuildStamp } from '../generator/builder/stamp.ts';
 import { ensureBuilt, inputHashes, upstreamCommit } from '../generator/pipeline.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'creature-dev-'));

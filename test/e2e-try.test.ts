@@ -10,7 +10,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { itemFile, listFile } from '../edge/layout.ts';
-import { GRAPHQL_EXAMPLES } from '../generator/emit/graphql-page.ts';
+import { GRAPHQL_EXAMPLES } from '../generator/artifacts/graphql-page.ts';
 import {
   answered, base, builtCreatures, distJson, escapeRegExp, expectFilterAnswer, openPage, origin, output, outputDir, pretty,
   screenshotTop, shownJson, status, useChromium, type BuiltCreature, type BuiltSpecies,

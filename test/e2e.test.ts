@@ -12,7 +12,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { coverageFile, itemFile, routesFile, type Routes } from '../edge/layout.ts';
 import type { CoverageMap } from '../schemas/output/coverage.ts';
-import { GRAPHQL_EXAMPLES } from '../generator/emit/graphql-page.ts';
+import { GRAPHQL_EXAMPLES } from '../generator/artifacts/graphql-page.ts';
 import { answered, distJson, escapeRegExp, loadedPage, openPage, origin, screenshotOf, screenshotTop, useChromium } from './support/docs-page.ts';
 
 const fullOrigin = inject('previewUrl');

@@ -1,7 +1,7 @@
 /**
  * The Netlify edge function (netlify/edge-functions/api.ts) under Deno, against the built dist/,
  * for every row of the shared table, and every row again with spoofed headers
- * (netlify/edge-harness.ts plays the rest of Netlify's request chain, with netlify.toml's rules
+ * (test/support/edge-harness.ts plays the rest of Netlify's request chain, with netlify.toml's rules
  * as Netlify's own parser reads them). Each API answer must meet the row, carry the CDN's cache
  * headers, have the preview's status, bytes and headers, and cost one invocation: the
  * function's reads never run it again. Rows outside /v2 are the static layer's. Also: the
@@ -54,7 +54,7 @@ async function sendToEdge(requests: Sent[]): Promise<EdgeGot[]> {
   if (!requests.length) return [];
   const input = join(work, `input-${batch++}.json`);
   writeFileSync(input, JSON.stringify({ dist: distDir, origin: 'https://creatures.example', declarations, rules, requests }));
-  const { stdout } = await run(deno, ['run', '--no-lock', `--allow-read`, join(repoRoot, 'netlify/edge-harness.ts'), input], {
+  const { stdout } = await run(deno, ['run', '--no-lock', `--allow-read`, join(repoRoot, 'test/support/edge-harness.ts'), input], {
     cwd: repoRoot,
     env: denoEnv,
     maxBuffer: 1 << 30,
@@ -86,7 +86,7 @@ describe('netlify.toml declares the edge function', () => {
   });
 
   it('type-checks under Deno with the handler it wraps', async () => {
-    const { stderr } = await run(deno, ['check', '--no-lock', 'netlify/edge-functions/api.ts', 'netlify/edge-harness.ts'], { cwd: repoRoot, env: denoEnv });
+    const { stderr } = await run(deno, ['check', '--no-lock', 'netlify/edge-functions/api.ts', 'test/support/edge-harness.ts'], { cwd: repoRoot, env: denoEnv });
     expect(stderr).not.toMatch(/error/i);
   });
 });

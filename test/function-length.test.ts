@@ -12,7 +12,7 @@ import { repoRoot } from '../generator/config.ts';
 
 const MAX_LINES = 100;
 const ROOTS = ['generator', 'edge', 'netlify'];
-/** `path name` (e.g. `generator/emit/x.ts makeTable`) → why it may be longer */
+/** `path name` (e.g. `generator/builder/x.ts makeTable`) → why it may be longer */
 const TABLES: Record<string, string> = {};
 
 interface FunctionSpan {

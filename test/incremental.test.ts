@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { fileHashes } from './support/files.ts';
 import { changeReportFile, changesListFile, filterIndexFile, metaFile, searchIndexFile, searchPackFile } from '../edge/layout.ts';
 import { decodeFilterPack, unpackFilterIndex } from '../edge/query/filter-pack.ts';
-import { runBuild } from '../generator/emit/build.ts';
+import { runBuild } from '../generator/builder/build.ts';
 import { runImport } from '../generator/import/import.ts';
 import { DataError } from '../generator/import/tables.ts';
 import { openIncremental, type IncrementalBuild, type UpdateReport } from '../generator/incremental/index.ts';

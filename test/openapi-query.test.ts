@@ -13,8 +13,8 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { itemFile, listFile, type Routes } from '../edge/layout.ts';
 import { pick } from '../edge/query/fields.ts';
 import { badParameterBody, parseFields, parseRange, parseValues } from '../edge/query/params.ts';
-import { querySchemas } from '../generator/emit/openapi.ts';
-import { MAX_LISTED_VALUES, targetValues } from '../generator/emit/query-contract.ts';
+import { querySchemas } from '../generator/artifacts/openapi.ts';
+import { MAX_LISTED_VALUES, targetValues } from '../generator/artifacts/query-contract.ts';
 import { inventedDocument, INVENTED_QUERIES } from './support/contract-queries.ts';
 
 const distDir = inject('distDir');

@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { routesFile, type Routes } from '../edge/layout.ts';
-import { OPENAPI_FILE } from '../generator/emit/openapi.ts';
+import { OPENAPI_FILE } from '../generator/artifacts/openapi.ts';
 import { inventedDocument } from './support/contract-queries.ts';
 import { realSamples, typeCheck, type Sample } from './support/type-samples.ts';
 

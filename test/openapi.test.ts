@@ -13,8 +13,8 @@ import { listFile, notFoundFile, routesFile, type Routes } from '../edge/layout.
 import { allResources } from '../generator/resources/index.ts';
 import {
   buildContract, exampleFromList, OPENAPI_FILE, OPENAPI_ROUTE, openApiDocument, outputSchemaModules, pascalCase, type JsonSchema, type JsonValue,
-} from '../generator/emit/openapi.ts';
-import { readVocabularies } from '../generator/emit/query-contract.ts';
+} from '../generator/artifacts/openapi.ts';
+import { readVocabularies } from '../generator/artifacts/query-contract.ts';
 import { createAjv } from '../schemas/ajv.ts';
 import { undescribedProperties } from './support/descriptions.ts';
 

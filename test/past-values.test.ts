@@ -8,7 +8,7 @@
  * reading that is off by a column shows up as the wrong effect text or the wrong chance.
  */
 import { describe, expect, it } from 'vitest';
-import { createContext } from '../generator/emit/context.ts';
+import { createContext } from '../generator/resources/context.ts';
 import { recordsFromTables } from '../generator/import/import.ts';
 import { readTable, storeOf } from '../generator/import/tables.ts';
 import { move } from '../generator/resources/moves/move.ts';

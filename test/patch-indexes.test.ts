@@ -4,7 +4,7 @@
  * entries in the same order. Checked on invented records under random edits.
  */
 import { describe, expect, it } from 'vitest';
-import { createContext, IndexMemo } from '../generator/emit/context.ts';
+import { createContext, IndexMemo } from '../generator/resources/context.ts';
 import type { KindName } from '../generator/model/kinds.ts';
 
 type Rec = { id: number; name: string; color: number; moves: Array<{ move: number; level: number }> };

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { cutConfig } from './support/config.ts';
-import { runBuild } from '../generator/emit/build.ts';
+import { runBuild } from '../generator/builder/build.ts';
 import { startPreview, type Preview } from '../generator/preview/index.ts';
 
 const config = cutConfig(inject('cutDataDir'));

@@ -22,8 +22,8 @@ import { foldText } from '../edge/query/fold.ts';
 import { packSearchFiles, SearchColumns, type SearchIndexFile } from '../edge/query/search-index.ts';
 import { decodeSearchPack, encodeSearchPack } from '../edge/query/search-pack.ts';
 import { SearchIndex } from '../edge/query/search.ts';
-import { createContext } from '../generator/emit/context.ts';
-import { KindQuery } from '../generator/emit/query-facts.ts';
+import { createContext } from '../generator/resources/context.ts';
+import { KindQuery } from '../generator/indexes/query-facts.ts';
 import { allKinds } from '../generator/model/kinds.ts';
 import type { FieldPath } from '../generator/resources/query.ts';
 

@@ -1,7 +1,7 @@
 /**
  * The same query answers under Deno as in Node: the invented build of test/support/query-fixture.ts
  * is written out as files, and the Netlify edge function answers a set of filter, batch, `q`,
- * `fields`, search and hostile requests under Deno (netlify/edge-harness.ts) and in Node (the
+ * `fields`, search and hostile requests under Deno (test/support/edge-harness.ts) and in Node (the
  * same adapter over the same files). Status, body and the CDN headers must be equal, and no
  * answer a 5xx.
  */
@@ -53,7 +53,7 @@ async function underDeno(dist: string): Promise<Got[]> {
     rules: [{ from: `${FILE_READ_PREFIX}/*`, to: '/:splat', status: 200 }],
     requests: REQUESTS.map((path) => ({ method: 'GET', path, headers: {} })),
   }));
-  const { stdout } = await run(deno, ['run', '--no-lock', '--allow-read', join(repoRoot, 'netlify/edge-harness.ts'), input], { cwd: repoRoot, env: denoEnv, maxBuffer: 1 << 28 });
+  const { stdout } = await run(deno, ['run', '--no-lock', '--allow-read', join(repoRoot, 'test/support/edge-harness.ts'), input], { cwd: repoRoot, env: denoEnv, maxBuffer: 1 << 28 });
   const { results } = JSON.parse(stdout) as { results: { status: number; headers: Record<string, string>; body: string }[] };
   return results.map((r) => ({ status: r.status, headers: r.headers, body: Buffer.from(r.body, 'base64').toString('utf8') }));
 }

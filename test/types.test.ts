@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { itemFile, metaFile, pageFile, routesFile, type Routes } from '../edge/layout.ts';
-import { buildContract, pascalCase } from '../generator/emit/openapi.ts';
-import { TYPES_FILE, TYPES_ROUTE, typeDeclarations } from '../generator/emit/typescript-types.ts';
-import { readVocabularies } from '../generator/emit/query-contract.ts';
+import { buildContract, pascalCase } from '../generator/artifacts/openapi.ts';
+import { TYPES_FILE, TYPES_ROUTE, typeDeclarations } from '../generator/artifacts/typescript-types.ts';
+import { readVocabularies } from '../generator/artifacts/query-contract.ts';
 import { allResources } from '../generator/resources/index.ts';
 import { realSamples, samplesPerKind, typeCheck, type Sample } from './support/type-samples.ts';
 

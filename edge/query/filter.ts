@@ -23,7 +23,7 @@ import type { IntegerRange, Vocabulary } from './params.ts';
 export type FilterValueRow = [name: string, id: number | null, gaps: number[]];
 
 /**
- * A kind's filter index in the build's form (generator/emit/query-index.ts `filterIndex`): the
+ * A kind's filter index in the build's form (generator/indexes/query-index.ts `filterIndex`): the
  * build writes it packed (filter-pack.ts `encodeFilterPack`), and `unpackFilterIndex` gives it
  * back from a packed file.
  */

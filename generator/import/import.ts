@@ -14,7 +14,8 @@ import { createAjv, validatorFor } from '../../schemas/ajv.ts';
 import type { TableKey } from '../../schemas/tables.ts';
 import { assembleRecords, ownedTables, recordSchema, type KindSpec } from '../model/define.ts';
 import { allKinds, type KindName } from '../model/kinds.ts';
-import { DataError, loadTables, readTableFiles, recordingStore, TableNotLoaded, type TableFiles, type TableStore } from './tables.ts';
+import { DataError, loadTables, readTableFiles, recordingStore, TableNotLoaded, type TableFiles } from './tables.ts';
+import type { TableStore } from '../model/table-store.ts';
 import { readManifest, recordsFile, writeRecords, type MadeFrom, type RecordSet, type RecordsManifest } from './records.ts';
 import { reusableKinds, tablesToRead, type ImportInputs, type TablesToRead } from './reuse.ts';
 

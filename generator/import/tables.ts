@@ -5,12 +5,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Static, TObject } from '@sinclair/typebox';
 import { columnInfo, type ColumnInfo } from '../../schemas/columns.ts';
 import { tables, type TableKey, type Tables } from '../../schemas/tables.ts';
 import { CsvSyntaxError, parseCsv } from './csv.ts';
-
-export type Row<T extends TableKey> = Static<TObject<Tables[T]>>;
+import type { Row, TableStore } from '../model/table-store.ts';
 
 /** Where a problem in the data set was found; `row` counts data rows from 1, `line` is the file's line. */
 export interface DataLocation {
@@ -34,12 +32,6 @@ export class DataError extends Error {
     );
     this.name = 'DataError';
   }
-}
-
-export interface TableStore {
-  rows<T extends TableKey>(table: T): readonly Row<T>[];
-  /** Rows of a table by primary key; only for tables that have one. */
-  byId<T extends TableKey>(table: T): ReadonlyMap<number, Row<T>>;
 }
 
 const MAX_REPORTED = 25;

@@ -3,9 +3,9 @@
  * start, every document, only to learn what each reads; then, on each update, the dirty ones,
  * checked against their schemas, each made with a context that tells the ledger its reads.
  */
-import { BuildError } from '../emit/build-error.ts';
-import type { BuildContext } from '../emit/context.ts';
-import { emitRecord, ITEM_PART, type KindEmitter, type RecordDocuments } from '../emit/emit-kinds.ts';
+import { BuildError } from '../build-error.ts';
+import type { BuildContext } from '../resources/context.ts';
+import { emitRecord, ITEM_PART, type KindEmitter, type RecordDocuments } from '../builder/emit-kinds.ts';
 import type { KindName } from '../model/kinds.ts';
 import type { DocumentId, ReadLedger } from './ledger.ts';
 import type { AnyRecord, RecordChanges } from './record-changes.ts';

@@ -14,9 +14,9 @@
  */
 import { createAjv } from '../../schemas/ajv.ts';
 import { StepClock } from '../progress.ts';
-import { createContext, IndexMemo } from '../emit/context.ts';
-import { kindEmitter, type KindEmitter } from '../emit/emit-kinds.ts';
-import type { FinishOptions } from '../emit/writer.ts';
+import { createContext, IndexMemo } from '../resources/context.ts';
+import { kindEmitter, type KindEmitter } from '../builder/emit-kinds.ts';
+import type { FinishOptions } from '../builder/writer.ts';
 import { hashFiles, type FileMemo } from '../files/file-memo.ts';
 import type { KindName } from '../model/kinds.ts';
 import { allResources } from '../resources/index.ts';
@@ -36,7 +36,7 @@ export interface IncrementalOptions {
   mediaDir: string;
   outDir: string;
   baseUrl: string;
-  /** the file memo of the input hash, to share (dev.ts); default: one of its own */
+  /** the file memo of the input hash, to share (dev/index.ts); default: one of its own */
   memo?: FileMemo;
   /** what the build's stamp and meta say; asked again on every update */
   finish: () => Omit<FinishOptions, 'baseUrl' | 'only'>;

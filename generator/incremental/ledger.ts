@@ -1,10 +1,10 @@
 /**
  * The read ledger: what every document read while it was made (the build context tells each
- * read: emit/context.ts `Read`), and from that, which documents an edit makes dirty. A
+ * read: resources/context.ts `Read`), and from that, which documents an edit makes dirty. A
  * document is an item or one of its subresources, each with reads of its own.
  */
-import type { IndexId, Read } from '../emit/context.ts';
-import type { KindEmitter } from '../emit/emit-kinds.ts';
+import type { IndexId, Read } from '../resources/context.ts';
+import type { KindEmitter } from '../builder/emit-kinds.ts';
 import type { KindName } from '../model/kinds.ts';
 import type { AnyRecord, RecordChange } from './record-changes.ts';
 

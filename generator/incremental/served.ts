@@ -6,8 +6,8 @@
  */
 import { promises as fsp, renameSync, rmSync } from 'node:fs';
 import { API_PREFIX } from '../../edge/layout.ts';
-import { archiveEntries, type ArchiveEntry } from '../emit/archive.ts';
-import { BuildError } from '../emit/build-error.ts';
+import { archiveEntries, type ArchiveEntry } from '../builder/archive.ts';
+import { BuildError } from '../build-error.ts';
 import { folderIdentity, linkTree, linkTreeAsync, swapOut } from '../files/folders.ts';
 
 /** How long after a swap the background file work waits (see prepareSpare). */

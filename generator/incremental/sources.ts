@@ -7,10 +7,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tables as tableDeclarations, type TableKey } from '../../schemas/tables.ts';
-import type { Media, Read } from '../emit/context.ts';
-import { manifestPaths, readMedia } from '../emit/emit-kinds.ts';
+import type { Media, Read } from '../resources/context.ts';
+import { manifestPaths, readMedia } from '../builder/emit-kinds.ts';
 import { digestOf, FileMemo } from '../files/file-memo.ts';
-import { checkKeys, DataError, readTable, storeOf, type TableStore } from '../import/tables.ts';
+import { checkKeys, DataError, readTable, storeOf } from '../import/tables.ts';
+import type { TableStore } from '../model/table-store.ts';
 
 export type AnyRow = Record<string, unknown>;
 type Problems = ConstructorParameters<typeof DataError>[0][number][];
@@ -47,7 +48,7 @@ export class DataSetFiles {
   constructor(
     dataDir: string,
     private readonly mediaDir: string,
-    /** may be shared with the input hash's (dev.ts): the digests it holds are taken as they are, never the bytes */
+    /** may be shared with the input hash's (dev/index.ts): the digests it holds are taken as they are, never the bytes */
     private readonly memo: FileMemo = new FileMemo(),
   ) {
     this.csvDir = join(dataDir, 'csv');

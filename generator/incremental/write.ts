@@ -1,12 +1,12 @@
 /**
  * The planner's writing step: what an update made, written onto a hard-linked copy of the
- * served build by the build writer (emit/writer.ts), the same code the full build writes with.
+ * served build by the build writer (builder/writer.ts), the same code the full build writes with.
  * Each kind an update touched is written whole (records that went, records made again, the
  * rest kept), so its names, list, pages and bulk file come out as a full build's.
  */
-import type { ArchiveEntry } from '../emit/archive.ts';
-import type { KindEmitter } from '../emit/emit-kinds.ts';
-import { BuildWriter, type FinishOptions, type KindResult } from '../emit/writer.ts';
+import type { ArchiveEntry } from '../builder/archive.ts';
+import type { KindEmitter } from '../builder/emit-kinds.ts';
+import { BuildWriter, type FinishOptions, type KindResult } from '../builder/writer.ts';
 import type { KindName } from '../model/kinds.ts';
 import type { MadeDocuments } from './documents.ts';
 import type { AnyRecord, RecordChanges } from './record-changes.ts';

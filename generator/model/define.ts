@@ -6,7 +6,7 @@
  */
 import { Type, type TSchema } from '@sinclair/typebox';
 import { rowSchema, type TableKey } from '../../schemas/tables.ts';
-import type { Row, TableStore } from '../import/tables.ts';
+import type { Row, TableStore } from './table-store.ts';
 
 export interface ChildSpec<T extends TableKey = TableKey, K extends string = string, N extends Children = Children> {
   table: T;

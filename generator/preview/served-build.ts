@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createResponder } from '../../edge/handler.ts';
 import type { Reply, RequestLike, Respond } from '../../edge/http.ts';
 import { buildStampFile } from '../../edge/layout.ts';
-import { readBuildStamp } from '../emit/stamp.ts';
+import { readBuildStamp } from '../builder/stamp.ts';
 import { compression, CompressionCache } from './compression.ts';
 import { diskReader } from './disk-reader.ts';
 import { cachedReader } from './file-cache.ts';

@@ -3,7 +3,7 @@
  * schema (schemas/output/), and the pure function that makes the response from one record.
  */
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { BuildContext } from '../emit/context.ts';
+import type { BuildContext } from './context.ts';
 import type { KindName, RecordOf } from '../model/kinds.ts';
 import type { QueryDecl, QueryShapes } from './query.ts';
 
@@ -18,7 +18,7 @@ export interface ResourceDef<K extends KindName = KindName, S extends TSchema = 
   emit(record: RecordOf<K>, ctx: BuildContext): Static<S>;
   /** documents below an item, e.g. `creature/{id}/encounters` */
   subresources?: Record<string, SubresourceDef<K>>;
-  /** what its collection can be asked: filters, ranges, list-entry fields, searched names (query.ts), compiled by emit/query-facts.ts `kindQuery`; default: its `id` field only */
+  /** what its collection can be asked: filters, ranges, list-entry fields, searched names (query.ts), compiled by indexes/query-facts.ts `kindQuery`; default: its `id` field only */
   query?(shapes: QueryShapes<K, Static<S>>): QueryDecl<K, Static<S>>;
 }
 
@@ -29,6 +29,6 @@ export function defineResource<K extends KindName, S extends TSchema>(def: Resou
 /**
  * The registry holds resources of many kinds; each is checked where it is defined, its query
  * declaration too (its field paths are typed by its own schema, which the registry forgets:
- * emit/query-facts.ts `kindQuery` reads it as `AnyQueryDecl`).
+ * indexes/query-facts.ts `kindQuery` reads it as `AnyQueryDecl`).
  */
 export type AnyResource = { [K in KindName]: Omit<ResourceDef<K, TSchema>, 'query'> & { query?: unknown } }[KindName];

@@ -8,7 +8,7 @@
  * each resource's declaration to one line per filter.
  */
 import type { NamedResource } from '../../schemas/output/common.ts';
-import type { BuildContext } from '../emit/context.ts';
+import type { BuildContext } from './context.ts';
 import type { KindName, RecordOf } from '../model/kinds.ts';
 
 /** What a record's facts are read from: the item as emitted, the record, and the item's own context. */

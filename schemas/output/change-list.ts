@@ -1,6 +1,6 @@
 /**
  * `GET /v2/changes/`: the data versions with a change report (schemas/output/changes.ts),
- * newest first, each with its summary counts. Made by the build (generator/emit/changes.ts).
+ * newest first, each with its summary counts. Made by the build (generator/builder/change-reports.ts).
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { ChangeSummary } from './changes.ts';

@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { listFile, metaFile, routesFile, type QueryShape, type Routes } from '../../edge/layout.ts';
-import { buildContract, exampleFromList, openApiDocument, type JsonSchema } from '../../generator/emit/openapi.ts';
-import { readVocabularies, type Vocabularies } from '../../generator/emit/query-contract.ts';
+import { buildContract, exampleFromList, openApiDocument, type JsonSchema } from '../../generator/artifacts/openapi.ts';
+import { readVocabularies, type Vocabularies } from '../../generator/artifacts/query-contract.ts';
 import { allResources } from '../../generator/resources/index.ts';
 
 export const INVENTED_QUERIES: Record<string, QueryShape> = {

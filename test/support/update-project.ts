@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lockPath as repoLock, resolveConfig } from '../../generator/config.ts';
 import { formatLock, lockForFolder, readLock } from '../../generator/fetch/lock.ts';
-import type { UpdatePaths } from '../../generator/fetch/update.ts';
+import type { UpdatePaths } from '../../generator/update/index.ts';
 import { fileHashes } from './files.ts';
 
 /** the commit the tests move to */

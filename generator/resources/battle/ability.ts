@@ -1,5 +1,5 @@
 import { Ability } from '../../../schemas/output/battle.ts';
-import { effectChanges, flavorTextsByVersionGroup, names, verboseEffects } from '../../emit/shapes.ts';
+import { effectChanges, flavorTextsByVersionGroup, names, verboseEffects } from '../shapes.ts';
 import { defineResource } from '../define.ts';
 
 export const ability = defineResource({

@@ -1,5 +1,5 @@
 import { Characteristic } from '../../../schemas/output/battle.ts';
-import { descriptions } from '../../emit/shapes.ts';
+import { descriptions } from '../shapes.ts';
 import { defineResource } from '../define.ts';
 
 /** The highest individual value a stat can have. */

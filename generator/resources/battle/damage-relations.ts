@@ -7,7 +7,7 @@
 import { runsOf } from '../../lists.ts';
 import type { NamedResource } from '../../../schemas/output/common.ts';
 import { DAMAGE_RELATION_FIELDS, type DamageRelationField } from '../../../schemas/output/battle.ts';
-import type { BuildContext } from '../../emit/context.ts';
+import type { BuildContext } from '../context.ts';
 import type { RecordOf } from '../../model/kinds.ts';
 
 type Direction = 'to' | 'from';

@@ -1,5 +1,5 @@
 import { Nature } from '../../../schemas/output/battle.ts';
-import { names } from '../../emit/shapes.ts';
+import { names } from '../shapes.ts';
 import type { RecordOf } from '../../model/kinds.ts';
 import { defineResource } from '../define.ts';
 

@@ -1,5 +1,5 @@
 import { PokeathlonStat } from '../../../schemas/output/battle.ts';
-import { names } from '../../emit/shapes.ts';
+import { names } from '../shapes.ts';
 import { defineResource } from '../define.ts';
 
 export const pokeathlonStat = defineResource({

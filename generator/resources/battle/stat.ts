@@ -1,6 +1,6 @@
 import { Stat } from '../../../schemas/output/battle.ts';
-import { names } from '../../emit/shapes.ts';
-import type { BuildContext } from '../../emit/context.ts';
+import { names } from '../shapes.ts';
+import type { BuildContext } from '../context.ts';
 import type { RecordOf } from '../../model/kinds.ts';
 import { defineResource } from '../define.ts';
 import { statEffect } from './nature.ts';

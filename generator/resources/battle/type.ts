@@ -1,6 +1,6 @@
 import { BattleType, TYPE_ICON_GAMES } from '../../../schemas/output/battle.ts';
-import type { BuildContext } from '../../emit/context.ts';
-import { generationGameIndices, names } from '../../emit/shapes.ts';
+import type { BuildContext } from '../context.ts';
+import { generationGameIndices, names } from '../shapes.ts';
 import type { RecordOf } from '../../model/kinds.ts';
 import { defineResource } from '../define.ts';
 import { damageRelations, pastDamageRelations } from './damage-relations.ts';

@@ -1,9 +1,9 @@
 import { CreatureForm, type CreatureFormTriggerCondition } from '../../../schemas/output/creatures.ts';
 import type { NamedResource } from '../../../schemas/output/common.ts';
-import type { BuildContext } from '../../emit/context.ts';
+import type { BuildContext } from '../context.ts';
 import { productWordReplaced } from '../../model/define.ts';
 import type { RecordOf } from '../../model/kinds.ts';
-import { names } from '../../emit/shapes.ts';
+import { names } from '../shapes.ts';
 import { defineResource } from '../define.ts';
 import { typeSlot } from './creature.ts';
 import { formSprites } from './sprites.ts';

@@ -1,6 +1,6 @@
 import { Creature } from '../../../schemas/output/creatures.ts';
-import type { BuildContext } from '../../emit/context.ts';
-import { heldItemVersionDetails, names, versionGameIndices } from '../../emit/shapes.ts';
+import type { BuildContext } from '../context.ts';
+import { heldItemVersionDetails, names, versionGameIndices } from '../shapes.ts';
 import type { Static } from '@sinclair/typebox';
 import type { RecordOf } from '../../model/kinds.ts';
 import { defineResource } from '../define.ts';

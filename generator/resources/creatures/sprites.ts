@@ -9,7 +9,7 @@
 import {
   CREATURE_SPRITE_TREE, FORM_SPRITE_TREE, isSpriteLeaf, type SpriteLeaf, type SpriteTree,
 } from '../../../schemas/output/sprites.ts';
-import type { BuildContext } from '../../emit/context.ts';
+import type { BuildContext } from '../context.ts';
 import type { RecordOf } from '../../model/kinds.ts';
 
 const ROOT = 'sprites/pokemon/';

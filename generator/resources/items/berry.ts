@@ -1,6 +1,6 @@
 /** Berries, their firmness and their flavors (a flavor is the upstream's contest type seen from the berry side). */
 import { Berry, BerryFirmness, BerryFlavor } from '../../../schemas/output/berries.ts';
-import { names } from '../../emit/shapes.ts';
+import { names } from '../shapes.ts';
 import { defineResource } from '../define.ts';
 
 export const berry = defineResource({

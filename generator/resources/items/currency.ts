@@ -1,5 +1,5 @@
 import { Currency } from '../../../schemas/output/items.ts';
-import { names } from '../../emit/shapes.ts';
+import { names } from '../shapes.ts';
 import { defineResource } from '../define.ts';
 
 export const currency = defineResource({

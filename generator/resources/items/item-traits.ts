@@ -1,6 +1,6 @@
 /** The resources that classify items: attributes, categories, pockets and fling effects. */
 import { ItemAttribute, ItemCategory, ItemFlingEffect, ItemPocket } from '../../../schemas/output/items.ts';
-import { descriptions, effects, names } from '../../emit/shapes.ts';
+import { descriptions, effects, names } from '../shapes.ts';
 import { defineResource } from '../define.ts';
 
 export const itemAttribute = defineResource({

@@ -1,7 +1,7 @@
 import type { ItemFlavorText, ItemHolder, ItemPrice } from '../../../schemas/output/items.ts';
 import { Item } from '../../../schemas/output/items.ts';
-import type { BuildContext } from '../../emit/context.ts';
-import { generationGameIndices, heldItemVersionDetails, machineVersionDetails, names, verboseEffects } from '../../emit/shapes.ts';
+import type { BuildContext } from '../context.ts';
+import { generationGameIndices, heldItemVersionDetails, machineVersionDetails, names, verboseEffects } from '../shapes.ts';
 import { runsOf } from '../../lists.ts';
 import type { RecordOf } from '../../model/kinds.ts';
 import { defineResource } from '../define.ts';

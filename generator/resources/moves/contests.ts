@@ -1,7 +1,7 @@
 /** Contest types and the effects moves have in contests and super contests. */
 import { ContestEffect, ContestType, SuperContestEffect } from '../../../schemas/output/contests.ts';
-import type { BuildContext } from '../../emit/context.ts';
-import { effects, languageId } from '../../emit/shapes.ts';
+import type { BuildContext } from '../context.ts';
+import { effects, languageId } from '../shapes.ts';
 import { defineResource } from '../define.ts';
 
 const flavorTexts = (ctx: BuildContext, rows: ReadonlyArray<{ flavor_text: string; local_language_id: number }>) =>

@@ -3,8 +3,8 @@ import type { NamedResource } from '../../../schemas/output/common.ts';
 import {
   MoveAilment, MoveBattleStyle, MoveCategory, MoveDamageClass, MoveLearnMethod, MoveTarget,
 } from '../../../schemas/output/moves.ts';
-import type { BuildContext } from '../../emit/context.ts';
-import { descriptions, names } from '../../emit/shapes.ts';
+import type { BuildContext } from '../context.ts';
+import { descriptions, names } from '../shapes.ts';
 import { defineResource } from '../define.ts';
 
 const moveRefs = (ctx: BuildContext, moves: ReadonlyArray<{ id: number }> | undefined): NamedResource[] =>

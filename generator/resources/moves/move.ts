@@ -1,8 +1,8 @@
 import type { Static } from '@sinclair/typebox';
 import type { NamedResource } from '../../../schemas/output/common.ts';
 import { ContestComboSets, Move, MoveMetaData } from '../../../schemas/output/moves.ts';
-import type { BuildContext } from '../../emit/context.ts';
-import { effectChanges, flavorTextsByVersionGroup, machineVersionDetails, names, verboseEffects } from '../../emit/shapes.ts';
+import type { BuildContext } from '../context.ts';
+import { effectChanges, flavorTextsByVersionGroup, machineVersionDetails, names, verboseEffects } from '../shapes.ts';
 import { sortedBy } from '../../lists.ts';
 import type { RecordOf } from '../../model/kinds.ts';
 import { defineResource } from '../define.ts';

@@ -1,6 +1,6 @@
 /** The catalogues that list species: Pal Park areas and Pokédexes. */
 import { PalParkArea, Pokedex } from '../../../schemas/output/species.ts';
-import { descriptions, names } from '../../emit/shapes.ts';
+import { descriptions, names } from '../shapes.ts';
 import { idsInOrder, sortedBy } from '../../lists.ts';
 import { defineResource } from '../define.ts';
 

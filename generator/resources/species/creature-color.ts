@@ -1,5 +1,5 @@
 import { CreatureColor } from '../../../schemas/output/species-traits.ts';
-import { names } from '../../emit/shapes.ts';
+import { names } from '../shapes.ts';
 import { defineResource } from '../define.ts';
 
 export const creatureColor = defineResource({

@@ -1,8 +1,8 @@
 import { CreatureSpecies } from '../../../schemas/output/species.ts';
-import { descriptions, flavorTextsByVersion, languageId, names } from '../../emit/shapes.ts';
+import { descriptions, flavorTextsByVersion, languageId, names } from '../shapes.ts';
 import { idsInOrder } from '../../lists.ts';
 import { defineResource } from '../define.ts';
-import type { BuildContext } from '../../emit/context.ts';
+import type { BuildContext } from '../context.ts';
 import type { RecordOf } from '../../model/kinds.ts';
 
 type SpeciesRecord = RecordOf<'creature-species'>;

@@ -1,7 +1,7 @@
 /** The evolution resources: chains (a tree of the species that evolve into one another) and triggers. */
 import { EvolutionChain, EvolutionTrigger, type ChainLink, type EvolutionDetail } from '../../../schemas/output/evolution.ts';
-import type { BuildContext } from '../../emit/context.ts';
-import { names } from '../../emit/shapes.ts';
+import type { BuildContext } from '../context.ts';
+import { names } from '../shapes.ts';
 import { idsInOrder, sortedBy } from '../../lists.ts';
 import type { RecordOf } from '../../model/kinds.ts';
 import { defineResource } from '../define.ts';

@@ -5,8 +5,8 @@
  */
 import { CreatureHabitat, CreatureShape, EggGroup, Gender, GrowthRate } from '../../../schemas/output/species-traits.ts';
 import type { NamedResource } from '../../../schemas/output/common.ts';
-import type { BuildContext } from '../../emit/context.ts';
-import { descriptions, languageId, names } from '../../emit/shapes.ts';
+import type { BuildContext } from '../context.ts';
+import { descriptions, languageId, names } from '../shapes.ts';
 import type { RecordOf } from '../../model/kinds.ts';
 import { defineResource } from '../define.ts';
 import { evolutionsBy } from './evolution.ts';

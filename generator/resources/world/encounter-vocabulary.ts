@@ -1,6 +1,6 @@
 /** The words encounters are described with: methods, conditions and the values conditions take. */
 import { EncounterCondition, EncounterConditionValue, EncounterMethod } from '../../../schemas/output/world.ts';
-import { names } from '../../emit/shapes.ts';
+import { names } from '../shapes.ts';
 import { defineResource } from '../define.ts';
 
 export const encounterMethod = defineResource({

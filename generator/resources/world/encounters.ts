@@ -4,7 +4,7 @@
  * from its encounter slot; its conditions and extra creature details from its own child rows.
  */
 import type { EncounterDetail, VersionEncounterDetail } from '../../../schemas/output/encounters.ts';
-import type { BuildContext } from '../../emit/context.ts';
+import type { BuildContext } from '../context.ts';
 import { groupInOrder } from '../../lists.ts';
 import type { RecordOf } from '../../model/kinds.ts';
 

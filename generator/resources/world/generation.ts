@@ -1,5 +1,5 @@
 import { Generation } from '../../../schemas/output/world.ts';
-import { names } from '../../emit/shapes.ts';
+import { names } from '../shapes.ts';
 import { defineResource } from '../define.ts';
 
 /** What each generation introduced: every list is the records whose `generation_id` is this one, in id order. */

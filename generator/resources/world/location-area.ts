@@ -1,5 +1,5 @@
 import { LocationArea } from '../../../schemas/output/world.ts';
-import { names } from '../../emit/shapes.ts';
+import { names } from '../shapes.ts';
 import { defineResource } from '../define.ts';
 import { groupInOrder, sortedBy } from '../../lists.ts';
 import { versionEncounterDetails } from './encounters.ts';

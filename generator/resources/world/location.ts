@@ -1,5 +1,5 @@
 import { Location } from '../../../schemas/output/world.ts';
-import { generationGameIndices, names } from '../../emit/shapes.ts';
+import { generationGameIndices, names } from '../shapes.ts';
 import { defineResource } from '../define.ts';
 
 export const location = defineResource({

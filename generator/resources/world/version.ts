@@ -1,5 +1,5 @@
 import { Version } from '../../../schemas/output/world.ts';
-import { names } from '../../emit/shapes.ts';
+import { names } from '../shapes.ts';
 import { defineResource } from '../define.ts';
 
 export const version = defineResource({

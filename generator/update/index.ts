@@ -17,13 +17,13 @@ import { FileMemo } from '../files/file-memo.ts';
 import { StepClock } from '../progress.ts';
 import { unknownTables } from '../../schemas/tables.ts';
 import type { ChangeReport } from '../../schemas/output/changes.ts';
-import { finishedSide, KindByKindDiff, unfinishedSide } from '../changes/diff.ts';
-import { tableChanges } from '../changes/tables.ts';
-import { FetchError, fetchDataSet, storeTables } from './index.ts';
+import { finishedSide, KindByKindDiff, unfinishedSide } from './diff.ts';
+import { tableChanges } from './table-changes.ts';
+import { FetchError, fetchDataSet, storeTables } from '../fetch/index.ts';
 import { latestCommit, listingFromGitHub, listingFromTree, UPSTREAM_LATEST_URL, UPSTREAM_TREE_URL, type Listing } from './listing.ts';
-import { archiveUrl, formatLock, gitBlobSha1, lockFromListing, readLock, type UpstreamLock } from './lock.ts';
+import { archiveUrl, formatLock, gitBlobSha1, lockFromListing, readLock, type UpstreamLock } from '../fetch/lock.ts';
 import { DataError } from '../import/tables.ts';
-import { readBuildStamp } from '../emit/stamp.ts';
+import { readBuildStamp } from '../builder/stamp.ts';
 
 export interface UpdateRequest {
   /** the commit to move to (40 hex) */

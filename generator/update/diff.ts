@@ -12,8 +12,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { bulkFile, itemFile, rootFile } from '../../edge/layout.ts';
-import type { GzipMember } from '../emit/archive.ts';
-import { inServedOrder, readBuildIndex, type KindResult } from '../emit/build-index.ts';
+import type { GzipMember } from '../builder/archive.ts';
+import { inServedOrder, readBuildIndex, type KindResult } from '../builder/build-index.ts';
 import type { ChangeReport, KindChanges } from '../../schemas/output/changes.ts';
 
 type Json = unknown;

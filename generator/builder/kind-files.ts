@@ -6,10 +6,10 @@
 import { DEFAULT_LIMIT, fieldColumnFile, filterIndexFile, listFile, languageSearchFile, pageFile, searchIndexFile, type QueryShape } from '../../edge/layout.ts';
 import { paginate, type FullList } from '../../edge/pagination.ts';
 import { encodeFilterPack } from '../../edge/query/filter-pack.ts';
-import { coverageFactsBody, coverageFactsFile } from './coverage-facts.ts';
-import type { CoverageFacts } from './coverage.ts';
-import { keptFactsFile } from './kept-facts.ts';
-import { fieldColumns, filterIndex, searchIndex, type RecordFacts } from './query-index.ts';
+import { coverageFactsBody, coverageFactsFile } from '../indexes/coverage-facts.ts';
+import type { CoverageFacts } from '../indexes/coverage.ts';
+import { keptFactsFile } from '../indexes/kept-facts.ts';
+import { fieldColumns, filterIndex, searchIndex, type RecordFacts } from '../indexes/query-index.ts';
 
 export type AnyRecord = { id: number; name: string | null };
 

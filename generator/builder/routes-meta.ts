@@ -5,8 +5,8 @@
 import { archiveFile, bulkFile, type Meta, type Routes } from '../../edge/layout.ts';
 import type { AnyResource } from '../resources/define.ts';
 import type { KindResult } from './build-index.ts';
-import { changeUrl } from './changes.ts';
-import { kindQuery } from './query-facts.ts';
+import { changeUrl } from './change-reports.ts';
+import { kindQuery } from '../indexes/query-facts.ts';
 
 /** What meta says besides the counts. */
 export interface About {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { coverageFile } from '../../edge/layout.ts';
 import type { CoverageMap } from '../../schemas/output/coverage.ts';
-import { BuildError } from './build-error.ts';
+import { BuildError } from '../build-error.ts';
 import { COVERAGE_KINDS, coverageMap, type CoverageFacts } from './coverage.ts';
 
 const FORMAT = 'coverage-facts/1';

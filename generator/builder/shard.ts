@@ -6,7 +6,7 @@
 import { createAjv } from '../../schemas/ajv.ts';
 import { readRecords } from '../import/records.ts';
 import { allResources } from '../resources/index.ts';
-import { createContext } from './context.ts';
+import { createContext } from '../resources/context.ts';
 import { emitRecord, kindEmitter, readMedia } from './emit-kinds.ts';
 import { BuildWriter, type KindResult } from './writer.ts';
 

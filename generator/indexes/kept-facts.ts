@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { QueryShape } from '../../edge/layout.ts';
-import { BuildError } from './build-error.ts';
+import { BuildError } from '../build-error.ts';
 import { queryFactsFile, type QueryFacts } from './query-facts.ts';
 import type { RecordFacts } from './query-index.ts';
 

@@ -10,7 +10,7 @@ import { changeReportFile, changesListFile } from '../../edge/layout.ts';
 import { createAjv, validatorFor } from '../../schemas/ajv.ts';
 import type { Static } from '@sinclair/typebox';
 import { ChangeReport, ChangeSummary } from '../../schemas/output/changes.ts';
-import { BuildError } from './build-error.ts';
+import { BuildError } from '../build-error.ts';
 
 const REPORT_FILE = /^([0-9a-f]{40})\.\.([0-9a-f]{40})\.json$/;
 

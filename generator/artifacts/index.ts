@@ -66,7 +66,7 @@ export function netlifyFallbackRedirects(routes: Routes): string {
   const kinds = routes.kinds.map((kind) => routes.queries[kind]);
   const params = new Set(kinds.flatMap((queries) => collectionParams(queries)).filter((p) => !PAGE_PARAMS.has(p)));
   const notFound = `/${notFoundFile}`;
-  const header = '# Collections asked to filter or shape a list have no static answer (generator/emit/artifacts.ts).\n';
+  const header = '# Collections asked to filter or shape a list have no static answer (generator/artifacts/index.ts).\n';
   return header + [...params].sort().map((param) => `/${API_PREFIX}/:kind  ${param}=:value  ${notFound}  404`).join('\n') + '\n';
 }
 

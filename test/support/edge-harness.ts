@@ -7,7 +7,7 @@
  * wins over a rule that is not forced; a rewrite to a missing file is the site's 404 page),
  * else the file at that exact path, else the 404 page. Every method is served alike there.
  *
- *   deno run --allow-read netlify/edge-harness.ts INPUT.json   (prints OUTPUT as JSON)
+ *   deno run --allow-read test/support/edge-harness.ts INPUT.json   (prints OUTPUT as JSON)
  *
  * INPUT: { dist, origin, declarations: [{ function, path, excludedPath? }],
  *          rules: [{ from, to, status, force? }], requests: [{ method, path, headers }] }
@@ -16,7 +16,7 @@
  * edge functions run while answering (the function's own reads included).
  */
 import type { Context } from '@netlify/edge-functions';
-import api from './edge-functions/api.ts';
+import api from '../../netlify/edge-functions/api.ts';
 
 /** The little of Deno's API this uses (the project's type check runs without Deno's types). */
 declare const Deno: {

@@ -18,7 +18,7 @@ import { resources as world } from '../resources/world/index.ts';
 import type { AnyResource } from '../resources/define.ts';
 import type { Artifact, ArtifactContext, ArtifactMaker } from './artifact.ts';
 import { changesSection } from './changes-page.ts';
-import { readCoverage } from './coverage-facts.ts';
+import { readCoverage } from '../indexes/coverage-facts.ts';
 import { coverageSection } from './coverage-page.ts';
 import { buildContract, type JsonValue } from './openapi.ts';
 import { fromGraphqlSection } from './graphql-page.ts';

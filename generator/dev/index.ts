@@ -6,16 +6,16 @@
  */
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from './config.ts';
-import { BuildError } from './emit/build.ts';
-import { DataError } from './import/tables.ts';
-import { openIncremental, type IncrementalBuild, type UpdateReport } from './incremental/index.ts';
-import { FileMemo } from './files/file-memo.ts';
-import { aboutBuild, codeHash, consoleLog, ensureBuilt, inputHashes, mediaDir, type Log } from './pipeline.ts';
-import { startPreview, type Preview } from './preview/index.ts';
-import { openSteady, UpdateQueue } from './dev-queue.ts';
+import type { Config } from '../config.ts';
+import { BuildError } from '../builder/build.ts';
+import { DataError } from '../import/tables.ts';
+import { openIncremental, type IncrementalBuild, type UpdateReport } from '../incremental/index.ts';
+import { FileMemo } from '../files/file-memo.ts';
+import { aboutBuild, codeHash, consoleLog, ensureBuilt, inputHashes, mediaDir, type Log } from '../pipeline.ts';
+import { startPreview, type Preview } from '../preview/index.ts';
+import { openSteady, UpdateQueue } from './queue.ts';
 
-export { DEBOUNCE_MS } from './dev-queue.ts';
+export { DEBOUNCE_MS } from './queue.ts';
 
 /**
  * What an incremental build's stamp says once the code changed under a running `npm run dev`:

@@ -6,8 +6,8 @@
  *
  *   latestCommit(url) → sha;  listingFromGitHub(url, tablesPath) / listingFromTree(text) → Listing
  */
-import { FetchError } from './index.ts';
-import { parseTree } from './lock.ts';
+import { FetchError } from '../fetch/index.ts';
+import { parseTree } from '../fetch/lock.ts';
 
 /** GitHub's API, where `DATA_LATEST_URL` and `DATA_TREE_URL` point unless set. */
 export const UPSTREAM_LATEST_URL = 'https://api.github.com/repos/PokeAPI/pokeapi/commits/master';

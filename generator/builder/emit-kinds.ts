@@ -11,9 +11,9 @@ import { validatorFor } from '../../schemas/ajv.ts';
 import type { FullList, ListEntry } from '../../edge/pagination.ts';
 import { allKinds, type KindName } from '../model/kinds.ts';
 import type { AnyResource } from '../resources/define.ts';
-import { resourceUrl, type BuildContext, type Media } from './context.ts';
-import { coverageFacts, type CoverageFacts, type Doc } from './coverage.ts';
-import { kindQuery, type KindQuery, type QueryFacts } from './query-facts.ts';
+import { resourceUrl, type BuildContext, type Media } from '../resources/context.ts';
+import { coverageFacts, type CoverageFacts, type Doc } from '../indexes/coverage.ts';
+import { kindQuery, type KindQuery, type QueryFacts } from '../indexes/query-facts.ts';
 
 type AnyRecord = { id: number; name: string | null };
 

@@ -19,7 +19,7 @@ import type { NamedResource } from '../../schemas/output/common.ts';
 import type { KindName } from '../model/kinds.ts';
 import type { AnyResource } from '../resources/define.ts';
 import { queryShapes, translatedNames, type AnyQueryDecl, type FactSource, type FilterValue } from '../resources/query.ts';
-import type { BuildContext } from './context.ts';
+import type { BuildContext } from '../resources/context.ts';
 import { pathsBelow, withNames } from './field-paths.ts';
 
 /** One value a record holds for a value filter: the linked resource's name and id, or `true`/`false` as 1/0. */

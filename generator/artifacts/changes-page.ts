@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { changeReportFile, changesListFile } from '../../edge/layout.ts';
 import type { ChangeReport } from '../../schemas/output/changes.ts';
-import type { ChangeList } from './changes.ts';
+import type { ChangeList } from '../../schemas/output/change-list.ts';
 import { escapeHtml, tryLink } from './reference.ts';
 
 /** How many kinds the page names before "and N more". */

@@ -8,16 +8,16 @@ import { join } from 'node:path';
 import { bulkFile, itemFile, subresourceFile } from '../../edge/layout.ts';
 import { memberSource } from './archive.ts';
 import type { KindResult } from './build-index.ts';
-import { BuildError } from './build-error.ts';
+import { BuildError } from '../build-error.ts';
 import { bulkChunk, BulkWriter, noPrevious } from './bulk-writer.ts';
 import { kindList, nameOwners, type KindEmitter, type RecordDocuments } from './emit-kinds.ts';
-import { readCoverageFacts } from './coverage-facts.ts';
-import { isCovered, type CoverageFacts } from './coverage.ts';
-import { readKeptFacts } from './kept-facts.ts';
+import { readCoverageFacts } from '../indexes/coverage-facts.ts';
+import { isCovered, type CoverageFacts } from '../indexes/coverage.ts';
+import { readKeptFacts } from '../indexes/kept-facts.ts';
 import { kindFiles, type AnyRecord, type KindFileInput, type KindFileMaker, type KindFacts } from './kind-files.ts';
 import type { Output } from './output.ts';
-import type { QueryFacts } from './query-facts.ts';
-import type { RecordFacts } from './query-index.ts';
+import type { QueryFacts } from '../indexes/query-facts.ts';
+import type { RecordFacts } from '../indexes/query-index.ts';
 
 /** The served build's result for a kind and its records, when writing onto a copy. */
 export interface ServedKind {
