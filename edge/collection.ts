@@ -1,8 +1,8 @@
 /**
  * A collection's answer, `GET /v2/{kind}/`: a page of the kind's list, narrowed by what the
  * request asks (value filters, ranges, an `id`/`name` batch, `q`), in the order of `sort`, with
- * the asked `fields` on each entry, and `facets` and `summary` over the whole narrowed set. The parameters are read through edge/params.ts and parsed by edge/query/params.ts;
- * the indexes they need are loaded once per build through BuildFiles; matching is
+ * the asked `fields` on each entry, and `facets` and `summary` over the whole narrowed set. The
+ * parameters are those of edge/parameter-table.ts, read and parsed through edge/params.ts; the indexes they need are loaded once per build through BuildFiles; matching is
  * edge/query/filter.ts's and search.ts's. What a request asks is all of it: filters, the batch
  * and `q` narrow the list together.
  *
@@ -16,65 +16,39 @@
  *   match on the entry's own name.
  * - `next`/`previous` carry every parameter read, in the order of `collectionParams`, lists
  *   normalised (trimmed, lower case, duplicates dropped; a value filter's repeats kept as
- *   repeats, a range's as their intersection).
+ *   repeats, a range's as their intersection): each entry's `link` (parameter-table.ts).
  */
 import { badParameter, jsonAnswer, notFound } from './answers.ts';
 import { readAhead, type BuildFiles, type ListKeys } from './build-files.ts';
 import type { Answer } from './http.ts';
-import { canonicalKey, DEFAULT_LIMIT, idOfUrl, pageFile, type QueryShape, type QueryFilter, type QueryRange, type Routes } from './layout.ts';
-import { pageLinks, paginate, parseLimit, parseOffset } from './pagination.ts';
-import { queryParam, queryValues } from './params.ts';
-import type { FilterQuery } from './query/filter.ts';
-import { foldText } from './query/fold.ts';
-import { facetValues, type FacetValue } from './query/facets.ts';
-import type { FilterIndex } from './query/filter.ts';
+import { DEFAULT_LIMIT, idOfUrl, NO_QUERIES, pageFile, type QueryShape, type Routes } from './layout.ts';
+import { entriesWithFields, pathsBelow, startFieldReads } from './list-fields.ts';
+import { pageLinks, paginate } from './pagination.ts';
 import {
-  listItems, parseFields, parseIds, parseNameList, parseNames, parseRange, parseSort, parseValueGroups, parseValues, QUERY_LIMITS,
-  type IntegerRange, type Parsed, type SortKey, type Vocabulary,
-} from './query/params.ts';
+  asksAnything, collectionLinkSuffix, collectionTable, COLLECTION_TABLE, HELD_BY_NONE, SHAPING_TABLE,
+  type CollectionQuery, type CollectionTable, type ReadScope, type ValuesOf,
+} from './parameter-table.ts';
+import { queryValues, readDeclared, readParam, readParams } from './params.ts';
+import { facetValues, type FacetValue } from './query/facets.ts';
+import type { FilterIndex, FilterQuery } from './query/filter.ts';
+import { foldText } from './query/fold.ts';
+import type { Parsed, SortKey } from './query/params.ts';
 import { SearchIndex, type SearchResult } from './query/search.ts';
 import { numberColumn, sortPositions, textRanks, type SortColumn } from './query/sort.ts';
 import { summarize, type RangeSummary } from './query/summary.ts';
-import { entriesWithFields, pathsBelow, startFieldReads } from './list-fields.ts';
-import { readLanguage } from './search-endpoint.ts';
-
-/** A value filter's key for a value that is valid but held by no entry: it matches nothing. */
-const HELD_BY_NONE = -1;
-const YES_NO = new Set(['true', 'false', '1', '0']);
-
-/** What a request asks of a collection, parsed and resolved against the kind's files. */
-interface CollectionQuery {
-  limit: number;
-  offset: number;
-  q: string | null;
-  /** `lang=`: the language `q` and every `names` field keep to; null when absent */
-  lang: string | null;
-  ids: number[] | null;
-  names: string[] | null;
-  fields: string[] | null;
-  /** per value filter asked: each repeat's keys and tokens (all repeats matched, any key of one) */
-  values: { filter: QueryFilter; groups: number[][]; tokens: string[][] }[];
-  ranges: { range: QueryRange; value: IntegerRange }[];
-  sort: SortKey[] | null;
-  facets: string[] | null;
-  summary: string[] | null;
-}
-
-const asksAnything = (query: CollectionQuery) =>
-  query.q !== null || query.ids !== null || query.names !== null || query.fields !== null || query.values.length > 0 || query.ranges.length > 0 ||
-  query.sort !== null || query.facets !== null || query.summary !== null;
 
 /** `GET /v2/{kind}/`; fields are made for the page's entries only, whatever the total. */
 export async function collection(build: BuildFiles, kind: string, params: URLSearchParams): Promise<Answer> {
   const routes = await build.routes();
   const queries = routes?.queries?.[kind];
-  // parsed once: the reads started ahead and the query both take it
-  const shaped = queries && readShaping(params, queries, routes!.idOnly.includes(kind), pathsBelow(routes!, queries));
-  if (queries && shaped?.ok) startReads(build, kind, { routes: routes!, shape: queries }, params, shaped.value);
-  const parsed = await readQuery(build, kind, params, queries, shaped);
+  const table = collectionTable(queries);
+  const scope: ReadScope = {
+    build, kind, kinds: routes?.kinds ?? [], shape: queries ?? NO_QUERIES, idOnly: routes?.idOnly.includes(kind) ?? false, below: queries ? pathsBelow(routes!, queries) : [],
+  };
+  const parsed = await readQuery(params, table, scope, routes);
   if (!parsed.ok) return badParameter(parsed.error);
   const query = parsed.value;
-  if (!asksAnything(query)) return plainPage(build, kind, query.limit, query.offset);
+  if (!asksAnything(table, query)) return plainPage(build, kind, query.limit, query.offset);
   const keys = await build.listKeys(kind);
   if (!keys) return notFound();
   const positions = await matchPositions(build, kind, keys, query);
@@ -86,18 +60,12 @@ export async function collection(build: BuildFiles, kind: string, params: URLSea
     ? page.map((p) => keys.list.results[p]!)
     : await entriesWithFields(build, routes!, keys.list, page, { kind, shape: queries, paths: query.fields, lang: query.lang });
   const url = `${build.baseUrl}/${kind}/`;
-  const links = pageLinks(matching.length, url, offset, limit, linkSuffix(query));
+  const links = pageLinks(matching.length, url, offset, limit, collectionLinkSuffix(table, query));
   return jsonAnswer(200, { count: matching.length, ...links, ...(await aggregates(build, kind, queries, matching, query)), results });
 }
 
-/** A kind's query shape and the routing table it is from. */
-interface ShapeOf {
-  routes: Routes;
-  shape: QueryShape;
-}
-
 /** What shapes the answer rather than narrows it: `fields`, `sort`, `facets` and `summary`. */
-type Shaping = Pick<CollectionQuery, 'fields' | 'sort' | 'facets' | 'summary'>;
+type Shaping = ValuesOf<typeof SHAPING_TABLE>;
 
 /**
  * Starts the reads the answer will wait on, before its parse waits on any: on a cold start they
@@ -105,10 +73,10 @@ type Shaping = Pick<CollectionQuery, 'fields' | 'sort' | 'facets' | 'summary'>;
  * the kind declares are read, whatever the request holds; a failed read is left to the call
  * that waits on it, which answers as it always does.
  */
-function startReads(build: BuildFiles, kind: string, { routes, shape }: ShapeOf, params: URLSearchParams, shaping: Shaping): void {
+function startReads({ build, kind, shape }: ReadScope, routes: Routes, params: URLSearchParams, shaping: Shaping, lang: Promise<Parsed<string | null>>): void {
   const asked = (name: string) => queryValues(params, name).length > 0;
-  // a sort by a key other than the list's own (`id`, `name`) is by a range, read from the filter index
-  const sortsByRange = shaping.sort?.some(({ key }) => key !== 'id' && key !== 'name') ?? false;
+  // a sort by a range is read from the filter index; by `id` or `name`, from the list
+  const sortsByRange = shaping.sort?.some(({ key }) => shape.ranges.some((r) => r.name === key)) ?? false;
   const readsIndex = [...shape.filters, ...shape.ranges].some((f) => asked(f.name)) || shaping.facets !== null || shaping.summary !== null || sortsByRange;
   if (readsIndex || ['q', 'id', 'name'].some(asked) || shaping.fields !== null || shaping.sort !== null) readAhead(build.listKeys(kind));
   if (readsIndex) readAhead(build.filterIndex(kind));
@@ -118,7 +86,7 @@ function startReads(build: BuildFiles, kind: string, { routes, shape }: ShapeOf,
   }
   const paths = shaping.fields;
   if (paths === null) return;
-  readAhead(readLanguage(build, params).then((lang) => lang.ok && startFieldReads(build, routes, { kind, shape, paths, lang: lang.value })));
+  readAhead(lang.then((parsed) => parsed.ok && startFieldReads(build, routes, { kind, shape, paths, lang: parsed.value })));
 }
 
 /** The matching positions in the order of `sort` (list order when none is asked). */
@@ -171,109 +139,45 @@ async function plainPage(build: BuildFiles, kind: string, limit: number, offset:
 }
 
 /**
- * Every parameter the collection reads, parsed; value filters resolved against their
- * vocabularies. `shaped`: the kind's `readShaping` of the same parameters (none without a
- * query shape), its error answered after those of the parameters every collection reads.
+ * Every parameter the collection reads, parsed in the table's order (the first that fails is
+ * the 400); value filters resolved against their vocabularies. `lang` is parsed once: for a kind
+ * that declares queries, the reads the answer will wait on start as soon as its shaping
+ * parameters are parsed, beside the parse of the rest.
  */
-async function readQuery(build: BuildFiles, kind: string, params: URLSearchParams, queries: QueryShape | undefined, shaped: Parsed<Shaping> | undefined): Promise<Parsed<CollectionQuery>> {
-  const ids = parseIds('id', queryValues(params, 'id'));
-  if (!ids.ok) return ids;
-  const names = parseNames('name', queryValues(params, 'name'));
-  if (!names.ok) return names;
-  const lang = await readLanguage(build, params);
-  if (!lang.ok) return lang;
-  const query: CollectionQuery = {
-    limit: parseLimit(queryParam(params, 'limit')),
-    offset: parseOffset(queryParam(params, 'offset')),
-    q: queryParam(params, 'q'),
-    lang: lang.value,
-    ids: ids.value,
-    names: names.value,
-    fields: null,
-    values: [],
-    ranges: [],
-    sort: null,
-    facets: null,
-    summary: null,
-  };
-  if (queries === undefined || shaped === undefined) return { ok: true, value: query };
+async function readQuery(params: URLSearchParams, table: CollectionTable, scope: ReadScope, routes: Routes | null): Promise<Parsed<CollectionQuery>> {
+  const lang = readParam(params, COLLECTION_TABLE.lang, scope);
+  readAhead(lang); // a failed read is answered where the query waits on it
+  const shaping = table.shaping && readParams(table.shaping, params, scope);
+  if (shaping && routes) readAhead(shaping.then((s) => s.ok && startReads(scope, routes, params, s.value, lang)));
+  const fixed = await readParams(table.fixed, params, scope, { lang });
+  if (!fixed.ok) return fixed;
+  const shaped = shaping ? await shaping : { ok: true as const, value: NOT_SHAPED };
   if (!shaped.ok) return shaped;
-  Object.assign(query, shaped.value);
-  for (const filter of queries.filters) {
-    const resolved = await readValueFilter(build, kind, filter, queryValues(params, filter.name));
-    if (!resolved.ok) return resolved;
-    if (resolved.value !== null) query.values.push(resolved.value);
-  }
-  for (const range of queries.ranges) {
-    const value = parseRange(range.name, queryValues(params, range.name));
-    if (!value.ok) return value;
-    if (value.value !== null) query.ranges.push({ range, value: value.value });
-  }
-  return { ok: true, value: query };
+  const filters = await readDeclared(table.filters, params, scope);
+  if (!filters.ok) return filters;
+  const ranges = await readDeclared(table.ranges, params, scope);
+  if (!ranges.ok) return ranges;
+  return { ok: true, value: { ...fixed.value, ...shaped.value, filters: filters.value, ranges: ranges.value } };
 }
 
-/** `fields`, `sort`, `facets` and `summary` (Shaping). `below`: the paths `fields=` takes below the declared ones (list-fields.ts `pathsBelow`). */
-function readShaping(params: URLSearchParams, queries: QueryShape, idOnly: boolean, below: readonly string[]): Parsed<Shaping> {
-  const fields = parseFields('fields', queryValues(params, 'fields'), queries.fields, below);
-  if (!fields.ok) return fields;
-  const ranges = queries.ranges.map((r) => r.name);
-  const sort = parseSort('sort', queryValues(params, 'sort'), [...(idOnly ? ['id'] : ['id', 'name']), ...ranges]);
-  if (!sort.ok) return sort;
-  const filters = queries.filters.map((f) => f.name);
-  const facets = parseNameList('facets', queryValues(params, 'facets'), filters, 'value filters', QUERY_LIMITS.facets);
-  if (!facets.ok) return facets;
-  const summary = parseNameList('summary', queryValues(params, 'summary'), ranges, 'ranges', QUERY_LIMITS.summaries);
-  if (!summary.ok) return summary;
-  return { ok: true, value: { fields: fields.value, sort: sort.value, facets: facets.value, summary: summary.value } };
-}
-
-/** One value filter's keys per repeat (positions in its index's values, or HELD_BY_NONE) and the tokens given; null when absent. */
-async function readValueFilter(build: BuildFiles, kind: string, filter: QueryFilter, raw: string[]): Promise<Parsed<CollectionQuery['values'][number] | null>> {
-  // absent or only empty items (`type=`, `type=,,`): no index is read, but the caps still apply
-  if (listItems(raw, false, 1).length === 0) {
-    const empty = parseValues(filter.name, raw, NO_VALUES);
-    return empty.ok ? { ok: true, value: null } : empty;
-  }
-  const index = await build.filterIndex(kind);
-  const own = index?.vocabulary(filter.name);
-  // a declared filter the build wrote no index for: the build is broken, and that is a 404 like an unreadable file
-  if (own === undefined) throw new Error(`${kind}: no index for the filter ${filter.name}`);
-  // the target kind's list is read only for a value the index does not hold
-  const allHeld = listItems(raw, true, QUERY_LIMITS.listItems).every((token) => own.lookup(canonicalKey(token)) !== undefined);
-  const target = filter.target === null || allHeld ? null : await build.listKeys(filter.target);
-  const vocabulary: Vocabulary = {
-    accepts: own.accepts,
-    lookup: (token) => own.lookup(canonicalKey(token)) ?? (heldByNone(canonicalKey(token), filter, target) ? HELD_BY_NONE : undefined),
-  };
-  const groups = parseValueGroups(filter.name, raw, vocabulary);
-  if (!groups.ok) return groups;
-  const tokens = raw.map((value) => [...new Set(listItems([value], true))]).filter((t) => t.length > 0);
-  return { ok: true, value: groups.value === null ? null : { filter, groups: groups.value, tokens } };
-}
-
-const NO_VALUES: Vocabulary = { lookup: () => undefined, accepts: '' };
-
-/** A token no entry holds that is still a value of the filter: a name or id of its target kind, or yes/no. */
-function heldByNone(token: string, filter: QueryFilter, target: ListKeys | null): boolean {
-  if (filter.target === null) return YES_NO.has(token);
-  return target?.positionOf(token) !== undefined;
-}
+/** A kind that declares no queries reads none of the shaping parameters. */
+const NOT_SHAPED: Shaping = { fields: null, sort: null, facets: null, summary: null };
 
 /** The list positions matching the whole query, ascending; a 400 for a batch naming no entry. */
 async function matchPositions(build: BuildFiles, kind: string, keys: ListKeys, query: CollectionQuery): Promise<Parsed<number[]>> {
-  const batch = batchPositions(kind, keys, query.ids, query.names);
+  const batch = batchPositions(kind, keys, query.id, query.name);
   if (!batch.ok) return batch;
   let positions = batch.value;
   if (query.q !== null) {
     const matching = await qPositions(build, kind, keys, query.q, query.lang);
     positions = positions === null ? matching : intersectSorted(positions, matching);
   }
-  if (query.values.length === 0 && query.ranges.length === 0) {
+  if (query.filters.length === 0 && query.ranges.length === 0) {
     return { ok: true, value: positions ?? keys.list.results.map((_, p) => p) };
   }
   const index = await indexOf(build, kind);
   const filterQuery: FilterQuery = {
-    values: query.values.flatMap((asked) => asked.groups.map((keys) => ({ filter: asked.filter.name, keys: keys.filter((k) => k !== HELD_BY_NONE) }))),
+    values: query.filters.flatMap((asked) => asked.groups.map((keys) => ({ filter: asked.filter.name, keys: keys.filter((k) => k !== HELD_BY_NONE) }))),
     ranges: query.ranges.map(({ range, value }) => ({ filter: range.name, range: value })),
     ...(positions === null ? {} : { positions }),
   };
@@ -330,27 +234,4 @@ function searchPositions(keys: ListKeys, result: SearchResult): number[] {
 function intersectSorted(a: readonly number[], b: readonly number[]): number[] {
   const inB = new Set(b);
   return a.filter((p) => inB.has(p));
-}
-
-/** What `next`/`previous` carry after offset and limit: every parameter read, in the canonical order. */
-function linkSuffix(query: CollectionQuery): string {
-  const parts: string[] = [];
-  const list = (name: string, items: readonly (string | number)[]) => parts.push(`${name}=${items.map((i) => encodeURIComponent(String(i))).join(',')}`);
-  if (query.q !== null) parts.push(`q=${encodeURIComponent(query.q)}`);
-  if (query.ids !== null) list('id', query.ids);
-  if (query.names !== null) list('name', query.names);
-  if (query.lang !== null) parts.push(`lang=${encodeURIComponent(query.lang)}`);
-  if (query.fields !== null) list('fields', query.fields);
-  if (query.sort !== null) list('sort', query.sort.map(({ key, descending }) => (descending ? `-${key}` : key)));
-  if (query.facets !== null) list('facets', query.facets);
-  if (query.summary !== null) list('summary', query.summary);
-  for (const { filter, tokens } of query.values) for (const group of tokens) list(filter.name, group);
-  for (const { range, value } of query.ranges) for (const text of rangeTexts(value)) parts.push(`${range.name}=${encodeURIComponent(text)}`);
-  return parts.map((p) => `&${p}`).join('');
-}
-
-/** A range as links write it: one range, or two that share no number (an intersection left empty). */
-function rangeTexts({ min, max }: IntegerRange): string[] {
-  if (min !== null && max !== null && min > max) return [`${min}..`, `..${max}`];
-  return [min !== null && min === max ? String(min) : `${min ?? ''}..${max ?? ''}`];
 }

@@ -6,33 +6,39 @@
  * anywhere but here would be left out of the cache key: two requests differing only in it would
  * share one stored answer. test/params.test.ts fails on a read elsewhere.
  *
- * A collection's query vocabulary, one search from each parameter's name (the name is written
- * as a string literal where it is read, parsed and answered):
+ * What is read is the table of edge/parameter-table.ts (each parameter's name, single or
+ * repeatable, cap, parser, link and contract); the lists below and `readParams` are made from
+ * it, so a parameter is read here, cached on and linked as its entry says and nowhere else:
  * - declared: a kind's value filters and ranges beside its resource (generator/resources/**,
  *   `query:`, shapes in generator/resources/query.ts), compiled once by
  *   generator/indexes/query-facts.ts `kindQuery` into the routing table's `QueryShape`
- *   (edge/layout.ts); the fixed ones below;
- * - parsed: edge/query/params.ts (`parseValueGroups`, `parseRange`, `parseIds`, `parseNames`,
- *   `parseFields`, `parseSort`, `parseNameList` for `facets` and `summary`);
- * - answered: edge/collection.ts, over the indexes of edge/query/ (filter.ts, sort.ts,
- *   facets.ts, summary.ts).
+ *   (edge/layout.ts), each read through its entry shape (`valueFilterParam`, `rangeParam`);
+ * - parsed: each entry's `parse`, over edge/query/params.ts;
+ * - answered: edge/collection.ts (over the indexes of edge/query/: filter.ts, sort.ts,
+ *   facets.ts, summary.ts) and edge/search-endpoint.ts.
  */
 import type { QueryShape } from './layout.ts';
+import {
+  collectionEntries, collectionTable, COLLECTION_TABLE, SEARCH_TABLE, SHAPING_TABLE, type AnyParam, type ParamTable, type QueryParam, type ReadScope, type ValuesOf,
+} from './parameter-table.ts';
 import { checkQueryLength, type Parsed } from './query/params.ts';
 
+const names = (table: ParamTable): string[] => Object.values(table).map((param) => param.name);
+
 /** What every collection reads, in the order `next`/`previous` links carry them (after offset and limit). */
-export const COLLECTION_PARAMS = ['limit', 'offset', 'q', 'id', 'name', 'lang'] as const;
+export const COLLECTION_PARAMS: readonly string[] = names(COLLECTION_TABLE);
 /**
  * What a collection whose kind declares queries reads besides its own filters and ranges:
  * `fields`, and (issue 24) `sort`, `facets` and `summary`.
  */
-export const QUERYABLE_COLLECTION_PARAMS = [...COLLECTION_PARAMS, 'fields', 'sort', 'facets', 'summary'] as const;
+export const QUERYABLE_COLLECTION_PARAMS: readonly string[] = [...COLLECTION_PARAMS, ...names(SHAPING_TABLE)];
 /** What `GET /v2/search/` reads. */
-export const SEARCH_PARAMS = ['q', 'kind', 'limit', 'offset', 'lang'] as const;
+export const SEARCH_PARAMS: readonly string[] = names(SEARCH_TABLE);
 
 /** Parameters read as one value: given more than once, the last one counts. */
-export const SINGLE_PARAMS = ['limit', 'offset', 'q', 'lang'] as const;
-export type SingleParam = (typeof SINGLE_PARAMS)[number];
+export const SINGLE_PARAMS: readonly string[] = [
+  ...new Set([...Object.values(COLLECTION_TABLE), ...Object.values(SHAPING_TABLE), ...Object.values(SEARCH_TABLE)].filter((p) => p.arity === 'single').map((p) => p.name)),
+];
 
 /**
  * Whether a path reading these parameters must be cached under its whole query string. Every
@@ -47,14 +53,14 @@ export type SingleParam = (typeof SINGLE_PARAMS)[number];
  * (netlify/deploy-checks.ts `checkRepeatKey`) shows on a real deploy what Netlify keyed.
  */
 export function keysWholeQuery(params: readonly string[]): boolean {
-  return params.some((name) => !(SINGLE_PARAMS as readonly string[]).includes(name));
+  return params.some((name) => !SINGLE_PARAMS.includes(name));
 }
 
 /**
  * A single-valued parameter, or null when absent. Given more than once, the last one counts, as
  * the upstream reads it (Django's `QueryDict.get` returns a repeated key's last value).
  */
-export function queryParam(params: URLSearchParams, name: SingleParam): string | null {
+export function queryParam(params: URLSearchParams, name: string): string | null {
   const values = params.getAll(name);
   return values.length === 0 ? null : values[values.length - 1]!;
 }
@@ -70,12 +76,52 @@ export function queryValues(params: URLSearchParams, name: string): string[] {
 
 /**
  * The parameters a collection reads: the fixed ones, then (for a kind that declares queries)
- * `fields`, its value filters and its range filters in declared order (the build refuses a
- * declared name that is a fixed one or declared twice).
+ * `fields`, `sort`, `facets`, `summary`, its value filters and its range filters in declared
+ * order (the build refuses a declared name that is a fixed one or declared twice).
  */
 export function collectionParams(queries: QueryShape | undefined): string[] {
-  if (queries === undefined) return [...COLLECTION_PARAMS];
-  return [...QUERYABLE_COLLECTION_PARAMS, ...queries.filters.map((f) => f.name), ...queries.ranges.map((r) => r.name)];
+  return collectionEntries(collectionTable(queries)).map((param) => param.name);
+}
+
+/** A parameter's values as its parser takes them: the last one for a single parameter, every one in order otherwise. */
+export function paramValues(params: URLSearchParams, param: AnyParam): string[] {
+  if (param.arity === 'repeatable') return queryValues(params, param.name);
+  const last = queryParam(params, param.name);
+  return last === null ? [] : [last];
+}
+
+/** One parameter read and parsed. */
+export async function readParam<T>(params: URLSearchParams, param: QueryParam<T>, scope: ReadScope): Promise<Parsed<T>> {
+  return param.parse(paramValues(params, param), scope);
+}
+
+/** Parses of a table's parameters begun before the table is read (each parameter is parsed once per request). */
+export type Started<T extends ParamTable> = { [K in keyof T]?: Promise<Parsed<ValuesOf<T>[K]>> };
+
+/**
+ * Every parameter of a table, read and parsed in the table's order: the first that fails is
+ * the 400. `started`: parses already under way, taken rather than made again.
+ */
+export async function readParams<T extends ParamTable>(table: T, params: URLSearchParams, scope: ReadScope, started: Started<T> = {}): Promise<Parsed<ValuesOf<T>>> {
+  const out: Partial<ValuesOf<T>> = {};
+  for (const key of Object.keys(table) as (keyof T & string)[]) {
+    const parsed = await (started[key] ?? readParam(params, table[key]!, scope));
+    if (!parsed.ok) return parsed;
+    // the entry at `key` parses to the value type ValuesOf names for it
+    out[key] = parsed.value as ValuesOf<T>[typeof key];
+  }
+  return { ok: true, value: out as ValuesOf<T> };
+}
+
+/** Declared parameters (a kind's filters or ranges), in order: the values of those asked (not null). */
+export async function readDeclared<T>(declared: readonly QueryParam<T | null>[], params: URLSearchParams, scope: ReadScope): Promise<Parsed<T[]>> {
+  const out: T[] = [];
+  for (const param of declared) {
+    const parsed = await readParam(params, param, scope);
+    if (!parsed.ok) return parsed;
+    if (parsed.value !== null) out.push(parsed.value);
+  }
+  return { ok: true, value: out };
 }
 
 /**

@@ -10,32 +10,26 @@
 import { badParameter, jsonAnswer, notFound } from './answers.ts';
 import type { BuildFiles } from './build-files.ts';
 import type { Answer } from './http.ts';
-import { pageLinks, parseLimit, parseOffset } from './pagination.ts';
-import { queryParam, queryValues } from './params.ts';
-import { foldText } from './query/fold.ts';
-import { parseValues, type Parsed, type Vocabulary } from './query/params.ts';
+import { NO_QUERIES } from './layout.ts';
+import { pageLinks } from './pagination.ts';
+import { SEARCH_TABLE, tableLinkSuffix } from './parameter-table.ts';
+import { readParams } from './params.ts';
 
 /** The path segment: `search` is no kind, and is routed before them. */
 export const SEARCH_PATH = 'search';
 
-const Q_ACCEPTS = 'a name or the start of one, in any language, e.g. pikachu, ピカチュウ or charzard';
-
+/** The search's parameters (parameter-table.ts `SEARCH_TABLE`), each parsed once, then the ranked page. */
 export async function search(build: BuildFiles, params: URLSearchParams): Promise<Answer> {
-  const q = queryParam(params, 'q');
-  const folded = q === null ? '' : foldText(q);
-  if (q === null || folded === '') return badParameter({ parameter: 'q', value: q ?? '', accepts: Q_ACCEPTS });
   const routes = await build.routes();
-  if (!routes) return notFound();
-  const kindKeys = parseValues('kind', queryValues(params, 'kind'), kindVocabulary(routes.kinds));
-  if (!kindKeys.ok) return badParameter(kindKeys.error);
-  const asked = kindKeys.value === null ? null : kindKeys.value.map((k) => routes.kinds[k]!);
-  const lang = await readLanguage(build, params);
-  if (!lang.ok) return badParameter(lang.error);
-  const index = lang.value === null ? await build.searchIndex() : await build.languageSearchIndex();
+  const scope = { build, kind: SEARCH_PATH, shape: NO_QUERIES, idOnly: false, below: [], kinds: routes?.kinds ?? [] };
+  const parsed = await readParams(SEARCH_TABLE, params, scope);
+  // a build without a routing table answers 404, after a missing or empty `q` (read before it)
+  if (!routes) return parsed.ok || parsed.error.parameter !== 'q' ? notFound() : badParameter(parsed.error);
+  if (!parsed.ok) return badParameter(parsed.error);
+  const { q, kind, limit, offset, lang } = parsed.value;
+  const index = lang === null ? await build.searchIndex() : await build.languageSearchIndex();
   if (!index) return notFound();
-  const result = index.search(folded, { ...(asked === null ? {} : { kinds: new Set(asked) }), ...(lang.value === null ? {} : { language: lang.value }) });
-  const limit = parseLimit(queryParam(params, 'limit'));
-  const offset = parseOffset(queryParam(params, 'offset'));
+  const result = index.search(q.folded, { ...(kind === null ? {} : { kinds: new Set(kind) }), ...(lang === null ? {} : { language: lang }) });
   const results = result.hits(offset, limit).map((hit) => ({
     name: hit.name,
     url: `${build.baseUrl}/${hit.kind}/${hit.id}/`,
@@ -43,24 +37,5 @@ export async function search(build: BuildFiles, params: URLSearchParams): Promis
     matched_name: hit.matchedName,
     language: hit.language,
   }));
-  const suffix = `&q=${encodeURIComponent(q)}${asked === null ? '' : `&kind=${asked.map(encodeURIComponent).join(',')}`}${lang.value === null ? '' : `&lang=${encodeURIComponent(lang.value)}`}`;
-  return jsonAnswer(200, { count: result.count, ...pageLinks(result.count, `${build.baseUrl}/${SEARCH_PATH}/`, offset, limit, suffix), results });
-}
-
-/**
- * `lang=de`: a language by its name in `/language/` (any letter case), or null when absent or
- * empty; a name that is no language is a 400 listing them. Given more than once, the last counts.
- */
-export async function readLanguage(build: BuildFiles, params: URLSearchParams): Promise<Parsed<string | null>> {
-  const raw = queryParam(params, 'lang')?.trim().toLowerCase() ?? '';
-  if (raw === '') return { ok: true, value: null };
-  const languages = await build.listKeys('language');
-  if (languages?.positionOfName(raw) !== undefined) return { ok: true, value: raw };
-  const names = languages?.list.results.flatMap((r) => (r.name === undefined ? [] : [r.name])) ?? [];
-  return { ok: false, error: { parameter: 'lang', value: raw.slice(0, 100), accepts: `a language by its name in /language/: ${names.join(', ')}` } };
-}
-
-function kindVocabulary(kinds: readonly string[]): Vocabulary {
-  const position = new Map(kinds.map((kind, i) => [kind, i]));
-  return { lookup: (token) => position.get(token), accepts: `kind: a collection's name, or several separated by commas: ${kinds.join(', ')}` };
+  return jsonAnswer(200, { count: result.count, ...pageLinks(result.count, `${build.baseUrl}/${SEARCH_PATH}/`, offset, limit, tableLinkSuffix(SEARCH_TABLE, parsed.value)), results });
 }

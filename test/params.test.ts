@@ -194,6 +194,25 @@ describe('repeated parameters', () => {
   });
 });
 
+describe('links write back what was read (edge/parameter-table.ts)', () => {
+  const every = '/v2/thing/?size=..30&colour=blue&summary=size&facets=colour&sort=-size&fields=id&name=thing-cd-2&id=2,5,8&q=thing&limit=1';
+
+  it('next carries every parameter given, after offset and limit, in the order the path reads them', async () => {
+    const { next } = JSON.parse((await answer(every)).slice(4)) as { next: string };
+    const carried = [...new URL(next).searchParams.keys()];
+    expect(carried.slice(0, 2)).toEqual(['offset', 'limit']);
+    const given = new Set(new URL(`${origin}${every}`).searchParams.keys());
+    expect(carried.slice(2)).toEqual((await readAt('/v2/thing/')).filter((name) => given.has(name) && name !== 'limit' && name !== 'offset'));
+  });
+
+  it('following next answers the next page of the same request', async () => {
+    const first = JSON.parse((await answer(every)).slice(4)) as { count: number; next: string };
+    expect(first.count).toBe(3);
+    const next = new URL(first.next);
+    expect(await answer(`${next.pathname}${next.search}`)).toBe(await answer(`${every}&offset=1`));
+  });
+});
+
 describe('Netlify-Vary', () => {
   const adapter = createEdgeAdapter(async (request) => {
     const path = decodeURIComponent(new URL(request.url).pathname).slice(FILE_READ_PREFIX.length + 1);

@@ -12,7 +12,7 @@ import { itemFile, metaFile } from '../edge/layout.ts';
 import { pick } from '../edge/query/fields.ts';
 import { badParameterBody, parseValues } from '../edge/query/params.ts';
 import { buildContract } from '../generator/artifacts/openapi.ts';
-import { readVocabularies } from '../generator/artifacts/query-contract.ts';
+import { FacetValueSchema, RangeSummarySchema, readVocabularies } from '../generator/artifacts/query-contract.ts';
 import { typeDeclarations } from '../generator/artifacts/typescript-types.ts';
 import { allResources } from '../generator/resources/index.ts';
 import { inventedRoutes } from './support/contract-queries.ts';
@@ -54,6 +54,14 @@ const linkedEntry = (name: string) => {
 };
 
 describe('the query types', () => {
+  it('declare FacetValue and RangeSummary from the answer\'s schemas: a member per property, with its words', () => {
+    for (const [name, schema] of [['FacetValue', FacetValueSchema], ['RangeSummary', RangeSummarySchema]] as const) {
+      const body = new RegExp(`^export interface ${name} \\{\\n([\\s\\S]*?)\\n\\}`, 'm').exec(declarations)?.[1] ?? '';
+      expect([...body.matchAll(/^ {2}(\w+)\??:/gm)].map((m) => m[1]), name).toEqual(Object.keys(schema.properties));
+      for (const [key, property] of Object.entries(schema.properties)) expect(body).toContain(`/** ${property.description} */\n  ${key}:`);
+    }
+  });
+
   it('declare a query per kind, the fields, the values of small targets and the maps by kind', () => {
     expect(declarations).toMatch(/^export interface CreatureQuery extends CollectionQuery \{/m);
     expect(declarations).toMatch(/^export interface AbilityQuery extends CollectionQuery \{\}/m);

@@ -1,7 +1,7 @@
 /**
  * `facets=p[,p…]`: how many entries of a filtered set hold each value of a value filter (issue
- * 24), in the answer as `"facets": {"type": [{"name", "url", "count"}, …]}`. The parser is
- * edge/query/params.ts `parseFacets`; the counting is edge/query/filter.ts `valueCounts`; the
+ * 24), in the answer as `"facets": {"type": [{"name", "url", "count"}, …]}`. The parameter is
+ * edge/parameter-table.ts `facets`; the counting is edge/query/filter.ts `valueCounts`; the
  * answer is edge/collection.ts's.
  *
  * Rules chosen here:
@@ -10,7 +10,11 @@
  *   id); a yes/no filter's come as `false`, `true`, with `url` null.
  */
 
-/** One value's count, as the answer writes it. */
+/**
+ * One value's count, as the answer writes it. The contract's schema (generator/artifacts/
+ * query-contract.ts `FacetValueSchema`) must type-check as this same object, and the `.d.ts`
+ * declares it from that schema: the words are the schema's.
+ */
 export interface FacetValue {
   name: string;
   url: string | null;

@@ -1,11 +1,16 @@
 /**
  * `summary=r[,r…]`: numbers over a filtered set for each asked range (issue 24), in the answer
- * as `"summary": {"speed": {"count", "min", "max", "sum", "avg"}}`. The parser is
- * edge/query/params.ts `parseSummary`; the answer is edge/collection.ts's. An entry without a
+ * as `"summary": {"speed": {"count", "min", "max", "sum", "avg"}}`. The parameter is
+ * edge/parameter-table.ts `summary`; the answer is edge/collection.ts's. An entry without a
  * value (a move without power) is not counted; with none counted, min, max and avg are null and
  * the sum is 0.
  */
 
+/**
+ * One range's numbers as the answer writes them. The contract's schema (generator/artifacts/
+ * query-contract.ts `RangeSummarySchema`) must type-check as this same object, and the `.d.ts`
+ * declares it from that schema: the words are the schema's.
+ */
 export interface RangeSummary {
   count: number;
   min: number | null;

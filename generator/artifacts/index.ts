@@ -4,6 +4,7 @@
  */
 import { CACHE_OK } from '../../edge/http.ts';
 import { API_PREFIX, DOWNLOADS_DIR, notFoundFile, type Meta, type Routes } from '../../edge/layout.ts';
+import { COLLECTION_TABLE } from '../../edge/parameter-table.ts';
 import { collectionParams } from '../../edge/params.ts';
 import type { ArtifactMaker } from './artifact.ts';
 import { docsPage } from './docs-page.ts';
@@ -59,8 +60,11 @@ const staticFallbackRedirects: ArtifactMaker = {
   make: ({ routes }) => [{ path: '_redirects', body: netlifyFallbackRedirects(routes) }],
 };
 
-/** limit and offset pick a precomputed page (netlify.toml); q has its own rule there. */
-const PAGE_PARAMS = new Set(['limit', 'offset', 'q']);
+/**
+ * The page's position (the parameters links write as the page, `limit` and `offset`) picks a
+ * precomputed page (netlify.toml); q has its own rule there.
+ */
+const PAGE_PARAMS = new Set([...Object.values(COLLECTION_TABLE).filter((param) => param.link === undefined).map((param) => param.name), 'q']);
 
 export function netlifyFallbackRedirects(routes: Routes): string {
   const kinds = routes.kinds.map((kind) => routes.queries[kind]);

@@ -13,7 +13,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Kind, Type, type Static, type TSchema } from '@sinclair/typebox';
-import { idOfUrl, listFile, queryShape, type QueryShape, type Meta, type Routes } from '../../edge/layout.ts';
+import { idOfUrl, listFile, queryShape, type Meta, type Routes } from '../../edge/layout.ts';
 import * as battle from '../../schemas/output/battle.ts';
 import * as berries from '../../schemas/output/berries.ts';
 import * as common from '../../schemas/output/common.ts';
@@ -41,9 +41,9 @@ import { pathsBelow } from '../../edge/list-fields.ts';
 import type { AnyResource } from '../resources/define.ts';
 import type { ArtifactMaker } from './artifact.ts';
 import {
-  BadParameterSchema, MAX_FIELD_PATHS, MAX_ID, MAX_LIST_ITEMS, MAX_VALUE_LENGTH, NAME_PATTERN, PARAMETER_TEXT, RANGE_PATTERN, aggregateProperties, shapingParameters,
-  readVocabularies, SearchPageSchema, SearchResultSchema, type Vocabularies,
-} from './query-contract.ts';
+  collectionEntries, collectionTable, COLLECTION_TABLE, MAX_ID, NAME_PATTERN, scopeWithout, SEARCH_TABLE, type AnyParam, type ContractScope, type KindScope,
+} from '../../edge/parameter-table.ts';
+import { BadParameterSchema, RANGE_PATTERN, aggregateProperties, readVocabularies, SearchPageSchema, SearchResultSchema, type Vocabularies } from './query-contract.ts';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 export type JsonSchema = { [key: string]: JsonValue };
@@ -362,39 +362,34 @@ forms, evolution chains and everything they link to. Every answer is a static fi
 - **Errors**: anything else answers 404 with the JSON body \`"Not Found"\`; methods other than GET and HEAD answer 405.
 - **Naming**: the upstream's product word is \`creature\` in every path, field and lowercase identifier.`;
 
-/** The query parameters of every collection (`#/components/parameters/…`). */
-const COLLECTION_PARAMETERS: Record<string, JsonSchema> = {
-  limit: {
-    name: 'limit', in: 'query', required: false,
-    description: 'Page size: 1–100000; missing, invalid or ≤ 0 means 20, above 100000 means 100000.',
-    schema: { type: 'integer', default: 20, minimum: 1, maximum: 100000 },
-  },
-  offset: {
-    name: 'offset', in: 'query', required: false,
-    description: 'Index of the first entry; missing, invalid or negative means 0.',
-    schema: { type: 'integer', default: 0, minimum: 0 },
-  },
-  q: {
-    name: 'q', in: 'query', required: false,
-    description: PARAMETER_TEXT.q,
-    schema: { type: 'string', maxLength: MAX_VALUE_LENGTH },
-  },
-  id: {
-    name: 'id', in: 'query', required: false, style: 'form', explode: false,
-    description: PARAMETER_TEXT.id,
-    schema: { type: 'array', maxItems: MAX_LIST_ITEMS, items: { type: 'integer', minimum: 0, maximum: MAX_ID } },
-  },
-  name: {
-    name: 'name', in: 'query', required: false, style: 'form', explode: false,
-    description: PARAMETER_TEXT.name,
-    schema: { type: 'array', maxItems: MAX_LIST_ITEMS, items: { type: 'string', pattern: NAME_PATTERN } },
-  },
-  lang: {
-    name: 'lang', in: 'query', required: false,
-    description: PARAMETER_TEXT.lang,
-    schema: { type: 'string', pattern: NAME_PATTERN },
-  },
-};
+/**
+ * A kind's parameters as the contract names what they take (edge/parameter-table.ts
+ * `ContractScope`): its value components, the range form, its item's type.
+ */
+export function contractScope(scope: KindScope, itemType: (kind: string) => string): ContractScope {
+  return { ...scope, valueComponent, rangeComponent: INTEGER_RANGE, ref: componentRef, itemType };
+}
+
+/** A query parameter as OpenAPI writes one, from its table entry: a comma list is `form`, not exploded. */
+export function parameterObject(param: AnyParam, scope: ContractScope): JsonSchema {
+  const { contract } = param;
+  const schema = contract.schema(scope) as JsonSchema;
+  return {
+    name: param.name, in: 'query', required: contract.required ?? false,
+    ...(schema.type === 'array' ? { style: 'form', explode: false } : {}),
+    description: contract.describe(scope),
+    schema,
+    ...(contract.examples === undefined ? {} : { examples: contract.examples }),
+  };
+}
+
+/** A parameter where a path takes it: a reference to its component when it has one, else written out. */
+const parameterAt = (param: AnyParam, scope: ContractScope): JsonValue =>
+  (param.contract.component ? { $ref: `#/components/parameters/${param.name}` } : parameterObject(param, scope));
+
+/** The query parameters of every collection (`#/components/parameters/…`): the table's components. */
+const collectionParameterComponents = (): Record<string, JsonSchema> =>
+  Object.fromEntries(Object.values(COLLECTION_TABLE).map((param) => [param.name, parameterObject(param, contractScope(scopeWithout('', []), () => ''))]));
 
 /** `/` and `/meta/`. */
 const META_PATHS: Record<string, JsonValue> = {
@@ -498,34 +493,11 @@ export function querySchemas(routes: Pick<Routes, 'queries'>, vocabularies: Voca
   return out;
 }
 
-/** `fields`: the kind's declared paths, or a path below one of them that its items' schema has. */
-function fieldsParameter(fields: readonly string[], below: readonly string[], links: Readonly<Record<string, string>>): JsonSchema {
-  return {
-    name: 'fields', in: 'query', required: false, style: 'form', explode: false,
-    description: PARAMETER_TEXT.fields(fields, links),
-    schema: { type: 'array', maxItems: MAX_FIELD_PATHS, items: { type: 'string', enum: [...fields, ...below] } },
-  };
-}
-
-/** A collection's query parameters: the shared ones, then the kind's `fields`, `sort`, `facets`, `summary`, value filters and ranges. */
-function collectionParameters(kind: string, queries: QueryShape, idOnly: boolean, routes: Pick<Routes, 'queries'>): JsonValue[] {
-  const filters = queries.filters.map((f): JsonSchema => ({
-    name: f.name, in: 'query', required: false, style: 'form', explode: false,
-    description: PARAMETER_TEXT.filter(kind, f),
-    schema: { type: 'array', maxItems: MAX_LIST_ITEMS, items: { $ref: componentRef(valueComponent(f.target)) } },
-  }));
-  const ranges = queries.ranges.map((r): JsonSchema => ({
-    name: r.name, in: 'query', required: false,
-    description: PARAMETER_TEXT.range(kind, r.about),
-    schema: { $ref: componentRef(INTEGER_RANGE) },
-  }));
-  return [
-    ...Object.keys(COLLECTION_PARAMETERS).map((p) => ({ $ref: `#/components/parameters/${p}` })),
-    ...(queries.fields.length ? [fieldsParameter(queries.fields, pathsBelow(routes, queries), queries.links ?? {})] : []),
-    ...(queries.fields.length ? (shapingParameters(kind, queries, idOnly) as JsonValue[]) : []),
-    ...filters,
-    ...ranges,
-  ];
+/** A collection's query parameters, as its table lists them: those its documents list (edge/parameter-table.ts `documented`). */
+function collectionParameters(kind: string, routes: Routes, contract: Contract): JsonValue[] {
+  const queries = routes.queries[kind];
+  const scope = contractScope({ kind, shape: queryShape(routes, kind), idOnly: routes.idOnly.includes(kind), below: queries ? pathsBelow(routes, queries) : [], kinds: routes.kinds }, (k) => contract.items[k]!);
+  return collectionEntries(collectionTable(queries)).filter((param) => param.contract.documented?.(scope) ?? true).map((param) => parameterAt(param, scope));
 }
 
 const sortedByName = <T>(record: Readonly<Record<string, T>>): Record<string, T> =>
@@ -634,20 +606,12 @@ export function listPageSchemas(routes: Pick<Routes, 'queries' | 'kinds' | 'idOn
 
 /** `GET /search/`: every collection's names, ranked. */
 function searchPaths(kinds: readonly string[]): Record<string, JsonValue> {
-  const q: JsonSchema = {
-    name: 'q', in: 'query', required: true, description: PARAMETER_TEXT.searchQ,
-    schema: { type: 'string', minLength: 1, maxLength: MAX_VALUE_LENGTH },
-    examples: { typo: { summary: 'a name with a typo', value: 'charzard' }, japanese: { summary: 'a Japanese name', value: 'ピカチュウ' } },
-  };
-  const kind: JsonSchema = {
-    name: 'kind', in: 'query', required: false, style: 'form', explode: false, description: PARAMETER_TEXT.searchKind,
-    schema: { type: 'array', maxItems: MAX_LIST_ITEMS, items: { type: 'string', enum: [...kinds].sort() } },
-  };
+  const scope = contractScope(scopeWithout('search', kinds), () => '');
   return {
     '/search/': {
       get: {
         operationId: 'search', summary: 'Find resources by name', tags: ['search'],
-        parameters: [q, kind, { $ref: '#/components/parameters/limit' }, { $ref: '#/components/parameters/offset' }, { ...COLLECTION_PARAMETERS.lang!, description: PARAMETER_TEXT.searchLang }],
+        parameters: Object.values(SEARCH_TABLE).map((param) => parameterAt(param, scope)),
         responses: { '200': ok('A page of matches, best first.', SEARCH_PAGE), '400': badParameterRef },
       },
     },
@@ -665,7 +629,7 @@ function kindPaths(kind: string, { routes, contract, examples }: Pick<OpenApiInp
     [`/${kind}/`]: {
       get: {
         operationId: `list${name}`, summary: `List ${kind}`, tags: [kind],
-        parameters: collectionParameters(kind, queryShape(routes, kind), idOnly, routes),
+        parameters: collectionParameters(kind, routes, contract),
         responses: {
           '200': ok(`A page of links to ${kind} resources${queryShape(routes, kind).fields.length ? ', with the fields asked' : ''}.`, listPageComponents(kind, routes, contract)),
           '400': badParameterRef,
@@ -725,7 +689,7 @@ export function openApiDocument(input: OpenApiInput): JsonSchema {
     paths,
     components: {
       schemas: sortedByName({ ...contract.schemas, ...querySchemas(routes, input.vocabularies, contract.schemas), ...listPageSchemas(routes, contract) }),
-      parameters: COLLECTION_PARAMETERS,
+      parameters: collectionParameterComponents(),
       headers: HEADERS,
       responses: {
         NotFound: {

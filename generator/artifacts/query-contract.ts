@@ -5,16 +5,17 @@
  * filter takes, from the target kind's list in the build's output, so the documents describe
  * the parameters the request logic answers and nothing else.
  *
- * Shared here: the response schemas (the 400 body, a search page), the vocabularies of small
- * target kinds, and the wording of each parameter, which openapi.ts and typescript-types.ts
- * both write.
+ * Shared here: the response schemas (the 400 body, a search page, a facet's value, a range's
+ * summary), the vocabularies of small target kinds, and the range pattern. Each parameter's
+ * wording, schema and type are its entry's in edge/parameter-table.ts, which openapi.ts and
+ * typescript-types.ts both walk.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
-import { idOfUrl, listFile, type QueryFilter, type QueryShape, type Routes } from '../../edge/layout.ts';
+import { idOfUrl, listFile, type QueryShape, type Routes } from '../../edge/layout.ts';
 import type { FacetValue } from '../../edge/query/facets.ts';
-import { QUERY_LIMITS, type BadParameterBody } from '../../edge/query/params.ts';
+import type { BadParameterBody } from '../../edge/query/params.ts';
 import type { RangeSummary } from '../../edge/query/summary.ts';
 
 /** A target kind with at most this many entries has its values listed in the contract. */
@@ -63,7 +64,7 @@ export const SearchPageSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** One value's count in `facets` (edge/query/facets.ts `FacetValue`). */
+/** One value's count in `facets` (edge/query/facets.ts `FacetValue`); the `.d.ts` declares it from this schema. */
 export const FacetValueSchema = Type.Object(
   {
     name: Type.String({ description: 'The value’s name: a resource’s name, or `true`/`false` for a yes/no filter.' }),
@@ -75,7 +76,7 @@ export const FacetValueSchema = Type.Object(
 const facetValueMatches: [Static<typeof FacetValueSchema>, FacetValue] extends [FacetValue, Static<typeof FacetValueSchema>] ? true : never = true;
 void facetValueMatches;
 
-/** One range's numbers in `summary` (edge/query/summary.ts `RangeSummary`). */
+/** One range's numbers in `summary` (edge/query/summary.ts `RangeSummary`); the `.d.ts` declares it from this schema. */
 export const RangeSummarySchema = Type.Object(
   {
     count: Type.Integer({ minimum: 0, description: 'How many entries of the filtered set have a value (entries without one are not counted).' }),
@@ -88,24 +89,6 @@ export const RangeSummarySchema = Type.Object(
 );
 const summaryMatches: [Static<typeof RangeSummarySchema>, RangeSummary] extends [RangeSummary, Static<typeof RangeSummarySchema>] ? true : never = true;
 void summaryMatches;
-
-/** The keys `sort` takes on a kind: `id`, `name` (not on a kind addressed by id only), its ranges. */
-export const sortKeys = (queries: QueryShape, idOnly: boolean): string[] => [...(idOnly ? ['id'] : ['id', 'name']), ...queries.ranges.map((r) => r.name)];
-
-/** `sort`, `facets` and `summary` as OpenAPI parameters: each a comma-separated list of the names it takes. */
-export function shapingParameters(kind: string, queries: QueryShape, idOnly: boolean): Array<Record<string, unknown>> {
-  const list = (name: string, description: string, names: readonly string[], max: number) => ({
-    name, in: 'query', required: false, style: 'form', explode: false, description,
-    schema: { type: 'array', maxItems: max, items: { type: 'string', enum: [...names] } },
-  });
-  const keys = sortKeys(queries, idOnly);
-  const filters = queries.filters.map((f) => f.name), ranges = queries.ranges.map((r) => r.name);
-  return [
-    list('sort', PARAMETER_TEXT.sort(kind, keys), [...keys, ...keys.map((k) => `-${k}`)], QUERY_LIMITS.sortKeys),
-    ...(filters.length ? [list('facets', PARAMETER_TEXT.facets(filters), filters, QUERY_LIMITS.facets)] : []),
-    ...(ranges.length ? [list('summary', PARAMETER_TEXT.summary(ranges), ranges, QUERY_LIMITS.summaries)] : []),
-  ];
-}
 
 /** A list page's `facets` and `summary`, typed by the kind's filters and ranges. */
 export function aggregateProperties(queries: QueryShape): Record<string, unknown> {
@@ -156,60 +139,5 @@ export async function readVocabularies(outDir: string, routes: Pick<Routes, 'que
   return out;
 }
 
-/** Forms a range takes, for the documents (edge/query/params.ts `parseRange`). */
+/** The form a range takes, as a pattern (edge/query/params.ts `parseRange`; edge/parameter-table.ts `RANGE_FORMS` says it in words). */
 export const RANGE_PATTERN = '^(-?[0-9]+|-?[0-9]+\\.\\.(-?[0-9]+)?|\\.\\.-?[0-9]+)$';
-export const RANGE_FORMS = '`100..` (at least), `..50` (at most), `80..100` (both ends included) or `90` (exactly)';
-export const NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9-]{0,99}$';
-export const MAX_ID = 999_999_999;
-export const { listItems: MAX_LIST_ITEMS, fieldPaths: MAX_FIELD_PATHS, valueLength: MAX_VALUE_LENGTH } = QUERY_LIMITS;
-
-/** How a dotted field nests in an entry, shown on the kind's first dotted field: ` (`a.b` gives `{"a": {"b": …}}`)`. */
-function nestingExample(fields: readonly string[]): string {
-  const dotted = fields.find((f) => f.includes('.'));
-  if (dotted === undefined) return '';
-  const keys = dotted.split('.');
-  const nested = keys.reduceRight((inner, key) => `{"${key}": ${inner}}`, '…');
-  return ` (\`${dotted}\` gives \`${nested}\`)`;
-}
-
-/** The words every document uses for each parameter. */
-export const PARAMETER_TEXT = {
-  q:
-    'Keep only the entries with a name containing this text: the API’s own name or any translated name the resource carries ' +
-    '(for a creature, also its species’ and its forms’ names). Matching ignores letter case, accents and the width of kana and ' +
-    'Latin letters: `ピカチュウ`, `pikachú` and `皮卡丘` all find pikachu. Entries stay in list order; resources without names match nothing.',
-  id: 'Only the entries with these ids, comma-separated (`1,4,7`): a batch of links in one request, in list order.',
-  name: 'Only the entries with these names, comma-separated (`bulbasaur,charmander`; any letter case): a batch of links in one request, in list order.',
-  fields: (fields: readonly string[], links: Readonly<Record<string, string>> = {}) =>
-    `Add these fields of each item to its list entry, comma-separated, with exactly the value and shape the item has` +
-    `${nestingExample(fields)}. Allowed: ${fields.map((f) => `\`${f}\``).join(', ')}, ` +
-    Object.entries(links).map(([field, target]) =>
-      `below \`${field}\` (a link to \`/${target}/\`) any field its entries take, read from the linked ${target} and merged into the link ` +
-      `(\`${field}.names\` gives \`{"${field}": {"names": […]}}\`), `).join('') +
-    `or a path below one of them that the item has (\`stats.base_stat\`). Any other path, unknown or below a field that has no such part ` +
-    `(\`types.nope\`), is a 400 naming it and what is allowed.`,
-  filter: (kind: string, { name, about, target }: QueryFilter) =>
-    target === null
-      ? `Only the ${kind} entries whose \`${name}\` is yes (\`true\` or \`1\`) or no (\`false\` or \`0\`).`
-      : `Only the ${kind} entries whose \`${name}\` is any of these values, each ${about} by name or id, comma-separated ` +
-        `(\`a,b\` means either). Given more than once, all of them: \`${name}=a,b&${name}=c\` is (a or b) and c ` +
-        `(at most ${QUERY_LIMITS.repeats} times). A value that names no ${target} is a 400; one that no entry holds gives an empty list.`,
-  range: (kind: string, about: string) =>
-    `Only the ${kind} entries whose ${about} lies in this range: ${RANGE_FORMS}. Given more than once (at most ${QUERY_LIMITS.repeats} times), ` +
-    `the intersection (\`100..&..110\`). Entries without a value match no range.`,
-  sort: (kind: string, keys: readonly string[]) =>
-    `Order the ${kind} entries by these keys, comma-separated, each led by \`-\` for descending (\`-height,id\`), at most ${QUERY_LIMITS.sortKeys}: ` +
-    `${keys.map((k) => `\`${k}\``).join(', ')}. Entries without a value come last either way; ties keep list order. An unknown key is a 400 naming the keys.`,
-  facets: (filters: readonly string[]) =>
-    `Add \`facets\`: for each of these value filters (comma-separated, at most ${QUERY_LIMITS.facets} of ${filters.map((f) => `\`${f}\``).join(', ')}), ` +
-    `how many entries of the whole filtered set hold each value, in the target kind’s list order, values held by none left out.`,
-  summary: (ranges: readonly string[]) =>
-    `Add \`summary\`: for each of these ranges (comma-separated, at most ${QUERY_LIMITS.summaries} of ${ranges.map((r) => `\`${r}\``).join(', ')}), ` +
-    `\`count\`, \`min\`, \`max\`, \`sum\` and \`avg\` over the whole filtered set; entries without a value are not counted.`,
-  lang:
-    'A language, by its name in `/language/` (`de`, `ja-hrkt`, `zh-hans`): `q` then matches only names in that language (the API’s own name is in ' +
-    'none), and every `names` field asked with `fields=` keeps only that language’s entries. An unknown language is a 400.',
-  searchLang: 'Only names in this language, by its name in `/language/` (`de`, `ja-hrkt`); the API’s own names are in none. An unknown language is a 400.',
-  searchQ: 'The text to find, in any language the data carries; case, accents and kana or Latin width are ignored. One or two characters match the start of names only; from four, a typo or two is forgiven.',
-  searchKind: 'Only resources of these collections, comma-separated (`creature,move`). An unknown collection is a 400.',
-} as const;

@@ -11,12 +11,13 @@
  */
 import { queryShape, type Routes } from '../../edge/layout.ts';
 import { pathsBelow } from '../../edge/list-fields.ts';
+import { collectionEntries, collectionTable, COLLECTION_TABLE, RANGE_FORMS, scopeWithout, SEARCH_TABLE, type AnyParam, type ContractScope } from '../../edge/parameter-table.ts';
 import type { ArtifactMaker } from './artifact.ts';
 import {
-  BAD_PARAMETER, buildContract, CHANGE_LIST, CHANGE_REPORT, COVERAGE_MAP, META, NOT_FOUND, PAGINATED_LIST, ROOT_INDEX, SEARCH_PAGE, SEARCH_RESULT, valueComponent,
+  BAD_PARAMETER, buildContract, CHANGE_LIST, CHANGE_REPORT, contractScope, COVERAGE_MAP, META, NOT_FOUND, PAGINATED_LIST, ROOT_INDEX, SEARCH_PAGE, SEARCH_RESULT, valueComponent,
   type Contract, type JsonSchema, type JsonValue,
 } from './openapi.ts';
-import { PARAMETER_TEXT, readVocabularies, RANGE_FORMS, sortKeys, type Vocabularies } from './query-contract.ts';
+import { FacetValueSchema, RangeSummarySchema, readVocabularies, type Vocabularies } from './query-contract.ts';
 
 /** Operator precedence of a rendered type, to know when it needs parentheses. */
 const Prec = { Union: 0, Intersection: 1, Primary: 2 } as const;
@@ -141,11 +142,29 @@ export interface TypesInput {
   vocabularies: Vocabularies;
 }
 
+/** A query parameter as a member of a query interface, from its table entry: its words, its name, its type. */
+function queryMember(param: AnyParam, scope: ContractScope): string {
+  const { contract } = param;
+  const doc = (contract.typeDoc ?? contract.describe)(scope);
+  return `${docComment(doc, '  ')}  ${propertyKey(param.name)}${contract.required ? '' : '?'}: ${contract.type(scope)};`;
+}
+
+/** A query interface of a table's parameters. */
+const queryInterface = (doc: string, name: string, params: readonly AnyParam[], scope: ContractScope, extending = '') =>
+  `${docComment(doc, '')}export interface ${name}${extending} {${params.length ? `\n${params.map((p) => queryMember(p, scope)).join('\n')}\n` : ''}}\n`;
+
+/** An object schema of the answer (edge/query/facets.ts, summary.ts), declared as the contract's schemas are. */
+const answerDeclaration = (name: string, schema: unknown, doc: string) =>
+  declaration(name, JSON.parse(JSON.stringify(schema)) as JsonSchema, new Set(), doc);
+
 /**
  * Generic helpers of the query types, written as they are: a list entry typed by the fields
- * asked is the item's type cut down to those paths, nested as the item nests them.
+ * asked is the item's type cut down to those paths, nested as the item nests them. The query
+ * interfaces every collection and the search take come from their tables
+ * (edge/parameter-table.ts), `FacetValue` and `RangeSummary` from the answer's schemas.
  */
-const QUERY_HELPERS = `/** One value, or several (sent comma-separated, meaning any of them). */
+function queryHelpers(scope: ContractScope): string {
+  return `/** One value, or several (sent comma-separated, meaning any of them). */
 export type OneOrMore<T> = T | readonly T[];
 
 /** Yes or no, as a yes/no filter takes it. */
@@ -154,37 +173,14 @@ export type YesNo = boolean | 0 | 1 | 'true' | 'false' | '1' | '0';
 /** An integer range as a range filter takes it: ${RANGE_FORMS}. */
 export type IntegerRange = number | \`\${number}\` | \`\${number}..\` | \`..\${number}\` | \`\${number}..\${number}\`;
 
-/** Query parameters every collection takes. */
-export interface CollectionQuery {
-  /** Page size: 1–100000; missing, invalid or ≤ 0 means 20. */
-  limit?: number;
-  /** Index of the first entry; missing, invalid or negative means 0. */
-  offset?: number;
-  /** ${PARAMETER_TEXT.q} */
-  q?: string;
-  /** ${PARAMETER_TEXT.id} */
-  id?: OneOrMore<number>;
-  /** ${PARAMETER_TEXT.name} */
-  name?: OneOrMore<string>;
-  /** ${PARAMETER_TEXT.lang} */
-  lang?: string;
+${queryInterface('Query parameters every collection takes.', 'CollectionQuery', Object.values(COLLECTION_TABLE), scope)}
+${queryInterface('`GET /search/`: the query.', 'SearchQuery', Object.values(SEARCH_TABLE), scope)}
+${QUERY_TYPE_HELPERS}
+${answerDeclaration('FacetValue', FacetValueSchema, 'One value\'s count in `facets`.')}
+${answerDeclaration('RangeSummary', RangeSummarySchema, 'One range\'s numbers in `summary`, over the whole filtered set.')}`;
 }
 
-/** \`GET /search/\`: the query. */
-export interface SearchQuery {
-  /** ${PARAMETER_TEXT.searchQ} */
-  q: string;
-  /** ${PARAMETER_TEXT.searchKind} */
-  kind?: OneOrMore<ResourceKind>;
-  /** Page size, as on collections. */
-  limit?: number;
-  /** Index of the first match, as on collections. */
-  offset?: number;
-  /** ${PARAMETER_TEXT.searchLang} */
-  lang?: string;
-}
-
-type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+const QUERY_TYPE_HELPERS = `type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 /** The value below a dotted path: through an array, each element's part. */
 type Below<V, Rest extends string> = V extends readonly (infer E)[] ? Array<Below<E, Rest>> : V extends object ? AtPath<V, Rest> : never;
 /** The part of \`T\` at one dotted path, nested as \`T\` nests it; optional where the way there may be null. */
@@ -208,30 +204,6 @@ export interface ListPage<K extends ResourceKind, F extends FieldByKind[K] = nev
   /** This page’s entries in list order (or the order of \`sort\`), each its link and the fields asked. */
   results: ListEntry<K, F>[];
 }
-
-/** One value's count in \`facets\`. */
-export interface FacetValue {
-  /** The value's name: a resource's name, or \`true\`/\`false\` for a yes/no filter. */
-  name: string;
-  /** The linked resource's URL; null for a yes/no filter. */
-  url: string | null;
-  /** How many entries of the whole filtered set hold the value (at least 1). */
-  count: number;
-}
-
-/** One range's numbers in \`summary\`, over the whole filtered set. */
-export interface RangeSummary {
-  /** How many entries have a value (entries without one are not counted). */
-  count: number;
-  /** The least value; null when none is counted. */
-  min: number | null;
-  /** The greatest value; null when none is counted. */
-  max: number | null;
-  /** The sum of the values; 0 when none is counted. */
-  sum: number;
-  /** sum / count, unrounded; null when none is counted. */
-  avg: number | null;
-}
 `;
 
 /** What a filter's value may be: its target kind's names (listed when the kind is small) or an id; or yes/no. */
@@ -241,24 +213,17 @@ function valueType(target: string | null, vocabularies: Vocabularies): string {
   return names === undefined || names.length === 0 ? 'string | number' : `${names.map((n) => JSON.stringify(n)).join(' | ')} | number`;
 }
 
-/** A kind's query interface and its field union. */
+/** A kind's query interface (its table's parameters beyond every collection's) and its field union. */
 function kindQueryDeclarations(kind: string, routes: Routes, contract: Contract): string {
   const name = contract.items[kind]!;
+  const queries = routes.queries[kind];
   const shape = queryShape(routes, kind);
-  const { filters, ranges, fields } = shape;
-  const below = pathsBelow(routes, shape);
-  const members: string[] = [];
-  const paths = below.length ? `${name}Field | ${below.map((f) => JSON.stringify(f)).join(' | ')}` : `${name}Field`;
-  if (fields.length) members.push(`${docComment(PARAMETER_TEXT.fields(fields, shape.links), '  ')}  fields?: OneOrMore<${paths}>;`);
-  const keys = sortKeys(queryShape(routes, kind), routes.idOnly.includes(kind)).map((k) => JSON.stringify(k)).join(' | ');
-  if (fields.length) members.push(`${docComment(PARAMETER_TEXT.sort(kind, keys.split(' | ')), '  ')}  sort?: OneOrMore<${keys} | \`-\${${keys}}\`>;`);
-  if (filters.length) members.push(`${docComment(PARAMETER_TEXT.facets(filters.map((f) => f.name)), '  ')}  facets?: OneOrMore<${filters.map((f) => JSON.stringify(f.name)).join(' | ')}>;`);
-  if (ranges.length) members.push(`${docComment(PARAMETER_TEXT.summary(ranges.map((r) => r.name)), '  ')}  summary?: OneOrMore<${ranges.map((r) => JSON.stringify(r.name)).join(' | ')}>;`);
-  for (const f of filters) members.push(`${docComment(PARAMETER_TEXT.filter(kind, f), '  ')}  ${propertyKey(f.name)}?: OneOrMore<${valueComponent(f.target)}>;`);
-  for (const r of ranges) members.push(`${docComment(PARAMETER_TEXT.range(kind, r.about), '  ')}  ${propertyKey(r.name)}?: IntegerRange;`);
-  const query = `${docComment(`\`GET /${kind}/\`: the query.`, '')}export interface ${name}Query extends CollectionQuery {${members.length ? `\n${members.join('\n')}\n` : ''}}\n`;
-  const field = fields.length
-    ? `${docComment(`A field \`/${kind}/\` list entries may carry.`, '')}export type ${name}Field = ${fields.map((f) => JSON.stringify(f)).join(' | ')};\n`
+  const scope = contractScope({ kind, shape, idOnly: routes.idOnly.includes(kind), below: queries ? pathsBelow(routes, queries) : [], kinds: routes.kinds }, (k) => contract.items[k]!);
+  const fixed = new Set<AnyParam>(Object.values(COLLECTION_TABLE));
+  const own = collectionEntries(collectionTable(queries)).filter((param) => !fixed.has(param) && (param.contract.documented?.(scope) ?? true));
+  const query = queryInterface(`\`GET /${kind}/\`: the query.`, `${name}Query`, own, scope, ' extends CollectionQuery');
+  const field = shape.fields.length
+    ? `${docComment(`A field \`/${kind}/\` list entries may carry.`, '')}export type ${name}Field = ${shape.fields.map((f) => JSON.stringify(f)).join(' | ')};\n`
     : '';
   return `${query}${field}`;
 }
@@ -293,7 +258,7 @@ function queryDeclarations(routes: Routes, contract: Contract, vocabularies: Voc
     return `${docComment(doc, '')}export interface ${name} {\n${members.join('\n')}\n}\n`;
   };
   return [
-    QUERY_HELPERS,
+    queryHelpers(contractScope(scopeWithout('', routes.kinds), (k) => contract.items[k]!)),
     ...values,
     ...own,
     map('QueryByKind', 'Each collection’s query, by its path segment.', (k) => [`What \`GET /${k}/\` takes.`, `${contract.items[k]}Query`]),
