@@ -1,4 +1,4 @@
-/** The answers a route decides on besides a file's bytes: JSON bodies, the fixed errors and the 400 of a bad parameter. */
+/** The answers a route decides on besides a file's bytes: JSON bodies, the fixed errors, the 400 of a bad parameter and the 500 of a fault. */
 import type { Answer } from './http.ts';
 import { badParameterBody, type ParameterError } from './query/params.ts';
 import { jsonBytes } from './query/raw-json.ts';
@@ -11,6 +11,8 @@ export const jsonAnswer = (status: number, value: unknown, headers?: Record<stri
 });
 export const notFound = (): Answer => jsonAnswer(404, 'Not Found');
 export const methodNotAllowed = (): Answer => jsonAnswer(405, 'Method Not Allowed', { Allow: 'GET, HEAD' });
+/** `{"error":"internal"}`: the build is broken or the code failed; edge/http.ts stores it nowhere. */
+export const internalError = (): Answer => jsonAnswer(500, { error: 'internal' });
 /** `{error, parameter, value, accepts}`: what was wrong and what the parameter takes. */
 export const badParameter = (error: ParameterError): Answer => jsonAnswer(400, badParameterBody(error));
 

@@ -4,6 +4,11 @@
  * and kept, and each file's ETag computed once.
  * Files do not change under one instance: a CDN deploy is immutable, and the preview makes a new
  * instance for each build it serves.
+ *
+ * A file the reader finds no trace of is missing (null), which a route may answer with a 404; a
+ * file that is there but cannot be parsed, or one the build always writes (the routing table,
+ * each listed kind's list and filter index, the search packs) that is missing, is a broken build:
+ * a BrokenBuild error, which the request logic answers with a 500.
  */
 import { contentHash, type Answer, type AnswerIdentity } from './http.ts';
 import {
@@ -18,15 +23,41 @@ import { decodeSearchPack } from './query/search-pack.ts';
 import { SearchIndex } from './query/search.ts';
 
 export interface FileReader {
-  /** the bytes of a file under dist/, by its relative path, or null when there is none */
+  /**
+   * the bytes of a file under dist/, by its relative path, or null when there is none; a file
+   * that is there but cannot be read throws
+   */
   read(path: string): Promise<Uint8Array | null>;
 }
 
 const decoder = new TextDecoder();
 
+/** A file of the build that is missing though the build always writes it, or that cannot be parsed. */
+export class BrokenBuild extends Error {
+  constructor(readonly path: string, reason: string) {
+    super(`${path}: ${reason}`);
+    this.name = 'BrokenBuild';
+  }
+}
+
+/** `parse` of a file's bytes; whatever it throws is the file's fault, told with its path. */
+function parsed<T>(path: string, bytes: Uint8Array, parse: (bytes: Uint8Array) => T): T {
+  try {
+    return parse(bytes);
+  } catch (error) {
+    throw new BrokenBuild(path, error instanceof Error ? error.message : String(error));
+  }
+}
+
+const parseJson = <T>(bytes: Uint8Array): T => JSON.parse(decoder.decode(bytes)) as T;
+/** The content types whose files are checked once before they are served: JSON, which every client parses. */
+const isJson = (contentType: string | undefined): boolean => contentType === undefined || /\bjson\b/.test(contentType);
+
 /**
  * Starts a read (a BuildFiles call) without waiting for it: the call that later waits gets the
- * same read, kept, so a cold start's reads go side by side. A failure is that call's to answer.
+ * same read, kept, so a cold start's reads go side by side. A failure is that call's to answer:
+ * it meets the same failure (or, once a failed read is forgotten, reads again), so the catch
+ * here only keeps it from being an unhandled rejection, and hides nothing.
  */
 export const readAhead = (read: Promise<unknown>): void => void read.catch(() => {});
 
@@ -48,16 +79,18 @@ export class BuildFiles {
     return this.files.read(path);
   }
 
-  routes(): Promise<Routes | null> {
-    return this.keepRead<Routes>(routesFile);
+  /** The routing table; every build writes one, so a build without it is broken. */
+  async routes(): Promise<Routes> {
+    return (await this.keep(routesFile, () => this.readRequired<Routes>(routesFile, parseJson)))!;
   }
 
   meta(): Promise<Meta | null> {
     return this.keepRead<Meta>(metaFile);
   }
 
+  /** A kind's whole list; null for a kind the routing table does not list. */
   list(kind: string): Promise<FullList | null> {
-    return this.keepRead<FullList>(listFile(kind));
+    return this.keep(listFile(kind), () => this.readKindFile<FullList>(kind, listFile(kind), parseJson));
   }
 
   /** A kind's list entries by id and by name, for `id=`/`name=` batches and the search's positions. */
@@ -70,10 +103,7 @@ export class BuildFiles {
 
   /** A kind's filter index (value filters and range columns), loaded once from its packed file: views into its bytes, no parse. */
   filterIndex(kind: string): Promise<FilterIndex | null> {
-    return this.keep(`filter-index:${kind}`, async () => {
-      const bytes = await this.files.read(filterIndexFile(kind));
-      return bytes && new FilterIndex(decodeFilterPack(bytes));
-    });
+    return this.keep(`filter-index:${kind}`, () => this.readKindFile(kind, filterIndexFile(kind), (bytes) => new FilterIndex(decodeFilterPack(bytes))));
   }
 
   /** A kind's search index file (that kind only); null for kinds without names. */
@@ -86,10 +116,7 @@ export class BuildFiles {
    * into its bytes, no parse (what `GET /v2/search/` answers from, whatever `kind=` asks).
    */
   searchIndex(): Promise<SearchIndex | null> {
-    return this.keep('search-index', async () => {
-      const bytes = await this.files.read(searchPackFile);
-      return bytes && new SearchIndex(decodeSearchPack(bytes));
-    });
+    return this.keep('search-index', () => this.readRequired(searchPackFile, (bytes) => new SearchIndex(decodeSearchPack(bytes))));
   }
 
   /** A kind's search index with each language's names kept apart (`lang=`); null for kinds without names. */
@@ -99,19 +126,13 @@ export class BuildFiles {
 
   /** Every named kind's `languageSearchFile`, loaded once from their packed file (`GET /v2/search/?lang=`). */
   languageSearchIndex(): Promise<SearchIndex | null> {
-    return this.keep('language-search-index', async () => {
-      const bytes = await this.files.read(languageSearchPackFile);
-      return bytes && new SearchIndex(decodeSearchPack(bytes));
-    });
+    return this.keep('language-search-index', () => this.readRequired(languageSearchPackFile, (bytes) => new SearchIndex(decodeSearchPack(bytes))));
   }
 
   /** One allowed field's values for every entry of a kind's list, read by entry. */
   fieldColumn(kind: string, field: string): Promise<FieldColumn | null> {
     const path = fieldColumnFile(kind, field);
-    return this.keep(path, async () => {
-      const bytes = await this.files.read(path);
-      return bytes && new FieldColumn(bytes);
-    });
+    return this.keep(path, () => this.readOptional(path, (bytes) => new FieldColumn(bytes)));
   }
 
   /**
@@ -122,10 +143,7 @@ export class BuildFiles {
    */
   async languageColumn(kind: string, field: string, lang: string): Promise<FieldColumn | null> {
     const path = fieldColumnFile(kind, field, lang);
-    const found = await this.keep(path, async () => {
-      const bytes = await this.files.read(path);
-      return { column: bytes && new FieldColumn(bytes) };
-    });
+    const found = await this.keep(path, async () => ({ column: await this.readOptional(path, (bytes) => new FieldColumn(bytes)) }));
     return found!.column;
   }
 
@@ -146,26 +164,75 @@ export class BuildFiles {
     return made;
   }
 
-  /** The answer's ETag (a file's computed once) and the build's data version. */
+  /**
+   * The answer's ETag (a file's computed once) and the build's data version (none when the build
+   * has no meta; a meta that cannot be parsed throws). A JSON file's ends are checked before its
+   * first ETag, so a file cut short is never served as a 200.
+   */
   async identify(answer: Answer): Promise<AnswerIdentity> {
-    const version = (await this.meta().catch(() => null))?.upstream_commit;
+    const version = (await this.meta())?.upstream_commit;
     let etag: Promise<string>;
     if (answer.file !== undefined) {
       let known = this.fileHashes.get(answer.file);
-      if (!known) this.fileHashes.set(answer.file, (known = contentHash(answer.body)));
+      if (!known) this.fileHashes.set(answer.file, (known = checkedHash(answer.file, answer)));
       etag = known;
     } else etag = contentHash(answer.body);
     return { etag: await etag, version };
   }
 
   private keepRead<T>(path: string): Promise<T | null> {
-    return this.keep(path, () => this.readJson<T>(path));
+    return this.keep(path, () => this.readOptional<T>(path, parseJson));
   }
 
-  private async readJson<T>(path: string): Promise<T | null> {
+  /** A file that may be missing (null); one that is there must parse. */
+  private async readOptional<T>(path: string, parse: (bytes: Uint8Array) => T): Promise<T | null> {
     const bytes = await this.files.read(path);
-    return bytes === null ? null : (JSON.parse(decoder.decode(bytes)) as T);
+    return bytes === null ? null : parsed(path, bytes, parse);
   }
+
+  /** A file every build writes. */
+  private async readRequired<T>(path: string, parse: (bytes: Uint8Array) => T): Promise<T> {
+    const bytes = await this.files.read(path);
+    if (bytes === null) throw new BrokenBuild(path, 'missing, though every build writes it');
+    return parsed(path, bytes, parse);
+  }
+
+  /** A file the build writes for each kind the routing table lists: null for any other kind. */
+  private async readKindFile<T>(kind: string, path: string, parse: (bytes: Uint8Array) => T): Promise<T | null> {
+    const bytes = await this.files.read(path);
+    if (bytes !== null) return parsed(path, bytes, parse);
+    if ((await this.routes()).kinds.includes(kind)) throw new BrokenBuild(path, `missing, though the routing table lists ${kind}`);
+    return null;
+  }
+}
+
+/**
+ * A served file's ETag, once its bytes look whole when they are JSON. The build checked every
+ * document against its schema; what can break one after that is a copy or an upload cut short
+ * (or emptied), which the file's two ends show. Parsing it instead would cost 4-12 ms for a large
+ * creature on each fresh handler's first answer (SPEED.md), where hashing it costs 0.25 ms.
+ */
+async function checkedHash(path: string, answer: Answer): Promise<string> {
+  if (isJson(answer.contentType) && !looksWhole(answer.body)) throw new BrokenBuild(path, 'cut short: its bytes do not end as they begin');
+  return contentHash(answer.body);
+}
+
+const WHITESPACE = new Set([0x20, 0x0a, 0x0d, 0x09]);
+/** The closing byte of a JSON document that opens with an object, an array or a string. */
+const CLOSING: ReadonlyMap<number, number> = new Map([[0x7b, 0x7d], [0x5b, 0x5d], [0x22, 0x22]]);
+
+/**
+ * Whether a JSON document's first and last bytes (past whitespace) are a pair that opens and
+ * closes it. The build writes objects, arrays and strings only.
+ */
+export function looksWhole(bytes: Uint8Array): boolean {
+  let first = 0;
+  let last = bytes.length - 1;
+  while (first <= last && WHITESPACE.has(bytes[first]!)) first++;
+  while (last > first && WHITESPACE.has(bytes[last]!)) last--;
+  if (first >= last) return false;
+  const closing = CLOSING.get(bytes[first]!);
+  return closing !== undefined && bytes[last] === closing;
 }
 
 /**

@@ -4,11 +4,13 @@
  * preview (disk) and the CDN edge (static fetch) share it unchanged. Collections are
  * edge/collection.ts's, `GET /v2/search/` edge/search-endpoint.ts's; HTTP semantics (HEAD,
  * conditional GET, the headers every answer carries) are edge/http.ts's.
+ * A missing file is a 404; a broken build (edge/build-files.ts `BrokenBuild`) or any other
+ * exception is a 500 stored nowhere, logged in one line: it must show, not hide as a 404.
  */
-import { badParameter, methodNotAllowed, notFound } from './answers.ts';
-import { BuildFiles, readAhead, type FileReader } from './build-files.ts';
+import { badParameter, internalError, methodNotAllowed, notFound } from './answers.ts';
+import { BrokenBuild, BuildFiles, readAhead, type FileReader } from './build-files.ts';
 import { collection } from './collection.ts';
-import { compose, HTTP_STEPS, replyOf, type Answer, type Reply, type RequestLike, type Respond, type Step } from './http.ts';
+import { compose, contentHash, HTTP_STEPS, replyOf, type Answer, type Reply, type RequestLike, type Respond, type Step } from './http.ts';
 import { API_PREFIX, canonicalKey, changeReportFile, changesListFile, coverageFile, itemFile, metaFile, rootFile, subresourceFile } from './layout.ts';
 import { checkedQuery, collectionParams, SEARCH_PARAMS } from './params.ts';
 import { search, SEARCH_PATH } from './search-endpoint.ts';
@@ -36,8 +38,10 @@ export function pathSegments(pathname: string): string[] | null {
     let decoded: string;
     try {
       decoded = decodeURIComponent(raw);
-    } catch {
-      return null;
+    } catch (error) {
+      // a malformed escape (`%zz`) names no resource
+      if (error instanceof URIError) return null;
+      throw error;
     }
     const segment = decoded.toLowerCase();
     if (!SEGMENT.test(segment)) return null;
@@ -53,10 +57,12 @@ async function fileAnswer(build: BuildFiles, path: string): Promise<Answer> {
 }
 
 async function route(build: BuildFiles, url: URL): Promise<Answer> {
-  const sitePage = (await build.routes())?.site?.[url.pathname];
+  const sitePage = (await build.routes()).site?.[url.pathname];
   if (sitePage) {
-    const page = await fileAnswer(build, sitePage.file);
-    return page.status === 200 ? { ...page, contentType: sitePage.type } : page;
+    const bytes = await build.read(sitePage.file);
+    // the routing table names the page's file: the build wrote it, or it is broken
+    if (bytes === null) throw new BrokenBuild(sitePage.file, `missing, though the routing table serves it at ${url.pathname}`);
+    return { status: 200, body: bytes, file: sitePage.file, contentType: sitePage.type };
   }
   const segments = pathSegments(url.pathname);
   if (segments === null) return notFound();
@@ -67,7 +73,7 @@ async function route(build: BuildFiles, url: URL): Promise<Answer> {
   if (segments.length === 1 && segments[0] === SEARCH_PATH) return withQuery(url, (params) => search(build, params));
   const known = await build.routes();
   const [kind, key, sub] = segments as [string, string | undefined, string | undefined];
-  if (!known || !known.kinds.includes(kind)) return notFound();
+  if (!known.kinds.includes(kind)) return notFound();
   if (key === undefined) return withQuery(url, (params) => collection(build, kind, params));
   if (sub === undefined) return fileAnswer(build, itemFile(kind, canonicalKey(key)));
   if (segments.length === 3 && known.subresources[kind]?.includes(sub)) return fileAnswer(build, subresourceFile(kind, canonicalKey(key), sub));
@@ -107,30 +113,51 @@ function withQuery(url: URL, answer: (params: URLSearchParams) => Promise<Answer
  */
 export async function paramsReadAt(build: BuildFiles, pathname: string): Promise<string[]> {
   const routes = await build.routes();
-  if (routes?.site?.[pathname]) return [];
+  if (routes.site?.[pathname]) return [];
   const segments = pathSegments(pathname);
   if (segments === null || segments.length !== 1) return [];
   const [first] = segments as [string];
   if (first === SEARCH_PATH) return [...SEARCH_PARAMS];
-  return routes?.kinds.includes(first) ? collectionParams(routes.queries?.[first]) : [];
+  return routes.kinds.includes(first) ? collectionParams(routes.queries?.[first]) : [];
+}
+
+/** The request's URL; null for one that cannot be parsed (the preview passes such a target on as it is), which names nothing. */
+function parsedUrl(url: string): URL | null {
+  try {
+    return new URL(url);
+  } catch (error) {
+    if (error instanceof TypeError) return null;
+    throw error;
+  }
 }
 
 /** What the service answers to a GET (or any other method: 405), with the headers every answer carries. */
 async function answer(build: BuildFiles, request: RequestLike): Promise<Reply> {
   // every answer's identity reads meta: read beside the answer's own reads, not after them
   readAhead(build.meta());
-  let decided: Answer;
-  if (request.method !== 'GET' && request.method !== 'HEAD') decided = methodNotAllowed();
-  else {
-    try {
-      decided = await route(build, new URL(request.url));
-    } catch {
-      // A file that cannot be read or parsed is an item that is not there, never a 5xx.
-      decided = notFound();
-    }
+  try {
+    const url = parsedUrl(request.url);
+    const decided = request.method !== 'GET' && request.method !== 'HEAD' ? methodNotAllowed() : url === null ? notFound() : await route(build, url);
+    return replyOf(decided, await build.identify(decided));
+  } catch (error) {
+    return faultReply(request, error);
   }
-  return replyOf(decided, await build.identify(decided));
 }
+
+/**
+ * A broken build or a bug: a 500, stored nowhere (edge/http.ts), and one line on stderr, which
+ * is what the preview's terminal and the edge function's log show. No data version: the
+ * build's meta may be what failed.
+ */
+export async function faultReply(request: RequestLike, error: unknown): Promise<Reply> {
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(`${request.method} ${pathOf(request.url)}: 500: ${message.replace(/\s*\n\s*/g, ' ')}`);
+  const decided = internalError();
+  return replyOf(decided, { etag: await contentHash(decided.body), version: undefined });
+}
+
+/** The path of a URL as the log names it; the URL as it is when it cannot be parsed. */
+const pathOf = (url: string): string => parsedUrl(url)?.pathname ?? url;
 
 /** The request logic as a function from a web Request to a web Response. */
 export function createHandler(files: FileReader, options: HandlerOptions) {

@@ -34,6 +34,11 @@ export function compose(steps: readonly Step[], innermost: Respond): Respond {
 /** Cache policy: answers change only when a new build is deployed, and then their ETag changes. */
 export const CACHE_OK = 'public, max-age=86400, stale-while-revalidate=604800';
 export const CACHE_ERROR = 'public, max-age=300';
+/** A fault of the server (a broken build, a bug) is stored nowhere: it must show, not outlive its fix. */
+export const CACHE_NONE = 'no-store';
+
+/** What a status may be cached for: a 5xx never. */
+const cacheControl = (status: number): string => (status === 200 ? CACHE_OK : status >= 500 ? CACHE_NONE : CACHE_ERROR);
 
 /** What a route decided, before the headers every answer carries are added. */
 export interface Answer {
@@ -60,7 +65,7 @@ export function replyOf(answer: Answer, identity: AnswerIdentity): Reply {
     'access-control-allow-origin': '*',
     'access-control-expose-headers': 'ETag, X-Data-Version',
     'x-content-type-options': 'nosniff',
-    'cache-control': answer.status === 200 ? CACHE_OK : CACHE_ERROR,
+    'cache-control': cacheControl(answer.status),
   };
   for (const [name, value] of Object.entries(answer.headers ?? {})) headers[name.toLowerCase()] = value;
   if (identity.version) headers['x-data-version'] = identity.version;

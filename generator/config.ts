@@ -1,5 +1,5 @@
 /** Where things are, from options, then environment variables, then defaults. */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,12 +21,9 @@ export function treeCommit(treeText: string): string | null {
 
 /** The folders of `root` that hold a copy of the data set (a TREE.txt): upstream/ first, upstream-next/ next, then by name. */
 function sharedCopies(root: string): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
-  } catch {
-    return [];
-  }
+  // no ../shared (a clone on its own): no copies
+  if (!existsSync(root)) return [];
+  const names = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
   const first = ['upstream', 'upstream-next'];
   const rank = (name: string) => (first.includes(name) ? first.indexOf(name) : first.length);
   return names.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b)).map((name) => join(root, name));
@@ -35,25 +32,24 @@ function sharedCopies(root: string): string[] {
 /** The team's copy of the data set at `commit`: the folder of `root` whose TREE.txt names it; null when none does. */
 export function sharedCopyFor(commit: string, root: string = sharedRoot): string | null {
   for (const dir of sharedCopies(root)) {
-    let text: string;
-    try {
-      text = readFileSync(join(dir, 'TREE.txt'), 'utf8');
-    } catch {
-      continue;
-    }
-    if (treeCommit(text) === commit) return dir;
+    // a folder without a TREE.txt holds no copy
+    const tree = join(dir, 'TREE.txt');
+    if (existsSync(tree) && treeCommit(readFileSync(tree, 'utf8')) === commit) return dir;
   }
   return null;
 }
 
 /** The commit the committed lock pins; null when the lock cannot be read (a fetch then says why). */
 export function pinnedCommit(path: string = lockPath): string | null {
+  let lock: { commit?: unknown };
   try {
-    const commit = (JSON.parse(readFileSync(path, 'utf8')) as { commit?: unknown }).commit;
-    return typeof commit === 'string' ? commit : null;
-  } catch {
-    return null;
+    lock = JSON.parse(readFileSync(path, 'utf8')) as { commit?: unknown };
+  } catch (error) {
+    // no lock, or one that does not parse: the fetch reads it again and says what is wrong
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || error instanceof SyntaxError) return null;
+    throw error;
   }
+  return typeof lock?.commit === 'string' ? lock.commit : null;
 }
 
 /** The team's copy at the pinned commit, or null (a clone without ../shared, or a lock no copy matches). */

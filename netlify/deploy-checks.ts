@@ -78,11 +78,13 @@ export function send(origin: string, path: string, options: { method?: string; h
   });
 }
 
+/** The answer's body as JSON; undefined when it is not JSON (a page of the static layer). */
 const json = (a: Answer): unknown => {
   try {
     return JSON.parse(a.body.toString('utf8'));
-  } catch {
-    return undefined;
+  } catch (error) {
+    if (error instanceof SyntaxError) return undefined;
+    throw error;
   }
 };
 const isNotFound = (a: Answer) => a.status === 404 && json(a) === 'Not Found';

@@ -28,8 +28,8 @@ export const FILE_READ_PREFIX = '/_files';
 export const netlifyVary = (params: readonly string[]): string | null => (keysWholeQuery(params) ? null : `query=${params.join('|')}`);
 /**
  * A deploy's answers never change (a new deploy empties the CDN cache), so 200s are kept for a
- * year. Everything else is not stored at the CDN: a 404 is cheap to compute, and a stored 503
- * would outlive the fault that made it.
+ * year. Everything else is not stored at the CDN: a 404 is cheap to compute, and a stored 500 or
+ * 503 would outlive the fault that made it.
  */
 export const CDN_CACHE_OK = 'public, s-maxage=31536000';
 export const CDN_NO_STORE = 'no-store';
@@ -37,47 +37,66 @@ export const CDN_NO_STORE = 'no-store';
 export type Fetcher = (request: Request) => Promise<Response>;
 /** One handler and the reader it was made with; thrown away when a read fails. */
 interface ServedDeploy {
-  service: Promise<Service>;
+  /** null when the deploy's meta could not be read */
+  service: Promise<Service | null>;
   /** a read failed for a reason other than a missing file */
   failed: boolean;
 }
 
 const decoder = new TextDecoder();
 
-function serveDeploy(origin: string, fetcher: Fetcher): ServedDeploy {
-  const deploy: ServedDeploy = { service: Promise.resolve(null as unknown as Service), failed: false };
-  const reader: FileReader = {
+/**
+ * The deploy's files, fetched. A missing file is null (the handler turns it into a 404); any
+ * other failure throws (the handler answers a 500) and marks the deploy failed, so the adapter
+ * answers a 503 instead: the handler remembers what it read, so it must not answer again.
+ */
+function deployReader(origin: string, fetcher: Fetcher, deploy: ServedDeploy): FileReader {
+  return {
     async read(path) {
       const url = new URL(`${FILE_READ_PREFIX}/${path.split('/').map(encodeURIComponent).join('/')}`, origin);
-      let response: Response;
-      try {
-        response = await fetcher(new Request(url));
-      } catch {
+      const response = await fetcher(new Request(url)).catch((error: unknown) => {
         deploy.failed = true;
-        return null;
-      }
+        throw error;
+      });
       if (response.status === 200) return new Uint8Array(await response.arrayBuffer());
       await response.body?.cancel();
-      // A missing file is an answer (the handler turns it into a 404); anything else is not,
-      // and the handler remembers what it read, so this handler must not answer again.
-      if (response.status !== 404) deploy.failed = true;
-      return null;
+      if (response.status === 404) return null;
+      deploy.failed = true;
+      throw new Error(`${path}: the static layer answered ${response.status}`);
     },
   };
-  deploy.service = (async () => {
-    // Links in computed pages must carry the base URL the build wrote into every file.
-    let baseUrl = `${origin}/${API_PREFIX}`;
-    const bytes = await reader.read(metaFile);
-    if (bytes !== null) {
-      try {
-        const meta = JSON.parse(decoder.decode(bytes)) as Partial<Meta>;
-        if (typeof meta.base_url === 'string') baseUrl = meta.base_url;
-      } catch {
-        deploy.failed = true;
-      }
-    }
-    return createService(reader, { baseUrl });
-  })();
+}
+
+/**
+ * The base URL the build wrote into every file, which links in computed pages must carry; the
+ * site's own when the deploy has no meta, or one that cannot be parsed (the handler then answers
+ * every request with a 500, as it does for any broken build).
+ */
+async function deployBaseUrl(reader: FileReader, origin: string): Promise<string> {
+  const fallback = `${origin}/${API_PREFIX}`;
+  const bytes = await reader.read(metaFile);
+  if (bytes === null) return fallback;
+  let meta: Partial<Meta>;
+  try {
+    meta = JSON.parse(decoder.decode(bytes)) as Partial<Meta>;
+  } catch (error) {
+    if (error instanceof SyntaxError) return fallback;
+    throw error;
+  }
+  return typeof meta.base_url === 'string' ? meta.base_url : fallback;
+}
+
+function serveDeploy(origin: string, fetcher: Fetcher): ServedDeploy {
+  const deploy: ServedDeploy = { service: Promise.resolve(null), failed: false };
+  const reader = deployReader(origin, fetcher, deploy);
+  deploy.service = deployBaseUrl(reader, origin).then(
+    (baseUrl) => createService(reader, { baseUrl }),
+    (error: unknown) => {
+      // a failed read of meta is the 503's to answer; anything else is a fault of this code
+      if (deploy.failed) return null;
+      throw error;
+    },
+  );
   return deploy;
 }
 
@@ -107,15 +126,24 @@ function cdnPolicy(storable: boolean): Record<string, string> {
   return { 'Netlify-CDN-Cache-Control': policy, 'CDN-Cache-Control': policy };
 }
 
+/** The parameters the request's path reads; null when reading the routing table failed (the 503's to answer). */
+function paramsOf(service: Service, deploy: ServedDeploy, request: Request): Promise<string[] | null> {
+  return service.paramsReadAt(new URL(request.url).pathname).catch((error: unknown) => {
+    if (deploy.failed) return null;
+    throw error;
+  });
+}
+
 /** The edge function's body: every request it is declared on gets an answer. */
 export function createEdgeAdapter(fetcher: Fetcher = (request) => fetch(request)) {
   let current: ServedDeploy | null = null;
   return async function answer(request: Request): Promise<Response> {
     const deploy = (current ??= serveDeploy(new URL(request.url).origin, fetcher));
     const service = await deploy.service;
-    const response = deploy.failed ? null : await service.handle(request);
-    const params = response === null || deploy.failed ? null : await service.paramsReadAt(new URL(request.url).pathname);
-    if (response === null || params === null || deploy.failed) {
+    const response = service === null || deploy.failed ? null : await service.handle(request);
+    // a fault (a 500) sends no Netlify-Vary: the parameters a path reads are in the routing table, which may be what failed
+    const params = response === null || response.status >= 500 ? null : await paramsOf(service!, deploy, request);
+    if (response === null || deploy.failed) {
       if (current === deploy) current = null;
       return unavailable();
     }
@@ -123,7 +151,7 @@ export function createEdgeAdapter(fetcher: Fetcher = (request) => fetch(request)
     // served to a later plain GET.
     const storable = request.method === 'GET' && response.status === 200;
     for (const [name, value] of Object.entries(cdnPolicy(storable))) response.headers.set(name, value);
-    const vary = netlifyVary(params);
+    const vary = params === null ? null : netlifyVary(params);
     if (vary !== null) response.headers.set('Netlify-Vary', vary);
     return response;
   };

@@ -1,5 +1,5 @@
 /** The request module in-process, with readers that misbehave the way a CDN fetch can. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createHandler, type FileReader } from '../edge/handler.ts';
 import { routesFile } from '../edge/layout.ts';
 
@@ -19,7 +19,13 @@ describe('handler', () => {
       },
     };
     const handle = createHandler(files, { baseUrl: 'http://x/v2' });
-    expect((await handle(new Request('http://x/v2/gender/1'))).status).toBe(404);
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      expect((await handle(new Request('http://x/v2/gender/1'))).status).toBe(500);
+      expect(logged.mock.calls.map((call) => call.join(' '))).toEqual(['GET /v2/gender/1: 500: fetch failed']);
+    } finally {
+      logged.mockRestore();
+    }
     failing = false;
     const answer = await handle(new Request('http://x/v2/gender/1'));
     expect(answer.status).toBe(200);

@@ -4,7 +4,7 @@
  */
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RequestLike, Respond } from '../edge/http.ts';
 import { nodeListener } from '../generator/preview/index.ts';
 import { encodeRawTarget, refusedRequestListener } from '../generator/preview/node-listener.ts';
@@ -57,16 +57,22 @@ describe('the preview shell', () => {
     expect(got.body).toBe('');
   });
 
-  it('when answering fails, a chunked 404 "Not Found" (no body for HEAD), as the shell always sent it', async () => {
-    const origin = await serve(() => Promise.reject(new Error('invented failure')));
-    const get = await send(origin + '/v2/thing/1');
-    expect(get.status).toBe(404);
-    expect(get.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(get.headers['transfer-encoding']).toBe('chunked');
-    expect(get.body).toBe('"Not Found"');
-    const headReply = await send(origin + '/v2/thing/1', 'HEAD');
-    expect(headReply.status).toBe(404);
-    expect(headReply.body).toBe('');
+  it('when answering fails, a 500 {"error":"internal"} stored nowhere (no body for HEAD), logged in one line', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const origin = await serve(() => Promise.reject(new Error('invented failure')));
+      const get = await send(origin + '/v2/thing/1');
+      expect(get.status).toBe(500);
+      expect(get.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(get.headers['cache-control']).toBe('no-store');
+      expect(get.body).toBe('{"error":"internal"}');
+      const headReply = await send(origin + '/v2/thing/1', 'HEAD');
+      expect(headReply.status).toBe(500);
+      expect(headReply.body).toBe('');
+      expect(logged.mock.calls.map((call) => call.join(' '))).toEqual(['GET /v2/thing/1: 500: invented failure', 'HEAD /v2/thing/1: 500: invented failure']);
+    } finally {
+      logged.mockRestore();
+    }
   });
 });
 

@@ -4,7 +4,7 @@
  * a search index and field columns, the kind its filter names, and a kind addressed by id only.
  * Every answer is checked against what the fixture says by hand.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createHandler } from '../edge/handler.ts';
 import { filterIndexFile, listFile, pageFile, searchIndexFile, searchPackFile } from '../edge/layout.ts';
 import { baseUrl, CRITTERS, entry, FIXTURE, fixtureReader } from './support/query-fixture.ts';
@@ -107,7 +107,8 @@ describe('collection filters', () => {
     expect(await get('/v2/critter/?colour=red&utm_source=x&Element=nothing')).toEqual(plain);
   });
 
-  it('a filter index missing, or one that cannot be decoded, is a 404 for what needs it (as any file that is not there), never a 5xx', async () => {
+  it('a filter index missing, or one that cannot be decoded, is a broken build: a 500 for what needs it, stored nowhere', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const packed = FIXTURE.get(filterIndexFile('critter')) as Uint8Array;
     for (const broken of [null, packed.subarray(0, packed.length - 1), new TextEncoder().encode('{}')]) {
       const files = new Map(FIXTURE);
@@ -115,10 +116,12 @@ describe('collection filters', () => {
       const handle = createHandler(fixtureReader(files), { baseUrl });
       for (const query of ['?element=ember', '?sort=-speed', '?summary=speed', '?facets=element']) {
         const response = await handle(new Request(`https://example.test/v2/critter/${query}`));
-        expect([query, response.status, await response.text()]).toEqual([query, 404, '"Not Found"']);
+        expect([query, response.status, response.headers.get('cache-control'), await response.text()]).toEqual([query, 500, 'no-store', '{"error":"internal"}']);
       }
       expect((await handle(new Request('https://example.test/v2/critter/?limit=2'))).status).toBe(200);
     }
+    expect(logged.mock.calls.every(([line]) => String(line).includes(filterIndexFile('critter')))).toBe(true);
+    logged.mockRestore();
   });
 
   it('keeps the plain pages: no parameter, the precomputed page byte for byte', async () => {
@@ -316,14 +319,17 @@ describe('GET /v2/search/', () => {
     expect(reads.filter((path) => path.includes('_query/'))).toEqual([searchPackFile]);
   });
 
-  it('a packed file missing, or one that cannot be decoded, is a 404 (as any file that is not there), never a 5xx', async () => {
+  it('a packed file missing, or one that cannot be decoded, is a broken build: a 500 stored nowhere', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const packed = FIXTURE.get(searchPackFile) as Uint8Array;
     for (const broken of [null, packed.subarray(0, packed.length - 1), new TextEncoder().encode('{}')]) {
       const files = new Map(FIXTURE);
       if (broken === null) files.delete(searchPackFile); else files.set(searchPackFile, broken);
       const response = await createHandler(fixtureReader(files), { baseUrl })(new Request('https://example.test/v2/search/?q=tide'));
-      expect(response.status).toBe(404);
+      expect([response.status, response.headers.get('cache-control')]).toEqual([500, 'no-store']);
     }
+    expect(logged.mock.calls.map(([line]) => String(line).startsWith(`GET /v2/search/: 500: ${searchPackFile}: `))).toEqual([true, true, true]);
+    logged.mockRestore();
   });
 });
 

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, lstatSync, openSync, readdirSync, readFileSync, readSync, rmSync, writeSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
+import { isMissing } from '../files/folders.ts';
 import { gzipSync } from 'node:zlib';
 
 /** Fast compression: the downloads are made on every build, and level 1 costs a fraction of 6. */
@@ -102,8 +103,10 @@ export function memberSource(previous: PreviousMembers | undefined): { get(key: 
   let fd: number | null = null;
   try {
     fd = openSync(previous.file, 'r');
-  } catch {
-    return { get: () => null, close: () => {} };
+  } catch (error) {
+    // no previous file: every member is made anew
+    if (isMissing(error)) return { get: () => null, close: () => {} };
+    throw error;
   }
   const byKey = new Map(previous.members.map((m) => [m.key, m]));
   return {
@@ -193,24 +196,16 @@ export function patchArchiveEntries(root: string, dir: string, earlier: readonly
   const folderAt = (rel: string) => {
     let found = folders.get(rel);
     if (found === undefined) {
-      try {
-        const st = lstatSync(join(root, rel));
-        found = st.isDirectory() ? st : null;
-      } catch {
-        found = null;
-      }
+      const st = lstatSync(join(root, rel), { throwIfNoEntry: false });
+      found = st?.isDirectory() ? st : null;
       folders.set(rel, found);
     }
     return found;
   };
   for (const rel of changed) {
     if (!rel.startsWith(`${dir}/`)) continue;
-    let st;
-    try {
-      st = lstatSync(join(root, rel));
-    } catch {
-      st = null;
-    }
+    // gone: removed from the list below
+    const st = lstatSync(join(root, rel), { throwIfNoEntry: false }) ?? null;
     if (st?.isDirectory()) throw new Error(`${rel} is a folder; the archive's list is patched with files`);
     if (st) {
       if (!byRel.has(rel)) added = true;

@@ -2,9 +2,9 @@
  * What a build keeps for the next one to reuse (build-index.json, not served): each kind's
  * result and where the gzip members of every bulk file and of the archive lie (archive.ts).
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildIndexFile } from '../../edge/layout.ts';
+import { readJsonIfThere } from '../files/folders.ts';
 import type { GzipMember } from './archive.ts';
 
 /** What a kind's writing leaves for the rest of the build (and, in the build index, for the next one). */
@@ -25,10 +25,10 @@ export interface BuildIndex {
   archive: { file: string; members: GzipMember[] };
 }
 
+/**
+ * The index of the build in `outDir`; null when it has none or one cut short: it only says where
+ * members lie, so without it they are made again (a build) or read whole (the change report).
+ */
 export function readBuildIndex(outDir: string): BuildIndex | null {
-  try {
-    return JSON.parse(readFileSync(join(outDir, buildIndexFile), 'utf8')) as BuildIndex;
-  } catch {
-    return null;
-  }
+  return readJsonIfThere<BuildIndex>(join(outDir, buildIndexFile), () => null);
 }

@@ -6,10 +6,10 @@
  * caller's look at the unfinished build, `beforeFinish`, succeeded).
  */
 import { availableParallelism } from 'node:os';
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { swapIn } from '../files/folders.ts';
+import { readJsonIfThere, swapIn } from '../files/folders.ts';
 import { allResources } from '../resources/index.ts';
 import { BuildError } from '../build-error.ts';
 import { gapLine, largestGaps } from '../indexes/coverage.ts';
@@ -170,18 +170,10 @@ const defaultWorkers = (recordBytes: number): number => (recordBytes < ONE_THREA
 
 /** The size of a kind's records file; 0 when it has none (the shard planner weighs kinds by it). */
 function recordFileSize(recordsDir: string, kind: string): number {
-  try {
-    return statSync(join(recordsDir, `${kind}.ndjson`)).size;
-  } catch {
-    return 0;
-  }
+  return statSync(join(recordsDir, `${kind}.ndjson`), { throwIfNoEntry: false })?.size ?? 0;
 }
 
-/** How many records each kind has, from the import's manifest (for progress only). */
+/** How many records each kind has, from the import's manifest (for progress only: none when it is missing or cut short). */
 function recordCounts(recordsDir: string): Record<string, number> {
-  try {
-    return (JSON.parse(readFileSync(join(recordsDir, 'manifest.json'), 'utf8')) as { kinds?: Record<string, number> }).kinds ?? {};
-  } catch {
-    return {};
-  }
+  return readJsonIfThere<{ kinds?: Record<string, number> }>(join(recordsDir, 'manifest.json'), () => null)?.kinds ?? {};
 }

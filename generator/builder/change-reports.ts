@@ -39,7 +39,8 @@ export function readChangeReports(dir: string): ChangeReport[] {
     try {
       report = JSON.parse(readFileSync(where, 'utf8'));
     } catch (e) {
-      throw new BuildError([`${where}: not JSON (${e instanceof Error ? e.message : String(e)})`]);
+      if (!(e instanceof SyntaxError)) throw e;
+      throw new BuildError([`${where}: not JSON (${e.message})`]);
     }
     const problem = check(report);
     if (problem) throw new BuildError([`${where}: ${problem}`]);

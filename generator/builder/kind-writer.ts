@@ -3,7 +3,7 @@
  * that went, then, on close, the name links and the kind files (kind-files.ts). On a copy of
  * the served build, a document is replaced only when its bytes change.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bulkFile, itemFile, subresourceFile } from '../../edge/layout.ts';
 import { memberSource } from './archive.ts';
@@ -164,12 +164,8 @@ export class KindWriter {
     if (!this.served || !maker.folder) return;
     const folder = maker.folder(input.kind);
     const made = new Set(files.map(([rel]) => rel));
-    let present: string[] = [];
-    try {
-      present = readdirSync(join(this.out.root, folder));
-    } catch {
-      present = [];
-    }
+    // no folder yet: nothing of it to remove
+    const present = existsSync(join(this.out.root, folder)) ? readdirSync(join(this.out.root, folder)) : [];
     for (const name of present) if (!made.has(`${folder}/${name}`)) this.out.remove(`${folder}/${name}`);
   }
 }

@@ -8,9 +8,10 @@
  * pool's three round trips per file (open, write, close) cost more CPU than they overlap
  * (measured with bench/rename-steps.ts: a move rename's write step, 2,035 → 1,702 ms of CPU).
  */
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { readIfThere } from '../files/folders.ts';
 
 export class Output {
   files = 0;
@@ -107,10 +108,7 @@ export class CopyOutput extends Output {
   }
 
   override holds(rel: string, body: string | Uint8Array): boolean {
-    try {
-      return readFileSync(join(this.root, rel)).equals(typeof body === 'string' ? Buffer.from(body) : body);
-    } catch {
-      return false;
-    }
+    const bytes = readIfThere(join(this.root, rel));
+    return bytes !== null && bytes.equals(typeof body === 'string' ? Buffer.from(body) : body);
   }
 }

@@ -6,14 +6,14 @@
  *
  *   fetchDataSet(lock, url, cacheDir, log) → the verified folder (`csv/` + `fetched.json`)
  */
-import { closeSync, copyFileSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createGunzip } from 'node:zlib';
 import { lockPath, type Config } from '../config.ts';
-import { swapIn } from '../files/folders.ts';
+import { readJsonIfThere, swapIn } from '../files/folders.ts';
 import type { Progress } from '../progress.ts';
 import { archiveUrl, createGitBlobHasher, lockDigest, readLock, type UpstreamLock } from './lock.ts';
 import { createTarReader, TarFormatError, type EntrySink, type TarEntry } from './tar.ts';
@@ -59,12 +59,8 @@ export function isFetched(lock: UpstreamLock, dir: string): boolean {
   const stamp = readStamp(dir);
   if (!stamp || stamp.lock !== lockDigest(lock)) return false;
   return Object.entries(lock.tables).every(([name, table]) => {
-    try {
-      const size = statSync(join(dir, 'csv', name)).size;
-      return table.size === undefined || size === table.size;
-    } catch {
-      return false;
-    }
+    const size = statSync(join(dir, 'csv', name), { throwIfNoEntry: false })?.size;
+    return size !== undefined && (table.size === undefined || size === table.size);
   });
 }
 
@@ -73,12 +69,9 @@ export function fetchedCommit(dir: string): string | null {
   return readStamp(dir)?.commit ?? null;
 }
 
+/** The folder's download stamp; null when it has none, or one cut short: either way it is no complete download. */
 function readStamp(dir: string): Stamp | null {
-  try {
-    return JSON.parse(readFileSync(join(dir, STAMP), 'utf8')) as Stamp;
-  } catch {
-    return null;
-  }
+  return readJsonIfThere<Stamp>(join(dir, STAMP), () => null);
 }
 
 const timeoutFrom = (env: NodeJS.ProcessEnv): number => {
@@ -160,12 +153,8 @@ export function storeTables(lock: UpstreamLock, csvDir: string, cacheDir: string
 /** Temporary folders of fetches that were killed (Ctrl-C) before they could clean up. */
 function removeAbandoned(cacheDir: string): void {
   const prefix = `${basename(cacheDir)}.tmp-`;
-  let siblings: string[] = [];
-  try {
-    siblings = readdirSync(dirname(cacheDir));
-  } catch {
-    return;
-  }
+  // no folder above the cache yet: nothing abandoned there
+  const siblings = existsSync(dirname(cacheDir)) ? readdirSync(dirname(cacheDir)) : [];
   for (const name of siblings) {
     if (!name.startsWith(prefix)) continue;
     const pid = Number(name.slice(prefix.length).split('-')[0]);
@@ -178,7 +167,10 @@ const isRunning = (pid: number): boolean => {
     process.kill(pid, 0);
     return true;
   } catch (e) {
-    return (e as { code?: string }).code === 'EPERM';
+    // EPERM: running, as another user's; ESRCH: no such process
+    const code = (e as { code?: string }).code;
+    if (code === 'EPERM' || code === 'ESRCH') return code === 'EPERM';
+    throw e;
   }
 };
 
@@ -314,6 +306,8 @@ async function request(url: string, watch: IdleWatch): Promise<Response & { body
     throw new AttemptError(watch.timedOut ? watch.silence : networkReason(e), true);
   }
   if (!response.ok || !response.body) {
+    // the status just below is the failure this attempt reports: a body that cannot even be
+    // cancelled (its connection already gone) changes nothing about it, and would hide it
     await response.body?.cancel().catch(() => {});
     const retryable = response.status >= 500 || response.status === 408 || response.status === 429;
     throw new AttemptError(`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`, retryable);

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { treeCommit } from '../config.ts';
+import { readIfThere } from '../files/folders.ts';
 
 export interface TableLock {
   /** git blob SHA-1, what `git hash-object FILE` prints */
@@ -99,19 +100,11 @@ export function lockFromListing(
   const tables: Record<string, TableLock> = {};
   for (const name of [...listed.keys()].sort()) {
     const { sha1, size } = listed.get(name)!;
-    const local = size === undefined && csvDir ? readOrNull(join(csvDir, name)) : null;
+    const local = size === undefined && csvDir ? readIfThere(join(csvDir, name)) : null;
     tables[name] = size !== undefined ? { sha1, size } : local && gitBlobSha1(local) === sha1 ? { sha1, size: local.length } : { sha1 };
   }
   return { commit, archive: where.archive, tablesPath: where.tablesPath, ...(where.submodules ? { submodules: where.submodules } : {}), tables };
 }
-
-const readOrNull = (path: string): Buffer | null => {
-  try {
-    return readFileSync(path);
-  } catch {
-    return null;
-  }
-};
 
 /** A lock for the tables of a folder as they are (tests make one for each archive they serve). */
 export function lockForFolder(commit: string, csvDir: string, archive = UPSTREAM_ARCHIVE): UpstreamLock {

@@ -58,8 +58,9 @@ export function hashFiles(paths: readonly string[], memo?: FileMemo): string {
     let entries: string[] | null = null;
     try {
       entries = readdirSync(p).sort();
-    } catch {
-      entries = null;
+    } catch (error) {
+      // a file, not a folder: hashed as one below
+      if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') throw error;
     }
     if (entries) for (const e of entries) visit(join(p, e), `${name}/${e}`);
     else hash.update(`${name}\n${memo ? memo.look(p).digest : digestOf(readFileSync(p))}\n`);

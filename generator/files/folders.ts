@@ -2,11 +2,11 @@
  * Whole folders on disk: swapping a freshly written folder in place of another with two renames
  * (records, the fetched data set, a build of dist/), and copying a folder as hard links (the
  * planner's starting point, which costs no bytes). A reader sees the old folder or the new one,
- * never half of each.
+ * never half of each. Also what "not there" means on disk, kept apart from "cannot be read".
  */
 import { spawn } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
-import { existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -39,13 +39,37 @@ export function removeInBackground(paths: readonly string[]): void {
   spawn(process.execPath, ['-e', code, ...paths], { detached: true, stdio: 'ignore' }).unref();
 }
 
+/** Whether a file system call failed because nothing is at the path (any other failure is a fault to report). */
+export const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException | null)?.code === 'ENOENT';
+
+/** A file's bytes; null when there is none. A file that is there but cannot be read throws. */
+export function readIfThere(path: string): Buffer | null {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw error;
+  }
+}
+
+/**
+ * A JSON file's value; null when there is no file. One that does not parse is `unparsable`'s to
+ * answer: a fallback where the file is only a shortcut, else an error naming it.
+ */
+export function readJsonIfThere<T>(path: string, unparsable: (error: SyntaxError) => T | null): T | null {
+  const bytes = readIfThere(path);
+  if (bytes === null) return null;
+  try {
+    return JSON.parse(bytes.toString('utf8')) as T;
+  } catch (error) {
+    if (error instanceof SyntaxError) return unparsable(error);
+    throw error;
+  }
+}
+
 /** A folder's inode, or null when there is none: tells a folder swapped in by someone else from the one we know. */
 export function folderIdentity(dir: string): number | null {
-  try {
-    return statSync(dir).ino;
-  } catch {
-    return null;
-  }
+  return statSync(dir, { throwIfNoEntry: false })?.ino ?? null;
 }
 
 /** Hard links to every file of `from` under `to`. */

@@ -131,8 +131,11 @@ function isReadableFile(path: string): boolean {
   try {
     accessSync(path, constants.R_OK);
     return statSync(path).isFile();
-  } catch {
-    return false;
+  } catch (error) {
+    // not there, or not ours to read: not a file to take
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EACCES') return false;
+    throw error;
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import { copyFileSync, linkSync, readFileSync, readdirSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { swapIn } from '../files/folders.ts';
+import { readJsonIfThere, swapIn } from '../files/folders.ts';
 import type { KindName } from '../model/kinds.ts';
 
 /** What a later import needs to take a kind's records as they are (see reuse.ts). */
@@ -62,12 +62,9 @@ function linkOrCopy(from: string, to: string): void {
   }
 }
 
+/** The records' manifest; null when there is none, or one cut short (an import killed while writing it): either way nothing is reused. */
 export function readManifest(dir: string): RecordsManifest | null {
-  try {
-    return JSON.parse(readFileSync(join(dir, MANIFEST), 'utf8')) as RecordsManifest;
-  } catch {
-    return null;
-  }
+  return readJsonIfThere<RecordsManifest>(join(dir, MANIFEST), () => null);
 }
 
 export function readRecords(dir: string): Map<KindName, Array<Record<string, unknown>>> {

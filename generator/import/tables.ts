@@ -193,7 +193,9 @@ export function readTableFiles(csvDir: string): TableFiles {
   for (const table of Object.keys(tables) as TableKey[]) {
     try {
       files.set(table, readFileSync(join(csvDir, `${table}.csv`)));
-    } catch {
+    } catch (error) {
+      // missing or unreadable (any file system error): the import names it as a problem of the data set
+      if ((error as NodeJS.ErrnoException).code === undefined) throw error;
       files.set(table, null);
     }
   }

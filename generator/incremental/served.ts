@@ -81,7 +81,12 @@ export class ServedFolder {
       .then(() => fsp.rm(path, { recursive: true, force: true }))
       .then(() => linkTreeAsync(this.dir, path))
       .then(() => folderIdentity(this.dir) === from)
-      .catch(() => false);
+      // a file system error (the folder swapped or removed under the copy): no spare, and `copy`
+      // makes its copy itself, where a lasting fault then stops the update; anything else is a bug
+      .catch((error: unknown) => {
+        if ((error as NodeJS.ErrnoException).code === undefined) throw error;
+        return false;
+      });
     this.spare = { from, path, ready };
   }
 }

@@ -3,11 +3,11 @@
  * not served, not archived): what the coverage map is made from, and what the next update reads
  * back for the records it does not make again.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { coverageFile } from '../../edge/layout.ts';
 import type { CoverageMap } from '../../schemas/output/coverage.ts';
 import { BuildError } from '../build-error.ts';
+import { readJsonIfThere } from '../files/folders.ts';
 import { COVERAGE_KINDS, coverageMap, type CoverageFacts } from './coverage.ts';
 
 const FORMAT = 'coverage-facts/1';
@@ -27,12 +27,11 @@ export function coverageFactsBody(kind: string, records: Array<[number, Coverage
 }
 
 function readKept(dir: string, kind: string): KeptCoverage {
-  let kept: KeptCoverage;
-  try {
-    kept = JSON.parse(readFileSync(join(dir, coverageFactsFile(kind)), 'utf8')) as KeptCoverage;
-  } catch {
-    throw new BuildError([`${dir} has no coverage facts of ${kind}; run a full build (npm run build -- --force)`]);
-  }
+  const path = join(dir, coverageFactsFile(kind));
+  const kept = readJsonIfThere<KeptCoverage>(path, (error) => {
+    throw new BuildError([`${path} cannot be parsed (${error.message}); run a full build (npm run build -- --force)`]);
+  });
+  if (kept === null) throw new BuildError([`${dir} has no coverage facts of ${kind}; run a full build (npm run build -- --force)`]);
   if (kept.format !== FORMAT) throw new BuildError([`${dir} holds coverage facts of ${kind} in another format; run a full build (npm run build -- --force)`]);
   return kept;
 }
@@ -48,11 +47,7 @@ export function makeCoverage(root: string, kinds: readonly string[]): CoverageMa
   return coverageMap(new Map(coveredKinds(kinds).map((kind) => [kind, readKept(root, kind).records.map(([, facts]) => facts)])));
 }
 
-/** The map a build under `root` holds already, or null. */
+/** The map a build under `root` holds already, or null: none, or one cut short, which is then made again from the kept facts. */
 export function readCoverage(root: string): CoverageMap | null {
-  try {
-    return JSON.parse(readFileSync(join(root, coverageFile), 'utf8')) as CoverageMap;
-  } catch {
-    return null;
-  }
+  return readJsonIfThere<CoverageMap>(join(root, coverageFile), () => null);
 }

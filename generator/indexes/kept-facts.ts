@@ -3,10 +3,10 @@
  * the next update can make the kind's query indexes without making again the records it did
  * not touch.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { QueryShape } from '../../edge/layout.ts';
 import { BuildError } from '../build-error.ts';
+import { readJsonIfThere } from '../files/folders.ts';
 import { queryFactsFile, type QueryFacts } from './query-facts.ts';
 import type { RecordFacts } from './query-index.ts';
 
@@ -28,12 +28,11 @@ export function keptFactsFile(kind: string, shape: QueryShape, all: readonly Rec
 
 /** The facts a served build kept for a kind, by id; a BuildError when they are missing or were made for another declaration. */
 export function readKeptFacts(dir: string, kind: string, shape: QueryShape): Map<number, QueryFacts> {
-  let kept: KeptFacts;
-  try {
-    kept = JSON.parse(readFileSync(join(dir, queryFactsFile(kind)), 'utf8')) as KeptFacts;
-  } catch {
-    throw new BuildError([`${dir} has no query facts of ${kind}; run a full build (npm run build -- --force)`]);
-  }
+  const path = join(dir, queryFactsFile(kind));
+  const kept = readJsonIfThere<KeptFacts>(path, (error) => {
+    throw new BuildError([`${path} cannot be parsed (${error.message}); run a full build (npm run build -- --force)`]);
+  });
+  if (kept === null) throw new BuildError([`${dir} has no query facts of ${kind}; run a full build (npm run build -- --force)`]);
   if (kept.format !== FORMAT || JSON.stringify(kept.shape) !== JSON.stringify(shape)) {
     throw new BuildError([`${dir} holds query facts of ${kind} made for other declarations; run a full build (npm run build -- --force)`]);
   }

@@ -6,6 +6,7 @@
 import { createServer, STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { jsonAnswer } from '../../edge/answers.ts';
+import { faultReply } from '../../edge/handler.ts';
 import { contentHash, replyOf, type Reply, type RequestLike, type Respond } from '../../edge/http.ts';
 import { createServing, type PreviewCacheSizes } from './served-build.ts';
 
@@ -13,8 +14,9 @@ import { createServing, type PreviewCacheSizes } from './served-build.ts';
 function absoluteUrl(path: string, origin: string): string {
   try {
     return new URL(path, origin).href;
-  } catch {
-    return path;
+  } catch (error) {
+    if (error instanceof TypeError) return path;
+    throw error;
   }
 }
 
@@ -44,12 +46,14 @@ function writeReply(res: ServerResponse, reply: Reply): void {
   }
 }
 
-/** The answer when answering itself failed: a 404 like any missing thing, never a 5xx. */
-function writeFailure(res: ServerResponse, method: string): void {
-  res.statusCode = 404;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  if (method !== 'HEAD') res.write('"Not Found"');
-  res.end();
+/**
+ * The answer when answering itself failed (the request logic answers its own faults; this is
+ * one around it, such as compression or the build's identity): the request logic's 500, stored
+ * nowhere and logged in one line, with no body for HEAD.
+ */
+async function failureReply(request: RequestLike, error: unknown): Promise<Reply> {
+  const reply = await faultReply(request, error);
+  return request.method === 'HEAD' ? { ...reply, body: null } : reply;
 }
 
 /** A Node request listener around an answering function. */
@@ -57,10 +61,9 @@ export function nodeListener(respond: Respond, origin: string) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const method = req.method ?? 'GET';
     const request: RequestLike = { method, url: absoluteUrl(req.url ?? '/', origin), headers: headerReader(req.headers) };
-    respond(request).then(
-      (reply) => writeReply(res, reply),
-      () => writeFailure(res, method),
-    );
+    respond(request)
+      .catch((error: unknown) => failureReply(request, error))
+      .then((reply) => writeReply(res, reply), () => res.destroy());
   };
 }
 
@@ -140,7 +143,7 @@ export function refusedRequestListener(respond: Respond, origin: string) {
       return;
     }
     const request = error.code === 'HPE_INVALID_URL' && error.rawPacket ? reReadHead(error.rawPacket, origin) : null;
-    const reply = request === null ? refusedReply(refusedStatus(error.code)) : respond(request);
+    const reply = request === null ? refusedReply(refusedStatus(error.code)) : respond(request).catch((fault: unknown) => failureReply(request, fault));
     reply.then(
       (r) => writeRawReply(socket, r),
       () => socket.destroy(),

@@ -30,18 +30,11 @@ export const DEFAULT_COMPRESSION_CACHE_BYTES = 8 * 1024 * 1024;
  * cheap enough to ask on every request. Null while a swap leaves no folder there.
  */
 export function buildIdentity(root: string): string | null {
-  let folder;
-  try {
-    folder = statSync(root);
-  } catch {
-    return null;
-  }
-  try {
-    const stamp = statSync(join(root, buildStampFile));
-    return `${folder.ino}:${stamp.ino}:${stamp.mtimeMs}:${stamp.size}`;
-  } catch {
-    return `${folder.ino}:-`;
-  }
+  // throwIfNoEntry: false: missing is null; any other failure is thrown
+  const folder = statSync(root, { throwIfNoEntry: false });
+  if (folder === undefined) return null;
+  const stamp = statSync(join(root, buildStampFile), { throwIfNoEntry: false });
+  return stamp === undefined ? `${folder.ino}:-` : `${folder.ino}:${stamp.ino}:${stamp.mtimeMs}:${stamp.size}`;
 }
 
 /** The base URL a build's links carry, as its stamp says. */

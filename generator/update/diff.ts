@@ -7,12 +7,16 @@
  * (`v2/_sub/{kind}/{sub}/{id}.json`) are parsed only where their bytes differ.
  *
  *   diffBuilds(finishedSide(oldDist), unfinishedSide(dir, kinds)) → { kinds, summary }   (no values, names and paths only)
+ *
+ * A file that is there but cannot be read, unpacked or parsed stops the report with an
+ * UnreadableInput naming it: it is never "no change". Missing files mean what they say (see each).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { bulkFile, itemFile, rootFile } from '../../edge/layout.ts';
 import type { GzipMember } from '../builder/archive.ts';
+import { readIfThere, readJsonIfThere } from '../files/folders.ts';
 import { inServedOrder, readBuildIndex, type KindResult } from '../builder/build-index.ts';
 import type { ChangeReport, KindChanges } from '../../schemas/output/changes.ts';
 
@@ -20,6 +24,29 @@ type Json = unknown;
 type Item = Record<string, Json>;
 
 const isObject = (v: Json): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** An input of the change report that is there but cannot be unpacked or parsed. */
+export class UnreadableInput extends Error {
+  constructor(readonly path: string, reason: string) {
+    super(`the change report cannot read ${path}: ${reason}`);
+    this.name = 'UnreadableInput';
+  }
+}
+
+/** zlib's failures carry a `Z_…` code (a truncated member: Z_BUF_ERROR; bad bytes: Z_DATA_ERROR). */
+const isZlibError = (error: unknown): boolean => /^Z_/.test(String((error as { code?: unknown } | null)?.code ?? ''));
+
+/** `read()` of a file's contents; a parse or unpack failure is rethrown naming the file. */
+function readingFile<T>(path: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof SyntaxError || isZlibError(error)) throw new UnreadableInput(path, (error as Error).message);
+    throw error;
+  }
+}
+
+const parseJsonFile = (path: string, text: string): Json => readingFile(path, () => JSON.parse(text) as Json);
 
 /**
  * Where two responses differ, as paths (`forms[0].trigger_conditions`): the deepest object key
@@ -83,13 +110,17 @@ export function unfinishedSide(dir: string, kinds: readonly Pick<KindResult, 'ki
   return { dir, kinds: inServedOrder(kinds).map((k) => k.kind), bulk: new Map(kinds.map((k) => [k.kind, k.bulk])) };
 }
 
-/** The kinds a build serves, in the API's order (its root document's keys). */
+/**
+ * The kinds a build serves, in the API's order (its root document's keys). None when it has no
+ * root document: a build not finished yet has none (its kinds are compared by their bulk files
+ * all the same; only kinds gone are read from here).
+ */
 function kindsOf(dist: string): string[] {
-  try {
-    return Object.keys(JSON.parse(readFileSync(join(dist, rootFile), 'utf8')) as Record<string, string>).filter((k) => k !== 'meta');
-  } catch {
-    return [];
-  }
+  const path = join(dist, rootFile);
+  const root = readJsonIfThere<Record<string, string>>(path, (error) => {
+    throw new UnreadableInput(path, error.message);
+  });
+  return root === null ? [] : Object.keys(root).filter((k) => k !== 'meta');
 }
 
 /**
@@ -99,20 +130,21 @@ function kindsOf(dist: string): string[] {
  */
 function bulkMembers(side: BuildSide, kind: string): Map<string, Buffer> {
   const path = join(side.dir, bulkFile(kind));
-  if (!existsSync(path)) return new Map();
-  const bytes = readFileSync(path);
+  // a kind this build does not have: none of its items, so all of them added or removed
+  const bytes = readIfThere(path);
+  if (bytes === null) return new Map();
   const members = side.bulk.get(kind);
   if (!members) return new Map([['whole', bytes]]);
   return new Map(members.map((m) => [m.key, bytes.subarray(m.offset, m.offset + m.length)]));
 }
 
-/** The items of some gzip members: id → the response's JSON text. */
-function itemsOf(members: Iterable<Buffer>): Map<number, string> {
+/** The items of some gzip members of the bulk file at `path`: id → the response's JSON text. */
+function itemsOf(path: string, members: Iterable<Buffer>): Map<number, string> {
   const items = new Map<number, string>();
   for (const member of members) {
-    for (const line of gunzipSync(member).toString('utf8').split('\n')) {
+    for (const line of readingFile(path, () => gunzipSync(member)).toString('utf8').split('\n')) {
       if (!line) continue;
-      const id = /^\{"id":(-?\d+)/.exec(line)?.[1] ?? String((JSON.parse(line) as Item).id);
+      const id = /^\{"id":(-?\d+)/.exec(line)?.[1] ?? String((parseJsonFile(path, line) as Item).id);
       items.set(Number(id), line);
     }
   }
@@ -125,36 +157,29 @@ function differingItems(old: BuildSide, next: BuildSide, kind: string): [Map<num
   const after = bulkMembers(next, kind);
   const keys = [...new Set([...before.keys(), ...after.keys()])].filter((key) => !(before.get(key)?.equals(after.get(key) ?? Buffer.alloc(0)) ?? false));
   const pick = (members: Map<string, Buffer>) => keys.flatMap((key) => (members.has(key) ? [members.get(key)!] : []));
-  return [itemsOf(pick(before)), itemsOf(pick(after))];
+  return [itemsOf(join(old.dir, bulkFile(kind)), pick(before)), itemsOf(join(next.dir, bulkFile(kind)), pick(after))];
 }
 
-const nameOf = (text: string): string | null => {
-  const name = (JSON.parse(text) as Item).name;
+/** The name in an item's JSON text, from the file at `path`; null when it has none. */
+const nameOf = (path: string, text: string): string | null => {
+  const name = (parseJsonFile(path, text) as Item).name;
   return typeof name === 'string' ? name : null;
 };
 
-/** An item's name from its document; null when it has none (or no document). */
+/** An item's name from its document; null when it has none (or no document: an item whose subresource alone is left). */
 function itemName(dir: string, kind: string, id: number): string | null {
-  const document = readIfThere(join(dir, itemFile(kind, id)));
-  return document === null ? null : nameOf(document.toString('utf8'));
+  const path = join(dir, itemFile(kind, id));
+  const document = readIfThere(path);
+  return document === null ? null : nameOf(path, document.toString('utf8'));
 }
 
-/** The subresources of a kind a build has (`encounters`…), each with its files by item id. */
+/** The subresources of a kind a build has (`encounters`…), each with its files by item id; none when the kind has no folder of them. */
 function subresources(dist: string, kind: string): Map<string, Set<string>> {
   const dir = join(dist, 'v2/_sub', kind);
   const out = new Map<string, Set<string>>();
   if (!existsSync(dir)) return out;
   for (const sub of readdirSync(dir)) out.set(sub, new Set(readdirSync(join(dir, sub))));
   return out;
-}
-
-/** A file's bytes; null when there is none. */
-function readIfThere(path: string): Buffer | null {
-  try {
-    return readFileSync(path);
-  } catch {
-    return null;
-  }
 }
 
 const ID_FILE = /^-?\d+\.json$/;
@@ -169,10 +194,12 @@ function subresourcePaths(oldDist: string, newDist: string, kind: string): Map<n
     for (const file of files) {
       // by id only: the files by name are hard links to them
       if (!ID_FILE.test(file)) continue;
-      const [a, b] = [readIfThere(join(oldDist, 'v2/_sub', kind, sub, file)), readIfThere(join(newDist, 'v2/_sub', kind, sub, file))];
+      const [pathA, pathB] = [join(oldDist, 'v2/_sub', kind, sub, file), join(newDist, 'v2/_sub', kind, sub, file)];
+      // missing on one side: the item gained or lost the subresource
+      const [a, b] = [readIfThere(pathA), readIfThere(pathB)];
       // bytes first: nearly every file is equal, and only a differing one is decoded and parsed
       if (a !== null && b !== null && a.equals(b)) continue;
-      const paths = a === null || b === null ? [`${sub}/`] : fieldPaths(JSON.parse(a.toString('utf8')), JSON.parse(b.toString('utf8'))).map((p) => `${sub}/${p}`);
+      const paths = a === null || b === null ? [`${sub}/`] : fieldPaths(parseJsonFile(pathA, a.toString('utf8')), parseJsonFile(pathB, b.toString('utf8'))).map((p) => `${sub}/${p}`);
       const id = Number(file.replace(/\.json$/, ''));
       out.set(id, [...(out.get(id) ?? []), ...paths]);
     }
@@ -184,14 +211,15 @@ function subresourcePaths(oldDist: string, newDist: string, kind: string): Map<n
 export function diffKind(old: BuildSide, next: BuildSide, kind: string): KindChanges | null {
   const [before, after] = differingItems(old, next, kind);
   const subs = subresourcePaths(old.dir, next.dir, kind);
+  const [oldFile, newFile] = [join(old.dir, bulkFile(kind)), join(next.dir, bulkFile(kind))];
   const changes: KindChanges = { added: [], removed: [], changed: [] };
-  for (const [id, text] of after) if (!before.has(id)) changes.added.push({ id, name: nameOf(text) });
-  for (const [id, text] of before) if (!after.has(id)) changes.removed.push({ id, name: nameOf(text) });
+  for (const [id, text] of after) if (!before.has(id)) changes.added.push({ id, name: nameOf(newFile, text) });
+  for (const [id, text] of before) if (!after.has(id)) changes.removed.push({ id, name: nameOf(oldFile, text) });
   for (const [id, text] of after) {
-    const old = before.get(id);
-    if (old === undefined) continue;
-    const paths = [...(old === text ? [] : fieldPaths(JSON.parse(old), JSON.parse(text))), ...(subs.get(id) ?? [])];
-    if (paths.length) changes.changed.push({ id, name: nameOf(text), paths });
+    const was = before.get(id);
+    if (was === undefined) continue;
+    const paths = [...(was === text ? [] : fieldPaths(parseJsonFile(oldFile, was), parseJsonFile(newFile, text))), ...(subs.get(id) ?? [])];
+    if (paths.length) changes.changed.push({ id, name: nameOf(newFile, text), paths });
   }
   // an item whose document is in a chunk that did not change, and whose subresource did (new encounters alone)
   for (const [id, paths] of subs) {

@@ -45,7 +45,8 @@ async function getJson(url: string, attempts = 2): Promise<unknown> {
   if (!response.ok) throw new FetchError(`${url} answered HTTP ${response.status}: ${text.slice(0, 200)}`);
   try {
     return JSON.parse(text) as unknown;
-  } catch {
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
     throw new FetchError(`${url} did not answer JSON: ${text.slice(0, 200)}`);
   }
 }

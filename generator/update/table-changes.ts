@@ -4,19 +4,26 @@
  * a row moved within the table is neither).
  *
  *   tableChanges(oldLock, newLock, oldCsvDir, newCsvDir) → TableChange[]
+ *
+ * A table a lock lists must be in its folder: one that is missing or cannot be read stops the
+ * report with an error naming it, never a table reported with no rows.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { UpstreamLock } from '../fetch/lock.ts';
 import type { TableChange } from '../../schemas/output/changes.ts';
 
+/** A table's rows (its lines after the header); none when there is no folder of old tables to count them in (`oldCsvDir` null). */
 const rowsOf = (dir: string | null, name: string): string[] => {
   if (!dir) return [];
+  const path = join(dir, name);
+  let text: string;
   try {
-    return readFileSync(join(dir, name), 'utf8').split(/\r?\n/).slice(1).filter((line) => line !== '');
-  } catch {
-    return [];
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new Error(`the change report cannot read the table ${path}, which the lock lists: ${(error as Error).message}`, { cause: error });
   }
+  return text.split(/\r?\n/).slice(1).filter((line) => line !== '');
 };
 
 /** Rows of `a` not matched by a row of `b`, counting duplicates. */
