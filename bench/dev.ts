@@ -17,7 +17,7 @@ import { repoRoot, resolveConfig } from '../generator/config.ts';
 import { freePort, median, range } from './measure.ts';
 import { nodeFlagsOf } from './npm-flags.ts';
 
-interface Cli {
+export interface Cli {
   child: ChildProcess;
   output: () => string;
   /** resolves when the output (from `from` on) matches */
@@ -26,7 +26,7 @@ interface Cli {
 }
 
 /** The CLI of the checkout at `root`, with the Node flags of the npm script that runs it (package.json). */
-function cli(args: string[], env: NodeJS.ProcessEnv, nodeFlags: string[] = [], root = repoRoot): Cli {
+export function cli(args: string[], env: NodeJS.ProcessEnv, nodeFlags: string[] = [], root = repoRoot): Cli {
   const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'generator/cli.ts', ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (c: Buffer) => (output += c.toString()));

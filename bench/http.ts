@@ -20,7 +20,7 @@ import type { FullList } from '../edge/pagination.ts';
 import { repoRoot, resolveConfig } from '../generator/config.ts';
 import { ensureBuilt } from '../generator/pipeline.ts';
 import { diskReader, startPreview } from '../generator/preview/index.ts';
-import { fmtLoadAvg, freePort } from './measure.ts';
+import { fmtLoadAvg, freePort, isMissing, isRefused } from './measure.ts';
 import { nodeFlagsOf } from './npm-flags.ts';
 
 const AUTOCANNON = join(repoRoot, 'node_modules/autocannon/autocannon.js');
@@ -83,8 +83,9 @@ async function waitUntilServing(url: string, child: ChildProcess, log: () => str
     if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${log()}`);
     try {
       if ((await fetch(url)).ok) return;
-    } catch {
+    } catch (e) {
       // not listening yet
+      if (!isRefused(e)) throw e;
     }
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -168,7 +169,9 @@ async function startNginx(dist: string, meta: Meta, scratch: string): Promise<Se
 function childPids(pid: number): number[] {
   try {
     return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
+  } catch (e) {
+    // the process is gone (or this is no Linux)
+    if (!isMissing(e)) throw e;
     return [];
   }
 }
@@ -181,7 +184,9 @@ function cpuTicks(pids: number[]): number | null {
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
       // after the command: state is field 3; utime and stime are fields 14 and 15
       ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
+    } catch (e) {
+      // no /proc (off Linux), or the process is gone
+      if (!isMissing(e)) throw e;
       return null;
     }
   }
@@ -200,8 +205,9 @@ export function autocannon(url: string, connections: number, seconds: number): P
     child.once('exit', (code) => {
       try {
         resolveRun(JSON.parse(out) as AutocannonResult);
-      } catch {
-        reject(new Error(`autocannon ${url} failed (${code}): ${err}`));
+      } catch (e) {
+        // no JSON report (a SyntaxError): autocannon failed, and its stderr says why
+        reject(e instanceof SyntaxError ? new Error(`autocannon ${url} failed (${code}): ${err}`) : e);
       }
     });
   });

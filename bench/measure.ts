@@ -34,6 +34,12 @@ export const range = (xs: number[]): string => `${Math.min(...xs).toFixed(2)}–
 /** The 1-, 5- and 15-minute load averages, printed beside every table: this machine is shared. */
 export const fmtLoadAvg = (): string => loadavg().map((x) => x.toFixed(1)).join(' ');
 
+/** Whether `e` says a file or folder is not there (ENOENT): what a bench reading /proc or an optional file expects, and nothing else. */
+export const isMissing = (e: unknown): boolean => (e as NodeJS.ErrnoException | null)?.code === 'ENOENT';
+
+/** Whether `e` is fetch's failure to connect (nothing listening yet), and nothing else. */
+export const isRefused = (e: unknown): boolean => e instanceof TypeError && ((e.cause as NodeJS.ErrnoException | undefined)?.code === 'ECONNREFUSED');
+
 /** A TCP port free on this machine now, for a server the bench starts. */
 export function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {

@@ -21,7 +21,7 @@ import { createResponder } from '../edge/handler.ts';
 import { API_PREFIX, metaFile, searchPackFile, type Meta } from '../edge/layout.ts';
 import { repoRoot } from '../generator/config.ts';
 import { diskReader } from '../generator/preview/disk-reader.ts';
-import { median } from './measure.ts';
+import { isMissing, median } from './measure.ts';
 
 /** The two answers measured, as paths below the base URL's origin. */
 export const QUERY_TARGETS = [
@@ -111,7 +111,7 @@ async function firstAnswers(reader: () => FileReader, baseUrl: string, path: str
 /** What every Deno script starts with: the request module over the build's files. */
 const denoPreamble = (dist: string, baseUrl: string) => `import { createResponder } from '${pathToFileURL(join(repoRoot, 'edge/handler.ts')).href}';
 const dist = ${JSON.stringify(dist)};
-const files = { read: async (p: string) => { try { return await Deno.readFile(dist + '/' + p); } catch { return null; } } };
+const files = { read: async (p: string) => { try { return await Deno.readFile(dist + '/' + p); } catch (e) { if (e instanceof Deno.errors.NotFound) return null; throw e; } } };
 const baseUrl = ${JSON.stringify(baseUrl)};
 `;
 
@@ -237,7 +237,9 @@ function filesUnder(dir: string): string[] {
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
+  } catch (e) {
+    // a build without this folder
+    if (!isMissing(e)) throw e;
     return [];
   }
   return entries.flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
@@ -273,7 +275,8 @@ function packedSize(dist: string): { raw: number; gzip: number } | null {
   let bytes: Buffer;
   try {
     bytes = readFileSync(join(dist, searchPackFile));
-  } catch {
+  } catch (e) {
+    if (!isMissing(e)) throw e;
     return null;
   }
   return { raw: bytes.length, gzip: gzipSync(bytes).length };

@@ -6,6 +6,8 @@
  *   - `cp -r` of the resulting dist/, the floor a build that writes the same files can approach
  *   - the dev loop (bench/dev.ts): edit → served answer for a stat change, a move rename and a
  *     save that changes nothing; the preview's peak RSS serving every item once
+ *   - the serving process's RSS after a first `npm start`, beside one started on a built dist/
+ *     (bench/start-memory.ts; `tsx bench/start-memory.ts` for this part alone)
  *   - filters and search (bench/query.ts): warm and cold answers in-process and under Deno, index sizes
  *   - `npm run data:update` to a commit changing a few tables, beside a full build (bench/update.ts;
  *     `npm run bench -- --update` for this part alone)
@@ -82,6 +84,9 @@ async function runBench(): Promise<void> {
     rows.push(...(await runDevBench(scratch, resolveConfig({}, {}).dataDir)).map((r): [string, string, string] => [r.what, r.figure, r.goal]));
     const rss = await previewPeakRss(dist, env);
     rows.push([rss.what, rss.figure, rss.goal]);
+    // the process that serves after a first `npm start` (which builds in a child), beside one started on a built dist/
+    const { runStartMemoryBench } = await import('./start-memory.ts');
+    rows.push(...(await runStartMemoryBench(scratch, resolveConfig({}, {}).dataDir)).map((r): [string, string, string] => [r.what, r.figure, r.goal]));
 
     const width = Math.max(...rows.map((r) => r[0].length));
     console.log(`\nbench on ${new Date().toISOString()} (node ${process.version}, ${availableParallelism()} cores)\n`);

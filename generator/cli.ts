@@ -5,7 +5,9 @@ import { Command } from 'commander';
 import { dataCacheDir, lockPath, resolveConfig, sharedRoot, type ConfigOptions } from './config.ts';
 import type { UpdateRequest } from './update/index.ts';
 import { ensureDataSet, fetchCommand } from './fetch/index.ts';
-import { buildStep, consoleLog, ensureBuilt, importStep, inputHashes } from './pipeline.ts';
+import { buildCommandArgs, buildInChild } from './build-in-child.ts';
+import { failureText } from './failure-text.ts';
+import { buildStep, consoleLog, importStep, inputHashes, isBuildCurrent } from './pipeline.ts';
 import { startPreview } from './preview/index.ts';
 
 const program = new Command('creature-api')
@@ -81,11 +83,20 @@ program
 
 program
   .command('serve', { isDefault: false })
-  .description('build if needed, then serve dist/ at http://localhost:PORT')
+  .description('build if needed (in a child process), then serve dist/ at http://localhost:PORT')
   .option('--port <port>', 'the port; env PORT (default 8080)')
   .action(async (opts: { port?: string }) => {
     const c = resolveConfig({ ...program.opts<ConfigOptions>(), ...(opts.port ? { port: opts.port } : {}) });
-    await ensureBuilt(c);
+    // this process only serves: what a build touches would stay with it (1.7 GB peak, 400 MB kept)
+    if (isBuildCurrent(c)) consoleLog.info('build: dist/ is up to date');
+    else {
+      // the child printed its own failure, as `npm run build` does; its exit code is ours
+      const code = await buildInChild(buildCommandArgs(c, program.opts<ConfigOptions>().data), consoleLog);
+      if (code !== 0) {
+        process.exitCode = code;
+        return;
+      }
+    }
     const preview = await startPreview({ root: c.outDir, baseUrl: c.baseUrl, port: c.port, host: '0.0.0.0' });
     console.log(`serving ${c.outDir} at ${preview.url.replace('0.0.0.0', 'localhost')}/v2/`);
   });
@@ -106,15 +117,6 @@ program
 try {
   await program.parseAsync();
 } catch (e) {
-  // the import and the build are loaded only when they run (pipeline.ts); so are their errors
-  const { DataError } = await import('./import/tables.ts');
-  const { BuildError } = await import('./builder/build.ts');
-  if (e instanceof DataError) {
-    console.error(`The data set has problems; nothing was written.\n${e.message}`);
-  } else if (e instanceof BuildError) {
-    console.error(`The build failed; dist/ was left as it was.\n${e.message}`);
-  } else {
-    console.error(e instanceof Error ? e.message : String(e));
-  }
+  console.error(await failureText(e));
   process.exitCode = 1;
 }

@@ -3,8 +3,8 @@
  * inputs. "The same inputs" is one hash over the data set and the code that turns it into
  * responses, so a change to either makes `npm start` build again.
  *
- * The import and the build are loaded only when they run: `npm start` on an up-to-date dist/
- * then serves without carrying them (about 25 MB of memory).
+ * The import and the build are loaded only when they run: `npm start` decides with
+ * `isBuildCurrent` alone, and when it must build, builds in a child process (build-in-child.ts).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,8 +14,7 @@ import type { About } from './builder/routes-meta.ts';
 import { readBuildStamp } from './builder/stamp.ts';
 import { createProgress, type Progress } from './progress.ts';
 import { hashFiles, type FileMemo } from './files/file-memo.ts';
-import { readManifest } from './import/records.ts';
-import { ensureDataSet, fetchedCommit } from './fetch/index.ts';
+import { ensureDataSet, fetchedCommit, isFetched, lockPath, readLock } from './fetch/index.ts';
 
 export interface Log {
   info(message: string): void;
@@ -65,6 +64,7 @@ export const importCodeHash = (memo?: FileMemo): string => hashFiles(IMPORT_CODE
  * takes as they are (the update imports beside the served records).
  */
 export async function importStep(config: Config, hash: string, log: Log, force = false, previousDir = config.recordsDir): Promise<void> {
+  const { readManifest } = await import('./import/records.ts');
   if (!force && readManifest(config.recordsDir)?.inputHash === hash) {
     log.info('import: records are up to date');
     return;
@@ -92,7 +92,9 @@ export async function importStep(config: Config, hash: string, log: Log, force =
 export function upstreamCommit(dataDir: string): string {
   try {
     return /commit\s+([0-9a-f]{40})/.exec(readFileSync(join(dataDir, 'PROVENANCE.md'), 'utf8'))?.[1] ?? 'unknown';
-  } catch {
+  } catch (e) {
+    // a downloaded data set has no PROVENANCE.md
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     return fetchedCommit(dataDir) ?? 'unknown';
   }
 }
@@ -148,6 +150,16 @@ export async function ensureBuilt(config: Config, log: Log = consoleLog): Promis
   }
   await importStep(config, hashes.records, log);
   await buildStep(config, hashes.build, log);
+}
+
+/**
+ * Whether dist/ holds a build of the current inputs, found without downloading, importing or
+ * building (`npm start` decides with it whether a child process must build): a download cache
+ * that is missing or incomplete means it does not.
+ */
+export function isBuildCurrent(config: Config): boolean {
+  if (config.dataSource === 'download' && !isFetched(readLock(lockPath), config.dataDir)) return false;
+  return isUpToDate(config, inputHashes(config).build);
 }
 
 function isUpToDate(config: Config, buildHash: string): boolean {

@@ -1,9 +1,9 @@
 /**
- * `npm run dev` over a copy of the data cut: a saved table change reaches the preview's
- * answers; a bad edit prints the named problem and the preview keeps the last good build; a
- * change report committed meanwhile is served.
+ * `npm run dev` over a copy of the data cut: its builds run in a child process; a saved table
+ * change reaches the preview's answers; a bad edit prints the named problem and the preview
+ * keeps the last good build; a change report committed meanwhile is served.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -28,6 +28,8 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => {
   await dev?.close();
+  // closing stops the build process (once its planner removed the spare copy of dist/)
+  if (dev) expect(existsSync(`/proc/${dev.buildPid}`)).toBe(false);
   rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -54,6 +56,15 @@ async function until<T>(what: string, probe: () => Promise<T> | T, done: (value:
 }
 
 describe('npm run dev', () => {
+  it('builds in a child process that the log names; this process only serves', () => {
+    const named = said.map((m) => /^dev: building in a child process \(pid (\d+)\); this process only serves$/.exec(m)?.[1]).find((pid) => pid !== undefined);
+    expect(Number(named)).toBe(dev.buildPid);
+    expect(dev.buildPid).not.toBe(process.pid);
+    expect(readFileSync(`/proc/${dev.buildPid}/cmdline`, 'utf8')).toContain('generator/dev/build-process-entry.ts');
+    // the full build and the planner's start were the child's, its log lines relayed here
+    expect(said.some((m) => /^dev: ready in \d/.test(m))).toBe(true);
+  });
+
   it('serves the result of a saved table change', async () => {
     expect(await pikachuHp('25')).toBe(35);
     setPikachuHp('41');

@@ -3,17 +3,21 @@
  * beside it, DATA_URL pointed at a local server holding an archive in the upstream's layout of
  * the data cut's tables (generator/cut; the pinned commit, with a lock made for those tables), and
  * the real commands (test/support/fresh-clone.ts makes it):
- *   1. `npm run build` downloads, verifies and builds the same API as the global setup's build of
- *      the cut;
- *   2. a second build downloads nothing, and `npm run fetch-data` finds the cache complete (with
+ *   1. `npm start` downloads, verifies and builds (in a child process, this same CLI's `build`)
+ *      the same API as the global setup's build of the cut, then serves it from a process that
+ *      loaded none of the build's modules;
+ *   2. a second `npm run build` downloads nothing, and `npm run fetch-data` finds the cache complete (with
  *      --force it downloads again);
  *   3. failed downloads (a corrupted table, a truncated archive, a 404, a server that hangs), in
- *      a copy of the built clone: each one clear error, the cache and dist/ as they were.
+ *      a copy of the built clone: each one clear error, the cache and dist/ as they were; `npm start`
+ *      reports one as `npm run build` does.
  *
  * Netlify's CLI serving such a clone is test/netlify-cli.test.ts.
  */
-import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { gitBlobSha1, type UpstreamLock } from '../generator/fetch/index.ts';
 import { formatLock, lockForFolder } from '../generator/fetch/lock.ts';
@@ -51,10 +55,21 @@ function fingerprint(dir: string): string[] {
 }
 
 describe('a clone with no ../shared', () => {
-  it("`npm run build` downloads, verifies, and builds the same API as the global setup's build of the cut", { timeout: 120_000 }, async () => {
-    const result = await fresh.build({ DATA_URL: fresh.dataUrl() });
+  it("`npm start` downloads, verifies, and builds the same API as the global setup's build of the cut, in a child process, then serves it", { timeout: 120_000 }, async () => {
+    const traceDir = join(scratch, 'start-trace');
+    const started = await npmStart(clone, { DATA_URL: fresh.dataUrl() }, traceDir);
+    let result: { stdout: string; stderr: string };
+    try {
+      const url = await started.serving();
+      // the serving process answers from the new build
+      expect(Buffer.from(await (await fetch(`${url}/v2/creature/1`)).arrayBuffer())).toEqual(readFileSync(join(cutDist, 'v2/creature/1.json')));
+      result = { stdout: started.stdout(), stderr: started.stderr() };
+      expectBuiltInChild(result.stdout, traced(traceDir));
+    } finally {
+      started.stop();
+      await started.exited;
+    }
     expect(result.stderr.split('\n').filter((l) => l.includes('error'))).toEqual([]);
-    expect(result.code).toBe(0);
     expect(result.stdout).toContain(`fetch: ${fresh.server.url(archivePath)}`);
     expect(result.stdout).toMatch(new RegExp(`fetch: ${tableCount} tables at ${realLock.commit.slice(0, 12)} verified and stored in .*data/upstream`));
     expect(fileHashes(join(cache, 'csv'))).toEqual(fileHashes(cutCsv));
@@ -142,6 +157,17 @@ describe('a failed download: one clear error, the cache and dist/ as they were',
     { name: 'a server that hangs', path: '/hangs.tar.gz', env: { DATA_TIMEOUT_MS: '400' }, hits: 2, says: () => [': no data for 400 ms (DATA_TIMEOUT_MS) (2 attempts). Set DATA_URL'] },
   ];
 
+  it('`npm start` reports a failed download as `npm run build` does, and serves nothing', { timeout: 120_000 }, async () => {
+    const distBefore = fingerprint(join(root, 'dist'));
+    const started = await npmStart(root, { DATA_URL: fresh.server.url('/missing-for-start.tar.gz') });
+    const code = await started.exited;
+    expect(code).toBe(1);
+    expect(started.stdout()).toMatch(/serve: building in a child process \(pid \d+\)/);
+    expect(started.stdout()).not.toContain('serving ');
+    expect(started.stderr().trim().split('\n').at(-1)).toMatch(/^could not download the data set from http:\/\/127\.0\.0\.1:\d+\/missing-for-start\.tar\.gz: HTTP 404 Not Found\. Set DATA_URL/);
+    expect(fingerprint(join(root, 'dist'))).toEqual(distBefore);
+  });
+
   it.sequential.each(cases)('$name', { timeout: 120_000 }, async ({ path, env, hits, says }) => {
     const [cache, dist] = [join(root, 'data/upstream'), join(root, 'dist')];
     const cacheBefore = fileHashes(cache);
@@ -161,3 +187,59 @@ describe('a failed download: one clear error, the cache and dist/ as they were',
     expect(fingerprint(dist)).toEqual(distBefore);
   });
 });
+
+/** The module lists of each process `npm start` ran (test/support/module-trace.mjs), by pid. */
+const traceHook = fileURLToPath(new URL('./support/module-trace.mjs', import.meta.url));
+const traced = (dir: string): Map<number, string[]> =>
+  new Map(readdirSync(dir).map((f) => [Number.parseInt(f, 10), readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean)]));
+
+interface Started {
+  /** resolves to the origin it serves at, once it says so */
+  serving(): Promise<string>;
+  stdout(): string;
+  stderr(): string;
+  /** the exit code once it exits */
+  exited: Promise<number | null>;
+  stop(): void;
+}
+
+/** `npm start` in `root` (the command its package.json script runs), tracing the modules each process loads into `traceDir`. */
+async function npmStart(root: string, env: Record<string, string>, traceDir = join(scratch, 'trace-unused')): Promise<Started> {
+  mkdirSync(traceDir, { recursive: true });
+  const script = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ');
+  expect(script.slice(0, 1)).toEqual(['tsx']);
+  const entry = script.findIndex((a) => a.endsWith('.ts'));
+  const args = [...script.slice(1, entry), '--import', traceHook, ...script.slice(entry)];
+  const child = spawn(join(root, 'node_modules/.bin/tsx'), args, { cwd: root, env: userEnv({ PORT: '0', MODULE_TRACE_DIR: traceDir, ...env }) });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const serving = async () => {
+    for (;;) {
+      const said = /serving .* at (http\S+)\/v2\//.exec(stdout);
+      if (said) return said[1]!;
+      if (child.exitCode !== null) throw new Error(`npm start exited (${child.exitCode}) without serving:\n${stdout}\n${stderr}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  return { serving, stdout: () => stdout, stderr: () => stderr, exited, stop: () => child.kill('SIGTERM') };
+}
+
+/** Modules of the build that a process which only serves has no use for (the preview reads the build stamp: builder/stamp.ts). */
+const buildModules = (urls: string[]): string[] => urls.filter((u) => /\/generator\/(builder\/(?!stamp\.ts)|import\/|incremental\/|resources\/|artifacts\/|indexes\/)/.test(u));
+
+/**
+ * What `npm start`'s log and module lists show when it built: the build ran in the child process
+ * the log names (its list has the build's modules: the trace sees them), and the one process
+ * that then serves (the other one that ran the CLI) loaded none of them.
+ */
+function expectBuiltInChild(stdout: string, lists: Map<number, string[]>): void {
+  const buildPid = Number(/serve: building in a child process \(pid (\d+)\)/.exec(stdout)?.[1]);
+  expect(lists.get(buildPid)?.some((u) => u.endsWith('/generator/builder/build.ts'))).toBe(true);
+  const serving = [...lists].filter(([pid, urls]) => pid !== buildPid && urls.some((u) => u.endsWith('/generator/cli.ts')));
+  expect(serving).toHaveLength(1);
+  expect(serving[0]![1].some((u) => u.endsWith('/generator/preview/index.ts'))).toBe(true);
+  expect(buildModules(serving[0]![1])).toEqual([]);
+}

@@ -2,135 +2,51 @@
  * `npm run dev`: serves like `npm start`, and watches the data set (`csv/` and `media/`) and the
  * committed change reports (data/changes/). A saved change is imported and built incrementally
  * (incremental/) and swapped in; the preview notices the new build by itself. A bad edit prints
- * the named problem and the preview keeps serving the last good build.
+ * the named problem and the preview keeps serving the last good build. The first build and
+ * every update run in a child process (build-process.ts): this process only serves and watches.
  */
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config.ts';
-import { BuildError } from '../builder/build.ts';
-import { DataError } from '../import/tables.ts';
-import { openIncremental, type IncrementalBuild, type UpdateReport } from '../incremental/index.ts';
-import { FileMemo } from '../files/file-memo.ts';
-import { aboutBuild, codeHash, consoleLog, ensureBuilt, inputHashes, mediaDir, type Log } from '../pipeline.ts';
+import { consoleLog, mediaDir, type Log } from '../pipeline.ts';
 import { startPreview, type Preview } from '../preview/index.ts';
-import { openSteady, UpdateQueue } from './queue.ts';
+import { startBuildProcess } from './build-process.ts';
+import { UpdateQueue } from './queue.ts';
 
 export { DEBOUNCE_MS } from './queue.ts';
 
-/**
- * What an incremental build's stamp says once the code changed under a running `npm run dev`:
- * its updates are still made by the code it started with, so no input hash describes them,
- * and the next `npm start` builds again.
- */
-export const OLDER_CODE_STAMP = 'made by npm run dev with code older than the working tree';
-
 export interface Dev {
   preview: Preview;
+  /** the build process's id */
+  buildPid: number;
   close(): Promise<void>;
 }
 
-function describe(report: UpdateReport, seconds: number): string {
-  const what = [...report.tables, ...(report.mediaPaths ? [`${report.mediaPaths} media path(s)`] : []), ...(report.reports ? ['the change reports'] : [])].join(', ') || 'no file with other bytes';
-  if (report.unchanged) return `dev: ${what}; nothing the API serves changed (${seconds.toFixed(2)} s)`;
-  const records = Object.entries(report.records).map(([kind, n]) => `${n} ${kind}`).join(', ') || 'no records';
-  return `dev: ${what} → ${records} changed, ${report.documents} document(s) made again, swapped in after ${seconds.toFixed(2)} s`;
-}
-
-/**
- * What each update's stamp says it was made from: the input hash of the files as they were just
- * before the update read them. A file saved again meanwhile makes the stamp older than dist/,
- * never newer, so the next `npm start` builds again rather than serve something stale. The memo
- * keeps that a matter of a few stat calls and the changed tables. Once the code changed, no
- * input hash describes the updates (they are made by the code dev started with): OLDER_CODE_STAMP.
- */
-class StampedInputs {
-  /** shared with the planner, which looks at the same tables and manifests */
-  readonly memo = new FileMemo();
-  private readonly code: string;
-  private codeChangeSaid = false;
-  current = '';
-  constructor(
-    private readonly config: Config,
-    private readonly log: Log,
-  ) {
-    this.code = codeHash(this.memo);
-  }
-  /** the inputs' hash now */
-  hash(): string {
-    return inputHashes(this.config, this.memo).build;
-  }
-  /** Takes the hash for the update about to run. */
-  take(): void {
-    if (codeHash(this.memo) === this.code) {
-      this.current = this.hash();
-      return;
-    }
-    this.current = OLDER_CODE_STAMP;
-    if (!this.codeChangeSaid) this.log.warn('the code changed since npm run dev started; updates are still made by the code it started with. Restart it to use the new code.');
-    this.codeChangeSaid = true;
-  }
-}
-
-/** The planner over the configured data set and dist/; `inputs` says what each update's stamp was made from. */
-function openPlanner(config: Config, inputs: StampedInputs): IncrementalBuild {
-  return openIncremental({
-    dataDir: config.dataDir,
-    mediaDir: mediaDir(config.dataDir),
-    outDir: config.outDir,
-    baseUrl: config.baseUrl,
-    memo: inputs.memo,
-    finish: () => ({ inputHash: inputs.current, about: aboutBuild(config.dataDir), changesDir: config.changesDir }),
-  });
-}
-
-/** What the user reads when an update failed: the preview keeps the last good build in every case. */
-function failureMessage(e: unknown): string {
-  if (e instanceof DataError) return `The data set has problems; the preview keeps serving the last good build.\n${e.message}`;
-  if (e instanceof BuildError) return `The build failed; the preview keeps serving the last good build.\n${e.message}`;
-  return `The update failed; the preview keeps serving the last good build.\n${e instanceof Error ? (e.stack ?? e.message) : String(e)}`;
-}
-
 export async function startDev(config: Config, log: Log = consoleLog, options: { host?: string } = {}): Promise<Dev> {
-  const inputs = new StampedInputs(config, log);
-
   // a full build of the data set as it is, and a planner that saw the same data set
-  let started = 0;
-  const planner = await openSteady({
-    prepare: () => ensureBuilt(config, log),
-    fingerprint: () => inputs.hash(),
-    open: () => {
-      started = performance.now();
-      log.info('dev: reading the data set and what every document reads (once per session)');
-      return openPlanner(config, inputs);
-    },
-    onChanged: () => log.info('dev: the data set changed while starting; building again'),
-  });
-  log.info(`dev: ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const builder = await startBuildProcess(config, log);
 
   // data/changes/ too: a report committed by a teammate (git pull) is served by the next update
   const watched = [join(config.dataDir, 'csv'), mediaDir(config.dataDir), ...(existsSync(config.changesDir) ? [config.changesDir] : [])];
-  const preview = await startPreview({ root: config.outDir, baseUrl: config.baseUrl, port: config.port, host: options.host ?? '0.0.0.0' });
+  const preview = await startPreview({ root: config.outDir, baseUrl: config.baseUrl, port: config.port, host: options.host ?? '0.0.0.0' }).catch(async (e: unknown) => {
+    // a port in use: the build process would otherwise keep this one from exiting
+    await builder.close();
+    throw e;
+  });
   log.info(`dev: serving ${config.outDir} at ${preview.url.replace('0.0.0.0', 'localhost')}/v2/; watching ${watched.join(', ')}`);
 
-  const queue = new UpdateQueue(async () => {
-    const began = performance.now();
-    try {
-      inputs.take();
-      const report = await planner.update();
-      log.info(describe(report, (performance.now() - began) / 1000));
-    } catch (e) {
-      log.warn(failureMessage(e));
-    }
-  });
+  // the build process reports an update's own failures; this is one of the process itself (it stopped)
+  const queue = new UpdateQueue(() => builder.update().catch((e: Error) => log.warn(`The update failed; the preview keeps serving the last good build.\n${e.message}`)));
   const watchers: FSWatcher[] = watched.map((dir) => watch(dir, () => queue.notify()));
 
   return {
     preview,
+    buildPid: builder.pid,
     close: async () => {
       for (const w of watchers) w.close();
       await queue.close();
       await preview.close();
-      await planner.close();
+      await builder.close();
     },
   };
 }

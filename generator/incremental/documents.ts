@@ -20,8 +20,14 @@ export interface MadeDocuments {
   byPart: Record<string, number>;
 }
 
-/** Makes every document once, unchecked, so the ledger learns what each reads (an item's query facts are read as the item's). */
+/**
+ * Makes every document once, unchecked, so the ledger learns what each reads (an item's query
+ * facts are read as the item's). The served build made each of them; one that fails now (the
+ * data set changed meanwhile) would leave its reads unknown, so it is named in a BuildError as
+ * the build names its documents' failures.
+ */
 export function learnReads(ctx: BuildContext, emitters: ReadonlyMap<KindName, KindEmitter>, records: ReadonlyMap<KindName, readonly AnyRecord[]>, ledger: ReadLedger): void {
+  const problems: string[] = [];
   for (const [kind, em] of emitters) {
     for (const record of records.get(kind) ?? []) {
       for (const { part, emit } of em.documents) {
@@ -31,12 +37,14 @@ export function learnReads(ctx: BuildContext, emitters: ReadonlyMap<KindName, Ki
           const docCtx = ctx.forDocument(reads.onRead);
           const doc = emit(record, docCtx);
           if (part === ITEM_PART) em.query.facts(record, doc, docCtx);
-        } catch {
-          // the served build had no problems; should this record fail now, its update will say so
+        } catch (e) {
+          // what a document's code throws is its problem, as emitRecord reports it (builder/emit-kinds.ts)
+          problems.push(`${kind} ${record.id} ${part}: ${e instanceof Error ? e.message : String(e)}`);
         }
       }
     }
   }
+  if (problems.length) throw new BuildError(problems);
   ledger.replace([]);
 }
 

@@ -67,8 +67,11 @@ export class DataSetFiles {
       let text: string | null;
       try {
         text = this.changedText(join(this.csvDir, `${table}.csv`), digests);
-      } catch {
-        problems.push({ table: `${table}.csv`, message: `cannot be read from ${this.csvDir}` });
+      } catch (e) {
+        // a table deleted or made unreadable by the edit is a problem of the data set; anything else is not
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === undefined) throw e;
+        problems.push({ table: `${table}.csv`, message: `cannot be read from ${this.csvDir} (${code})` });
         continue;
       }
       if (text !== null) changedTables.set(table, readTable(table, text, problems) as AnyRow[]);

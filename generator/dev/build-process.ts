@@ -1,0 +1,90 @@
+/**
+ * The serving side of `npm run dev`'s build process: the first build and every update run in a
+ * child process (build-process-entry.ts), so the process that serves holds none of what a build
+ * touches (a full build peaks at well over a gigabyte, the planner keeps hundreds of megabytes).
+ * A child process rather than a worker thread: a worker's heap is this process's memory, and a
+ * build that runs out of it would take the preview down with it.
+ * One request at a time (the update queue never overlaps updates); the child's log lines are
+ * this process's log lines.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { childNodeFlags } from '../build-in-child.ts';
+import type { Config } from '../config.ts';
+import { consoleLog, type Log } from '../pipeline.ts';
+
+/** What the serving process asks: open (build, then the planner), one update, close. */
+export type ToBuildProcess = { type: 'open'; config: Config; console: boolean } | { type: 'update' } | { type: 'close' };
+
+/** What the build process answers: its log lines, then that a request is done or failed (with the text to print). */
+export type FromBuildProcess = { type: 'log'; level: 'info' | 'warn'; message: string } | { type: 'done' } | { type: 'failed'; message: string };
+
+export interface BuildProcess {
+  pid: number;
+  /** Brings dist/ up to date with the data set; the child reports how in the log. */
+  update(): Promise<void>;
+  /** Closes the planner (its spare copy of dist/ is removed) and waits for the child to exit. */
+  close(): Promise<void>;
+}
+
+const entry = fileURLToPath(new URL('./build-process-entry.ts', import.meta.url));
+
+/** The child's answers to one request at a time; a child that exits fails the request under way. */
+class Requests {
+  private waiting: { resolve: () => void; reject: (e: Error) => void } | null = null;
+  readonly exited: Promise<void>;
+
+  constructor(
+    private readonly child: ChildProcess,
+    log: Log,
+  ) {
+    child.on('message', (message: FromBuildProcess) => {
+      if (message.type === 'log') log[message.level](message.message);
+      else this.settle(message.type === 'done' ? null : new Error(message.message));
+    });
+    this.exited = new Promise((resolve) =>
+      child.once('exit', (code, signal) => {
+        this.settle(new Error(`npm run dev's build process (pid ${child.pid}) stopped (${signal ?? `exit code ${code}`})`));
+        resolve();
+      }),
+    );
+  }
+
+  ask(message: ToBuildProcess): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve, reject };
+      this.child.send(message);
+    });
+  }
+
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  private settle(failure: Error | null): void {
+    const waiting = this.waiting;
+    this.waiting = null;
+    if (failure) waiting?.reject(failure);
+    else waiting?.resolve();
+  }
+}
+
+/**
+ * Starts the build process and waits until it has built what was missing and opened the
+ * planner; throws with the text the CLI prints when it could not (bad data, a failed download).
+ */
+export async function startBuildProcess(config: Config, log: Log): Promise<BuildProcess> {
+  const child = fork(entry, [], { execArgv: childNodeFlags(), stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const requests = new Requests(child, log);
+  log.info(`dev: building in a child process (pid ${child.pid}); this process only serves`);
+  // the CLI's own log is the child's console: its progress bars and lines in the order it writes them
+  await requests.ask({ type: 'open', config, console: log === consoleLog });
+  return {
+    pid: child.pid ?? 0,
+    update: () => requests.ask({ type: 'update' }),
+    close: async () => {
+      if (requests.running) child.send({ type: 'close' } satisfies ToBuildProcess);
+      await requests.exited;
+    },
+  };
+}

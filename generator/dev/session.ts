@@ -1,0 +1,118 @@
+/**
+ * The building half of `npm run dev`, which runs in a process of its own (build-process.ts): a
+ * full build of the data set as it is, the planner opened over it, and each update it is asked
+ * for, reported in the dev log (a bad edit by its named problem; the preview keeps the last good
+ * build in every case).
+ */
+import type { Config } from '../config.ts';
+import { BuildError } from '../builder/build.ts';
+import { DataError } from '../import/tables.ts';
+import { openIncremental, type IncrementalBuild, type UpdateReport } from '../incremental/index.ts';
+import { FileMemo } from '../files/file-memo.ts';
+import { aboutBuild, codeHash, ensureBuilt, inputHashes, mediaDir, type Log } from '../pipeline.ts';
+import { openSteady } from './queue.ts';
+
+/**
+ * What an incremental build's stamp says once the code changed under a running `npm run dev`:
+ * its updates are still made by the code it started with, so no input hash describes them,
+ * and the next `npm start` builds again.
+ */
+export const OLDER_CODE_STAMP = 'made by npm run dev with code older than the working tree';
+
+function describe(report: UpdateReport, seconds: number): string {
+  const what = [...report.tables, ...(report.mediaPaths ? [`${report.mediaPaths} media path(s)`] : []), ...(report.reports ? ['the change reports'] : [])].join(', ') || 'no file with other bytes';
+  if (report.unchanged) return `dev: ${what}; nothing the API serves changed (${seconds.toFixed(2)} s)`;
+  const records = Object.entries(report.records).map(([kind, n]) => `${n} ${kind}`).join(', ') || 'no records';
+  return `dev: ${what} → ${records} changed, ${report.documents} document(s) made again, swapped in after ${seconds.toFixed(2)} s`;
+}
+
+/**
+ * What each update's stamp says it was made from: the input hash of the files as they were just
+ * before the update read them. A file saved again meanwhile makes the stamp older than dist/,
+ * never newer, so the next `npm start` builds again rather than serve something stale. The memo
+ * keeps that a matter of a few stat calls and the changed tables. Once the code changed, no
+ * input hash describes the updates (they are made by the code dev started with): OLDER_CODE_STAMP.
+ */
+class StampedInputs {
+  /** shared with the planner, which looks at the same tables and manifests */
+  readonly memo = new FileMemo();
+  private readonly code: string;
+  private codeChangeSaid = false;
+  current = '';
+  constructor(
+    private readonly config: Config,
+    private readonly log: Log,
+  ) {
+    this.code = codeHash(this.memo);
+  }
+  /** the inputs' hash now */
+  hash(): string {
+    return inputHashes(this.config, this.memo).build;
+  }
+  /** Takes the hash for the update about to run. */
+  take(): void {
+    if (codeHash(this.memo) === this.code) {
+      this.current = this.hash();
+      return;
+    }
+    this.current = OLDER_CODE_STAMP;
+    if (!this.codeChangeSaid) this.log.warn('the code changed since npm run dev started; updates are still made by the code it started with. Restart it to use the new code.');
+    this.codeChangeSaid = true;
+  }
+}
+
+/** The planner over the configured data set and dist/; `inputs` says what each update's stamp was made from. */
+function openPlanner(config: Config, inputs: StampedInputs): IncrementalBuild {
+  return openIncremental({
+    dataDir: config.dataDir,
+    mediaDir: mediaDir(config.dataDir),
+    outDir: config.outDir,
+    baseUrl: config.baseUrl,
+    memo: inputs.memo,
+    finish: () => ({ inputHash: inputs.current, about: aboutBuild(config.dataDir), changesDir: config.changesDir }),
+  });
+}
+
+/** What the user reads when an update failed: the preview keeps the last good build in every case. */
+function failureMessage(e: unknown): string {
+  if (e instanceof DataError) return `The data set has problems; the preview keeps serving the last good build.\n${e.message}`;
+  if (e instanceof BuildError) return `The build failed; the preview keeps serving the last good build.\n${e.message}`;
+  return `The update failed; the preview keeps serving the last good build.\n${e instanceof Error ? (e.stack ?? e.message) : String(e)}`;
+}
+
+export interface DevSession {
+  /** Brings dist/ up to date with the data set; reports in the log, never throws. */
+  update(): Promise<void>;
+  /** Removes the folders the planner keeps beside dist/. */
+  close(): Promise<void>;
+}
+
+/** Builds what is missing, opens the planner over a data set that held still meanwhile, and says when it is ready. */
+export async function openDevSession(config: Config, log: Log): Promise<DevSession> {
+  const inputs = new StampedInputs(config, log);
+  let started = 0;
+  const planner = await openSteady({
+    prepare: () => ensureBuilt(config, log),
+    fingerprint: () => inputs.hash(),
+    open: () => {
+      started = performance.now();
+      log.info('dev: reading the data set and what every document reads (once per session)');
+      return openPlanner(config, inputs);
+    },
+    onChanged: () => log.info('dev: the data set changed while starting; building again'),
+  });
+  log.info(`dev: ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return {
+    update: async () => {
+      const began = performance.now();
+      try {
+        inputs.take();
+        const report = await planner.update();
+        log.info(describe(report, (performance.now() - began) / 1000));
+      } catch (e) {
+        log.warn(failureMessage(e));
+      }
+    },
+    close: () => planner.close(),
+  };
+}
