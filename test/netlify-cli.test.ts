@@ -14,7 +14,7 @@
  * first on PATH, so nothing is fetched from Netlify's servers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { basename, delimiter, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -265,6 +265,20 @@ describe(NETLIFY_CLI, { concurrent: true }, () => {
       expect(stdout).toMatch(/^PASS {2}a spoofed header changes nothing$/m);
       expect(stdout).toMatch(/^SKIP {2}a repeated GET is a CDN cache hit/m);
       expect(stdout).not.toMatch(/^FAIL/m);
+    });
+
+    it("answers a file of the build cut short with a 500 stored nowhere, and the function's log names it", async () => {
+      // a file no row above asked for: an instance keeps each file's ETag once it has checked it
+      const file = join(dist, 'v2/egg-group/13.json');
+      const bytes = readFileSync(file);
+      writeFileSync(file, bytes.subarray(0, bytes.length >> 1));
+      try {
+        const r = await fetch(`${cli.origin}/v2/egg-group/13/`);
+        expect({ status: r.status, body: await r.text(), cache: r.headers.get('cache-control') }).toEqual({ status: 500, body: '{"error":"internal"}', cache: 'no-store' });
+        await expect.poll(() => cli.output, { timeout: 5_000 }).toMatch(/GET \/v2\/egg-group\/13\/: 500: v2\/egg-group\/13\.json: cut short/);
+      } finally {
+        writeFileSync(file, bytes);
+      }
     });
   });
 
