@@ -1,6 +1,6 @@
 /** The answers a route decides on besides a file's bytes: JSON bodies, the fixed errors, the 400 of a bad parameter and the 500 of a fault. */
 import type { Answer } from './http.ts';
-import { badParameterBody, type ParameterError } from './query/params.ts';
+import { badParameterBody, type ParameterError } from './query/parse.ts';
 import { jsonBytes } from './query/raw-json.ts';
 
 /** A JSON answer; the value's parts may be JSON bytes already (a field column's entries). */

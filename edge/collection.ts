@@ -32,7 +32,7 @@ import { queryValues, readDeclared, readParam, readParams } from './params.ts';
 import { facetValues, type FacetValue } from './query/facets.ts';
 import type { FilterIndex, FilterQuery } from './query/filter.ts';
 import { foldText } from './query/fold.ts';
-import type { Parsed, SortKey } from './query/params.ts';
+import type { Parsed, SortKey } from './query/parse.ts';
 import { SearchIndex, type SearchResult } from './query/search.ts';
 import { numberColumn, sortPositions, textRanks, type SortColumn } from './query/sort.ts';
 import { summarize, type RangeSummary } from './query/summary.ts';

@@ -21,7 +21,7 @@ import type { Json } from './query/fields.ts';
 import {
   listItems, parseFields, parseIds, parseNameList, parseNames, parseRange, parseSort, parseValueGroups, parseValues, QUERY_LIMITS,
   type IntegerRange, type Parsed, type SortKey, type Vocabulary,
-} from './query/params.ts';
+} from './query/parse.ts';
 
 /** What a kind's parameters are parsed and described against. */
 export interface KindScope {
@@ -80,7 +80,7 @@ export interface QueryParam<T> {
   /** single: given more than once, the last one counts; repeatable: every value is read, in order */
   arity: 'single' | 'repeatable';
   /**
-   * Its cap, as edge/query/params.ts `QUERY_LIMITS` holds it and its parser applies it: items in a
+   * Its cap, as edge/query/parse.ts `QUERY_LIMITS` holds it and its parser applies it: items in a
    * list, characters of a text, repeats of a range, the largest page; null when it has none.
    */
   limit: number | null;
@@ -117,7 +117,7 @@ const stringList = (max: number, names: readonly string[]) => ({ type: 'array', 
 /** A name as the API writes one, and an id: what the documents say `id`, `name` and `lang` take. */
 export const NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9-]{0,99}$';
 export const MAX_ID = 999_999_999;
-/** Forms a range takes, for the documents (edge/query/params.ts `parseRange`). */
+/** Forms a range takes, for the documents (edge/query/parse.ts `parseRange`). */
 export const RANGE_FORMS = '`100..` (at least), `..50` (at most), `80..100` (both ends included) or `90` (exactly)';
 
 /** The keys `sort` takes on a kind: `id`, `name` (not on a kind addressed by id only), its ranges. */

@@ -13,7 +13,7 @@
  *   `query:`, shapes in generator/resources/query.ts), compiled once by
  *   generator/indexes/query-facts.ts `kindQuery` into the routing table's `QueryShape`
  *   (edge/layout.ts), each read through its entry shape (`valueFilterParam`, `rangeParam`);
- * - parsed: each entry's `parse`, over edge/query/params.ts;
+ * - parsed: each entry's `parse`, over edge/query/parse.ts;
  * - answered: edge/collection.ts (over the indexes of edge/query/: filter.ts, sort.ts,
  *   facets.ts, summary.ts) and edge/search-endpoint.ts.
  */
@@ -21,7 +21,7 @@ import type { QueryShape } from './layout.ts';
 import {
   collectionEntries, collectionTable, COLLECTION_TABLE, SEARCH_TABLE, SHAPING_TABLE, type AnyParam, type ParamTable, type QueryParam, type ReadScope, type ValuesOf,
 } from './parameter-table.ts';
-import { checkQueryLength, type Parsed } from './query/params.ts';
+import { checkQueryLength, type Parsed } from './query/parse.ts';
 
 const names = (table: ParamTable): string[] => Object.values(table).map((param) => param.name);
 
@@ -68,7 +68,7 @@ export function queryParam(params: URLSearchParams, name: string): string | null
 /**
  * Every value of a list-like parameter (filters, ranges, `id`, `name`, `fields`, `sort`,
  * `facets`, `summary`, `kind`), in the order given: a value filter's repeats are each matched, a
- * range's intersect, the others' join as commas do (edge/query/params.ts). Empty when absent.
+ * range's intersect, the others' join as commas do (edge/query/parse.ts). Empty when absent.
  */
 export function queryValues(params: URLSearchParams, name: string): string[] {
   return params.getAll(name);
@@ -125,7 +125,7 @@ export async function readDeclared<T>(declared: readonly QueryParam<T | null>[],
 }
 
 /**
- * The request's parameters, or the 400 of a query string past its cap (edge/query/params.ts
+ * The request's parameters, or the 400 of a query string past its cap (edge/query/parse.ts
  * `checkQueryLength`), checked before any of them is read.
  */
 export function checkedQuery(url: URL): Parsed<URLSearchParams> {

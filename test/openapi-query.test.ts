@@ -12,7 +12,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { itemFile, listFile, type Routes } from '../edge/layout.ts';
 import { pick } from '../edge/query/fields.ts';
-import { badParameterBody, parseFields, parseRange, parseValues } from '../edge/query/params.ts';
+import { badParameterBody, parseFields, parseRange, parseValues } from '../edge/query/parse.ts';
 import { querySchemas } from '../generator/artifacts/openapi.ts';
 import { MAX_LISTED_VALUES, targetValues } from '../generator/artifacts/query-contract.ts';
 import { inventedDocument, INVENTED_QUERIES } from './support/contract-queries.ts';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { FilterIndex, positionGaps, type FilterIndexFile } from '../edge/query/filter.ts';
 import { decodeFilterPack, encodeFilterPack, unpackFilterIndex } from '../edge/query/filter-pack.ts';
-import { parseValues } from '../edge/query/params.ts';
+import { parseValues } from '../edge/query/parse.ts';
 import { packHeader, withPackHeader } from './support/pack.ts';
 
 /** Invented items, in list order: an element set, a yes/no flag and a speed (null: none). */

@@ -1,10 +1,10 @@
-/** Parameter parsing (edge/query/params.ts): lists, ranges, batches and fields; hostile input always a value or a 400 body, in bounded time. */
+/** Parameter parsing (edge/query/parse.ts): lists, ranges, batches and fields; hostile input always a value or a 400 body, in bounded time. */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
   QUERY_LIMITS, badParameterBody, parseFields, parseIds, parseNameList, parseNames, parseRange, parseSort, parseValueGroups, parseValues, checkQueryLength,
   type Parsed, type Vocabulary,
-} from '../edge/query/params.ts';
+} from '../edge/query/parse.ts';
 
 /** An invented vocabulary: three elements by name and id. */
 const elements: Vocabulary = {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { itemFile, metaFile } from '../edge/layout.ts';
 import { pick } from '../edge/query/fields.ts';
-import { badParameterBody, parseValues } from '../edge/query/params.ts';
+import { badParameterBody, parseValues } from '../edge/query/parse.ts';
 import { buildContract } from '../generator/artifacts/openapi.ts';
 import { FacetValueSchema, RangeSummarySchema, readVocabularies } from '../generator/artifacts/query-contract.ts';
 import { typeDeclarations } from '../generator/artifacts/typescript-types.ts';

@@ -17,7 +17,7 @@
  */
 import type { ValueCount } from './facets.ts';
 import type { PackedFilters, PackedValueFilter } from './filter-pack.ts';
-import type { IntegerRange, Vocabulary } from './params.ts';
+import type { IntegerRange, Vocabulary } from './parse.ts';
 
 /** One value of a value filter: its name, its id (null when the value has none) and its members as position gaps. */
 export type FilterValueRow = [name: string, id: number | null, gaps: number[]];

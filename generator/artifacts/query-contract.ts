@@ -15,13 +15,13 @@ import { join } from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { idOfUrl, listFile, type QueryShape, type Routes } from '../../edge/layout.ts';
 import type { FacetValue } from '../../edge/query/facets.ts';
-import type { BadParameterBody } from '../../edge/query/params.ts';
+import type { BadParameterBody } from '../../edge/query/parse.ts';
 import type { RangeSummary } from '../../edge/query/summary.ts';
 
 /** A target kind with at most this many entries has its values listed in the contract. */
 export const MAX_LISTED_VALUES = 100;
 
-/** The 400 body of a collection or a search (edge/query/params.ts `badParameterBody`). */
+/** The 400 body of a collection or a search (edge/query/parse.ts `badParameterBody`). */
 export const BadParameterSchema = Type.Object(
   {
     error: Type.Literal('bad_parameter', { description: 'Always `bad_parameter`: a query parameter’s value was not understood.' }),
@@ -139,5 +139,5 @@ export async function readVocabularies(outDir: string, routes: Pick<Routes, 'que
   return out;
 }
 
-/** The form a range takes, as a pattern (edge/query/params.ts `parseRange`; edge/parameter-table.ts `RANGE_FORMS` says it in words). */
+/** The form a range takes, as a pattern (edge/query/parse.ts `parseRange`; edge/parameter-table.ts `RANGE_FORMS` says it in words). */
 export const RANGE_PATTERN = '^(-?[0-9]+|-?[0-9]+\\.\\.(-?[0-9]+)?|\\.\\.-?[0-9]+)$';
