@@ -78,7 +78,8 @@ describe('UpdateQueue', () => {
     expect(seen.mostAtOnce).toBe(1);
   });
 
-  it('keeps going after an update that throws', async () => {
+  it('keeps going after an update that throws, and says what it threw', async () => {
+    const said = vi.spyOn(console, 'error').mockImplementation(() => {});
     let runs = 0;
     const queue = new UpdateQueue(async () => {
       runs++;
@@ -90,6 +91,8 @@ describe('UpdateQueue', () => {
     queue.notify();
     await idle(queue);
     expect(runs).toBe(2);
+    expect(said.mock.calls.map(([line]) => String(line).split('\n')[0])).toEqual(Array(2).fill('npm run dev: an update failed unexpectedly: Error: bad edit'));
+    said.mockRestore();
   });
 
   it('drops a waiting update on close, and waits for a running one', async () => {

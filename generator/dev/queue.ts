@@ -11,7 +11,7 @@ export const DEBOUNCE_MS = 100;
 /**
  * Runs `update` once events stop for `debounceMs`. Runs never overlap: an event during a run
  * schedules one more run after it, however many events came; a run that throws does not stop
- * later ones (`update` reports its own failures).
+ * later ones (`update` reports its own failures; anything it throws past that is printed).
  */
 export class UpdateQueue {
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -38,7 +38,8 @@ export class UpdateQueue {
     this.running = this.running.then(async () => {
       if (!this.pending || this.closed) return;
       this.pending = false;
-      await this.update().catch(() => {});
+      // a throw past `update`'s own report is a bug: said, not hidden, and later runs still come
+      await this.update().catch((error: unknown) => console.error(`npm run dev: an update failed unexpectedly: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
     });
   }
 
