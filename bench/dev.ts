@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { listFile, type Routes, routesFile } from '../edge/layout.ts';
 import type { FullList } from '../edge/pagination.ts';
 import { repoRoot, resolveConfig } from '../generator/config.ts';
-import { freePort, median, range } from './measure.ts';
+import { checkoutArg, freePort, median, range, statusMb } from './measure.ts';
 import { nodeFlagsOf } from './npm-flags.ts';
 
 export interface Cli {
@@ -158,7 +158,7 @@ export async function previewPeakRss(dist: string, env: NodeJS.ProcessEnv, root 
     if (/build: \d+ files/.test(serve.output())) throw new Error(`serve built again; the figure would include a build:\n${serve.output()}`);
     // the peak from here on: serving, not the start's check of the inputs (Linux: 5 resets VmHWM)
     writeFileSync(`/proc/${serve.child.pid}/clear_refs`, '5');
-    const rssAtStart = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${serve.child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+    const rssAtStart = statusMb(serve.child.pid!, 'VmRSS');
     const origin = `http://127.0.0.1:${port}`;
     const routes = JSON.parse(readFileSync(join(dist, routesFile), 'utf8')) as Routes;
     const paths = routes.kinds.flatMap((kind) => (JSON.parse(readFileSync(join(dist, listFile(kind)), 'utf8')) as FullList).results.map((r) => new URL(r.url).pathname));
@@ -174,8 +174,7 @@ export async function previewPeakRss(dist: string, env: NodeJS.ProcessEnv, root 
       }
     };
     await Promise.all(Array.from({ length: 16 }, worker));
-    const status = readFileSync(`/proc/${serve.child.pid}/status`, 'utf8');
-    const peak = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
+    const peak = statusMb(serve.child.pid!, 'VmHWM');
     return {
       what: `preview peak RSS, every item once (${paths.length} items, ${(bytes / 1e6).toFixed(0)} MB sent)`,
       figure: `${peak.toFixed(0)} MB (${rssAtStart.toFixed(0)} MB when it started serving)`,
@@ -190,9 +189,7 @@ export async function previewPeakRss(dist: string, env: NodeJS.ProcessEnv, root 
 // checkout at DIR (default: this one; bench/compare.ts measures an earlier commit the same way)
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const scratch = mkdtempSync(join(tmpdir(), 'creature-bench-dev-'));
-  const rootAt = process.argv.indexOf('--root');
-  const root = rootAt >= 0 ? process.argv[rootAt + 1] : repoRoot;
-  if (root === undefined) throw new Error('--root needs a checkout');
+  const root = checkoutArg();
   try {
     const upstream = resolveConfig({}, {}).dataDir;
     const rows = await runDevBench(scratch, upstream, root);

@@ -3,6 +3,7 @@
  * process and its threads; and the small statistics the tables print.
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { repoRoot } from '../generator/config.ts';
@@ -35,7 +36,23 @@ export const range = (xs: number[]): string => `${Math.min(...xs).toFixed(2)}–
 export const fmtLoadAvg = (): string => loadavg().map((x) => x.toFixed(1)).join(' ');
 
 /** Whether `e` says a file or folder is not there (ENOENT): what a bench reading /proc or an optional file expects, and nothing else. */
-export const isMissing = (e: unknown): boolean => (e as NodeJS.ErrnoException | null)?.code === 'ENOENT';
+export { isMissing } from '../generator/files/folders.ts';
+
+/** A figure of /proc/<pid>/status in MB (VmRSS now, VmHWM the peak); NaN once the process is gone. */
+export function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const path = `/proc/${pid}/status`;
+  if (!existsSync(path)) return NaN;
+  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(path, 'utf8'))?.[1] ?? NaN) / 1024;
+}
+
+/** The checkout a bench part run alone measures: `--root DIR`, else this one. */
+export function checkoutArg(argv: readonly string[] = process.argv): string {
+  const at = argv.indexOf('--root');
+  if (at < 0) return repoRoot;
+  const root = argv[at + 1];
+  if (root === undefined) throw new Error('--root needs a checkout');
+  return root;
+}
 
 /** Whether `e` is fetch's failure to connect (nothing listening yet), and nothing else. */
 export const isRefused = (e: unknown): boolean => e instanceof TypeError && ((e.cause as NodeJS.ErrnoException | undefined)?.code === 'ECONNREFUSED');

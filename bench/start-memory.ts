@@ -8,21 +8,14 @@
  *   - `npm start` again on the dist/ it built: the serving process's RSS once it serves.
  * `tsx bench/start-memory.ts` prints these figures alone; `npm run bench` prints them with the rest.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { repoRoot, resolveConfig } from '../generator/config.ts';
 import { cli, type Cli, type DevBenchRow } from './dev.ts';
-import { freePort } from './measure.ts';
+import { checkoutArg, freePort, statusMb } from './measure.ts';
 import { nodeFlagsOf } from './npm-flags.ts';
-
-/** A figure of /proc/<pid>/status in MB (VmRSS now, VmHWM the peak); NaN once the process is gone. */
-function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  const path = `/proc/${pid}/status`;
-  if (!existsSync(path)) return NaN;
-  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(path, 'utf8'))?.[1] ?? NaN) / 1024;
-}
 
 /** The build child's peak RSS, read every 250 ms while it runs (its last reading before it exits); NaN when the serving process built itself (an older checkout, bench/compare.ts). */
 async function childPeak(serve: Cli): Promise<number> {
@@ -82,9 +75,7 @@ export async function runStartMemoryBench(scratch: string, upstream: string, roo
 // `tsx bench/start-memory.ts [--root DIR]`: with the CLI of the checkout at DIR (default: this one)
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const scratch = mkdtempSync(join(tmpdir(), 'creature-bench-start-'));
-  const rootAt = process.argv.indexOf('--root');
-  const root = rootAt >= 0 ? process.argv[rootAt + 1] : repoRoot;
-  if (root === undefined) throw new Error('--root needs a checkout');
+  const root = checkoutArg();
   try {
     const rows = await runStartMemoryBench(scratch, resolveConfig({}, {}).dataDir, root);
     const width = Math.max(...rows.map((r) => r.what.length));

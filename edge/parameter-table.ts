@@ -414,14 +414,19 @@ export interface CollectionTable {
 
 /** A kind's table from its routing-table entry (undefined: a kind that declares no queries). */
 export function collectionTable(shape: QueryShape | undefined): CollectionTable {
-  const declared = shape ?? NO_QUERIES;
-  return {
-    fixed: COLLECTION_TABLE,
-    shaping: shape === undefined ? null : SHAPING_TABLE,
-    filters: declared.filters.map(valueFilterParam),
-    ranges: declared.ranges.map(rangeParam),
-  };
+  if (shape === undefined) return PLAIN_TABLE;
+  let table = tables.get(shape);
+  if (!table) tables.set(shape, (table = { fixed: COLLECTION_TABLE, shaping: SHAPING_TABLE, filters: shape.filters.map(valueFilterParam), ranges: shape.ranges.map(rangeParam) }));
+  return table;
 }
+
+/** A kind that declares no queries reads the fixed parameters alone. */
+const PLAIN_TABLE: CollectionTable = { fixed: COLLECTION_TABLE, shaping: null, filters: [], ranges: [] };
+/**
+ * Each routing table's shapes live as long as the build's files are served, and a shape's table
+ * is the same for every request: made once per shape, not per request (and per `paramsReadAt`).
+ */
+const tables = new WeakMap<QueryShape, CollectionTable>();
 
 /** Every entry of a collection's table, in order. */
 export const collectionEntries = (table: CollectionTable): AnyParam[] =>

@@ -2,6 +2,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readJsonIfThere } from './files/folders.ts';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** where this team keeps its copies of the data set, one folder a commit, beside the repository */
@@ -41,14 +42,8 @@ export function sharedCopyFor(commit: string, root: string = sharedRoot): string
 
 /** The commit the committed lock pins; null when the lock cannot be read (a fetch then says why). */
 export function pinnedCommit(path: string = lockPath): string | null {
-  let lock: { commit?: unknown };
-  try {
-    lock = JSON.parse(readFileSync(path, 'utf8')) as { commit?: unknown };
-  } catch (error) {
-    // no lock, or one that does not parse: the fetch reads it again and says what is wrong
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || error instanceof SyntaxError) return null;
-    throw error;
-  }
+  // no lock, or one that does not parse: the fetch reads it again and says what is wrong
+  const lock = readJsonIfThere<{ commit?: unknown }>(path, () => null);
   return typeof lock?.commit === 'string' ? lock.commit : null;
 }
 

@@ -14,6 +14,7 @@ import type { About } from './builder/routes-meta.ts';
 import { readBuildStamp } from './builder/stamp.ts';
 import { createProgress, type Progress } from './progress.ts';
 import { hashFiles, type FileMemo } from './files/file-memo.ts';
+import { readIfThere } from './files/folders.ts';
 import { ensureDataSet, fetchedCommit, isFetched, lockPath, readLock } from './fetch/index.ts';
 
 export interface Log {
@@ -90,13 +91,10 @@ export async function importStep(config: Config, hash: string, log: Log, force =
 
 /** The upstream commit the data set was taken at: as its PROVENANCE.md names it, or as the download recorded it. */
 export function upstreamCommit(dataDir: string): string {
-  try {
-    return /commit\s+([0-9a-f]{40})/.exec(readFileSync(join(dataDir, 'PROVENANCE.md'), 'utf8'))?.[1] ?? 'unknown';
-  } catch (e) {
-    // a downloaded data set has no PROVENANCE.md
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    return fetchedCommit(dataDir) ?? 'unknown';
-  }
+  const provenance = readIfThere(join(dataDir, 'PROVENANCE.md'));
+  // a downloaded data set has no PROVENANCE.md
+  if (provenance === null) return fetchedCommit(dataDir) ?? 'unknown';
+  return /commit\s+([0-9a-f]{40})/.exec(provenance.toString('utf8'))?.[1] ?? 'unknown';
 }
 
 /** `built_at`: SOURCE_DATE_EPOCH when set (reproducible builds), otherwise now. */

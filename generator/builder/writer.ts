@@ -14,7 +14,7 @@
  * the files it no longer makes, and bulk and archive members none of whose files changed are
  * copied from the served build. Either way the bytes are those of a full build.
  */
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildIndexFile, buildStampFile, changeReportsFolder, coverageFile, metaFile, notFoundFile, rootFile, routesFile, languageSearchFile, languageSearchPackFile, searchIndexFile, searchPackFile, type Meta, type Routes } from '../../edge/layout.ts';
 import type { SearchIndexFile } from '../../edge/query/search-index.ts';
@@ -25,6 +25,7 @@ import { artifactMakers } from '../artifacts/index.ts';
 import { writeTarGz, type ArchiveEntry } from './archive.ts';
 import { inServedOrder, readBuildIndex, type BuildIndex, type KindResult } from './build-index.ts';
 import { BuildError } from '../build-error.ts';
+import { readIfThere } from '../files/folders.ts';
 import { changeChain, changeFiles, readChangeReports } from './change-reports.ts';
 import { coveredKinds, coverageFactsFile, makeCoverage, readCoverage } from '../indexes/coverage-facts.ts';
 import type { KindEmitter } from './emit-kinds.ts';
@@ -207,14 +208,8 @@ export class BuildWriter {
    */
   private readSearchFiles(routes: Routes, kindFile: (kind: string) => string): SearchIndexFile[] {
     return routes.kinds.filter((kind) => !routes.idOnly.includes(kind)).flatMap((kind) => {
-      let text: string;
-      try {
-        text = readFileSync(join(this.out.root, kindFile(kind)), 'utf8');
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-        throw e;
-      }
-      return [JSON.parse(text) as SearchIndexFile];
+      const bytes = readIfThere(join(this.out.root, kindFile(kind)));
+      return bytes === null ? [] : [JSON.parse(bytes.toString('utf8')) as SearchIndexFile];
     });
   }
 

@@ -41,8 +41,13 @@ async function handle(message: ToBuildProcess): Promise<void> {
       process.disconnect();
     }
   } else if (message.type === 'update') {
-    await session?.update();
-    send({ type: 'done' });
+    // a bad edit is the session's to report; anything thrown past that fails this update, not the process
+    try {
+      await session?.update();
+      send({ type: 'done' });
+    } catch (e) {
+      send({ type: 'failed', message: await failureText(e) });
+    }
   } else await closeAndExit();
 }
 
