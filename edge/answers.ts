@@ -10,6 +10,8 @@ export const jsonAnswer = (status: number, value: unknown, headers?: Record<stri
   ...(headers ? { headers } : {}),
 });
 export const notFound = (): Answer => jsonAnswer(404, 'Not Found');
+/** `{"error":"not_found","detail":…}`: a 404 that says what was not found, where a path names more than one thing. */
+export const notFoundBecause = (detail: string): Answer => jsonAnswer(404, { error: 'not_found', detail });
 export const methodNotAllowed = (): Answer => jsonAnswer(405, 'Method Not Allowed', { Allow: 'GET, HEAD' });
 /** `{"error":"internal"}`: the build is broken or the code failed; edge/http.ts stores it nowhere. */
 export const internalError = (): Answer => jsonAnswer(500, { error: 'internal' });

@@ -14,6 +14,7 @@ import { compose, contentHash, HTTP_STEPS, replyOf, type Answer, type Reply, typ
 import { API_PREFIX, canonicalKey, changeReportFile, changesListFile, coverageFile, itemFile, metaFile, rootFile, subresourceFile } from './layout.ts';
 import { checkedQuery, collectionParams, SEARCH_PARAMS } from './params.ts';
 import { search, SEARCH_PATH } from './search-endpoint.ts';
+import { asOf, AS_OF_PATH, MATCHUPS, matchupsToday } from './as-of-endpoint.ts';
 
 export type { FileReader };
 
@@ -71,11 +72,13 @@ async function route(build: BuildFiles, url: URL): Promise<Answer> {
   if (segments.length === 2 && segments[0] === 'meta' && segments[1] === 'coverage') return fileAnswer(build, coverageFile);
   if (segments[0] === CHANGES_PATH && segments.length <= 2) return changes(build, segments[1]);
   if (segments.length === 1 && segments[0] === SEARCH_PATH) return withQuery(url, (params) => search(build, params));
+  if (segments[0] === AS_OF_PATH) return asOf(build, segments.slice(1));
   const known = await build.routes();
   const [kind, key, sub] = segments as [string, string | undefined, string | undefined];
   if (!known.kinds.includes(kind)) return notFound();
   if (key === undefined) return withQuery(url, (params) => collection(build, kind, params));
   if (sub === undefined) return fileAnswer(build, itemFile(kind, canonicalKey(key)));
+  if (segments.length === 3 && kind === 'creature' && sub === MATCHUPS) return matchupsToday(build, key);
   if (segments.length === 3 && known.subresources[kind]?.includes(sub)) return fileAnswer(build, subresourceFile(kind, canonicalKey(key), sub));
   return notFound();
 }

@@ -14,6 +14,8 @@ import type { AnyResource } from '../resources/define.ts';
 import { resourceUrl, type BuildContext, type Media } from '../resources/context.ts';
 import { coverageFacts, type CoverageFacts, type Doc } from '../indexes/coverage.ts';
 import { kindQuery, type KindQuery, type QueryFacts } from '../indexes/query-facts.ts';
+import { asOfDocument, asOfFacts } from '../indexes/as-of.ts';
+import type { FactKind, FactsOf } from '../../edge/as-of/facts.ts';
 
 type AnyRecord = { id: number; name: string | null };
 
@@ -82,6 +84,10 @@ export interface RecordDocuments {
   facts: QueryFacts | null;
   /** made with the item, for the kinds the coverage map covers */
   coverage: CoverageFacts | null;
+  /** made with the item, for the kinds the as-of rules read (indexes/as-of.ts) */
+  asOfFacts: FactsOf[FactKind] | null;
+  /** made with the item, for a creature or a move: its as-of document's bytes */
+  asOfDocument: string | null;
   subs: Array<{ sub: string; body: string }>;
   problems: string[];
 }
@@ -97,7 +103,7 @@ export function emitRecord(
   record: AnyRecord,
   only: { parts?: ReadonlySet<string>; contextFor?: (part: string) => BuildContext } = {},
 ): RecordDocuments {
-  const out: RecordDocuments = { item: null, facts: null, coverage: null, subs: [], problems: [] };
+  const out: RecordDocuments = { item: null, facts: null, coverage: null, asOfFacts: null, asOfDocument: null, subs: [], problems: [] };
   try {
     for (const { part, emit, check } of em.documents) {
       if (only.parts && !only.parts.has(part)) continue;
@@ -119,6 +125,9 @@ export function emitRecord(
         }
         out.facts = facts;
         out.coverage = coverageFacts(em.kind, doc as Doc);
+        out.asOfFacts = asOfFacts(em.kind, doc as Doc);
+        const asOf = asOfDocument(em.kind, doc as Doc, docCtx);
+        out.asOfDocument = asOf && JSON.stringify(asOf);
       } else if (error) out.problems.push(`${em.kind} ${record.id} ${part}: ${error}`);
       else out.subs.push({ sub: part, body: JSON.stringify(doc) });
     }

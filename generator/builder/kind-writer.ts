@@ -18,6 +18,8 @@ import { kindFiles, type AnyRecord, type KindFileInput, type KindFileMaker, type
 import type { Output } from './output.ts';
 import type { QueryFacts } from '../indexes/query-facts.ts';
 import type { RecordFacts } from '../indexes/query-index.ts';
+import { asOfDocumentFile, type FactKind, type FactsOf } from '../../edge/as-of/facts.ts';
+import { hasAsOfDocument, hasAsOfFacts, readAsOfFacts } from '../indexes/as-of.ts';
 
 /** The served build's result for a kind and its records, when writing onto a copy. */
 export interface ServedKind {
@@ -39,6 +41,8 @@ export class KindWriter {
   private readonly facts = new Map<number, QueryFacts>();
   /** the coverage facts of the records made by this writer */
   private readonly coverage = new Map<number, CoverageFacts>();
+  /** the as-of facts of the records made by this writer */
+  private readonly asOf = new Map<number, FactsOf[FactKind]>();
   private readonly bulk: BulkWriter;
   private started = false;
 
@@ -56,8 +60,7 @@ export class KindWriter {
   /** A record that is gone: its item and subresources (its names go on close). */
   remove(id: number): void {
     if (this.started) throw new Error(`${this.em.kind} ${id}: records that went are removed before any record is written`);
-    this.out.remove(itemFile(this.em.kind, id));
-    for (const sub of this.em.subs) this.out.remove(subresourceFile(this.em.kind, id, sub));
+    for (const path of this.recordFiles(id)) this.out.remove(path);
     this.mark(id);
   }
 
@@ -79,9 +82,11 @@ export class KindWriter {
     };
     if (docs.item) await put(itemFile(kind, record.id), docs.item);
     for (const { sub, body } of docs.subs) await put(subresourceFile(kind, record.id, sub), body);
+    if (docs.asOfDocument !== null && hasAsOfDocument(kind)) await put(asOfDocumentFile(kind, record.id), docs.asOfDocument);
     if (replaced) this.mark(record.id);
     if (docs.facts) this.facts.set(record.id, docs.facts);
     if (docs.coverage) this.coverage.set(record.id, docs.coverage);
+    if (docs.asOfFacts) this.asOf.set(record.id, docs.asOfFacts);
     const item = docs.item;
     this.bulk.add(record.id, item ? () => item : () => this.servedItem(record.id));
   }
@@ -98,7 +103,7 @@ export class KindWriter {
     this.linkNames();
     const list = kindList(this.em, this.baseUrl, this.records);
     const query = this.queryInput();
-    const input: KindFileInput = { kind: this.em.kind, records: this.records, list, baseUrl: this.baseUrl, query, coverage: this.coverageInput() };
+    const input: KindFileInput = { kind: this.em.kind, records: this.records, list, baseUrl: this.baseUrl, query, coverage: this.coverageInput(), asOf: this.asOfInput() };
     for (const maker of kindFiles) await this.writeKindFiles(maker, input);
     return { kind: this.em.kind, count: list.count, subresources: this.em.subs, idOnly: this.em.idOnly, bulk: this.bulk.close() };
   }
@@ -129,6 +134,25 @@ export class KindWriter {
     });
   }
 
+  /** Every record's as-of facts (a kind the as-of rules read only): made now, or (on a copy) as the served build wrote them. */
+  private asOfInput(): Array<[number, FactsOf[FactKind]]> | null {
+    const kind = this.em.kind;
+    if (!hasAsOfFacts(kind)) return null;
+    let kept: Map<number, FactsOf[FactKind]> | null = null;
+    return this.records.map((record): [number, FactsOf[FactKind]] => {
+      let facts = this.asOf.get(record.id);
+      if (!facts && this.served) facts = (kept ??= readAsOfFacts(this.served.dir, kind)).get(record.id);
+      if (!facts) throw new BuildError([`${kind} ${record.id}: no as-of facts made or kept`]);
+      return [record.id, facts];
+    });
+  }
+
+  /** The files of one record by id or name: its item, its subresources, its as-of document. */
+  private recordFiles(key: number | string): string[] {
+    const kind = this.em.kind;
+    return [itemFile(kind, key), ...this.em.subs.map((sub) => subresourceFile(kind, key, sub)), ...(hasAsOfDocument(kind) ? [asOfDocumentFile(kind, key)] : [])];
+  }
+
   private mark(id: number): void {
     this.rewritten.add(id);
     this.changedChunks.add(bulkChunk(id));
@@ -149,12 +173,11 @@ export class KindWriter {
       const now = after.get(name);
       if (was === now && (now === undefined || !this.rewritten.has(now))) continue;
       if (now === undefined) {
-        this.out.remove(itemFile(kind, name));
-        for (const sub of this.em.subs) this.out.remove(subresourceFile(kind, name, sub));
+        for (const path of this.recordFiles(name)) this.out.remove(path);
         continue;
       }
-      this.out.alias(itemFile(kind, name), itemFile(kind, now));
-      for (const sub of this.em.subs) this.out.alias(subresourceFile(kind, name, sub), subresourceFile(kind, now, sub));
+      const targets = this.recordFiles(now);
+      this.recordFiles(name).forEach((path, i) => this.out.alias(path, targets[i]!));
     }
   }
 

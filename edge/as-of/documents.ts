@@ -1,0 +1,134 @@
+/**
+ * An item as of a version group, made from today's document (or the build's as-of document of
+ * it, facts.ts) by the rules (rules.ts, world.ts): the fields that changed over the games take
+ * their values of then, the `past_*` field that held those values goes, and every other field is
+ * today's, in today's key order.
+ */
+import type { CreatureAsOfDocument, MoveAsOfDocument, Past, SlotAbility } from './facts.ts';
+import { RELATION_KEYS } from './facts.ts';
+import { abilitiesAsOf, moveFieldAsOf, multiplier, statsAsOf, typesAsOf } from './rules.ts';
+import type { VersionGroup } from './versions.ts';
+import type { AsOfWorld } from './world.ts';
+
+type Doc = Record<string, unknown>;
+type Link = { name: string; url: string };
+
+/** What every as-of document is made with: the version group, the facts, the links' base. */
+export interface AsOf {
+  vg: VersionGroup;
+  world: AsOfWorld;
+  /** `{base_url}`, e.g. `http://localhost:8080/v2` */
+  base: string;
+}
+
+/** The id at the end of a link (`…/generation/4/` → 4). */
+export function idOfLink(url: string): number {
+  const match = /\/(-?\d+)\/?$/.exec(url);
+  if (!match) throw new Error(`not a resource link: ${url}`);
+  return Number(match[1]);
+}
+
+const link = (base: string, kind: string, id: number, name: string): Link => ({ name, url: `${base}/${kind}/${id}/` });
+
+/** `past_*` entries with their generation's number: the rules' form. */
+function byGeneration<T>(entries: unknown, field: string): Past<T>[] {
+  return (entries as Doc[]).map((entry) => [idOfLink((entry.generation as Link).url), entry[field] as T]);
+}
+
+/** Today's document with `changes` applied and the keys in `gone` left out, in today's key order. */
+function withChanges(item: Doc, changes: Doc, gone: readonly string[]): Doc {
+  const out: Doc = {};
+  for (const [key, value] of Object.entries(item)) {
+    if (gone.includes(key)) continue;
+    out[key] = Object.hasOwn(changes, key) ? changes[key] : value;
+  }
+  return out;
+}
+
+type AbilityEntry = { ability: Link | null; is_hidden: boolean; slot: number };
+type StatEntry = { base_stat: number; effort: number; stat: Link };
+
+export function creatureAsOf(doc: CreatureAsOfDocument, { vg, base }: AsOf): Doc {
+  const item = doc.item;
+  const g = vg.generation;
+  return withChanges(
+    item,
+    {
+      types: typesAsOf(item.types as Doc[], byGeneration<Doc[]>(item.past_types, 'types'), g),
+      abilities: abilitiesAsOf(item.abilities as AbilityEntry[], byGeneration<AbilityEntry[]>(item.past_abilities, 'abilities'), g, {
+        slot: (a) => a.slot,
+        empty: (a) => a.ability === null,
+      }),
+      stats: statsAsOf(item.stats as StatEntry[], byGeneration<StatEntry[]>(item.past_stats, 'stats'), g, (s) => idOfLink(s.stat.url)),
+      moves: movesIn(doc, vg, base),
+    },
+    ['past_types', 'past_abilities', 'past_stats'],
+  );
+}
+
+/** A creature's moves in one version group, each with that group's details only; moves it did not learn there are left out. */
+function movesIn(doc: CreatureAsOfDocument, vg: VersionGroup, base: string): Doc[] {
+  const group = link(base, 'version-group', vg.id, vg.name);
+  const out: Doc[] = [];
+  for (const [id, name, ...details] of doc.moves) {
+    const here: Doc[] = [];
+    for (let at = 0; at < details.length; at += 4) {
+      if (details[at] !== vg.id) continue;
+      const [level, method, order] = [details[at + 1]!, details[at + 2]!, details[at + 3]!];
+      const methodName = doc.methods[String(method)];
+      if (methodName === undefined) throw new Error(`creature ${String(doc.item.id)}: learn method ${method} has no name in its as-of document`);
+      here.push({ level_learned_at: level, move_learn_method: link(base, 'move-learn-method', method, methodName), order: order < 0 ? null : order, version_group: group });
+    }
+    if (here.length) out.push({ move: link(base, 'move', id, name), version_group_details: here });
+  }
+  return out;
+}
+
+const MOVE_FIELDS = ['power', 'pp', 'accuracy', 'effect_chance', 'type'] as const;
+
+export function moveAsOf(item: Doc, doc: MoveAsOfDocument, { vg, world }: AsOf): Doc {
+  const past = item.past_values as Doc[];
+  const orderOf = (entry: Doc) => world.versions.orderOf(idOfLink((entry.version_group as Link).url)) ?? -Infinity;
+  const changes: Doc = {};
+  for (const field of MOVE_FIELDS) changes[field] = moveFieldAsOf(item[field], past, vg.order, orderOf, (entry) => entry[field] ?? null);
+  const bit = 2 ** (vg.id - 1);
+  const learnedThen = new Set(doc.learners.filter(([creature, groups]) => Math.floor(groups / bit) % 2 === 1 && world.creatureExists(creature, vg)).map(([c]) => c));
+  changes.learned_by_creature = (item.learned_by_creature as Link[]).filter((l) => learnedThen.has(idOfLink(l.url)));
+  return withChanges(item, changes, ['past_values']);
+}
+
+export function typeAsOf(item: Doc, { vg, world, base }: AsOf): Doc {
+  const id = item.id as number;
+  const relations = world.typeRelations(id, vg);
+  const typeLinks = (ids: number[]) => ids.map((t) => link(base, 'type', t, world.typeName(t)!));
+  const damage: Doc = {};
+  for (const key of RELATION_KEYS) damage[key] = typeLinks(relations[key]);
+  return withChanges(
+    item,
+    {
+      damage_relations: damage,
+      creature: world.creaturesOfType(id, vg).map((c) => ({ slot: c.entry[0], creature: link(base, 'creature', c.id, c.name) })),
+      moves: world.movesOfType(id, vg).map((m) => link(base, 'move', m.id, m.name)),
+    },
+    ['past_damage_relations'],
+  );
+}
+
+export function abilityAsOf(item: Doc, { vg, world, base }: AsOf): Doc {
+  const held = world.creaturesWithAbility(item.id as number, vg);
+  const entry = (a: SlotAbility) => ({ is_hidden: a[2] === 1, slot: a[0] });
+  return withChanges(item, { creature: held.map((c) => ({ ...entry(c.entry), creature: link(base, 'creature', c.id, c.name) })) }, []);
+}
+
+/** `{"defending": […]}`: each listed type that existed, and what its attacks do to the creature's types as of the version group. */
+export function matchups(creature: number, listedTypes: readonly number[], { vg, world, base }: AsOf): Doc {
+  const facts = world.creature(creature);
+  if (!facts) throw new Error(`creature ${creature} has no as-of facts`);
+  const defending = world.creatureTypes(facts, vg).map(([, type]) => type);
+  const out: Doc[] = [];
+  for (const attacking of listedTypes) {
+    if (!world.typeExists(attacking, vg)) continue;
+    out.push({ type: link(base, 'type', attacking, world.typeName(attacking)!), multiplier: multiplier(world.typeRelations(attacking, vg), defending) });
+  }
+  return { defending: out };
+}

@@ -1,0 +1,122 @@
+/**
+ * What the build keeps for answers "as of a game" (issue 33), and where: the request logic makes
+ * those answers from today's documents and these small files, written by the build
+ * (generator/indexes/as-of.ts) and read here, so both sides share the shapes.
+ *
+ * - `v2/_as-of/{kind}.json`, one per kind the rules read (`AS_OF_FACT_KINDS`): each record's
+ *   facts, by id. A type's creatures as of a game, or a creature's matchups, read them, not the
+ *   documents of every creature.
+ * - `v2/_as-of/{kind}/{id}.json` (and `{name}.json`, a link), for the kinds whose as-of item
+ *   needs what today's document does not hold in a form cheap to read: a creature's moves by
+ *   version group (today's document holds every version group's, up to 650 kB: its as-of
+ *   document holds the rest of the item too, so one small read answers), a move's learners with
+ *   the version groups each learns it in.
+ */
+
+/** `[generation, value]`: a value that held up to and including that generation (the upstream's `past_*` entries). */
+export type Past<T> = [generation: number, value: T];
+/** `[slot, type id]` */
+export type SlotType = [slot: number, type: number];
+/** `[slot, ability id or null (no ability in the slot), is_hidden 1 or 0]` */
+export type SlotAbility = [slot: number, ability: number | null, hidden: 0 | 1];
+
+export const RELATION_KEYS = ['no_damage_to', 'half_damage_to', 'double_damage_to', 'no_damage_from', 'half_damage_from', 'double_damage_from'] as const;
+export type RelationKey = (typeof RELATION_KEYS)[number];
+/** A type's damage relations as type ids, by key. */
+export type Relations = Record<RelationKey, number[]>;
+
+export interface VersionGroupFacts {
+  name: string;
+  /** the upstream's `order`: version groups in the order the games came out */
+  order: number;
+  generation: number;
+  generationName: string;
+  /** its versions' names */
+  versions: string[];
+}
+
+export interface CreatureFormFacts {
+  /** the version group the form came in */
+  versionGroup: number;
+}
+
+export interface CreatureFacts {
+  name: string;
+  /** its first form's id (`forms[0]`): when it came */
+  form: number;
+  types: SlotType[];
+  pastTypes: Past<SlotType[]>[];
+  abilities: SlotAbility[];
+  pastAbilities: Past<SlotAbility[]>[];
+}
+
+export interface MoveFacts {
+  name: string;
+  generation: number;
+  type: number;
+  /** `[version group id, type id]`: the type it had before that version group */
+  pastTypes: Array<[versionGroup: number, type: number]>;
+}
+
+export interface TypeFacts {
+  name: string;
+  generation: number;
+  relations: Relations;
+  pastRelations: Past<Relations>[];
+}
+
+export interface AbilityFacts {
+  name: string;
+  generation: number;
+}
+
+/** The facts of each kind the rules read. */
+export interface FactsOf {
+  'version-group': VersionGroupFacts;
+  'creature-form': CreatureFormFacts;
+  creature: CreatureFacts;
+  move: MoveFacts;
+  type: TypeFacts;
+  ability: AbilityFacts;
+}
+export type FactKind = keyof FactsOf;
+export const AS_OF_FACT_KINDS: readonly FactKind[] = ['version-group', 'creature-form', 'creature', 'move', 'type', 'ability'];
+
+/** A kind's facts file: its records' facts in id order. */
+export interface FactsFile<K extends FactKind> {
+  kind: K;
+  records: Array<[id: number, facts: FactsOf[K]]>;
+}
+
+/**
+ * A creature's as-of document: today's item with `moves` emptied, and its moves compact: each
+ * `[move id, move name, ...details]`, the details four numbers each
+ * (`version group id, level learned at, learn method id, order (-1: none)`).
+ */
+export interface CreatureAsOfDocument {
+  item: Record<string, unknown>;
+  moves: Array<[number, string, ...number[]]>;
+  /** learn method names by id */
+  methods: Record<string, string>;
+}
+
+/**
+ * A move's as-of document: each learner's version groups as a bit set (bit `id - 1`), in the
+ * order of today's `learned_by_creature`. The rest is today's item, read beside it.
+ */
+export interface MoveAsOfDocument {
+  learners: Array<[creature: number, versionGroups: number]>;
+}
+
+export interface AsOfDocumentOf {
+  creature: CreatureAsOfDocument;
+  move: MoveAsOfDocument;
+}
+export type DocumentKind = keyof AsOfDocumentOf;
+export const AS_OF_DOCUMENT_KINDS: readonly DocumentKind[] = ['creature', 'move'];
+/** Version group ids a learner's bit set can hold: a double holds 53 bits exactly. */
+export const MAX_VERSION_GROUP_BIT = 52;
+
+export const AS_OF_PREFIX = 'v2/_as-of';
+export const asOfFactsFile = (kind: FactKind): string => `${AS_OF_PREFIX}/${kind}.json`;
+export const asOfDocumentFile = (kind: DocumentKind, key: string | number): string => `${AS_OF_PREFIX}/${kind}/${key}.json`;

@@ -1,0 +1,53 @@
+/**
+ * Which version group a path's `{v}` names: a version group (`red-blue`), a version (`firered`:
+ * its group, `firered-leafgreen`), or a generation (`generation-iv`: its last version group by
+ * `order`). Made once per build from the version groups' facts.
+ */
+import type { FactsFile } from './facts.ts';
+
+/** A version group as the rules read it. */
+export interface VersionGroup {
+  id: number;
+  name: string;
+  order: number;
+  generation: number;
+}
+
+export class Versions {
+  private readonly byName = new Map<string, VersionGroup>();
+  /** every version group's order by id */
+  private readonly orders = new Map<number, number>();
+  private latest: VersionGroup | undefined;
+
+  constructor(file: FactsFile<'version-group'>) {
+    const groups = file.records.map(([id, facts]) => ({ id, facts, group: { id, name: facts.name, order: facts.order, generation: facts.generation } }));
+    for (const { id, group } of groups) {
+      this.orders.set(id, group.order);
+      if (!this.latest || group.order > this.latest.order) this.latest = group;
+    }
+    // a version group's own name first, then its versions', then generations': a name taken stays taken
+    for (const { group } of groups) this.claim(group.name, group);
+    for (const { facts, group } of groups) for (const version of facts.versions) this.claim(version, group);
+    for (const { facts, group } of [...groups].sort((a, b) => b.group.order - a.group.order)) this.claim(facts.generationName, group);
+  }
+
+  /** The version group `{v}` names; undefined when it names none. */
+  resolve(v: string): VersionGroup | undefined {
+    return this.byName.get(v);
+  }
+
+  /** The version group of the newest games: what "today" is as of. */
+  newest(): VersionGroup {
+    if (!this.latest) throw new Error('the build has no version groups');
+    return this.latest;
+  }
+
+  /** A version group's order by id; undefined for an id the build has no version group of. */
+  orderOf(id: number): number | undefined {
+    return this.orders.get(id);
+  }
+
+  private claim(name: string, group: VersionGroup): void {
+    if (!this.byName.has(name)) this.byName.set(name, group);
+  }
+}
