@@ -12,13 +12,14 @@ import { abilityAsOf, creatureAsOf, matchups, moveAsOf, typeAsOf, type AsOf } fr
 import { asOfDocumentFile, asOfFactsFile, type CreatureAsOfDocument, type FactKind, type FactsFile, type MoveAsOfDocument } from './as-of/facts.ts';
 import type { VersionGroup } from './as-of/versions.ts';
 import { AsOfWorld } from './as-of/world.ts';
+import { collectionAsOf } from './as-of-collection.ts';
 
 export const AS_OF_PATH = 'as-of';
 export const MATCHUPS = 'matchups';
 /** The kinds answered as of a game. */
 export const AS_OF_KINDS = ['creature', 'move', 'type', 'ability'] as const;
 type AsOfKind = (typeof AS_OF_KINDS)[number];
-const isAsOfKind = (kind: string): kind is AsOfKind => (AS_OF_KINDS as readonly string[]).includes(kind);
+export const isAsOfKind = (kind: string): kind is AsOfKind => (AS_OF_KINDS as readonly string[]).includes(kind);
 
 const decoder = new TextDecoder();
 type Doc = Record<string, unknown>;
@@ -43,21 +44,25 @@ async function readFacts<K extends FactKind>(build: BuildFiles, kind: K): Promis
 /** The facts of every kind, read and indexed once per build. */
 function world(build: BuildFiles): Promise<AsOfWorld> {
   return build.keep('as-of-world', async () => {
-    const [versionGroups, forms, creatures, moves, types, abilities] = await Promise.all([
-      readFacts(build, 'version-group'), readFacts(build, 'creature-form'), readFacts(build, 'creature'), readFacts(build, 'move'), readFacts(build, 'type'), readFacts(build, 'ability'),
+    const [versionGroups, forms, creatures, moves, types, abilities, stats] = await Promise.all([
+      readFacts(build, 'version-group'), readFacts(build, 'creature-form'), readFacts(build, 'creature'), readFacts(build, 'move'), readFacts(build, 'type'), readFacts(build, 'ability'), readFacts(build, 'stat'),
     ]);
-    return new AsOfWorld({ versionGroups, forms, creatures, moves, types, abilities });
+    return new AsOfWorld({ versionGroups, forms, creatures, moves, types, abilities, stats });
   }) as Promise<AsOfWorld>;
 }
 
-/** `rest`: the segments after `as-of`. */
-export async function asOf(build: BuildFiles, rest: readonly string[]): Promise<Answer> {
+/**
+ * `rest`: the segments after `as-of`; `withQuery` reads a list's query string (the handler's
+ * cap on its length) and answers with it.
+ */
+export async function asOf(build: BuildFiles, rest: readonly string[], withQuery: (answer: (params: URLSearchParams) => Promise<Answer>) => Promise<Answer>): Promise<Answer> {
   const [v, kind, key, sub] = rest;
-  if (v === undefined || kind === undefined || key === undefined || rest.length > 4) return notFound();
+  if (v === undefined || kind === undefined || rest.length > 4) return notFound();
   const facts = await world(build);
   const vg = facts.versions.resolve(v);
   if (!vg) return notFoundBecause(`no version group, version or generation is named "${v}"`);
   if (!isAsOfKind(kind)) return notFoundBecause(`"${kind}" is not answered as of a game: ${AS_OF_KINDS.join(', ')} are`);
+  if (key === undefined) return withQuery((params) => collectionAsOf(build, facts, vg, v, kind, params));
   const context: AsOf = { vg, world: facts, base: build.baseUrl };
   if (sub !== undefined) return sub === MATCHUPS && kind === 'creature' ? creatureMatchups(build, key, context) : notFound();
   return itemAsOf(build, kind, canonicalKey(key), context);

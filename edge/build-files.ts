@@ -207,6 +207,15 @@ export class BuildFiles {
 }
 
 /**
+ * What a collection's answer reads of a build: a BuildFiles, or a view of one as of a game
+ * (edge/as-of-collection.ts), which answers the same calls with the entries of then.
+ */
+export type CollectionFiles = Pick<
+  BuildFiles,
+  'baseUrl' | 'read' | 'routes' | 'list' | 'listKeys' | 'filterIndex' | 'searchFile' | 'languageSearchFile' | 'fieldColumn' | 'languageColumn' | 'keep'
+>;
+
+/**
  * A served file's ETag, once its bytes look whole when they are JSON. The build checked every
  * document against its schema; what can break one after that is a copy or an upload cut short
  * (or emptied), which the file's two ends show. Parsing it instead would cost 4-12 ms for a large

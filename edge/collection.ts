@@ -19,7 +19,7 @@
  *   repeats, a range's as their intersection): each entry's `link` (parameter-table.ts).
  */
 import { badParameter, jsonAnswer, notFound } from './answers.ts';
-import { readAhead, type BuildFiles, type ListKeys } from './build-files.ts';
+import { readAhead, type CollectionFiles, type ListKeys } from './build-files.ts';
 import type { Answer } from './http.ts';
 import { DEFAULT_LIMIT, idOfUrl, NO_QUERIES, pageFile, type QueryShape, type Routes } from './layout.ts';
 import { entriesWithFields, pathsBelow, startFieldReads } from './list-fields.ts';
@@ -37,21 +37,32 @@ import { SearchIndex, type SearchResult } from './query/search.ts';
 import { numberColumn, sortPositions, textRanks, type SortColumn } from './query/sort.ts';
 import { summarize, type RangeSummary } from './query/summary.ts';
 
+/**
+ * Which of the list a collection answers over, and where its pages live: the whole list at
+ * `/v2/{kind}/`, or a view's (the entries that existed as of a game, at `/v2/as-of/{v}/{kind}/`).
+ */
+export interface CollectionScope {
+  /** the collection's URL, which `next` and `previous` extend */
+  url: string;
+  /** the list positions in the collection, ascending; null: all of them (and the precomputed pages serve it) */
+  positions: readonly number[] | null;
+}
+
 /** `GET /v2/{kind}/`; fields are made for the page's entries only, whatever the total. */
-export async function collection(build: BuildFiles, kind: string, params: URLSearchParams): Promise<Answer> {
+export async function collection(build: CollectionFiles, kind: string, params: URLSearchParams, scope: CollectionScope = { url: `${build.baseUrl}/${kind}/`, positions: null }): Promise<Answer> {
   const routes = await build.routes();
   const queries = routes?.queries?.[kind];
   const table = collectionTable(queries);
-  const scope: ReadScope = {
+  const reading: ReadScope = {
     build, kind, kinds: routes?.kinds ?? [], shape: queries ?? NO_QUERIES, idOnly: routes?.idOnly.includes(kind) ?? false, below: queries ? pathsBelow(routes!, queries) : [],
   };
-  const parsed = await readQuery(params, table, scope, routes);
+  const parsed = await readQuery(params, table, reading, routes);
   if (!parsed.ok) return badParameter(parsed.error);
   const query = parsed.value;
-  if (!asksAnything(table, query)) return plainPage(build, kind, query.limit, query.offset);
+  if (!asksAnything(table, query) && scope.positions === null) return plainPage(build, kind, query.limit, query.offset);
   const keys = await build.listKeys(kind);
   if (!keys) return notFound();
-  const positions = await matchPositions(build, kind, keys, query);
+  const positions = await matchPositions(build, kind, keys, query, scope.positions);
   if (!positions.ok) return badParameter(positions.error);
   const { limit, offset } = query;
   const matching = await sorted(build, kind, keys, positions.value, query.sort);
@@ -59,8 +70,7 @@ export async function collection(build: BuildFiles, kind: string, params: URLSea
   const results = query.fields === null || queries === undefined
     ? page.map((p) => keys.list.results[p]!)
     : await entriesWithFields(build, routes!, keys.list, page, { kind, shape: queries, paths: query.fields, lang: query.lang });
-  const url = `${build.baseUrl}/${kind}/`;
-  const links = pageLinks(matching.length, url, offset, limit, collectionLinkSuffix(table, query));
+  const links = pageLinks(matching.length, scope.url, offset, limit, collectionLinkSuffix(table, query));
   return jsonAnswer(200, { count: matching.length, ...links, ...(await aggregates(build, kind, queries, matching, query)), results });
 }
 
@@ -90,28 +100,28 @@ function startReads({ build, kind, shape }: ReadScope, routes: Routes, params: U
 }
 
 /** The matching positions in the order of `sort` (list order when none is asked). */
-async function sorted(build: BuildFiles, kind: string, keys: ListKeys, positions: number[], sort: SortKey[] | null): Promise<number[]> {
+async function sorted(build: CollectionFiles, kind: string, keys: ListKeys, positions: number[], sort: SortKey[] | null): Promise<number[]> {
   if (sort === null) return positions;
   const columns = await Promise.all(sort.map(async ({ key, descending }): Promise<SortColumn> => ({ values: await sortColumn(build, kind, keys, key), descending })));
   return sortPositions(positions, columns);
 }
 
 /** A sort key's numbers in list order, made once per build: ids, name ranks, or a range's column. */
-async function sortColumn(build: BuildFiles, kind: string, keys: ListKeys, key: string): Promise<Float64Array> {
+async function sortColumn(build: CollectionFiles, kind: string, keys: ListKeys, key: string): Promise<Float64Array> {
   const results = keys.list.results;
   if (key === 'id') return (await build.keep(`sort-id:${kind}`, async () => numberColumn(results.map((r) => idOfUrl(r.url)))))!;
   if (key === 'name') return (await build.keep(`sort-name:${kind}`, async () => textRanks(results.map((r) => r.name))))!;
   return (await indexOf(build, kind)).rangeColumn(key);
 }
 
-async function indexOf(build: BuildFiles, kind: string): Promise<FilterIndex> {
+async function indexOf(build: CollectionFiles, kind: string): Promise<FilterIndex> {
   const index = await build.filterIndex(kind);
   if (!index) throw new Error(`${kind}: no filter index`);
   return index;
 }
 
 /** `facets` and `summary`, over every matching position (not the page); nothing when neither is asked. */
-async function aggregates(build: BuildFiles, kind: string, queries: QueryShape | undefined, positions: number[], query: CollectionQuery) {
+async function aggregates(build: CollectionFiles, kind: string, queries: QueryShape | undefined, positions: number[], query: CollectionQuery) {
   const out: { facets?: Record<string, FacetValue[]>; summary?: Record<string, RangeSummary> } = {};
   if (query.facets === null && query.summary === null) return out;
   const index = await indexOf(build, kind);
@@ -128,7 +138,7 @@ async function aggregates(build: BuildFiles, kind: string, queries: QueryShape |
 }
 
 /** Nothing asked but a page: the precomputed page when it is one, else a slice of the list. */
-async function plainPage(build: BuildFiles, kind: string, limit: number, offset: number): Promise<Answer> {
+async function plainPage(build: CollectionFiles, kind: string, limit: number, offset: number): Promise<Answer> {
   if (limit === DEFAULT_LIMIT && offset % DEFAULT_LIMIT === 0) {
     const bytes = await build.read(pageFile(kind, offset));
     if (bytes !== null) return { status: 200, body: bytes, file: pageFile(kind, offset) };
@@ -163,11 +173,12 @@ async function readQuery(params: URLSearchParams, table: CollectionTable, scope:
 /** A kind that declares no queries reads none of the shaping parameters. */
 const NOT_SHAPED: Shaping = { fields: null, sort: null, facets: null, summary: null };
 
-/** The list positions matching the whole query, ascending; a 400 for a batch naming no entry. */
-async function matchPositions(build: BuildFiles, kind: string, keys: ListKeys, query: CollectionQuery): Promise<Parsed<number[]>> {
+/** The list positions (of `within`, when given) matching the whole query, ascending; a 400 for a batch naming no entry. */
+async function matchPositions(build: CollectionFiles, kind: string, keys: ListKeys, query: CollectionQuery, within: readonly number[] | null): Promise<Parsed<number[]>> {
   const batch = batchPositions(kind, keys, query.id, query.name);
   if (!batch.ok) return batch;
   let positions = batch.value;
+  if (within !== null) positions = positions === null ? [...within] : intersectSorted(positions, within);
   if (query.q !== null) {
     const matching = await qPositions(build, kind, keys, query.q, query.lang);
     positions = positions === null ? matching : intersectSorted(positions, matching);
@@ -202,7 +213,7 @@ function batchPositions(kind: string, keys: ListKeys, ids: number[] | null, name
 }
 
 /** The entries `q` matches, ascending (see the module's rules); with `lang`, only by a name in that language. */
-async function qPositions(build: BuildFiles, kind: string, keys: ListKeys, q: string, lang: string | null): Promise<number[]> {
+async function qPositions(build: CollectionFiles, kind: string, keys: ListKeys, q: string, lang: string | null): Promise<number[]> {
   const folded = foldText(q);
   if (folded !== '' && lang !== null) {
     const file = await build.languageSearchFile(kind);

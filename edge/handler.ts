@@ -14,7 +14,7 @@ import { compose, contentHash, HTTP_STEPS, replyOf, type Answer, type Reply, typ
 import { API_PREFIX, canonicalKey, changeReportFile, changesListFile, coverageFile, itemFile, metaFile, rootFile, subresourceFile } from './layout.ts';
 import { checkedQuery, collectionParams, SEARCH_PARAMS } from './params.ts';
 import { search, SEARCH_PATH } from './search-endpoint.ts';
-import { asOf, AS_OF_PATH, MATCHUPS, matchupsToday } from './as-of-endpoint.ts';
+import { asOf, AS_OF_PATH, isAsOfKind, MATCHUPS, matchupsToday } from './as-of-endpoint.ts';
 
 export type { FileReader };
 
@@ -72,7 +72,7 @@ async function route(build: BuildFiles, url: URL): Promise<Answer> {
   if (segments.length === 2 && segments[0] === 'meta' && segments[1] === 'coverage') return fileAnswer(build, coverageFile);
   if (segments[0] === CHANGES_PATH && segments.length <= 2) return changes(build, segments[1]);
   if (segments.length === 1 && segments[0] === SEARCH_PATH) return withQuery(url, (params) => search(build, params));
-  if (segments[0] === AS_OF_PATH) return asOf(build, segments.slice(1));
+  if (segments[0] === AS_OF_PATH) return asOf(build, segments.slice(1), (answer) => withQuery(url, answer));
   const known = await build.routes();
   const [kind, key, sub] = segments as [string, string | undefined, string | undefined];
   if (!known.kinds.includes(kind)) return notFound();
@@ -118,6 +118,8 @@ export async function paramsReadAt(build: BuildFiles, pathname: string): Promise
   const routes = await build.routes();
   if (routes.site?.[pathname]) return [];
   const segments = pathSegments(pathname);
+  // an as-of list reads what its kind's list reads
+  if (segments?.length === 3 && segments[0] === AS_OF_PATH && isAsOfKind(segments[2]!)) return routes.kinds.includes(segments[2]!) ? collectionParams(routes.queries?.[segments[2]!]) : [];
   if (segments === null || segments.length !== 1) return [];
   const [first] = segments as [string];
   if (first === SEARCH_PATH) return [...SEARCH_PARAMS];

@@ -9,7 +9,7 @@
  * gives `{"species": {"name", "url", "names"}}`; a null link gives nothing. With `lang=`, every
  * `names` value (own or linked) keeps only the entries in that language.
  */
-import { readAhead, type BuildFiles } from './build-files.ts';
+import { readAhead, type CollectionFiles } from './build-files.ts';
 import { idOfUrl, queryShape, type QueryShape, type Routes } from './layout.ts';
 import type { FullList, ListEntry } from './pagination.ts';
 import { isNamesField, onlyLanguage, type FieldColumn } from './query/field-column.ts';
@@ -42,7 +42,7 @@ export interface FieldsAsked {
  * whole is the column's bytes, spliced into the answer as they are (edge/query/raw-json.ts);
  * only where a path below it is asked, or a link is followed, are the page's values parsed.
  */
-export async function entriesWithFields(build: BuildFiles, routes: Pick<Routes, 'queries'>, list: FullList, page: number[], asked: FieldsAsked): Promise<JsonPart[]> {
+export async function entriesWithFields(build: CollectionFiles, routes: Pick<Routes, 'queries'>, list: FullList, page: number[], asked: FieldsAsked): Promise<JsonPart[]> {
   const { kind, shape, paths, lang } = asked;
   const followed = followedLinks(shape, paths);
   // a linked path reaches the link's own column too: it says where each link leads, so it is parsed
@@ -73,7 +73,7 @@ const fieldsReached = (declared: readonly string[], paths: readonly string[]): s
  * at the edge). A failed read is left to the call that waits on it. `asked.lang` must be a
  * language already checked, since it names a file.
  */
-export function startFieldReads(build: BuildFiles, routes: Pick<Routes, 'queries'>, asked: FieldsAsked): void {
+export function startFieldReads(build: CollectionFiles, routes: Pick<Routes, 'queries'>, asked: FieldsAsked): void {
   const { lang } = asked;
   const start = (kind: string, shape: QueryShape, paths: readonly string[]) => {
     for (const field of fieldsReached(shape.fields, paths)) readAhead(inLanguage(field, lang) ? build.languageColumn(kind, field, lang) : build.fieldColumn(kind, field));
@@ -101,7 +101,7 @@ interface NestAsked {
  * at or below, nested under its path from its column in declared order (the item's key order).
  * An undefined position (a link to nothing listed) gives `{}`.
  */
-async function nestedItems(build: BuildFiles, kind: string, declared: readonly string[], positions: readonly (number | undefined)[], asked: NestAsked): Promise<PartObject[]> {
+async function nestedItems(build: CollectionFiles, kind: string, declared: readonly string[], positions: readonly (number | undefined)[], asked: NestAsked): Promise<PartObject[]> {
   const { paths, parsed, lang } = asked;
   const tree = compileFields(paths);
   const needed = fieldsReached(declared, paths);
@@ -119,7 +119,7 @@ async function nestedItems(build: BuildFiles, kind: string, declared: readonly s
 }
 
 /** A column's entries as an answer takes them: bytes (`whole`) or parsed; a `names` field's in `lang` only. */
-async function columnValues(build: BuildFiles, kind: string, field: string, whole: boolean, lang: string | null): Promise<{ count: number; at: (p: number) => JsonPart }> {
+async function columnValues(build: CollectionFiles, kind: string, field: string, whole: boolean, lang: string | null): Promise<{ count: number; at: (p: number) => JsonPart }> {
   let values: FieldColumn | null = null;
   if (inLanguage(field, lang)) {
     values = await build.languageColumn(kind, field, lang);
@@ -145,7 +145,7 @@ function takesWhole(tree: FieldTree, field: string): boolean {
 }
 
 /** The linked kind's parts each item's link leads to (`rest`: the paths below the link), merged into the link's object. */
-async function mergeLinked(build: BuildFiles, kind: string, link: { field: string; target: string; rest: string[] }, page: readonly number[], items: PartObject[], lang: string | null): Promise<void> {
+async function mergeLinked(build: CollectionFiles, kind: string, link: { field: string; target: string; rest: string[] }, page: readonly number[], items: PartObject[], lang: string | null): Promise<void> {
   const links = await column(build, kind, link.field);
   const targetKeys = await build.listKeys(link.target);
   const targetShape = queryShape((await build.routes()) ?? { queries: {} }, link.target);
@@ -162,7 +162,7 @@ async function mergeLinked(build: BuildFiles, kind: string, link: { field: strin
   });
 }
 
-async function column(build: BuildFiles, kind: string, field: string): Promise<FieldColumn> {
+async function column(build: CollectionFiles, kind: string, field: string): Promise<FieldColumn> {
   const file = await build.fieldColumn(kind, field);
   // a declared field the build wrote no column for: the build is broken, a 404 like an unreadable file
   if (!file) throw new Error(`${kind}: no column for the field ${field}`);

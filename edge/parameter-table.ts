@@ -13,7 +13,7 @@
  * typescript-types.ts walk these tables). A parameter added here is read, linked, cached on and
  * documented; what it does to the answer is its reader's (edge/collection.ts, search-endpoint.ts).
  */
-import type { BuildFiles, ListKeys } from './build-files.ts';
+import type { CollectionFiles, ListKeys } from './build-files.ts';
 import { canonicalKey, DEFAULT_LIMIT, MAX_LIMIT, NO_QUERIES, type QueryFilter, type QueryRange, type QueryShape } from './layout.ts';
 import { parseLimit, parseOffset } from './pagination.ts';
 import { foldText } from './query/fold.ts';
@@ -39,7 +39,7 @@ export interface KindScope {
 
 /** What a request's parameters are parsed against: the kind, and the build's files for those that resolve names. */
 export interface ReadScope extends KindScope {
-  build: BuildFiles;
+  build: CollectionFiles;
 }
 
 /** The contract's names a parameter's schema and type refer to (generator/artifacts/openapi.ts). */

@@ -19,6 +19,8 @@ export type Past<T> = [generation: number, value: T];
 export type SlotType = [slot: number, type: number];
 /** `[slot, ability id or null (no ability in the slot), is_hidden 1 or 0]` */
 export type SlotAbility = [slot: number, ability: number | null, hidden: 0 | 1];
+/** `[stat id, base stat, effort]` */
+export type StatValue = [stat: number, base: number, effort: number];
 
 export const RELATION_KEYS = ['no_damage_to', 'half_damage_to', 'double_damage_to', 'no_damage_from', 'half_damage_from', 'double_damage_from'] as const;
 export type RelationKey = (typeof RELATION_KEYS)[number];
@@ -48,14 +50,22 @@ export interface CreatureFacts {
   pastTypes: Past<SlotType[]>[];
   abilities: SlotAbility[];
   pastAbilities: Past<SlotAbility[]>[];
+  stats: StatValue[];
+  pastStats: Past<StatValue[]>[];
 }
+
+/** The values of a move that changed over the games, as the rules read them. */
+export const MOVE_VALUES = ['power', 'pp', 'accuracy', 'effect_chance', 'type'] as const;
+export type MoveValue = (typeof MOVE_VALUES)[number];
+/** A move's values in `MOVE_VALUES` order (the type as its id); null where it has none (or, in a past entry, where it did not change). */
+export type MoveValues = [power: number | null, pp: number | null, accuracy: number | null, effectChance: number | null, type: number | null];
 
 export interface MoveFacts {
   name: string;
   generation: number;
-  type: number;
-  /** `[version group id, type id]`: the type it had before that version group */
-  pastTypes: Array<[versionGroup: number, type: number]>;
+  values: MoveValues;
+  /** `[version group id, values]`: the values it had before that version group changed them */
+  past: Array<[versionGroup: number, values: MoveValues]>;
 }
 
 export interface TypeFacts {
@@ -70,6 +80,10 @@ export interface AbilityFacts {
   generation: number;
 }
 
+export interface StatFacts {
+  name: string;
+}
+
 /** The facts of each kind the rules read. */
 export interface FactsOf {
   'version-group': VersionGroupFacts;
@@ -78,9 +92,10 @@ export interface FactsOf {
   move: MoveFacts;
   type: TypeFacts;
   ability: AbilityFacts;
+  stat: StatFacts;
 }
 export type FactKind = keyof FactsOf;
-export const AS_OF_FACT_KINDS: readonly FactKind[] = ['version-group', 'creature-form', 'creature', 'move', 'type', 'ability'];
+export const AS_OF_FACT_KINDS: readonly FactKind[] = ['version-group', 'creature-form', 'creature', 'move', 'type', 'ability', 'stat'];
 
 /** A kind's facts file: its records' facts in id order. */
 export interface FactsFile<K extends FactKind> {

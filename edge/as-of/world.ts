@@ -3,8 +3,8 @@
  * once per build, and the questions the as-of answers ask of them: what existed as of a version
  * group, and what it was then. Every answer follows rules.ts.
  */
-import type { AbilityFacts, CreatureFacts, CreatureFormFacts, FactsFile, MoveFacts, Relations, SlotAbility, SlotType, TypeFacts } from './facts.ts';
-import { abilitiesAsOf, abilityExists, existsInGeneration, moveFieldAsOf, pastValue, typesAsOf, type Slotted } from './rules.ts';
+import { MOVE_VALUES, type AbilityFacts, type CreatureFacts, type CreatureFormFacts, type FactsFile, type MoveFacts, type Relations, type SlotAbility, type SlotType, type StatFacts, type StatValue, type TypeFacts } from './facts.ts';
+import { abilitiesAsOf, abilityExists, existsInGeneration, moveFieldAsOf, pastValue, statsAsOf, typesAsOf, type Slotted } from './rules.ts';
 import { Versions, type VersionGroup } from './versions.ts';
 
 export interface WorldFiles {
@@ -14,7 +14,10 @@ export interface WorldFiles {
   moves: FactsFile<'move'>;
   types: FactsFile<'type'>;
   abilities: FactsFile<'ability'>;
+  stats: FactsFile<'stat'>;
 }
+
+const MOVE_TYPE = MOVE_VALUES.indexOf('type');
 
 export const SLOTTED_ABILITY: Slotted<SlotAbility> = { slot: (a) => a[0], empty: (a) => a[1] === null };
 
@@ -35,6 +38,7 @@ export class AsOfWorld {
   private readonly moveById: Map<number, MoveFacts>;
   private readonly types: Map<number, TypeFacts>;
   private readonly abilities: Map<number, AbilityFacts>;
+  private readonly stats: Map<number, StatFacts>;
 
   constructor(files: WorldFiles) {
     this.versions = new Versions(files.versionGroups);
@@ -45,6 +49,7 @@ export class AsOfWorld {
     this.moveById = new Map(files.moves.records);
     this.types = new Map(files.types.records);
     this.abilities = new Map(files.abilities.records);
+    this.stats = new Map(files.stats.records);
   }
 
   /** A creature's id from a decimal id or a name (of two with one name, the lower id's, as the files link it); null when it names none. */
@@ -80,13 +85,22 @@ export class AsOfWorld {
     return abilitiesAsOf(creature.abilities, creature.pastAbilities, vg.generation, SLOTTED_ABILITY);
   }
 
+  move(id: number): MoveFacts | undefined {
+    return this.moveById.get(id);
+  }
+
   moveExists(id: number, vg: VersionGroup): boolean {
     const move = this.moveById.get(id);
     return move !== undefined && existsInGeneration(move.generation, vg.generation);
   }
 
+  /** A move's value of `MOVE_VALUES` (at `index`) as of the version group: the type as its id. */
+  moveValue(move: MoveFacts, index: number, vg: VersionGroup): number | null {
+    return moveFieldAsOf(move.values[index]!, move.past, vg.order, ([at]) => this.versions.orderOf(at) ?? -Infinity, ([, values]) => values[index]!);
+  }
+
   moveType(move: MoveFacts, vg: VersionGroup): number {
-    return moveFieldAsOf(move.type, move.pastTypes, vg.order, ([at]) => this.versions.orderOf(at) ?? -Infinity, ([, type]) => type);
+    return this.moveValue(move, MOVE_TYPE, vg)!;
   }
 
   typeExists(id: number, vg: VersionGroup): boolean {
@@ -108,6 +122,22 @@ export class AsOfWorld {
       no_damage_to: existing(then.no_damage_to), half_damage_to: existing(then.half_damage_to), double_damage_to: existing(then.double_damage_to),
       no_damage_from: existing(then.no_damage_from), half_damage_from: existing(then.half_damage_from), double_damage_from: existing(then.double_damage_from),
     };
+  }
+
+  creatureStats(creature: CreatureFacts, vg: VersionGroup): StatValue[] {
+    return statsAsOf(creature.stats, creature.pastStats, vg.generation, ([stat]) => stat);
+  }
+
+  abilityName(id: number): string | undefined {
+    return this.abilities.get(id)?.name;
+  }
+
+  statName(id: number): string | undefined {
+    return this.stats.get(id)?.name;
+  }
+
+  statNames(): string[] {
+    return [...this.stats.values()].map((s) => s.name);
   }
 
   abilityExists(id: number, vg: VersionGroup): boolean {

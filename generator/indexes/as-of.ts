@@ -4,8 +4,8 @@
  * document while it is in hand (builder/emit-kinds.ts), like the query and coverage facts.
  */
 import {
-  AS_OF_DOCUMENT_KINDS, AS_OF_FACT_KINDS, MAX_VERSION_GROUP_BIT, RELATION_KEYS, asOfFactsFile,
-  type AsOfDocumentOf, type CreatureAsOfDocument, type DocumentKind, type FactKind, type FactsFile, type FactsOf, type MoveAsOfDocument, type Past, type Relations, type SlotAbility, type SlotType,
+  AS_OF_DOCUMENT_KINDS, AS_OF_FACT_KINDS, MAX_VERSION_GROUP_BIT, MOVE_VALUES, RELATION_KEYS, asOfFactsFile,
+  type AsOfDocumentOf, type MoveValues, type StatValue, type CreatureAsOfDocument, type DocumentKind, type FactKind, type FactsFile, type FactsOf, type MoveAsOfDocument, type Past, type Relations, type SlotAbility, type SlotType,
 } from '../../edge/as-of/facts.ts';
 import { idOfUrl } from '../../edge/layout.ts';
 import { join } from 'node:path';
@@ -28,6 +28,12 @@ const pastByGeneration = <T>(entries: unknown, field: string, read: (value: unkn
 const slotTypes = (entries: unknown): SlotType[] => (entries as Array<{ slot: number; type: Link }>).map((e) => [e.slot, idOf(e.type)]);
 const slotAbilities = (entries: unknown): SlotAbility[] =>
   (entries as Array<{ slot: number; ability: Link | null; is_hidden: boolean }>).map((e) => [e.slot, e.ability === null ? null : idOf(e.ability), e.is_hidden ? 1 : 0]);
+const statValues = (entries: unknown): StatValue[] => (entries as Array<{ base_stat: number; effort: number; stat: Link }>).map((e) => [idOf(e.stat), e.base_stat, e.effort]);
+/** A move's (or a past entry's) values in MOVE_VALUES order, the type as its id. */
+const moveValues = (doc: Doc): MoveValues => MOVE_VALUES.map((field) => {
+  const value = doc[field] ?? null;
+  return field === 'type' && value !== null ? idOf(value) : (value as number | null);
+}) as MoveValues;
 const relationIds = (value: unknown): Relations => {
   const links = value as Record<string, Link[]>;
   return Object.fromEntries(RELATION_KEYS.map((key) => [key, links[key]!.map(idOf)])) as Relations;
@@ -50,12 +56,14 @@ const FACTS: { [K in FactKind]: (doc: Doc) => FactsOf[K] } = {
     pastTypes: pastByGeneration(doc.past_types, 'types', slotTypes),
     abilities: slotAbilities(doc.abilities),
     pastAbilities: pastByGeneration(doc.past_abilities, 'abilities', slotAbilities),
+    stats: statValues(doc.stats),
+    pastStats: pastByGeneration(doc.past_stats, 'stats', statValues),
   }),
   move: (doc) => ({
     name: doc.name as string,
     generation: generationOf(doc),
-    type: idOf(doc.type),
-    pastTypes: (doc.past_values as Doc[]).filter((p) => p.type !== null).map((p): [number, number] => [idOf(p.version_group), idOf(p.type)]),
+    values: moveValues(doc),
+    past: (doc.past_values as Doc[]).map((p): [number, MoveValues] => [idOf(p.version_group), moveValues(p)]),
   }),
   type: (doc) => ({
     name: doc.name as string,
@@ -64,6 +72,7 @@ const FACTS: { [K in FactKind]: (doc: Doc) => FactsOf[K] } = {
     pastRelations: pastByGeneration(doc.past_damage_relations, 'damage_relations', relationIds),
   }),
   ability: (doc) => ({ name: doc.name as string, generation: generationOf(doc) }),
+  stat: (doc) => ({ name: doc.name as string }),
 };
 
 const isFactKind = (kind: string): kind is FactKind => (AS_OF_FACT_KINDS as readonly string[]).includes(kind);

@@ -1,0 +1,120 @@
+/**
+ * `GET /v2/as-of/{v}/{kind}/`: the kind's collection (edge/collection.ts, every parameter its
+ * list takes) over a view of the build as of a version group: only the entries that existed then,
+ * and the value filters, ranges and fields that changed over the games answered with their values
+ * of then (edge/as-of/lists.ts). The view is made once per build and version group.
+ */
+import type { BuildFiles, CollectionFiles } from './build-files.ts';
+import { collection } from './collection.ts';
+import type { Answer } from './http.ts';
+import { filterIndexFile, idOfUrl } from './layout.ts';
+import { listView, type AsOfListView, type ValueRows } from './as-of/lists.ts';
+import type { VersionGroup } from './as-of/versions.ts';
+import type { AsOfWorld } from './as-of/world.ts';
+import { encodeFieldColumn, FieldColumn } from './query/field-column.ts';
+import type { Json } from './query/fields.ts';
+import { FilterIndex, positionGaps } from './query/filter.ts';
+import { decodeFilterPack, type PackedFilters, type PackedValueFilter } from './query/filter-pack.ts';
+
+/** The collection of `kind` as of the version group `vg` (`v` as the path names it). */
+export async function collectionAsOf(build: BuildFiles, world: AsOfWorld, vg: VersionGroup, v: string, kind: string, params: URLSearchParams): Promise<Answer> {
+  const files = new AsOfFiles(build, world, vg);
+  const view = await files.view(kind);
+  if (view === null) throw new Error(`${kind}: no list of then, though it is answered as of a game`);
+  return collection(files, kind, params, { url: `${build.baseUrl}/as-of/${v}/${kind}/`, positions: view.existing });
+}
+
+const encoder = new TextEncoder();
+
+/** The build's files as a collection reads them, with a kind's changed indexes and columns of then in place of today's. */
+class AsOfFiles implements CollectionFiles {
+  constructor(
+    private readonly build: BuildFiles,
+    private readonly world: AsOfWorld,
+    private readonly vg: VersionGroup,
+  ) {}
+
+  get baseUrl(): string {
+    return this.build.baseUrl;
+  }
+  read(path: string) {
+    return this.build.read(path);
+  }
+  routes() {
+    return this.build.routes();
+  }
+  list(kind: string) {
+    return this.build.list(kind);
+  }
+  listKeys(kind: string) {
+    return this.build.listKeys(kind);
+  }
+  searchFile(kind: string) {
+    return this.build.searchFile(kind);
+  }
+  languageSearchFile(kind: string) {
+    return this.build.languageSearchFile(kind);
+  }
+  languageColumn(kind: string, field: string, lang: string) {
+    return this.build.languageColumn(kind, field, lang);
+  }
+
+  /** What is made from the files is kept apart for each version group: a sort's column of then is not today's. */
+  keep<T>(key: string, make: () => Promise<T | null>): Promise<T | null> {
+    return this.build.keep(`as-of:${this.vg.id}:${key}`, make);
+  }
+
+  /** The kind's view as of the version group; null for a kind not answered as of a game. */
+  view(kind: string): Promise<AsOfListView | null> {
+    return this.keep(`view:${kind}`, async () => {
+      const keys = await this.build.listKeys(kind);
+      if (!keys) return null;
+      const ids = keys.list.results.map((entry) => idOfUrl(entry.url));
+      return listView(kind, { vg: this.vg, world: this.world, ids, base: this.build.baseUrl });
+    });
+  }
+
+  filterIndex(kind: string): Promise<FilterIndex | null> {
+    return this.keep(`filter-index:${kind}`, async () => {
+      const [bytes, view] = await Promise.all([this.build.read(filterIndexFile(kind)), this.view(kind)]);
+      if (bytes === null) return this.build.filterIndex(kind);
+      const today = decodeFilterPack(bytes);
+      return new FilterIndex(view === null ? today : packedAsOf(today, view));
+    });
+  }
+
+  fieldColumn(kind: string, field: string): Promise<FieldColumn | null> {
+    return this.keep(`field:${kind}:${field}`, async () => {
+      const value = (await this.view(kind))?.fields.get(field);
+      if (value === undefined) return this.build.fieldColumn(kind, field);
+      const today = await this.build.fieldColumn(kind, field);
+      if (today === null) return null;
+      const values = Array.from({ length: today.count }, (_, p) => value(p) as Json);
+      return new FieldColumn(encoder.encode(encodeFieldColumn({ kind, field }, values)));
+    });
+  }
+}
+
+/** Today's packed filters with the view's value filters and range columns in place. */
+function packedAsOf(today: PackedFilters, view: AsOfListView): PackedFilters {
+  return {
+    kind: today.kind,
+    count: today.count,
+    values: today.values.map((filter) => {
+      const rows = view.values.get(filter.name);
+      return rows === undefined ? filter : valueFilterOf(filter, rows);
+    }),
+    ranges: new Map([...today.ranges].map(([name, column]) => [name, view.ranges.get(name) ?? column])),
+  };
+}
+
+function valueFilterOf(today: PackedValueFilter, rows: ValueRows): PackedValueFilter {
+  const gaps = rows.map(([, , positions]) => Int32Array.from(positionGaps(positions)));
+  return {
+    ...today,
+    size: rows.length,
+    id: (value) => rows[value]?.[1] ?? null,
+    names: () => rows.map(([name]) => name),
+    gaps: (value) => gaps[value]!,
+  };
+}

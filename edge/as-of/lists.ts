@@ -1,0 +1,145 @@
+/**
+ * A kind's list as of a version group, as the collection's query machinery reads it: which
+ * entries existed, and the value filters, range columns and field values that changed over the
+ * games, each made by the same rules as the as-of items (world.ts). Every other filter, range
+ * and field is today's, read from the kind's own indexes.
+ */
+import { MOVE_VALUES, type SlotAbility, type SlotType, type StatValue } from './facts.ts';
+import type { VersionGroup } from './versions.ts';
+import type { AsOfWorld } from './world.ts';
+
+/** A value filter's values as of the version group: `[name, id, list positions ascending]`, by id. */
+export type ValueRows = Array<[name: string, id: number, positions: number[]]>;
+
+export interface AsOfListView {
+  /** the list positions of the entries that existed, ascending */
+  existing: number[];
+  /** value filters whose members changed, by parameter name */
+  values: Map<string, ValueRows>;
+  /** range columns that changed, by parameter name: one number per list position, NaN for none */
+  ranges: Map<string, Float64Array>;
+  /** declared fields whose values changed: each position's value, as an as-of item holds it */
+  fields: Map<string, (position: number) => unknown>;
+}
+
+/** What a kind's view is made from: the version group, the facts, each list position's id, the links' base. */
+export interface ViewScope {
+  vg: VersionGroup;
+  world: AsOfWorld;
+  ids: ReadonlyArray<number | null>;
+  base: string;
+}
+
+const link = (base: string, kind: string, id: number, name: string) => ({ name, url: `${base}/${kind}/${id}/` });
+
+/** The view of one of the kinds answered as of a game; null for any other kind. */
+export function listView(kind: string, scope: ViewScope): AsOfListView | null {
+  if (kind === 'creature') return creatureView(scope);
+  if (kind === 'move') return moveView(scope);
+  if (kind === 'type') return existenceOnly(scope, (id) => scope.world.typeExists(id, scope.vg));
+  if (kind === 'ability') return existenceOnly(scope, (id) => scope.world.abilityExists(id, scope.vg));
+  return null;
+}
+
+const existingPositions = (ids: ReadonlyArray<number | null>, exists: (id: number) => boolean): number[] =>
+  ids.flatMap((id, p) => (id !== null && exists(id) ? [p] : []));
+
+function existenceOnly({ ids }: ViewScope, exists: (id: number) => boolean): AsOfListView {
+  return { existing: existingPositions(ids, exists), values: new Map(), ranges: new Map(), fields: new Map() };
+}
+
+/** Members by value id, then the rows in id order. */
+function valueRows(members: Map<number, number[]>, nameOf: (id: number) => string | undefined): ValueRows {
+  return [...members].sort(([a], [b]) => a - b).map(([id, positions]) => [nameOf(id) ?? String(id), id, positions]);
+}
+
+function addMember(members: Map<number, number[]>, id: number, position: number): void {
+  const list = members.get(id);
+  if (list) list.push(position);
+  else members.set(id, [position]);
+}
+
+interface CreatureThen {
+  types: readonly SlotType[];
+  abilities: SlotAbility[];
+  stats: StatValue[];
+}
+
+function creatureView(scope: ViewScope): AsOfListView {
+  const { vg, world, ids, base } = scope;
+  const existing = existingPositions(ids, (id) => world.creatureExists(id, vg));
+  const then = new Map<number, CreatureThen>();
+  const byType = new Map<number, number[]>();
+  const byAbility = new Map<number, number[]>();
+  for (const p of existing) {
+    const facts = world.creature(ids[p]!)!;
+    const held: CreatureThen = { types: world.creatureTypes(facts, vg), abilities: world.creatureAbilities(facts, vg), stats: world.creatureStats(facts, vg) };
+    then.set(p, held);
+    for (const [, type] of held.types) addMember(byType, type, p);
+    for (const [, ability] of held.abilities) if (ability !== null) addMember(byAbility, ability, p);
+  }
+  const values = new Map([['type', valueRows(byType, (id) => world.typeName(id))], ['ability', valueRows(byAbility, (id) => world.abilityName(id))]]);
+  return { existing, values, ranges: creatureRanges(scope, then), fields: creatureFields(scope, then) };
+}
+
+/** Each stat's column (by the stat's name, as the ranges are named) and the base stat total, of then. */
+function creatureRanges({ world, ids }: ViewScope, then: Map<number, CreatureThen>): Map<string, Float64Array> {
+  const ranges = new Map<string, Float64Array>();
+  // every stat's column and the total are of then, also where no entry has a value (special-attack in generation I)
+  for (const name of [...world.statNames(), 'base_stat_total']) ranges.set(name, new Float64Array(ids.length).fill(NaN));
+  const column = (name: string) => {
+    let values = ranges.get(name);
+    if (!values) ranges.set(name, (values = new Float64Array(ids.length).fill(NaN)));
+    return values;
+  };
+  for (const [p, held] of then) {
+    let total = 0;
+    for (const [stat, base] of held.stats) {
+      column(world.statName(stat) ?? String(stat))[p] = base;
+      total += base;
+    }
+    column('base_stat_total')[p] = held.stats.length ? total : NaN;
+  }
+  return ranges;
+}
+
+function creatureFields({ world, base }: ViewScope, then: Map<number, CreatureThen>): Map<string, (position: number) => unknown> {
+  const at = <T>(read: (held: CreatureThen) => T) => (p: number) => {
+    const held = then.get(p);
+    return held === undefined ? null : read(held);
+  };
+  return new Map<string, (position: number) => unknown>([
+    ['types', at((held) => held.types.map(([slot, type]) => ({ slot, type: link(base, 'type', type, world.typeName(type)!) })))],
+    ['abilities', at((held) => held.abilities.map(([slot, ability, hidden]) => ({ ability: ability === null ? null : link(base, 'ability', ability, world.abilityName(ability)!), is_hidden: hidden === 1, slot })))],
+    ['stats', at((held) => held.stats.map(([stat, baseStat, effort]) => ({ base_stat: baseStat, effort, stat: link(base, 'stat', stat, world.statName(stat)!) })))],
+  ]);
+}
+
+const TYPE = MOVE_VALUES.indexOf('type');
+
+function moveView(scope: ViewScope): AsOfListView {
+  const { vg, world, ids, base } = scope;
+  const existing = existingPositions(ids, (id) => world.moveExists(id, vg));
+  const values = MOVE_VALUES.map(() => new Float64Array(ids.length).fill(NaN));
+  const byType = new Map<number, number[]>();
+  const typeAt = new Map<number, number>();
+  for (const p of existing) {
+    const move = world.move(ids[p]!)!;
+    MOVE_VALUES.forEach((_, i) => {
+      const value = world.moveValue(move, i, vg);
+      if (value !== null) values[i]![p] = value;
+    });
+    const type = world.moveValue(move, TYPE, vg)!;
+    typeAt.set(p, type);
+    addMember(byType, type, p);
+  }
+  const ranges = new Map(MOVE_VALUES.flatMap((name, i) => (i === TYPE ? [] : [[name, values[i]!] as [string, Float64Array]])));
+  const number = (i: number) => (p: number) => (Number.isNaN(values[i]![p]!) ? null : values[i]![p]!);
+  const fields = new Map<string, (position: number) => unknown>(MOVE_VALUES.map((name, i) => [name, i === TYPE ? typeField(world, base, typeAt) : number(i)]));
+  return { existing, values: new Map([['type', valueRows(byType, (id) => world.typeName(id))]]), ranges, fields };
+}
+
+const typeField = (world: AsOfWorld, base: string, typeAt: Map<number, number>) => (p: number) => {
+  const type = typeAt.get(p);
+  return type === undefined ? null : link(base, 'type', type, world.typeName(type)!);
+};
