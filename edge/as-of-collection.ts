@@ -4,10 +4,11 @@
  * and the value filters, ranges and fields that changed over the games answered with their values
  * of then (edge/as-of/lists.ts). The view is made once per build and version group.
  */
-import type { BuildFiles, CollectionFiles } from './build-files.ts';
+import { BrokenBuild, type BuildFiles, type CollectionFiles } from './build-files.ts';
 import { collection } from './collection.ts';
 import type { Answer } from './http.ts';
 import { filterIndexFile, idOfUrl } from './layout.ts';
+import { asOfLearnsetFile, type LearnsetFile } from './as-of/facts.ts';
 import { listView, type AsOfListView, type ValueRows } from './as-of/lists.ts';
 import type { VersionGroup } from './as-of/versions.ts';
 import type { AsOfWorld } from './as-of/world.ts';
@@ -18,13 +19,22 @@ import { decodeFilterPack, type PackedFilters, type PackedValueFilter } from './
 
 /** The collection of `kind` as of the version group `vg` (`v` as the path names it). */
 export async function collectionAsOf(build: BuildFiles, world: AsOfWorld, vg: VersionGroup, v: string, kind: string, params: URLSearchParams): Promise<Answer> {
-  const files = new AsOfFiles(build, world, vg);
+  const files = new AsOfFiles(build, world, vg, kind === 'creature' && asksMoves(params));
   const view = await files.view(kind);
   if (view === null) throw new Error(`${kind}: no list of then, though it is answered as of a game`);
   return collection(files, kind, params, { url: `${build.baseUrl}/as-of/${v}/${kind}/`, positions: view.existing });
 }
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * Whether a creature list's query filters or counts by move: only then are the learnsets (1.5 MB)
+ * read, and the `move` filter answered as of then. Read loosely (any spelling of a `move` facet):
+ * reading them when not needed costs time, never a wrong answer.
+ */
+const asksMoves = (params: URLSearchParams): boolean =>
+  params.has('move') || params.getAll('facets').some((value) => value.toLowerCase().split(',').some((name) => name.trim() === 'move'));
 
 /** The build's files as a collection reads them, with a kind's changed indexes and columns of then in place of today's. */
 class AsOfFiles implements CollectionFiles {
@@ -32,6 +42,8 @@ class AsOfFiles implements CollectionFiles {
     private readonly build: BuildFiles,
     private readonly world: AsOfWorld,
     private readonly vg: VersionGroup,
+    /** read the learnsets: the query filters or counts by move */
+    private readonly moves: boolean,
   ) {}
 
   get baseUrl(): string {
@@ -59,9 +71,9 @@ class AsOfFiles implements CollectionFiles {
     return this.build.languageColumn(kind, field, lang);
   }
 
-  /** What is made from the files is kept apart for each version group: a sort's column of then is not today's. */
+  /** What is made from the files is kept apart for each version group (a sort's column of then is not today's), and with or without the learnsets. */
   keep<T>(key: string, make: () => Promise<T | null>): Promise<T | null> {
-    return this.build.keep(`as-of:${this.vg.id}:${key}`, make);
+    return this.build.keep(`as-of:${this.vg.id}:${this.moves ? 'moves:' : ''}${key}`, make);
   }
 
   /** The kind's view as of the version group; null for a kind not answered as of a game. */
@@ -70,7 +82,8 @@ class AsOfFiles implements CollectionFiles {
       const keys = await this.build.listKeys(kind);
       if (!keys) return null;
       const ids = keys.list.results.map((entry) => idOfUrl(entry.url));
-      return listView(kind, { vg: this.vg, world: this.world, ids, base: this.build.baseUrl });
+      const learnsets = this.moves ? await readLearnsets(this.build) : undefined;
+      return listView(kind, { vg: this.vg, world: this.world, ids, base: this.build.baseUrl, ...(learnsets ? { learnsets } : {}) });
     });
   }
 
@@ -93,6 +106,19 @@ class AsOfFiles implements CollectionFiles {
       return new FieldColumn(encoder.encode(encodeFieldColumn({ kind, field }, values)));
     });
   }
+}
+
+/** Every creature's learnset, read once per build. */
+function readLearnsets(build: BuildFiles): Promise<ReadonlyMap<number, readonly number[]>> {
+  return build.keep('as-of-learnsets', async () => {
+    const bytes = await build.read(asOfLearnsetFile);
+    if (bytes === null) throw new BrokenBuild(asOfLearnsetFile, 'missing, though every build writes it');
+    try {
+      return new Map((JSON.parse(decoder.decode(bytes)) as LearnsetFile).records);
+    } catch (error) {
+      throw new BrokenBuild(asOfLearnsetFile, error instanceof Error ? error.message : String(error));
+    }
+  }) as Promise<ReadonlyMap<number, readonly number[]>>;
 }
 
 /** Today's packed filters with the view's value filters and range columns in place. */

@@ -132,6 +132,17 @@ export const AS_OF_DOCUMENT_KINDS: readonly DocumentKind[] = ['creature', 'move'
 /** Version group ids a learner's bit set can hold: a double holds 53 bits exactly. */
 export const MAX_VERSION_GROUP_BIT = 52;
 
+/**
+ * Each creature's moves with the version groups it learns each in, as flat pairs
+ * `[move id, version groups as a bit set, …]`: beside the creatures' facts, in a file of its own
+ * (`asOfLearnsetFile`, 1.5 MB), read only by a creature list as of a game that filters or counts
+ * by move.
+ */
+export interface LearnsetFile {
+  records: Array<[creature: number, learnset: number[]]>;
+}
+
 export const AS_OF_PREFIX = 'v2/_as-of';
+export const asOfLearnsetFile = `${AS_OF_PREFIX}/creature-learnset.json`;
 export const asOfFactsFile = (kind: FactKind): string => `${AS_OF_PREFIX}/${kind}.json`;
 export const asOfDocumentFile = (kind: DocumentKind, key: string | number): string => `${AS_OF_PREFIX}/${kind}/${key}.json`;

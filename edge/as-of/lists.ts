@@ -28,6 +28,8 @@ export interface ViewScope {
   world: AsOfWorld;
   ids: ReadonlyArray<number | null>;
   base: string;
+  /** each creature's learnset (facts.ts LearnsetFile), when the query filters or counts by move; without it the move filter is today's */
+  learnsets?: ReadonlyMap<number, readonly number[]>;
 }
 
 const link = (base: string, kind: string, id: number, name: string) => ({ name, url: `${base}/${kind}/${id}/` });
@@ -79,7 +81,19 @@ function creatureView(scope: ViewScope): AsOfListView {
     for (const [, ability] of held.abilities) if (ability !== null) addMember(byAbility, ability, p);
   }
   const values = new Map([['type', valueRows(byType, (id) => world.typeName(id))], ['ability', valueRows(byAbility, (id) => world.abilityName(id))]]);
+  if (scope.learnsets) values.set('move', learnedThen(scope, existing, scope.learnsets));
   return { existing, values, ranges: creatureRanges(scope, then), fields: creatureFields(scope, then) };
+}
+
+/** The `move` filter as of the version group: the creatures that learn each move in it. */
+function learnedThen({ vg, world, ids }: ViewScope, existing: readonly number[], learnsets: ReadonlyMap<number, readonly number[]>): ValueRows {
+  const bit = 2 ** (vg.id - 1);
+  const byMove = new Map<number, number[]>();
+  for (const p of existing) {
+    const pairs = learnsets.get(ids[p]!) ?? [];
+    for (let at = 0; at < pairs.length; at += 2) if (Math.floor(pairs[at + 1]! / bit) % 2 === 1) addMember(byMove, pairs[at]!, p);
+  }
+  return valueRows(byMove, (id) => world.move(id)?.name);
 }
 
 /** Each stat's column (by the stat's name, as the ranges are named) and the base stat total, of then. */

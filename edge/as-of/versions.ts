@@ -18,6 +18,8 @@ export class Versions {
   /** every version group's order by id */
   private readonly orders = new Map<number, number>();
   private latest: VersionGroup | undefined;
+  /** each generation's name and its last version group by order */
+  private readonly lastOfGeneration = new Map<string, VersionGroup>();
 
   constructor(file: FactsFile<'version-group'>) {
     const groups = file.records.map(([id, facts]) => ({ id, facts, group: { id, name: facts.name, order: facts.order, generation: facts.generation } }));
@@ -28,12 +30,20 @@ export class Versions {
     // a version group's own name first, then its versions', then generations': a name taken stays taken
     for (const { group } of groups) this.claim(group.name, group);
     for (const { facts, group } of groups) for (const version of facts.versions) this.claim(version, group);
-    for (const { facts, group } of [...groups].sort((a, b) => b.group.order - a.group.order)) this.claim(facts.generationName, group);
+    for (const { facts, group } of [...groups].sort((a, b) => b.group.order - a.group.order)) {
+      if (!this.lastOfGeneration.has(facts.generationName)) this.lastOfGeneration.set(facts.generationName, group);
+      this.claim(facts.generationName, group);
+    }
   }
 
   /** The version group `{v}` names; undefined when it names none. */
   resolve(v: string): VersionGroup | undefined {
     return this.byName.get(v);
+  }
+
+  /** Each generation (by name) with the version group its name stands for, oldest first. */
+  generations(): Array<{ name: string; vg: VersionGroup }> {
+    return [...this.lastOfGeneration].map(([name, vg]) => ({ name, vg })).sort((a, b) => a.vg.generation - b.vg.generation);
   }
 
   /** The version group of the newest games: what "today" is as of. */

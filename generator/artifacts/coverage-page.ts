@@ -38,6 +38,21 @@ function kindTable(k: KindCoverage): string {
   );
 }
 
+/** The as-of disagreements (issue 33) as a table: each case's generation, item, field and the names that did not exist yet. */
+function asOfTable(cases: CoverageMap['as_of']): string {
+  if (!cases.length) return '<p id="coverage-as-of">As of every generation, no as-of value names a type or ability that did not exist yet.</p>';
+  const rows = cases.map((c) =>
+    `<tr><td>${escapeHtml(generationLabel(c.as_of))}</td><td><a data-try href="/v2/as-of/${escapeHtml(c.as_of)}/${escapeHtml(c.kind)}/${escapeHtml(c.name)}/"><code>${escapeHtml(c.kind)}/${escapeHtml(c.name)}</code></a></td>` +
+    `<td><code>${escapeHtml(c.field)}</code></td><td>${c.names.map((n) => `<code>${escapeHtml(n)}</code>`).join(', ')}</td></tr>`,
+  );
+  return (
+    `<p>Where the data disagrees with itself as of a game: the upstream’s own <code>past_*</code> fields leave these as-of values naming a type or ability that did not exist yet then. ` +
+    `The answers keep them as the data gives them; <code>as_of</code> in the coverage map lists the same ${cases.length} cases.</p>` +
+    `<div class="card table-scroll"><table id="coverage-as-of"><caption>As-of values naming what did not exist yet, by generation</caption>` +
+    `<thead><tr><th scope="col">As of</th><th scope="col">Item</th><th scope="col">Field</th><th scope="col">Names</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`
+  );
+}
+
 /** The section and its nav link; none when the build covered no kind. */
 export function coverageSection(map: CoverageMap | null): { nav: string; section: string } {
   if (!map || !map.kinds.length) return { nav: '', section: '' };
@@ -52,6 +67,7 @@ export function coverageSection(map: CoverageMap | null): { nav: string; section
       `Hover a cell for its number; <a data-try href="${escapeHtml(path)}">${escapeHtml(path)}</a> has them all.</p>` +
       `<p class="heat-legend" aria-hidden="true">${legend}</p>` +
       map.kinds.map(kindTable).join('\n') +
+      asOfTable(map.as_of) +
       `</section>`,
   };
 }

@@ -14,8 +14,7 @@ import type { AnyResource } from '../resources/define.ts';
 import { resourceUrl, type BuildContext, type Media } from '../resources/context.ts';
 import { coverageFacts, type CoverageFacts, type Doc } from '../indexes/coverage.ts';
 import { kindQuery, type KindQuery, type QueryFacts } from '../indexes/query-facts.ts';
-import { asOfDocument, asOfFacts } from '../indexes/as-of.ts';
-import type { FactKind, FactsOf } from '../../edge/as-of/facts.ts';
+import { asOfDocument, asOfFacts, type KeptFacts } from '../indexes/as-of.ts';
 
 type AnyRecord = { id: number; name: string | null };
 
@@ -85,7 +84,7 @@ export interface RecordDocuments {
   /** made with the item, for the kinds the coverage map covers */
   coverage: CoverageFacts | null;
   /** made with the item, for the kinds the as-of rules read (indexes/as-of.ts) */
-  asOfFacts: FactsOf[FactKind] | null;
+  asOfFacts: KeptFacts | null;
   /** made with the item, for a creature or a move: its as-of document's bytes */
   asOfDocument: string | null;
   subs: Array<{ sub: string; body: string }>;

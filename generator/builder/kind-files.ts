@@ -9,8 +9,8 @@ import { encodeFilterPack } from '../../edge/query/filter-pack.ts';
 import { coverageFactsBody, coverageFactsFile } from '../indexes/coverage-facts.ts';
 import type { CoverageFacts } from '../indexes/coverage.ts';
 import { keptFactsFile } from '../indexes/kept-facts.ts';
-import { asOfFactsBody } from '../indexes/as-of.ts';
-import type { FactKind, FactsOf } from '../../edge/as-of/facts.ts';
+import { asOfFactsBodies, type KeptFacts } from '../indexes/as-of.ts';
+import type { FactKind } from '../../edge/as-of/facts.ts';
 import { fieldColumns, filterIndex, searchIndex, type RecordFacts } from '../indexes/query-index.ts';
 
 export type AnyRecord = { id: number; name: string | null };
@@ -25,7 +25,7 @@ export interface KindFileInput {
   /** every record's coverage facts in id order, for a kind the coverage map covers */
   coverage: Array<[id: number, facts: CoverageFacts]> | null;
   /** every record's as-of facts in id order, for a kind the as-of rules read */
-  asOf: Array<[id: number, facts: FactsOf[FactKind]]> | null;
+  asOf: Array<[id: number, facts: KeptFacts]> | null;
 }
 
 /** A kind's query declaration with the facts of its records. */
@@ -86,5 +86,5 @@ export const kindFiles: readonly KindFileMaker[] = [
   // what the coverage map is made from (coverage-facts.ts)
   { make: ({ kind, coverage }) => (coverage ? [[coverageFactsFile(kind), coverageFactsBody(kind, coverage)]] : []) },
   // what the as-of answers read (edge/as-of/facts.ts)
-  { make: ({ kind, asOf }) => (asOf ? [asOfFactsBody(kind as FactKind, asOf)] : []) },
+  { make: ({ kind, asOf }) => (asOf ? asOfFactsBodies(kind as FactKind, asOf) : []) },
 ];

@@ -18,8 +18,8 @@ import { kindFiles, type AnyRecord, type KindFileInput, type KindFileMaker, type
 import type { Output } from './output.ts';
 import type { QueryFacts } from '../indexes/query-facts.ts';
 import type { RecordFacts } from '../indexes/query-index.ts';
-import { asOfDocumentFile, type FactKind, type FactsOf } from '../../edge/as-of/facts.ts';
-import { hasAsOfDocument, hasAsOfFacts, readAsOfFacts } from '../indexes/as-of.ts';
+import { asOfDocumentFile } from '../../edge/as-of/facts.ts';
+import { hasAsOfDocument, hasAsOfFacts, readAsOfFacts, type KeptFacts } from '../indexes/as-of.ts';
 
 /** The served build's result for a kind and its records, when writing onto a copy. */
 export interface ServedKind {
@@ -42,7 +42,7 @@ export class KindWriter {
   /** the coverage facts of the records made by this writer */
   private readonly coverage = new Map<number, CoverageFacts>();
   /** the as-of facts of the records made by this writer */
-  private readonly asOf = new Map<number, FactsOf[FactKind]>();
+  private readonly asOf = new Map<number, KeptFacts>();
   private readonly bulk: BulkWriter;
   private started = false;
 
@@ -135,11 +135,11 @@ export class KindWriter {
   }
 
   /** Every record's as-of facts (a kind the as-of rules read only): made now, or (on a copy) as the served build wrote them. */
-  private asOfInput(): Array<[number, FactsOf[FactKind]]> | null {
+  private asOfInput(): Array<[number, KeptFacts]> | null {
     const kind = this.em.kind;
     if (!hasAsOfFacts(kind)) return null;
-    let kept: Map<number, FactsOf[FactKind]> | null = null;
-    return this.records.map((record): [number, FactsOf[FactKind]] => {
+    let kept: Map<number, KeptFacts> | null = null;
+    return this.records.map((record): [number, KeptFacts] => {
       let facts = this.asOf.get(record.id);
       if (!facts && this.served) facts = (kept ??= readAsOfFacts(this.served.dir, kind)).get(record.id);
       if (!facts) throw new BuildError([`${kind} ${record.id}: no as-of facts made or kept`]);

@@ -28,6 +28,7 @@ import { BuildError } from '../build-error.ts';
 import { readIfThere } from '../files/folders.ts';
 import { changeChain, changeFiles, readChangeReports } from './change-reports.ts';
 import { coveredKinds, coverageFactsFile, makeCoverage, readCoverage } from '../indexes/coverage-facts.ts';
+import { AS_OF_FACT_KINDS, asOfFactsFile } from '../../edge/as-of/facts.ts';
 import type { KindEmitter } from './emit-kinds.ts';
 import type { AnyRecord } from './kind-files.ts';
 import { KindWriter } from './kind-writer.ts';
@@ -162,13 +163,14 @@ export class BuildWriter {
   }
 
   /**
-   * The coverage map, from the covered kinds' kept coverage facts. On a copy where none of
-   * those was written again, the served map stands: it was made from the same facts.
+   * The coverage map, from the covered kinds' kept coverage facts and the as-of facts. On a copy
+   * where none of those was written again, the served map stands: it was made from the same facts.
    */
   private async writeCoverage(kinds: readonly string[]): Promise<CoverageMap> {
     const out = this.out;
     const covered = coveredKinds(kinds);
-    const served = out instanceof CopyOutput && !covered.some((kind) => out.rewritten.has(coverageFactsFile(kind))) ? readCoverage(out.root) : null;
+    const unchanged = (copy: CopyOutput) => [...covered.map(coverageFactsFile), ...AS_OF_FACT_KINDS.map(asOfFactsFile)].every((file) => !copy.rewritten.has(file));
+    const served = out instanceof CopyOutput && unchanged(out) ? readCoverage(out.root) : null;
     if (served) return served;
     const map = makeCoverage(out.root, covered);
     const body = JSON.stringify(map);

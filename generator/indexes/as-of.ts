@@ -4,7 +4,7 @@
  * document while it is in hand (builder/emit-kinds.ts), like the query and coverage facts.
  */
 import {
-  AS_OF_DOCUMENT_KINDS, AS_OF_FACT_KINDS, MAX_VERSION_GROUP_BIT, MOVE_VALUES, RELATION_KEYS, asOfFactsFile,
+  AS_OF_DOCUMENT_KINDS, AS_OF_FACT_KINDS, MAX_VERSION_GROUP_BIT, MOVE_VALUES, RELATION_KEYS, asOfFactsFile, asOfLearnsetFile, type LearnsetFile,
   type AsOfDocumentOf, type MoveValues, type StatValue, type CreatureAsOfDocument, type DocumentKind, type FactKind, type FactsFile, type FactsOf, type MoveAsOfDocument, type Past, type Relations, type SlotAbility, type SlotType,
 } from '../../edge/as-of/facts.ts';
 import { idOfUrl } from '../../edge/layout.ts';
@@ -39,8 +39,30 @@ const relationIds = (value: unknown): Relations => {
   return Object.fromEntries(RELATION_KEYS.map((key) => [key, links[key]!.map(idOf)])) as Relations;
 };
 
+/** What the build keeps of each record: its kind's facts, and for a creature its learnset (written to a file of its own). */
+type KeptOf<K extends FactKind> = K extends 'creature' ? FactsOf[K] & { learnset: number[] } : FactsOf[K];
+export type KeptFacts = KeptOf<FactKind>;
+
+/** A creature's moves with the version groups of each, as flat pairs (LearnsetFile). */
+function learnset(doc: Doc): number[] {
+  const out: number[] = [];
+  for (const { move, version_group_details } of doc.moves as Array<{ move: Link; version_group_details: Array<{ version_group: Link }> }>) {
+    let groups = 0;
+    for (const detail of version_group_details) groups = withBit(groups, idOf(detail.version_group), `creature ${String(doc.id)}`);
+    out.push(idOf(move), groups);
+  }
+  return out;
+}
+
+/** A bit set of version group ids with `vg` in it; throws when `vg` is beyond what a bit set holds. */
+function withBit(groups: number, vg: number, owner: string): number {
+  if (vg < 1 || vg > MAX_VERSION_GROUP_BIT) throw new Error(`${owner}: version group ${vg} does not fit a bit set (1 to ${MAX_VERSION_GROUP_BIT})`);
+  const bit = 2 ** (vg - 1);
+  return Math.floor(groups / bit) % 2 === 1 ? groups : groups + bit;
+}
+
 /** Each fact kind's facts, read off its item document. */
-const FACTS: { [K in FactKind]: (doc: Doc) => FactsOf[K] } = {
+const FACTS: { [K in FactKind]: (doc: Doc) => KeptOf<K> } = {
   'version-group': (doc) => ({
     name: doc.name as string,
     order: doc.order as number,
@@ -58,6 +80,7 @@ const FACTS: { [K in FactKind]: (doc: Doc) => FactsOf[K] } = {
     pastAbilities: pastByGeneration(doc.past_abilities, 'abilities', slotAbilities),
     stats: statValues(doc.stats),
     pastStats: pastByGeneration(doc.past_stats, 'stats', statValues),
+    learnset: learnset(doc),
   }),
   move: (doc) => ({
     name: doc.name as string,
@@ -79,26 +102,36 @@ const isFactKind = (kind: string): kind is FactKind => (AS_OF_FACT_KINDS as read
 const isDocumentKind = (kind: string): kind is DocumentKind => (AS_OF_DOCUMENT_KINDS as readonly string[]).includes(kind);
 
 /** A record's as-of facts, for the kinds the rules read; null for any other kind. */
-export function asOfFacts(kind: string, doc: Doc): FactsOf[FactKind] | null {
+export function asOfFacts(kind: string, doc: Doc): KeptFacts | null {
   return isFactKind(kind) ? FACTS[kind](doc) : null;
 }
 
-/** A kind's facts file from its records' facts in id order. */
-export function asOfFactsBody<K extends FactKind>(kind: K, records: Array<[number, FactsOf[K]]>): [path: string, body: string] {
-  const file: FactsFile<K> = { kind, records };
-  return [asOfFactsFile(kind), JSON.stringify(file)];
+/** A kind's facts files from its records' facts in id order: its own, and for creatures the learnsets. */
+export function asOfFactsBodies(kind: FactKind, records: Array<[number, KeptFacts]>): Array<[path: string, body: string]> {
+  if (kind !== 'creature') return [[asOfFactsFile(kind), JSON.stringify({ kind, records } satisfies FactsFile<FactKind>)]];
+  const creatures = records as Array<[number, KeptOf<'creature'>]>;
+  const own: FactsFile<'creature'> = { kind, records: creatures.map(([id, { learnset: _, ...facts }]) => [id, facts]) };
+  const learnsets: LearnsetFile = { records: creatures.map(([id, facts]) => [id, facts.learnset]) };
+  return [[asOfFactsFile(kind), JSON.stringify(own)], [asOfLearnsetFile, JSON.stringify(learnsets)]];
 }
 
 export const hasAsOfFacts = isFactKind;
 
-/** The facts a served build wrote for a kind, by id. */
-export function readAsOfFacts(dir: string, kind: FactKind): Map<number, FactsOf[FactKind]> {
-  const path = join(dir, asOfFactsFile(kind));
-  const file = readJsonIfThere<FactsFile<FactKind>>(path, (error) => {
+/** The facts a served build wrote for a kind (a creature's with its learnset), by id. */
+export function readAsOfFacts(dir: string, kind: FactKind): Map<number, KeptFacts> {
+  const own = new Map(readServed<FactsFile<FactKind>>(dir, asOfFactsFile(kind)).records);
+  if (kind !== 'creature') return own;
+  const learnsets = new Map(readServed<LearnsetFile>(dir, asOfLearnsetFile).records);
+  return new Map([...own].map(([id, facts]) => [id, { ...(facts as FactsOf['creature']), learnset: learnsets.get(id) ?? [] }]));
+}
+
+function readServed<T>(dir: string, file: string): T {
+  const path = join(dir, file);
+  const read = readJsonIfThere<T>(path, (error) => {
     throw new BuildError([`${path} cannot be parsed (${error.message}); run a full build (npm run build -- --force)`]);
   });
-  if (file === null) throw new BuildError([`${dir} has no as-of facts of ${kind}; run a full build (npm run build -- --force)`]);
-  return new Map(file.records);
+  if (read === null) throw new BuildError([`${dir} has no ${file}; run a full build (npm run build -- --force)`]);
+  return read;
 }
 export const hasAsOfDocument = isDocumentKind;
 
@@ -122,11 +155,7 @@ function creatureDocument(doc: Doc): CreatureAsOfDocument {
 function moveDocument(doc: Doc, ctx: BuildContext): MoveAsOfDocument {
   const groups = new Map<number, number>();
   for (const { owner, row } of ctx.childrenBy('creature', 'moves', 'move_id').get(doc.id as number) ?? []) {
-    const vg = row.version_group_id;
-    if (vg < 1 || vg > MAX_VERSION_GROUP_BIT) throw new Error(`move ${String(doc.id)}: version group ${vg} does not fit a learner's bit set (1 to ${MAX_VERSION_GROUP_BIT})`);
-    const had = groups.get(owner.id) ?? 0;
-    const bit = 2 ** (vg - 1);
-    groups.set(owner.id, Math.floor(had / bit) % 2 === 1 ? had : had + bit);
+    groups.set(owner.id, withBit(groups.get(owner.id) ?? 0, row.version_group_id, `move ${String(doc.id)}`));
   }
   const learners = (doc.learned_by_creature as Link[]).map((l): [number, number] => [idOf(l), groups.get(idOf(l)) ?? 0]);
   return { learners };

@@ -9,6 +9,7 @@ import type { CoverageMap } from '../../schemas/output/coverage.ts';
 import { BuildError } from '../build-error.ts';
 import { readJsonIfThere } from '../files/folders.ts';
 import { COVERAGE_KINDS, coverageMap, type CoverageFacts } from './coverage.ts';
+import { asOfDisagreements, readWorld } from './as-of-coverage.ts';
 
 const FORMAT = 'coverage-facts/1';
 
@@ -42,9 +43,10 @@ export const readCoverageFacts = (dir: string, kind: string): Map<number, Covera
 /** The covered kinds among `kinds`, in the map's order. */
 export const coveredKinds = (kinds: readonly string[]): string[] => COVERAGE_KINDS.map((c) => c.kind).filter((k) => kinds.includes(k));
 
-/** The map of the build under `root`, from the kept facts of the covered kinds among `kinds`. */
+/** The map of the build under `root`, from the kept facts of the covered kinds among `kinds` and the as-of facts (as-of-coverage.ts). */
 export function makeCoverage(root: string, kinds: readonly string[]): CoverageMap {
-  return coverageMap(new Map(coveredKinds(kinds).map((kind) => [kind, readKept(root, kind).records.map(([, facts]) => facts)])));
+  const world = readWorld(root);
+  return coverageMap(new Map(coveredKinds(kinds).map((kind) => [kind, readKept(root, kind).records.map(([, facts]) => facts)])), world ? asOfDisagreements(world) : []);
 }
 
 /** The map a build under `root` holds already, or null: none, or one cut short, which is then made again from the kept facts. */

@@ -11,7 +11,7 @@
  *   - item: the earliest generation of its `game_indices`; an item with none (many items exist
  *     only in later games' data without an index) counts under the unknown generation (null).
  */
-import type { CoverageMap, GenerationCoverage, KindCoverage } from '../../schemas/output/coverage.ts';
+import type { AsOfDisagreement, CoverageMap, GenerationCoverage, KindCoverage } from '../../schemas/output/coverage.ts';
 
 export type Doc = { [key: string]: unknown };
 
@@ -143,8 +143,8 @@ function kindCoverage(kind: string, rule: string, all: readonly CoverageFacts[],
   return { kind, generation_rule: rule, fields: columns, generations: ordered.map((g) => generationRow(g.generation, g.items, columns)) };
 }
 
-/** The map, from each covered kind's items' facts in id order (a kind absent from the build is left out). */
-export function coverageMap(factsByKind: ReadonlyMap<string, readonly CoverageFacts[]>): CoverageMap {
+/** The map, from each covered kind's items' facts in id order (a kind absent from the build is left out), and the as-of disagreements. */
+export function coverageMap(factsByKind: ReadonlyMap<string, readonly CoverageFacts[]>, asOf: AsOfDisagreement[] = []): CoverageMap {
   const languages = chooseLanguages(factsByKind);
   const species = new Map((factsByKind.get('creature-species') ?? []).map((facts) => [facts.name, facts.generation]));
   const generationOfItem = (facts: CoverageFacts) => (facts.species !== null ? (species.get(facts.species) ?? null) : facts.generation);
@@ -152,7 +152,7 @@ export function coverageMap(factsByKind: ReadonlyMap<string, readonly CoverageFa
     const all = factsByKind.get(kind);
     return all ? [kindCoverage(kind, rule, all, languages, generationOfItem)] : [];
   });
-  return { languages, kinds };
+  return { languages, kinds, as_of: asOf };
 }
 
 /** A gap of the map: one kind, generation and field. */

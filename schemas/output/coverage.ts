@@ -31,10 +31,25 @@ const KindCoverage = Type.Object(
   { additionalProperties: false },
 );
 
+const AsOfDisagreement = Type.Object(
+  {
+    as_of: Type.String({ description: 'The generation (`generation-iii`): the answers as of its last version group, `/v2/as-of/{generation}/…`.' }),
+    kind: Type.String({ description: 'The collection’s path segment: `creature` or `move`.' }),
+    name: Type.String({ description: 'The item’s name.' }),
+    field: Type.String({ description: 'The field whose value as of that generation names them: `types` or `abilities` of a creature, `type` of a move.' }),
+    names: Type.Array(Type.String(), { description: 'The types or abilities named that did not exist yet as of that generation (their own as-of answers are 404s).' }),
+  },
+  { additionalProperties: false },
+);
+
 export const CoverageMap = Type.Object(
   {
     languages: Type.Array(Type.String(), { description: 'English, then the five languages with the most names and flavor texts over these kinds.' }),
     kinds: Type.Array(KindCoverage, { description: 'One entry per covered kind: creature, creature-species, move, ability, item.' }),
+    as_of: Type.Array(AsOfDisagreement, {
+      description:
+        'Where the data disagrees with itself as of a game: an as-of value (made by the rules of `/v2/as-of/`, from the upstream’s own `past_*` fields) that names a type or ability that did not exist yet then. The value is kept as the data gives it, not guessed at; each case is listed here, oldest generation first.',
+    }),
   },
   { additionalProperties: false, description: 'What the data lacks: for each covered kind and generation, the share of items whose each field is null, empty or missing.' },
 );
@@ -42,3 +57,4 @@ export const CoverageMap = Type.Object(
 export type CoverageMap = Static<typeof CoverageMap>;
 export type KindCoverage = Static<typeof KindCoverage>;
 export type GenerationCoverage = Static<typeof GenerationCoverage>;
+export type AsOfDisagreement = Static<typeof AsOfDisagreement>;

@@ -1,0 +1,56 @@
+/**
+ * Where the data disagrees with itself as of a game (issue 33): an as-of value, made by the same
+ * rules as the answers (edge/as-of/), that names a type or ability that did not exist yet then.
+ * The answers keep such a value as the data gives it; the coverage map lists every case, for each
+ * generation as of its last version group (the generation's own `{v}`).
+ */
+import { join } from 'node:path';
+import { AS_OF_FACT_KINDS, asOfFactsFile, type FactKind, type FactsFile } from '../../edge/as-of/facts.ts';
+import { AsOfWorld, type WorldFiles } from '../../edge/as-of/world.ts';
+import type { VersionGroup } from '../../edge/as-of/versions.ts';
+import type { AsOfDisagreement } from '../../schemas/output/coverage.ts';
+import { BuildError } from '../build-error.ts';
+import { readJsonIfThere } from '../files/folders.ts';
+
+/** The as-of facts of the build under `root`; null when a kind's file is missing (a build of some kinds only). */
+export function readWorld(root: string): AsOfWorld | null {
+  const files = new Map<FactKind, FactsFile<FactKind>>();
+  for (const kind of AS_OF_FACT_KINDS) {
+    const path = join(root, asOfFactsFile(kind));
+    const file = readJsonIfThere<FactsFile<FactKind>>(path, (error) => {
+      throw new BuildError([`${path} cannot be parsed (${error.message})`]);
+    });
+    if (file === null) return null;
+    files.set(kind, file);
+  }
+  const get = <K extends FactKind>(kind: K) => files.get(kind) as unknown as FactsFile<K>;
+  const world: WorldFiles = {
+    versionGroups: get('version-group'), forms: get('creature-form'), creatures: get('creature'), moves: get('move'), types: get('type'), abilities: get('ability'), stats: get('stat'),
+  };
+  return new AsOfWorld(world);
+}
+
+/** Every case, oldest generation first, then creatures before moves, each in id order. */
+export function asOfDisagreements(world: AsOfWorld): AsOfDisagreement[] {
+  return world.versions.generations().flatMap(({ name, vg }) => [...creatureCases(world, name, vg), ...moveCases(world, name, vg)]);
+}
+
+function creatureCases(world: AsOfWorld, generation: string, vg: VersionGroup): AsOfDisagreement[] {
+  return world.creatures.flatMap(([id, creature]) => {
+    if (!world.creatureExists(id, vg)) return [];
+    const types = world.creatureTypes(creature, vg).map(([, type]) => type).filter((type) => !world.typeExists(type, vg));
+    const abilities = world.creatureAbilities(creature, vg).flatMap(([, ability]) => (ability !== null && !world.abilityExists(ability, vg) ? [ability] : []));
+    const cases: AsOfDisagreement[] = [];
+    if (types.length) cases.push({ as_of: generation, kind: 'creature', name: creature.name, field: 'types', names: types.map((t) => world.typeName(t) ?? String(t)) });
+    if (abilities.length) cases.push({ as_of: generation, kind: 'creature', name: creature.name, field: 'abilities', names: abilities.map((a) => world.abilityName(a) ?? String(a)) });
+    return cases;
+  });
+}
+
+function moveCases(world: AsOfWorld, generation: string, vg: VersionGroup): AsOfDisagreement[] {
+  return world.moves.flatMap(([id, move]) => {
+    if (!world.moveExists(id, vg)) return [];
+    const type = world.moveType(move, vg);
+    return world.typeExists(type, vg) ? [] : [{ as_of: generation, kind: 'move', name: move.name, field: 'type', names: [world.typeName(type) ?? String(type)] }];
+  });
+}
