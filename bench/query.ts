@@ -61,10 +61,10 @@ export interface Timing {
   status: number;
 }
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+export const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
 /** Warm p50/p99 of one path on one responder, and the median first answer of fresh ones (ms). */
-async function timeInProcess(dist: string, baseUrl: string, path: string): Promise<Timing> {
+export async function timeInProcess(dist: string, baseUrl: string, path: string): Promise<Timing> {
   const request = { method: 'GET', url: new URL(baseUrl).origin + path, headers: new Headers() };
   const { colds, status } = await firstAnswers(() => diskReader(dist), baseUrl, path);
   const respond = createResponder(diskReader(dist), { baseUrl });
@@ -143,7 +143,7 @@ function summarize(warm: number[], colds: number[], status: number): Timing {
 }
 
 /** The same measurement in a Deno process: the edge function's runtime. */
-function timeUnderDeno(dist: string, baseUrl: string, path: string): Timing {
+export function timeUnderDeno(dist: string, baseUrl: string, path: string): Timing {
   const script = `${denoPreamble(dist, baseUrl)}
 const request = { method: 'GET', url: ${JSON.stringify(new URL(baseUrl).origin + path)}, headers: new Headers() };
 const colds: number[] = [];
@@ -162,14 +162,14 @@ console.log(JSON.stringify({ warm, colds, status }));
   return summarize(warm, colds, status);
 }
 
-const FRESH_PROCESSES = 10;
+export const FRESH_PROCESSES = 10;
 
 /**
  * The first answer of a Deno process of its own, median of a few processes: a true cold start,
  * where the code has not run before and the JIT has compiled none of it (a fresh handler in a
  * process that has answered before, as `cold` above, is faster).
  */
-function firstAnswerInFreshDeno(dist: string, baseUrl: string, path: string): { ms: number; faults: number } {
+export function firstAnswerInFreshDeno(dist: string, baseUrl: string, path: string): { ms: number; faults: number } {
   const script = `${denoPreamble(dist, baseUrl)}
 import process from 'node:process';
 const respond = createResponder(files, { baseUrl });
@@ -282,8 +282,8 @@ function packedSize(dist: string): { raw: number; gzip: number } | null {
   return { raw: bytes.length, gzip: gzipSync(bytes).length };
 }
 
-const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} kB`;
-const ms = (x: number) => `${x.toFixed(2)} ms`;
+export const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} kB`;
+export const ms = (x: number) => `${x.toFixed(2)} ms`;
 
 /** The figures as rows of the bench's table: what, figure, goal. */
 export async function runQueryBench(dist: string, baseUrl: string): Promise<Array<[string, string, string]>> {

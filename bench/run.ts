@@ -98,6 +98,11 @@ async function runBench(): Promise<void> {
     const queryWidth = Math.max(...queryRows.map((r) => r[0].length));
     console.log('');
     for (const [what, figure, target] of queryRows) console.log(`${what.padEnd(queryWidth)}  ${figure.padEnd(70)}  ${target}`);
+    // as of a game (issue 33): answers made at the edge from today's documents and the as-of files
+    const asOfRows = await (await import('./as-of.ts')).runAsOfBench(dist, resolveConfig({}, {}).baseUrl);
+    const asOfWidth = Math.max(...asOfRows.map((r) => r[0].length));
+    console.log('');
+    for (const [what, figure, target] of asOfRows) console.log(`${what.padEnd(asOfWidth)}  ${figure.padEnd(70)}  ${target}`);
     await printUpdateBench(scratch);
   } finally {
     rmSync(scratch, { recursive: true, force: true });

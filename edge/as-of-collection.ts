@@ -8,7 +8,7 @@ import { BrokenBuild, type BuildFiles, type CollectionFiles } from './build-file
 import { collection } from './collection.ts';
 import type { Answer } from './http.ts';
 import { filterIndexFile, idOfUrl } from './layout.ts';
-import { asOfLearnsetFile, type LearnsetFile } from './as-of/facts.ts';
+import { asOfLearnsetFile, asOfStatsFile, type LearnsetFile, type StatsFile } from './as-of/facts.ts';
 import { listView, type AsOfListView, type ValueRows } from './as-of/lists.ts';
 import type { VersionGroup } from './as-of/versions.ts';
 import type { AsOfWorld } from './as-of/world.ts';
@@ -83,7 +83,8 @@ class AsOfFiles implements CollectionFiles {
       if (!keys) return null;
       const ids = keys.list.results.map((entry) => idOfUrl(entry.url));
       const learnsets = this.moves ? await readLearnsets(this.build) : undefined;
-      return listView(kind, { vg: this.vg, world: this.world, ids, base: this.build.baseUrl, ...(learnsets ? { learnsets } : {}) });
+      const stats = kind === 'creature' ? await readStats(this.build) : undefined;
+      return listView(kind, { vg: this.vg, world: this.world, ids, base: this.build.baseUrl, ...(learnsets ? { learnsets } : {}), ...(stats ? { stats } : {}) });
     });
   }
 
@@ -108,18 +109,21 @@ class AsOfFiles implements CollectionFiles {
   }
 }
 
-/** Every creature's learnset, read once per build. */
-function readLearnsets(build: BuildFiles): Promise<ReadonlyMap<number, readonly number[]>> {
-  return build.keep('as-of-learnsets', async () => {
-    const bytes = await build.read(asOfLearnsetFile);
-    if (bytes === null) throw new BrokenBuild(asOfLearnsetFile, 'missing, though every build writes it');
+/** A file of records by creature (the learnsets, the stats), read once per build. */
+function readByCreature<T>(build: BuildFiles, path: string): Promise<ReadonlyMap<number, T>> {
+  return build.keep(`as-of:${path}`, async () => {
+    const bytes = await build.read(path);
+    if (bytes === null) throw new BrokenBuild(path, 'missing, though every build writes it');
     try {
-      return new Map((JSON.parse(decoder.decode(bytes)) as LearnsetFile).records);
+      return new Map((JSON.parse(decoder.decode(bytes)) as { records: Array<[number, T]> }).records);
     } catch (error) {
-      throw new BrokenBuild(asOfLearnsetFile, error instanceof Error ? error.message : String(error));
+      throw new BrokenBuild(path, error instanceof Error ? error.message : String(error));
     }
-  }) as Promise<ReadonlyMap<number, readonly number[]>>;
+  }) as Promise<ReadonlyMap<number, T>>;
 }
+
+const readLearnsets = (build: BuildFiles) => readByCreature<LearnsetFile['records'][number][1]>(build, asOfLearnsetFile);
+const readStats = (build: BuildFiles) => readByCreature<StatsFile['records'][number][1]>(build, asOfStatsFile);
 
 /** Today's packed filters with the view's value filters and range columns in place. */
 function packedAsOf(today: PackedFilters, view: AsOfListView): PackedFilters {

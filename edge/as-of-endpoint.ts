@@ -5,12 +5,13 @@
  * within a build, so cached as any file's answer is.
  */
 import { jsonAnswer, notFound, notFoundBecause } from './answers.ts';
-import { BrokenBuild, type BuildFiles } from './build-files.ts';
+import { BrokenBuild, readAhead, type BuildFiles } from './build-files.ts';
 import type { Answer } from './http.ts';
 import { canonicalKey, idOfUrl, itemFile, listFile } from './layout.ts';
-import { abilityAsOf, creatureAsOf, matchups, moveAsOf, typeAsOf, type AsOf } from './as-of/documents.ts';
+import { abilityAsOf, creatureAsOf, matchups, moveAsOf, typeAsOf, type AsOf, type AsOfAll } from './as-of/documents.ts';
+import { abilityExists, existsInGeneration } from './as-of/rules.ts';
+import { Versions } from './as-of/versions.ts';
 import { asOfDocumentFile, asOfFactsFile, type CreatureAsOfDocument, type FactKind, type FactsFile, type MoveAsOfDocument } from './as-of/facts.ts';
-import type { VersionGroup } from './as-of/versions.ts';
 import { AsOfWorld } from './as-of/world.ts';
 import { collectionAsOf } from './as-of-collection.ts';
 
@@ -41,13 +42,21 @@ async function readFacts<K extends FactKind>(build: BuildFiles, kind: K): Promis
   return file;
 }
 
-/** The facts of every kind, read and indexed once per build. */
-function world(build: BuildFiles): Promise<AsOfWorld> {
+/**
+ * The version groups, read once per build: all an item as of a game needs besides its own
+ * files (a creature's and a move's as-of documents say when each creature came).
+ */
+export function versionsOf(build: BuildFiles): Promise<Versions> {
+  return build.keep('as-of-versions', async () => new Versions(await readFacts(build, 'version-group'))) as Promise<Versions>;
+}
+
+/** The facts of every creature, move, type, ability and stat, read once per build: what answers over all of them read. */
+export function worldOf(build: BuildFiles): Promise<AsOfWorld> {
   return build.keep('as-of-world', async () => {
-    const [versionGroups, forms, creatures, moves, types, abilities, stats] = await Promise.all([
-      readFacts(build, 'version-group'), readFacts(build, 'creature-form'), readFacts(build, 'creature'), readFacts(build, 'move'), readFacts(build, 'type'), readFacts(build, 'ability'), readFacts(build, 'stat'),
+    const [versions, creatures, moves, types, abilities, stats] = await Promise.all([
+      versionsOf(build), readFacts(build, 'creature'), readFacts(build, 'move'), readFacts(build, 'type'), readFacts(build, 'ability'), readFacts(build, 'stat'),
     ]);
-    return new AsOfWorld({ versionGroups, forms, creatures, moves, types, abilities, stats });
+    return new AsOfWorld(versions, { creatures, moves, types, abilities, stats });
   }) as Promise<AsOfWorld>;
 }
 
@@ -58,38 +67,43 @@ function world(build: BuildFiles): Promise<AsOfWorld> {
 export async function asOf(build: BuildFiles, rest: readonly string[], withQuery: (answer: (params: URLSearchParams) => Promise<Answer>) => Promise<Answer>): Promise<Answer> {
   const [v, kind, key, sub] = rest;
   if (v === undefined || kind === undefined || rest.length > 4) return notFound();
-  const facts = await world(build);
-  const vg = facts.versions.resolve(v);
+  // the reads every answer over all creatures will wait on start now, beside the version groups'
+  if (key === undefined || sub !== undefined || kind === 'type' || kind === 'ability') readAhead(worldOf(build));
+  const versions = await versionsOf(build);
+  const vg = versions.resolve(v);
   if (!vg) return notFoundBecause(`no version group, version or generation is named "${v}"`);
   if (!isAsOfKind(kind)) return notFoundBecause(`"${kind}" is not answered as of a game: ${AS_OF_KINDS.join(', ')} are`);
-  if (key === undefined) return withQuery((params) => collectionAsOf(build, facts, vg, v, kind, params));
-  const context: AsOf = { vg, world: facts, base: build.baseUrl };
-  if (sub !== undefined) return sub === MATCHUPS && kind === 'creature' ? creatureMatchups(build, key, context) : notFound();
+  if (key === undefined) return withQuery(async (params) => collectionAsOf(build, await worldOf(build), vg, v, kind, params));
+  const context: AsOf = { vg, versions, base: build.baseUrl };
+  if (sub !== undefined) return sub === MATCHUPS && kind === 'creature' ? creatureMatchups(build, key, { ...context, world: await worldOf(build) }) : notFound();
   return itemAsOf(build, kind, canonicalKey(key), context);
 }
 
 /** `GET /v2/creature/{key}/matchups/`: as of the newest version group. */
 export async function matchupsToday(build: BuildFiles, key: string): Promise<Answer> {
-  const facts = await world(build);
-  const vg = facts.versions.newest();
-  return creatureMatchups(build, key, { vg, world: facts, base: build.baseUrl });
+  const world = await worldOf(build);
+  return creatureMatchups(build, key, { vg: world.versions.newest(), versions: world.versions, world, base: build.baseUrl });
 }
 
 async function itemAsOf(build: BuildFiles, kind: AsOfKind, key: string, context: AsOf): Promise<Answer> {
-  const today = kind === 'creature' ? null : await readJson<Doc>(build, itemFile(kind, key));
-  const id = kind === 'creature' ? context.world.creatureId(key) : (today?.id as number | undefined);
-  if (id === undefined || id === null) return notFound();
-  if (!existed(kind, id, context)) return notFoundBecause(`${kind} "${key}" did not exist as of ${context.vg.name}`);
-  if (kind === 'creature') return jsonAnswer(200, creatureAsOf(await asOfDocument<CreatureAsOfDocument>(build, 'creature', id), context));
-  if (kind === 'move') return jsonAnswer(200, moveAsOf(today!, await asOfDocument<MoveAsOfDocument>(build, 'move', id), context));
-  return jsonAnswer(200, kind === 'type' ? typeAsOf(today!, context) : abilityAsOf(today!, context));
+  if (kind === 'creature') return creatureItem(build, key, context);
+  const today = await readJson<Doc>(build, itemFile(kind, key));
+  if (today === null) return notFound();
+  const g = context.vg.generation;
+  const generation = idOfUrl((today.generation as { url: string }).url) ?? Infinity;
+  const existed = kind === 'ability' ? abilityExists(generation, g) : existsInGeneration(generation, g);
+  if (!existed) return notFoundBecause(`${kind} "${key}" did not exist as of ${context.vg.name}`);
+  if (kind === 'move') return jsonAnswer(200, moveAsOf(today, await asOfDocument<MoveAsOfDocument>(build, 'move', today.id as number), context));
+  const all: AsOfAll = { ...context, world: await worldOf(build) };
+  return jsonAnswer(200, kind === 'type' ? typeAsOf(today, all) : abilityAsOf(today, all));
 }
 
-function existed(kind: AsOfKind, id: number, { vg, world: facts }: AsOf): boolean {
-  if (kind === 'creature') return facts.creatureExists(id, vg);
-  if (kind === 'move') return facts.moveExists(id, vg);
-  if (kind === 'type') return facts.typeExists(id, vg);
-  return facts.abilityExists(id, vg);
+/** A creature as of a game: its as-of document alone (by id or name) says all, when it came included. */
+async function creatureItem(build: BuildFiles, key: string, context: AsOf): Promise<Answer> {
+  const doc = await readJson<CreatureAsOfDocument>(build, asOfDocumentFile('creature', key));
+  if (doc === null) return notFound();
+  if (!context.versions.cameBy(doc.born, context.vg, `creature ${key}`)) return notFoundBecause(`creature "${key}" did not exist as of ${context.vg.name}`);
+  return jsonAnswer(200, creatureAsOf(doc, context));
 }
 
 async function asOfDocument<T>(build: BuildFiles, kind: 'creature' | 'move', id: number): Promise<T> {
@@ -98,7 +112,7 @@ async function asOfDocument<T>(build: BuildFiles, kind: 'creature' | 'move', id:
   return doc;
 }
 
-async function creatureMatchups(build: BuildFiles, key: string, context: AsOf): Promise<Answer> {
+async function creatureMatchups(build: BuildFiles, key: string, context: AsOfAll): Promise<Answer> {
   const id = context.world.creatureId(canonicalKey(key));
   if (id === null) return notFound();
   if (!context.world.creatureExists(id, context.vg)) return notFoundBecause(`creature "${key}" did not exist as of ${context.vg.name}`);
@@ -108,4 +122,3 @@ async function creatureMatchups(build: BuildFiles, key: string, context: AsOf): 
   return jsonAnswer(200, matchups(id, listed, context));
 }
 
-export type { VersionGroup };

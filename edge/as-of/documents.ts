@@ -7,18 +7,23 @@
 import type { CreatureAsOfDocument, MoveAsOfDocument, Past, SlotAbility } from './facts.ts';
 import { RELATION_KEYS } from './facts.ts';
 import { abilitiesAsOf, moveFieldAsOf, multiplier, statsAsOf, typesAsOf } from './rules.ts';
-import type { VersionGroup } from './versions.ts';
+import type { Versions, VersionGroup } from './versions.ts';
 import type { AsOfWorld } from './world.ts';
 
 type Doc = Record<string, unknown>;
 type Link = { name: string; url: string };
 
-/** What every as-of document is made with: the version group, the facts, the links' base. */
+/** What an as-of item is made with: the version group, the version groups' order, the links' base. */
 export interface AsOf {
   vg: VersionGroup;
-  world: AsOfWorld;
+  versions: Versions;
   /** `{base_url}`, e.g. `http://localhost:8080/v2` */
   base: string;
+}
+
+/** What an answer over every creature is made with (a type's or an ability's creatures, matchups): also the facts of every kind. */
+export interface AsOfAll extends AsOf {
+  world: AsOfWorld;
 }
 
 /** The id at the end of a link (`…/generation/4/` → 4). */
@@ -86,18 +91,18 @@ function movesIn(doc: CreatureAsOfDocument, vg: VersionGroup, base: string): Doc
 
 const MOVE_FIELDS = ['power', 'pp', 'accuracy', 'effect_chance', 'type'] as const;
 
-export function moveAsOf(item: Doc, doc: MoveAsOfDocument, { vg, world }: AsOf): Doc {
+export function moveAsOf(item: Doc, doc: MoveAsOfDocument, { vg, versions }: AsOf): Doc {
   const past = item.past_values as Doc[];
-  const orderOf = (entry: Doc) => world.versions.orderOf(idOfLink((entry.version_group as Link).url)) ?? -Infinity;
+  const orderOf = (entry: Doc) => versions.orderOf(idOfLink((entry.version_group as Link).url)) ?? -Infinity;
   const changes: Doc = {};
   for (const field of MOVE_FIELDS) changes[field] = moveFieldAsOf(item[field], past, vg.order, orderOf, (entry) => entry[field] ?? null);
   const bit = 2 ** (vg.id - 1);
-  const learnedThen = new Set(doc.learners.filter(([creature, groups]) => Math.floor(groups / bit) % 2 === 1 && world.creatureExists(creature, vg)).map(([c]) => c));
+  const learnedThen = new Set(doc.learners.filter(([creature, groups, born]) => Math.floor(groups / bit) % 2 === 1 && versions.cameBy(born, vg, `creature ${creature}`)).map(([c]) => c));
   changes.learned_by_creature = (item.learned_by_creature as Link[]).filter((l) => learnedThen.has(idOfLink(l.url)));
   return withChanges(item, changes, ['past_values']);
 }
 
-export function typeAsOf(item: Doc, { vg, world, base }: AsOf): Doc {
+export function typeAsOf(item: Doc, { vg, world, base }: AsOfAll): Doc {
   const id = item.id as number;
   const relations = world.typeRelations(id, vg);
   const typeLinks = (ids: number[]) => ids.map((t) => link(base, 'type', t, world.typeName(t)!));
@@ -114,14 +119,14 @@ export function typeAsOf(item: Doc, { vg, world, base }: AsOf): Doc {
   );
 }
 
-export function abilityAsOf(item: Doc, { vg, world, base }: AsOf): Doc {
+export function abilityAsOf(item: Doc, { vg, world, base }: AsOfAll): Doc {
   const held = world.creaturesWithAbility(item.id as number, vg);
   const entry = (a: SlotAbility) => ({ is_hidden: a[2] === 1, slot: a[0] });
   return withChanges(item, { creature: held.map((c) => ({ ...entry(c.entry), creature: link(base, 'creature', c.id, c.name) })) }, []);
 }
 
 /** `{"defending": […]}`: each listed type that existed, and what its attacks do to the creature's types as of the version group. */
-export function matchups(creature: number, listedTypes: readonly number[], { vg, world, base }: AsOf): Doc {
+export function matchups(creature: number, listedTypes: readonly number[], { vg, world, base }: AsOfAll): Doc {
   const facts = world.creature(creature);
   if (!facts) throw new Error(`creature ${creature} has no as-of facts`);
   const defending = world.creatureTypes(facts, vg).map(([, type]) => type);

@@ -37,19 +37,18 @@ export interface VersionGroupFacts {
   versions: string[];
 }
 
-export interface CreatureFormFacts {
-  /** the version group the form came in */
-  versionGroup: number;
-}
-
 export interface CreatureFacts {
   name: string;
-  /** its first form's id (`forms[0]`): when it came */
-  form: number;
+  /** the version group its first form (`forms[0]`) came in: it exists as of that group and every later one */
+  born: number;
   types: SlotType[];
   pastTypes: Past<SlotType[]>[];
   abilities: SlotAbility[];
   pastAbilities: Past<SlotAbility[]>[];
+}
+
+/** A creature's stats, today's and past, in a file of their own (`asOfStatsFile`): only lists read them. */
+export interface CreatureStats {
   stats: StatValue[];
   pastStats: Past<StatValue[]>[];
 }
@@ -87,7 +86,6 @@ export interface StatFacts {
 /** The facts of each kind the rules read. */
 export interface FactsOf {
   'version-group': VersionGroupFacts;
-  'creature-form': CreatureFormFacts;
   creature: CreatureFacts;
   move: MoveFacts;
   type: TypeFacts;
@@ -95,7 +93,7 @@ export interface FactsOf {
   stat: StatFacts;
 }
 export type FactKind = keyof FactsOf;
-export const AS_OF_FACT_KINDS: readonly FactKind[] = ['version-group', 'creature-form', 'creature', 'move', 'type', 'ability', 'stat'];
+export const AS_OF_FACT_KINDS: readonly FactKind[] = ['version-group', 'creature', 'move', 'type', 'ability', 'stat'];
 
 /** A kind's facts file: its records' facts in id order. */
 export interface FactsFile<K extends FactKind> {
@@ -113,6 +111,8 @@ export interface CreatureAsOfDocument {
   moves: Array<[number, string, ...number[]]>;
   /** learn method names by id */
   methods: Record<string, string>;
+  /** the version group its first form came in (CreatureFacts `born`): an item answer needs no other file to know it existed */
+  born: number;
 }
 
 /**
@@ -120,7 +120,8 @@ export interface CreatureAsOfDocument {
  * order of today's `learned_by_creature`. The rest is today's item, read beside it.
  */
 export interface MoveAsOfDocument {
-  learners: Array<[creature: number, versionGroups: number]>;
+  /** each learner, the version groups it learns the move in, and the one it came in (CreatureFacts `born`) */
+  learners: Array<[creature: number, versionGroups: number, born: number]>;
 }
 
 export interface AsOfDocumentOf {
@@ -144,5 +145,10 @@ export interface LearnsetFile {
 
 export const AS_OF_PREFIX = 'v2/_as-of';
 export const asOfLearnsetFile = `${AS_OF_PREFIX}/creature-learnset.json`;
+/** Each creature's CreatureStats: `{records: [[id, stats], …]}`. */
+export const asOfStatsFile = `${AS_OF_PREFIX}/creature-stats.json`;
+export interface StatsFile {
+  records: Array<[creature: number, stats: CreatureStats]>;
+}
 export const asOfFactsFile = (kind: FactKind): string => `${AS_OF_PREFIX}/${kind}.json`;
 export const asOfDocumentFile = (kind: DocumentKind, key: string | number): string => `${AS_OF_PREFIX}/${kind}/${key}.json`;

@@ -4,7 +4,7 @@
  * games, each made by the same rules as the as-of items (world.ts). Every other filter, range
  * and field is today's, read from the kind's own indexes.
  */
-import { MOVE_VALUES, type SlotAbility, type SlotType, type StatValue } from './facts.ts';
+import { MOVE_VALUES, type CreatureStats, type SlotAbility, type SlotType, type StatValue } from './facts.ts';
 import type { VersionGroup } from './versions.ts';
 import type { AsOfWorld } from './world.ts';
 
@@ -30,6 +30,8 @@ export interface ViewScope {
   base: string;
   /** each creature's learnset (facts.ts LearnsetFile), when the query filters or counts by move; without it the move filter is today's */
   learnsets?: ReadonlyMap<number, readonly number[]>;
+  /** each creature's stats (facts.ts StatsFile), for a creature list */
+  stats?: ReadonlyMap<number, CreatureStats>;
 }
 
 const link = (base: string, kind: string, id: number, name: string) => ({ name, url: `${base}/${kind}/${id}/` });
@@ -75,7 +77,9 @@ function creatureView(scope: ViewScope): AsOfListView {
   const byAbility = new Map<number, number[]>();
   for (const p of existing) {
     const facts = world.creature(ids[p]!)!;
-    const held: CreatureThen = { types: world.creatureTypes(facts, vg), abilities: world.creatureAbilities(facts, vg), stats: world.creatureStats(facts, vg) };
+    const stats = scope.stats?.get(ids[p]!);
+    if (!stats) throw new Error(`creature ${ids[p]!}: no stats in the as-of facts`);
+    const held: CreatureThen = { types: world.creatureTypes(facts, vg), abilities: world.creatureAbilities(facts, vg), stats: world.creatureStats(stats, vg) };
     then.set(p, held);
     for (const [, type] of held.types) addMember(byType, type, p);
     for (const [, ability] of held.abilities) if (ability !== null) addMember(byAbility, ability, p);

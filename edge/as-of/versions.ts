@@ -52,6 +52,13 @@ export class Versions {
     return this.latest;
   }
 
+  /** Whether what came in the version group `born` (an id) existed as of `vg`; a group the build has none of is a fault (`owner` names what came in it). */
+  cameBy(born: number, vg: VersionGroup, owner: string): boolean {
+    const came = this.orders.get(born);
+    if (came === undefined) throw new Error(`${owner}: version group ${born} has no as-of facts`);
+    return came <= vg.order;
+  }
+
   /** A version group's order by id; undefined for an id the build has no version group of. */
   orderOf(id: number): number | undefined {
     return this.orders.get(id);

@@ -3,13 +3,11 @@
  * once per build, and the questions the as-of answers ask of them: what existed as of a version
  * group, and what it was then. Every answer follows rules.ts.
  */
-import { MOVE_VALUES, type AbilityFacts, type CreatureFacts, type CreatureFormFacts, type FactsFile, type MoveFacts, type Relations, type SlotAbility, type SlotType, type StatFacts, type StatValue, type TypeFacts } from './facts.ts';
+import { MOVE_VALUES, type AbilityFacts, type CreatureFacts, type CreatureStats, type FactsFile, type MoveFacts, type Relations, type SlotAbility, type SlotType, type StatFacts, type StatValue, type TypeFacts } from './facts.ts';
 import { abilitiesAsOf, abilityExists, existsInGeneration, moveFieldAsOf, pastValue, statsAsOf, typesAsOf, type Slotted } from './rules.ts';
 import { Versions, type VersionGroup } from './versions.ts';
 
 export interface WorldFiles {
-  versionGroups: FactsFile<'version-group'>;
-  forms: FactsFile<'creature-form'>;
   creatures: FactsFile<'creature'>;
   moves: FactsFile<'move'>;
   types: FactsFile<'type'>;
@@ -29,8 +27,6 @@ export interface Held<T> {
 }
 
 export class AsOfWorld {
-  readonly versions: Versions;
-  private readonly forms: Map<number, CreatureFormFacts>;
   readonly creatures: ReadonlyArray<[number, CreatureFacts]>;
   private readonly creatureById: Map<number, CreatureFacts>;
   private creatureByName: Map<string, number> | null = null;
@@ -40,9 +36,10 @@ export class AsOfWorld {
   private readonly abilities: Map<number, AbilityFacts>;
   private readonly stats: Map<number, StatFacts>;
 
-  constructor(files: WorldFiles) {
-    this.versions = new Versions(files.versionGroups);
-    this.forms = new Map(files.forms.records);
+  constructor(
+    readonly versions: Versions,
+    files: WorldFiles,
+  ) {
     this.creatures = files.creatures.records;
     this.creatureById = new Map(files.creatures.records);
     this.moves = files.moves.records;
@@ -69,12 +66,7 @@ export class AsOfWorld {
   /** Whether the creature's first form came in the version group asked for or before it. */
   creatureExists(id: number, vg: VersionGroup): boolean {
     const creature = this.creatureById.get(id);
-    if (!creature) return false;
-    const form = this.forms.get(creature.form);
-    if (!form) throw new Error(`creature ${id}: its first form ${creature.form} has no as-of facts`);
-    const came = this.versions.orderOf(form.versionGroup);
-    if (came === undefined) throw new Error(`creature form ${creature.form}: version group ${form.versionGroup} has no as-of facts`);
-    return came <= vg.order;
+    return creature !== undefined && this.versions.cameBy(creature.born, vg, `creature ${id}`);
   }
 
   creatureTypes(creature: CreatureFacts, vg: VersionGroup): readonly SlotType[] {
@@ -124,8 +116,8 @@ export class AsOfWorld {
     };
   }
 
-  creatureStats(creature: CreatureFacts, vg: VersionGroup): StatValue[] {
-    return statsAsOf(creature.stats, creature.pastStats, vg.generation, ([stat]) => stat);
+  creatureStats(stats: CreatureStats, vg: VersionGroup): StatValue[] {
+    return statsAsOf(stats.stats, stats.pastStats, vg.generation, ([stat]) => stat);
   }
 
   abilityName(id: number): string | undefined {

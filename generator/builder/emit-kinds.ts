@@ -124,7 +124,7 @@ export function emitRecord(
         }
         out.facts = facts;
         out.coverage = coverageFacts(em.kind, doc as Doc);
-        out.asOfFacts = asOfFacts(em.kind, doc as Doc);
+        out.asOfFacts = asOfFacts(em.kind, doc as Doc, docCtx);
         const asOf = asOfDocument(em.kind, doc as Doc, docCtx);
         out.asOfDocument = asOf && JSON.stringify(asOf);
       } else if (error) out.problems.push(`${em.kind} ${record.id} ${part}: ${error}`);

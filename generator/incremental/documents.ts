@@ -7,7 +7,7 @@ import { BuildError } from '../build-error.ts';
 import type { BuildContext } from '../resources/context.ts';
 import { emitRecord, ITEM_PART, type KindEmitter, type RecordDocuments } from '../builder/emit-kinds.ts';
 import type { KindName } from '../model/kinds.ts';
-import { asOfDocument } from '../indexes/as-of.ts';
+import { asOfDocument, asOfFacts } from '../indexes/as-of.ts';
 import type { DocumentId, ReadLedger } from './ledger.ts';
 import type { AnyRecord, RecordChanges } from './record-changes.ts';
 
@@ -39,6 +39,7 @@ export function learnReads(ctx: BuildContext, emitters: ReadonlyMap<KindName, Ki
           const doc = emit(record, docCtx);
           if (part === ITEM_PART) {
             em.query.facts(record, doc, docCtx);
+            asOfFacts(kind, doc as Record<string, unknown>, docCtx);
             asOfDocument(kind, doc as Record<string, unknown>, docCtx);
           }
         } catch (e) {

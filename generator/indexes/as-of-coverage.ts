@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { AS_OF_FACT_KINDS, asOfFactsFile, type FactKind, type FactsFile } from '../../edge/as-of/facts.ts';
 import { AsOfWorld, type WorldFiles } from '../../edge/as-of/world.ts';
-import type { VersionGroup } from '../../edge/as-of/versions.ts';
+import { Versions, type VersionGroup } from '../../edge/as-of/versions.ts';
 import type { AsOfDisagreement } from '../../schemas/output/coverage.ts';
 import { BuildError } from '../build-error.ts';
 import { readJsonIfThere } from '../files/folders.ts';
@@ -24,10 +24,8 @@ export function readWorld(root: string): AsOfWorld | null {
     files.set(kind, file);
   }
   const get = <K extends FactKind>(kind: K) => files.get(kind) as unknown as FactsFile<K>;
-  const world: WorldFiles = {
-    versionGroups: get('version-group'), forms: get('creature-form'), creatures: get('creature'), moves: get('move'), types: get('type'), abilities: get('ability'), stats: get('stat'),
-  };
-  return new AsOfWorld(world);
+  const world: WorldFiles = { creatures: get('creature'), moves: get('move'), types: get('type'), abilities: get('ability'), stats: get('stat') };
+  return new AsOfWorld(new Versions(get('version-group')), world);
 }
 
 /** Every case, oldest generation first, then creatures before moves, each in id order. */

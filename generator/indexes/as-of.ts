@@ -4,7 +4,7 @@
  * document while it is in hand (builder/emit-kinds.ts), like the query and coverage facts.
  */
 import {
-  AS_OF_DOCUMENT_KINDS, AS_OF_FACT_KINDS, MAX_VERSION_GROUP_BIT, MOVE_VALUES, RELATION_KEYS, asOfFactsFile, asOfLearnsetFile, type LearnsetFile,
+  AS_OF_DOCUMENT_KINDS, AS_OF_FACT_KINDS, MAX_VERSION_GROUP_BIT, MOVE_VALUES, RELATION_KEYS, asOfFactsFile, asOfLearnsetFile, asOfStatsFile, type CreatureStats, type LearnsetFile, type StatsFile,
   type AsOfDocumentOf, type MoveValues, type StatValue, type CreatureAsOfDocument, type DocumentKind, type FactKind, type FactsFile, type FactsOf, type MoveAsOfDocument, type Past, type Relations, type SlotAbility, type SlotType,
 } from '../../edge/as-of/facts.ts';
 import { idOfUrl } from '../../edge/layout.ts';
@@ -40,7 +40,7 @@ const relationIds = (value: unknown): Relations => {
 };
 
 /** What the build keeps of each record: its kind's facts, and for a creature its learnset (written to a file of its own). */
-type KeptOf<K extends FactKind> = K extends 'creature' ? FactsOf[K] & { learnset: number[] } : FactsOf[K];
+type KeptOf<K extends FactKind> = K extends 'creature' ? FactsOf[K] & CreatureStats & { learnset: number[] } : FactsOf[K];
 export type KeptFacts = KeptOf<FactKind>;
 
 /** A creature's moves with the version groups of each, as flat pairs (LearnsetFile). */
@@ -61,8 +61,16 @@ function withBit(groups: number, vg: number, owner: string): number {
   return Math.floor(groups / bit) % 2 === 1 ? groups : groups + bit;
 }
 
-/** Each fact kind's facts, read off its item document. */
-const FACTS: { [K in FactKind]: (doc: Doc) => KeptOf<K> } = {
+/** The version group a creature's first form came in (its forms in id order: the item's `forms[0]`). */
+export function bornIn(creature: number, ctx: BuildContext): number {
+  const forms = ctx.groupBy('creature-form', 'creature_id').get(creature) ?? [];
+  const first = forms.reduce<(typeof forms)[number] | undefined>((low, form) => (low === undefined || form.id < low.id ? form : low), undefined);
+  if (!first) throw new Error(`creature ${creature} has no form`);
+  return first.introduced_in_version_group_id;
+}
+
+/** Each fact kind's facts, read off its item document (and, for when a creature came, its first form's record). */
+const FACTS: { [K in FactKind]: (doc: Doc, ctx: BuildContext) => KeptOf<K> } = {
   'version-group': (doc) => ({
     name: doc.name as string,
     order: doc.order as number,
@@ -70,10 +78,9 @@ const FACTS: { [K in FactKind]: (doc: Doc) => KeptOf<K> } = {
     generationName: (doc.generation as Link).name,
     versions: (doc.versions as Link[]).map((v) => v.name),
   }),
-  'creature-form': (doc) => ({ versionGroup: idOf(doc.version_group) }),
-  creature: (doc) => ({
+  creature: (doc, ctx) => ({
     name: doc.name as string,
-    form: idOf((doc.forms as Link[])[0]),
+    born: bornIn(doc.id as number, ctx),
     types: slotTypes(doc.types),
     pastTypes: pastByGeneration(doc.past_types, 'types', slotTypes),
     abilities: slotAbilities(doc.abilities),
@@ -102,17 +109,18 @@ const isFactKind = (kind: string): kind is FactKind => (AS_OF_FACT_KINDS as read
 const isDocumentKind = (kind: string): kind is DocumentKind => (AS_OF_DOCUMENT_KINDS as readonly string[]).includes(kind);
 
 /** A record's as-of facts, for the kinds the rules read; null for any other kind. */
-export function asOfFacts(kind: string, doc: Doc): KeptFacts | null {
-  return isFactKind(kind) ? FACTS[kind](doc) : null;
+export function asOfFacts(kind: string, doc: Doc, ctx: BuildContext): KeptFacts | null {
+  return isFactKind(kind) ? FACTS[kind](doc, ctx) : null;
 }
 
 /** A kind's facts files from its records' facts in id order: its own, and for creatures the learnsets. */
 export function asOfFactsBodies(kind: FactKind, records: Array<[number, KeptFacts]>): Array<[path: string, body: string]> {
   if (kind !== 'creature') return [[asOfFactsFile(kind), JSON.stringify({ kind, records } satisfies FactsFile<FactKind>)]];
   const creatures = records as Array<[number, KeptOf<'creature'>]>;
-  const own: FactsFile<'creature'> = { kind, records: creatures.map(([id, { learnset: _, ...facts }]) => [id, facts]) };
+  const own: FactsFile<'creature'> = { kind, records: creatures.map(([id, { learnset: _l, stats: _s, pastStats: _p, ...facts }]) => [id, facts]) };
+  const stats: StatsFile = { records: creatures.map(([id, facts]) => [id, { stats: facts.stats, pastStats: facts.pastStats }]) };
   const learnsets: LearnsetFile = { records: creatures.map(([id, facts]) => [id, facts.learnset]) };
-  return [[asOfFactsFile(kind), JSON.stringify(own)], [asOfLearnsetFile, JSON.stringify(learnsets)]];
+  return [[asOfFactsFile(kind), JSON.stringify(own)], [asOfStatsFile, JSON.stringify(stats)], [asOfLearnsetFile, JSON.stringify(learnsets)]];
 }
 
 export const hasAsOfFacts = isFactKind;
@@ -121,8 +129,10 @@ export const hasAsOfFacts = isFactKind;
 export function readAsOfFacts(dir: string, kind: FactKind): Map<number, KeptFacts> {
   const own = new Map(readServed<FactsFile<FactKind>>(dir, asOfFactsFile(kind)).records);
   if (kind !== 'creature') return own;
+  const stats = new Map(readServed<StatsFile>(dir, asOfStatsFile).records);
   const learnsets = new Map(readServed<LearnsetFile>(dir, asOfLearnsetFile).records);
-  return new Map([...own].map(([id, facts]) => [id, { ...(facts as FactsOf['creature']), learnset: learnsets.get(id) ?? [] }]));
+  const kept = (id: number, facts: FactsOf['creature']): KeptOf<'creature'> => ({ ...facts, ...(stats.get(id) ?? { stats: [], pastStats: [] }), learnset: learnsets.get(id) ?? [] });
+  return new Map([...own].map(([id, facts]) => [id, kept(id, facts as FactsOf['creature'])]));
 }
 
 function readServed<T>(dir: string, file: string): T {
@@ -136,7 +146,7 @@ function readServed<T>(dir: string, file: string): T {
 export const hasAsOfDocument = isDocumentKind;
 
 /** The creature's as-of document: its item without moves, and its moves compact (facts.ts). */
-function creatureDocument(doc: Doc): CreatureAsOfDocument {
+function creatureDocument(doc: Doc, ctx: BuildContext): CreatureAsOfDocument {
   const methods: Record<string, string> = {};
   type Detail = { level_learned_at: number; move_learn_method: Link; order: number | null; version_group: Link };
   const moves = (doc.moves as Array<{ move: Link; version_group_details: Detail[] }>).map(({ move, version_group_details }): [number, string, ...number[]] => {
@@ -148,7 +158,7 @@ function creatureDocument(doc: Doc): CreatureAsOfDocument {
     }
     return [idOf(move), move.name, ...details];
   });
-  return { item: { ...doc, moves: [] }, moves, methods };
+  return { item: { ...doc, moves: [] }, moves, methods, born: bornIn(doc.id as number, ctx) };
 }
 
 /** The move's as-of document: each learner's version groups (from the learnsets the item's list is made from). */
@@ -157,13 +167,13 @@ function moveDocument(doc: Doc, ctx: BuildContext): MoveAsOfDocument {
   for (const { owner, row } of ctx.childrenBy('creature', 'moves', 'move_id').get(doc.id as number) ?? []) {
     groups.set(owner.id, withBit(groups.get(owner.id) ?? 0, row.version_group_id, `move ${String(doc.id)}`));
   }
-  const learners = (doc.learned_by_creature as Link[]).map((l): [number, number] => [idOf(l), groups.get(idOf(l)) ?? 0]);
+  const learners = (doc.learned_by_creature as Link[]).map((l): [number, number, number] => [idOf(l), groups.get(idOf(l)) ?? 0, bornIn(idOf(l), ctx)]);
   return { learners };
 }
 
 /** A creature's or a move's as-of document, made with its item; null for other kinds. */
 export function asOfDocument(kind: string, doc: Doc, ctx: BuildContext): AsOfDocumentOf[DocumentKind] | null {
-  if (kind === 'creature') return creatureDocument(doc);
+  if (kind === 'creature') return creatureDocument(doc, ctx);
   if (kind === 'move') return moveDocument(doc, ctx);
   return null;
 }
