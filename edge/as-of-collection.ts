@@ -12,7 +12,7 @@ import { asOfLearnsetFile, asOfStatsFile, type LearnsetFile, type StatsFile } fr
 import { listView, type AsOfListView, type ValueRows } from './as-of/lists.ts';
 import type { VersionGroup } from './as-of/versions.ts';
 import type { AsOfWorld } from './as-of/world.ts';
-import { encodeFieldColumn, FieldColumn } from './query/field-column.ts';
+import { ComputedColumn, type ColumnReader } from './query/field-column.ts';
 import type { Json } from './query/fields.ts';
 import { FilterIndex, positionGaps } from './query/filter.ts';
 import { decodeFilterPack, type PackedFilters, type PackedValueFilter } from './query/filter-pack.ts';
@@ -25,7 +25,6 @@ export async function collectionAsOf(build: BuildFiles, world: AsOfWorld, vg: Ve
   return collection(files, kind, params, { url: `${build.baseUrl}/as-of/${v}/${kind}/`, positions: view.existing });
 }
 
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /**
@@ -97,14 +96,13 @@ class AsOfFiles implements CollectionFiles {
     });
   }
 
-  fieldColumn(kind: string, field: string): Promise<FieldColumn | null> {
+  /** A field whose values changed: each entry's value of then, made when an answer first takes it. */
+  fieldColumn(kind: string, field: string): Promise<ColumnReader | null> {
     return this.keep(`field:${kind}:${field}`, async () => {
-      const value = (await this.view(kind))?.fields.get(field);
+      const view = await this.view(kind);
+      const value = view?.fields.get(field);
       if (value === undefined) return this.build.fieldColumn(kind, field);
-      const today = await this.build.fieldColumn(kind, field);
-      if (today === null) return null;
-      const values = Array.from({ length: today.count }, (_, p) => value(p) as Json);
-      return new FieldColumn(encoder.encode(encodeFieldColumn({ kind, field }, values)));
+      return new ComputedColumn(view!.count, (p) => value(p) as Json);
     });
   }
 }

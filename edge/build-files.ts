@@ -15,7 +15,7 @@ import {
   fieldColumnFile, filterIndexFile, idOfUrl, languageSearchFile, languageSearchPackFile, listFile, metaFile, routesFile, searchIndexFile, searchPackFile, type Meta, type Routes,
 } from './layout.ts';
 import type { FullList } from './pagination.ts';
-import { FieldColumn } from './query/field-column.ts';
+import { FieldColumn, type ColumnReader } from './query/field-column.ts';
 import { FilterIndex } from './query/filter.ts';
 import { decodeFilterPack } from './query/filter-pack.ts';
 import type { SearchIndexFile } from './query/search-index.ts';
@@ -130,7 +130,7 @@ export class BuildFiles {
   }
 
   /** One allowed field's values for every entry of a kind's list, read by entry. */
-  fieldColumn(kind: string, field: string): Promise<FieldColumn | null> {
+  fieldColumn(kind: string, field: string): Promise<ColumnReader | null> {
     const path = fieldColumnFile(kind, field);
     return this.keep(path, () => this.readOptional(path, (bytes) => new FieldColumn(bytes)));
   }

@@ -12,7 +12,7 @@
 import { readAhead, type CollectionFiles } from './build-files.ts';
 import { idOfUrl, queryShape, type QueryShape, type Routes } from './layout.ts';
 import type { FullList, ListEntry } from './pagination.ts';
-import { isNamesField, onlyLanguage, type FieldColumn } from './query/field-column.ts';
+import { isNamesField, onlyLanguage, type ColumnReader } from './query/field-column.ts';
 import { compileFields, defineKey, nestField, project, type FieldTree, type PartObject } from './query/fields.ts';
 import { RawJson, type JsonPart } from './query/raw-json.ts';
 
@@ -120,7 +120,7 @@ async function nestedItems(build: CollectionFiles, kind: string, declared: reado
 
 /** A column's entries as an answer takes them: bytes (`whole`) or parsed; a `names` field's in `lang` only. */
 async function columnValues(build: CollectionFiles, kind: string, field: string, whole: boolean, lang: string | null): Promise<{ count: number; at: (p: number) => JsonPart }> {
-  let values: FieldColumn | null = null;
+  let values: ColumnReader | null = null;
   if (inLanguage(field, lang)) {
     values = await build.languageColumn(kind, field, lang);
     // no column in that language (no entry has a name in it): each value of the whole one, filtered
@@ -162,7 +162,7 @@ async function mergeLinked(build: CollectionFiles, kind: string, link: { field: 
   });
 }
 
-async function column(build: CollectionFiles, kind: string, field: string): Promise<FieldColumn> {
+async function column(build: CollectionFiles, kind: string, field: string): Promise<ColumnReader> {
   const file = await build.fieldColumn(kind, field);
   // a declared field the build wrote no column for: the build is broken, a 404 like an unreadable file
   if (!file) throw new Error(`${kind}: no column for the field ${field}`);

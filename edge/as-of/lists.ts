@@ -12,6 +12,8 @@ import type { AsOfWorld } from './world.ts';
 export type ValueRows = Array<[name: string, id: number, positions: number[]]>;
 
 export interface AsOfListView {
+  /** how many entries the kind's list holds (today's) */
+  count: number;
   /** the list positions of the entries that existed, ascending */
   existing: number[];
   /** value filters whose members changed, by parameter name */
@@ -49,7 +51,7 @@ const existingPositions = (ids: ReadonlyArray<number | null>, exists: (id: numbe
   ids.flatMap((id, p) => (id !== null && exists(id) ? [p] : []));
 
 function existenceOnly({ ids }: ViewScope, exists: (id: number) => boolean): AsOfListView {
-  return { existing: existingPositions(ids, exists), values: new Map(), ranges: new Map(), fields: new Map() };
+  return { count: ids.length, existing: existingPositions(ids, exists), values: new Map(), ranges: new Map(), fields: new Map() };
 }
 
 /** Members by value id, then the rows in id order. */
@@ -86,7 +88,7 @@ function creatureView(scope: ViewScope): AsOfListView {
   }
   const values = new Map([['type', valueRows(byType, (id) => world.typeName(id))], ['ability', valueRows(byAbility, (id) => world.abilityName(id))]]);
   if (scope.learnsets) values.set('move', learnedThen(scope, existing, scope.learnsets));
-  return { existing, values, ranges: creatureRanges(scope, then), fields: creatureFields(scope, then) };
+  return { count: ids.length, existing, values, ranges: creatureRanges(scope, then), fields: creatureFields(scope, then) };
 }
 
 /** The `move` filter as of the version group: the creatures that learn each move in it. */
@@ -154,7 +156,7 @@ function moveView(scope: ViewScope): AsOfListView {
   const ranges = new Map(MOVE_VALUES.flatMap((name, i) => (i === TYPE ? [] : [[name, values[i]!] as [string, Float64Array]])));
   const number = (i: number) => (p: number) => (Number.isNaN(values[i]![p]!) ? null : values[i]![p]!);
   const fields = new Map<string, (position: number) => unknown>(MOVE_VALUES.map((name, i) => [name, i === TYPE ? typeField(world, base, typeAt) : number(i)]));
-  return { existing, values: new Map([['type', valueRows(byType, (id) => world.typeName(id))]]), ranges, fields };
+  return { count: ids.length, existing, values: new Map([['type', valueRows(byType, (id) => world.typeName(id))]]), ranges, fields };
 }
 
 const typeField = (world: AsOfWorld, base: string, typeAt: Map<number, number>) => (p: number) => {
