@@ -151,12 +151,25 @@
     return '';
   }
 
+  /** `creature-form` → `CreatureForm`, as the reference names a kind's shapes. */
+  function pascalCase(kind) {
+    return kind.split('-').map(function (word) { return word.charAt(0).toUpperCase() + word.slice(1); }).join('');
+  }
+
+  /** The reference section of an answer as of a game: `as-of/{v}/{kind}[/{key}[/matchups]]`, or a creature's matchups today. */
+  function asOfReference(segments) {
+    if (segments[segments.length - 1] === 'matchups') return 'shape-Matchups';
+    return segments[0] === 'as-of' && segments.length >= 3 ? 'shape-' + pascalCase(segments[2]) + 'AsOf' : null;
+  }
+
   /** The reference section that describes the answer `data` to `path`, or null when the page has none. */
   function referenceFor(path, data) {
     var rest = path.split('?')[0].slice(PREFIX.length).replace(/^\/+|\/+$/g, '');
+    var segments = rest.toLowerCase().split('/');
     var id = data && data.error === 'bad_parameter' ? 'shape-BadParameter'
+      : data && data.error === 'not_found' ? 'shape-AsOfNotFound'
       : rest === '' ? 'shape-RootIndex' : rest === 'meta' ? 'shape-Meta' : rest === 'search' ? 'shape-SearchPage'
-      : 'ref-' + rest.split('/')[0].toLowerCase();
+      : asOfReference(segments) || 'ref-' + segments[0];
     return document.getElementById(id) ? id : null;
   }
 

@@ -2,7 +2,8 @@
  * What a person does in the docs page: Debian's Chromium, headless, against the preview of the
  * data cut's build (generator/cut: the page is built from the build's data, so it names the cut's
  * items). They try `/v2/creature/1` and follow the links in the answer, use the keyboard only,
- * run the search and filter examples and a 400, type the "Coming from GraphQL" requests, and read
+ * run the search and filter examples and a 400, type the "Coming from GraphQL" requests, run the
+ * "As of a game" examples (clefairy in generation V, its matchups), and read
  * an answer on a 360 px screen; every answer is what the built documents say. Screenshots go under
  * test-output/. The page as a reader meets it (reference, contrast, sections, coverage map) is
  * test/e2e.test.ts.
@@ -207,6 +208,36 @@ describe('the docs page: coming from GraphQL', () => {
     const generations = (distJson(listFile('generation')) as { results: { name: string }[] }).results.map((g) => g.name);
     expect(shown.facets.generation.map((f) => f.name)).toEqual(generations.filter((g) => perGeneration.has(g)));
     expect(shown.facets.generation.reduce((sum, f) => sum + f.count, 0)).toBe(list.count);
+    expect(elsewhere).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('the docs page: as of a game', () => {
+  it('runs the clefairy example in the try box: the answer shown is the service’s, normal as of generation V where today it is fairy, and it links its reference; then the matchups', async () => {
+    const path = '/v2/as-of/generation-v/creature/clefairy/';
+    const { page, elsewhere, errors } = await openPage();
+    await page.goto(`${origin}/`);
+    await page.locator(`#as-of a[data-try][href="${path}"]`).click();
+    await answered(page, path);
+    const shown = (await shownJson(page)) as { name: string; types: { type: { name: string } }[] };
+    expect(shown).toEqual(await (await fetch(`${origin}${path}`)).json());
+    expect(shown.name).toBe('clefairy');
+    expect(shown.types.map((t) => t.type.name)).toEqual(['normal']);
+    expect(shown).not.toHaveProperty('past_types');
+    const today = distJson(itemFile('creature', 'clefairy')) as { types: { type: { name: string } }[] };
+    expect(today.types.map((t) => t.type.name)).toEqual(['fairy']);
+    expect(await page.getByRole('link', { name: 'Fields of this answer' }).getAttribute('href')).toBe('#shape-CreatureAsOf');
+    await page.screenshot({ path: join(outputDir, 'docs-as-of.png') });
+
+    const matchups = '/v2/as-of/generation-v/creature/clefairy/matchups/';
+    await page.locator(`#as-of a[data-try][href="${matchups}"]`).click();
+    await answered(page, matchups);
+    const defending = ((await shownJson(page)) as { defending: { type: { name: string }; multiplier: number }[] }).defending;
+    expect(defending).toEqual(((await (await fetch(`${origin}${matchups}`)).json()) as { defending: unknown[] }).defending);
+    expect(Object.fromEntries(defending.map((d) => [d.type.name, d.multiplier]))).toMatchObject({ fighting: 2, ghost: 0 });
+    expect(await page.getByRole('link', { name: 'Fields of this answer' }).getAttribute('href')).toBe('#shape-Matchups');
     expect(elsewhere).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();

@@ -3,8 +3,8 @@
  * cut's build (generator/cut: the page is built from the build's data, so it names the cut's
  * items). It is served at `/` with its assets and lists every resource; each resource has its
  * reference, which its fields, its example and the try box's answers link to; text has enough
- * contrast in both colour schemes; the "Filter and search" and "Coming from GraphQL" sections link
- * their requests into the try box; the coverage map says what /v2/meta/coverage/ says. Screenshots
+ * contrast in both colour schemes; the "Filter and search", "As of a game" and "Coming from GraphQL"
+ * sections link their requests into the try box; the coverage map says what /v2/meta/coverage/ says. Screenshots
  * go under test-output/. The page's few examples that need items the cut lacks are checked on the
  * full build, by HTTP. What a person does in the page (the try box, links, keyboard, search,
  * filters, typed queries, a narrow screen) is test/e2e-try.test.ts.
@@ -150,6 +150,33 @@ describe('the docs page: filter and search', () => {
       const text = (await row.textContent()) ?? '';
       for (const name of [...q.filters.map((f) => f.name), ...q.ranges.map((r) => r.name), ...q.fields]) expect(text, `${kind} ${name}`).toContain(name);
     }
+    expect(elsewhere).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('the docs page: as of a game', () => {
+  it('has an "As of a game" section whose examples open in the try box, a row per kind of what changes, and the answers’ reference', async () => {
+    const { page, elsewhere, errors } = await loadedPage();
+    const section = page.locator('#as-of');
+    expect(await section.getByRole('heading', { name: 'As of a game', exact: true }).count()).toBe(1);
+    expect(await page.locator('nav.toc a[href="#as-of"]').count()).toBe(1);
+    const examples = ['/v2/as-of/generation-v/creature/clefairy/', '/v2/as-of/red-blue/creature/bulbasaur/', '/v2/as-of/generation-v/type/steel/', '/v2/as-of/generation-v/creature/clefairy/matchups/'];
+    for (const path of examples) expect(await section.locator(`a[data-try][href="${path}"]`).count(), path).toBe(1);
+    const text = (await section.textContent()) ?? '';
+    for (const phrase of ['red-blue', 'firered', 'generation-iv', 'past_*', 'today’s', 'levitate', 'not_found']) expect(text, phrase).toContain(phrase);
+    // what changes, by kind, as the as-of schemas say; each row links its answer's reference, which is on the page
+    const rows = section.locator('#as-of-fields tbody tr');
+    expect(await rows.locator('th').allTextContents()).toEqual(['creature', 'move', 'type', 'ability']);
+    expect(await rows.nth(0).locator('td').nth(0).textContent()).toBe('abilities, moves, stats, types');
+    expect(await rows.nth(0).locator('td').nth(1).textContent()).toBe('past_abilities, past_stats, past_types');
+    expect(await rows.nth(2).locator('td').nth(0).textContent()).toBe('damage_relations, creature, moves');
+    const dangling = await page.locator('#as-of a[href^="#"]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!.slice(1)).filter((id) => !document.getElementById(id)));
+    expect(dangling).toEqual([]);
+    for (const shape of ['CreatureAsOf', 'MoveAsOf', 'TypeAsOf', 'AbilityAsOf', 'Matchups', 'AsOfNotFound']) {
+      expect(await page.locator(`#as-of-documents ~ article#shape-${shape} table.fields`).count(), shape).toBe(1);
+    }
+    await screenshotOf(section, 'docs-as-of-section.png');
     expect(elsewhere).toEqual([]);
     expect(errors).toEqual([]);
   });

@@ -10,6 +10,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { listFile, notFoundFile, routesFile, type Routes } from '../edge/layout.ts';
+import { AS_OF_ITEMS } from '../schemas/output/as-of.ts';
 import { allResources } from '../generator/resources/index.ts';
 import {
   buildContract, exampleFromList, OPENAPI_FILE, OPENAPI_ROUTE, openApiDocument, outputSchemaModules, pascalCase, type JsonSchema, type JsonValue,
@@ -24,6 +25,7 @@ const base = inject('baseUrl');
 
 const readDist = (path: string) => JSON.parse(readFileSync(join(distDir, path), 'utf8')) as unknown;
 const routes = readDist(routesFile) as Routes;
+const AS_OF_KINDS = Object.keys(AS_OF_ITEMS);
 const doc = readDist(OPENAPI_FILE) as {
   openapi: string;
   servers: { url: string }[];
@@ -131,6 +133,9 @@ describe('paths', () => {
       expected.push(`/${kind}/`, `/${kind}/${keyOf(kind)}`);
       for (const sub of routes.subresources[kind] ?? []) expected.push(`/${kind}/${keyOf(kind)}/${sub}`);
     }
+    // issue 33: the four kinds as of a game, and a creature's matchups today and then
+    for (const kind of AS_OF_KINDS) expected.push(`/as-of/{v}/${kind}/`, `/as-of/{v}/${kind}/{idOrName}`);
+    expected.push('/creature/{idOrName}/matchups', '/as-of/{v}/creature/{idOrName}/matchups');
     expect(Object.keys(doc.paths).sort()).toEqual(expected.sort());
     // id-only kinds, as the README says, and the creature encounters subresource
     expect(routes.idOnly.sort()).toEqual(['characteristic', 'contest-effect', 'evolution-chain', 'machine', 'super-contest-effect']);
@@ -162,6 +167,28 @@ describe('paths', () => {
     }
     expect(doc.components.schemas.NotFound).toEqual({ const: 'Not Found', type: 'string' });
     expect(responseSchema(doc.paths['/creature/{idOrName}/encounters']!.get, '200')).toBe('#/components/schemas/CreatureEncounters');
+  });
+
+  it('as of a game: a list takes {v} and every parameter of the kind’s list and answers its pages; an item answers its as-of schema; a 404 is either body', () => {
+    const asOfNotFound = ['#/components/schemas/NotFound', '#/components/schemas/AsOfNotFound'];
+    for (const kind of AS_OF_KINDS) {
+      const list = doc.paths[`/as-of/{v}/${kind}/`]!;
+      expect(list.parameters?.map((p) => `${p.in}:${p.name}`), kind).toEqual(['path:v']);
+      expect(list.get.parameters, kind).toEqual(doc.paths[`/${kind}/`]!.get.parameters);
+      expect(responseSchemas(list.get, '200'), kind).toEqual(responseSchemas(doc.paths[`/${kind}/`]!.get, '200'));
+      expect(responseSchema(list.get, '400'), kind).toBe('#/components/schemas/BadParameter');
+      expect(responseSchemas(list.get, '404'), kind).toEqual(asOfNotFound);
+      const item = doc.paths[`/as-of/{v}/${kind}/{idOrName}`]!;
+      expect(item.parameters?.map((p) => `${p.in}:${p.name}`), kind).toEqual(['path:v', 'path:idOrName']);
+      expect(responseSchema(item.get, '200'), kind).toBe(`#/components/schemas/${pascalCase(kind)}AsOf`);
+      expect(responseSchemas(item.get, '404'), kind).toEqual(asOfNotFound);
+      expect(doc.components.schemas[`${pascalCase(kind)}AsOf`]!.description, kind).toMatch(/Every other field is today’s/);
+    }
+    expect(responseSchema(doc.paths['/creature/{idOrName}/matchups']!.get, '200')).toBe('#/components/schemas/Matchups');
+    expect(responseSchemas(doc.paths['/as-of/{v}/creature/{idOrName}/matchups']!.get, '404')).toEqual(asOfNotFound);
+    expect(doc.components.schemas.Matchups!.description).toMatch(/levitate.*not applied/);
+    const v = doc.paths['/as-of/{v}/creature/{idOrName}']!.parameters![0]!;
+    expect(Object.values(v.examples ?? {}).map((e) => e.value)).toEqual(['firered-leafgreen', 'emerald', 'generation-iv']);
   });
 });
 
@@ -263,19 +290,25 @@ describe('every path answers 200 on the preview with a body its schema accepts',
       if (template === '/changes/{commit}') continue;
       const op = item.get;
       const schema = responseSchema(op, '200')!;
-      const keyParam = item.parameters?.[0];
+      const params = item.parameters ?? [];
       const urls: string[] = [];
-      if (!keyParam) {
+      if (!params.length) {
         urls.push(template);
         if (!['/', '/meta/', '/meta/coverage/', '/changes/'].includes(template)) urls.push(`${template}?limit=5&offset=3`, `${template}?q=e&limit=2`);
       } else {
-        const kind = template.split('/')[1]!;
-        const values = Object.values(keyParam.examples ?? {}).map((e) => String(e.value));
-        expect(values.length, `${template} has examples`).toBeGreaterThan(0);
-        // also the last item, whose id is 10001+ for kinds that have such ids
-        const list = readDist(listFile(kind)) as { results: { url: string }[] };
-        values.push(/\/(-?\d+)\/$/.exec(list.results.at(-1)!.url)![1]!);
-        for (const v of values) urls.push(template.replace(/\{[^}]+\}/, v));
+        // each path parameter's every example, the others at their first (`{v}` and `{idOrName}` of an as-of path)
+        const examplesOf = (p: Parameter) => Object.values(p.examples ?? {}).map((e) => String(e.value));
+        const fill = (p: Parameter, value: string) => params.reduce((t, q) => t.replace(`{${q.name}}`, q === p ? value : examplesOf(q)[0]!), template);
+        for (const p of params) {
+          expect(examplesOf(p).length, `${template} {${p.name}} has examples`).toBeGreaterThan(0);
+          for (const value of examplesOf(p)) urls.push(fill(p, value));
+        }
+        // also the last item, whose id is 10001+ for kinds that have such ids (as of an older game it may not have existed)
+        const key = params.find((p) => p.name === 'id' || p.name === 'idOrName');
+        if (key && !template.startsWith('/as-of/')) {
+          const list = readDist(listFile(template.split('/')[1]!)) as { results: { url: string }[] };
+          urls.push(fill(key, /\/(-?\d+)\/$/.exec(list.results.at(-1)!.url)![1]!));
+        }
       }
       for (const url of urls) {
         const { status, body } = await fetchJson(url);
@@ -327,6 +360,20 @@ describe('every path answers 200 on the preview with a body its schema accepts',
       }
     }
     expect(problems).toEqual([]);
+  });
+
+  it('an as-of list with fields, a facet, a summary or a sort answers its page as the document says; an unknown game the 404 body that says so', async () => {
+    for (const url of ['/as-of/generation-v/creature/?type=normal&fields=types,stats&facets=type&summary=speed&limit=3', '/as-of/red-blue/move/?fields=power,type&sort=-power&limit=3']) {
+      const op = doc.paths[`/as-of/{v}/${url.split('/')[3]}/`]!.get;
+      const { status, body } = await fetchJson(url);
+      expect(status, url).toBe(200);
+      expect(validate(responseSchema(op, '200')!, body), url).toBeNull();
+    }
+    for (const url of ['/as-of/no-such-game/creature/', '/as-of/no-such-game/creature/1']) {
+      const { status, body } = await fetchJson(url);
+      expect(status, url).toBe(404);
+      expect(validate('#/components/schemas/AsOfNotFound', body), url).toBeNull();
+    }
   });
 
   it("an unknown item answers 404 with the document's NotFound body; a wrong creature fails its schema", async () => {

@@ -17,6 +17,7 @@ import { resources as species } from '../resources/species/index.ts';
 import { resources as world } from '../resources/world/index.ts';
 import type { AnyResource } from '../resources/define.ts';
 import type { Artifact, ArtifactContext, ArtifactMaker } from './artifact.ts';
+import { asOfFieldsTable } from './as-of-page.ts';
 import { changesSection } from './changes-page.ts';
 import { readCoverage } from '../indexes/coverage-facts.ts';
 import { coverageSection } from './coverage-page.ts';
@@ -311,8 +312,9 @@ export const docsPage: ArtifactMaker = {
     const coverage = coverageSection(readCoverage(ctx.outDir));
     const summaries = ctx.routes.kinds.map((k) => summarize(ctx, k));
     const pageOrder = groupKinds(ctx.routes.kinds).flatMap((g) => g.kinds);
+    const contract = buildContract(ctx.resources, ctx.routes);
     const reference = referenceSection({
-      contract: buildContract(ctx.resources, ctx.routes),
+      contract,
       routes: ctx.routes,
       kinds: pageOrder,
       examples: referenceExamples(ctx, summaries),
@@ -326,6 +328,7 @@ export const docsPage: ArtifactMaker = {
       resources: resourceTables(summaries),
       good_to_know: goodToKnow(ctx.outDir),
       query_parameters: queryParameters(ctx.routes, pageOrder),
+      as_of_fields: asOfFieldsTable(contract, pageOrder),
       from_graphql: fromGraphqlSection(),
       reference,
       changes: changesSection(ctx.outDir),

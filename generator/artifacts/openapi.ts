@@ -14,6 +14,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Kind, Type, type Static, type TSchema } from '@sinclair/typebox';
 import { idOfUrl, listFile, queryShape, type Meta, type Routes } from '../../edge/layout.ts';
+import * as asOfSchemas from '../../schemas/output/as-of.ts';
+import { AS_OF_ITEMS, AsOfNotFound, Matchups } from '../../schemas/output/as-of.ts';
 import * as battle from '../../schemas/output/battle.ts';
 import * as berries from '../../schemas/output/berries.ts';
 import * as common from '../../schemas/output/common.ts';
@@ -53,6 +55,8 @@ export const outputSchemaModules: Readonly<Record<string, Readonly<Record<string
   battle, berries, changes, common, contests, creatures, encounters, evolution, items, moves, 'species-traits': speciesTraits, species, sprites, summaries, world,
   // issue 25's documents made by the build itself
   'change-list': changeList, coverage,
+  // issue 33's answers made at the edge
+  'as-of': asOfSchemas,
 };
 
 /** `GET {base}/meta/`: what was built (edge/layout.ts `Meta`, which the handler reads). */
@@ -127,6 +131,8 @@ export interface Contract {
   items: Record<string, string>;
   /** kind → subresource → the component of its response */
   subresources: Record<string, Record<string, string>>;
+  /** kind → the component of its item as of a game (`/as-of/{v}/{kind}/{id or name}`) */
+  asOf: Record<string, string>;
 }
 
 /** Fixed names of the documents every kind shares. */
@@ -140,6 +146,10 @@ export const ROOT_INDEX = 'RootIndex';
 export const BAD_PARAMETER = 'BadParameter';
 export const SEARCH_PAGE = 'SearchPage';
 export const SEARCH_RESULT = 'SearchResult';
+export const MATCHUPS = 'Matchups';
+export const AS_OF_NOT_FOUND = 'AsOfNotFound';
+/** `creature` → `CreatureAsOf`: the component of a kind's item as of a game. */
+export const asOfComponent = (kind: string) => `${pascalCase(kind)}AsOf`;
 
 const isSchema = (value: unknown): value is TSchema => typeof value === 'object' && value !== null && Kind in value;
 
@@ -284,6 +294,7 @@ export function buildContract(resources: readonly AnyResource[], routes: Routes)
   const fixed: [string, TSchema][] = [
     [PAGINATED_LIST, common.PaginatedList], [NOT_FOUND, common.NotFound], [META, MetaSchema], [COVERAGE_MAP, CoverageMap], [CHANGE_LIST, ChangeList], [CHANGE_REPORT, ChangeReport], [ROOT_INDEX, rootIndexSchema(routes)],
     [BAD_PARAMETER, BadParameterSchema], [SEARCH_PAGE, SearchPageSchema], [SEARCH_RESULT, SearchResultSchema],
+    ...Object.entries(AS_OF_ITEMS).map(([kind, schema]): [string, TSchema] => [asOfComponent(kind), schema]), [MATCHUPS, Matchups], [AS_OF_NOT_FOUND, AsOfNotFound],
   ];
   for (const [name, schema] of fixed) components.claim(name, schema);
   for (const module of Object.keys(outputSchemaModules).sort()) {
@@ -296,7 +307,8 @@ export function buildContract(resources: readonly AnyResource[], routes: Routes)
   components.sealNames(new Set(roots.map(([, schema]) => schema)));
   for (const [name, schema] of [...roots, ...fixed]) components.define(name, schema);
   const sorted = Object.fromEntries(Object.keys(components.schemas).sort().map((name) => [name, components.schemas[name]!]));
-  return { schemas: sorted, items, subresources };
+  const asOf = Object.fromEntries(Object.keys(AS_OF_ITEMS).map((kind) => [kind, asOfComponent(kind)]));
+  return { schemas: sorted, items, subresources, asOf };
 }
 
 /** A real item of a kind, named in the document so a reader (or Swagger UI) can try it. */
@@ -658,11 +670,89 @@ function kindPaths(kind: string, { routes, contract, examples }: Pick<OpenApiInp
   return paths;
 }
 
+/** The game an as-of path asks about; its examples are games in which every as-of kind's example item existed. */
+const AS_OF_VERSION_PARAMETER: JsonSchema = {
+  name: 'v', in: 'path', required: true,
+  description:
+    'The game: a version group (`red-blue`), a version (`firered` means its version group, `firered-leafgreen`), or a generation ' +
+    '(`generation-iv` means its last version group by `order`, `heartgold-soulsilver`); any letter case. `/version-group/`, `/version/` and `/generation/` list them.',
+  schema: { type: 'string', pattern: NAME_PATTERN },
+  examples: {
+    versionGroup: { summary: 'a version group', value: 'firered-leafgreen' },
+    version: { summary: 'a version', value: 'emerald' },
+    generation: { summary: 'a generation', value: 'generation-iv' },
+  },
+};
+const asOfNotFoundRef = { $ref: '#/components/responses/AsOfNotFound' };
+
+/** What an as-of answer is, for its operation's description. */
+const AS_OF_RULES =
+  'Today’s item with the fields that changed over the games as they were in `{v}` (each field’s description says whether it is as of `{v}` or today’s), ' +
+  'and its `past_*` field left out, since it is applied. Links are the linked resources’ own URLs. An item that did not exist as of `{v}`, and a `{v}` that names no game, ' +
+  'answer 404 with a body that says so; an id or name that names nothing answers `"Not Found"`.';
+
+/** `/as-of/{v}/{kind}/` and `/as-of/{v}/{kind}/{id or name}` of one kind answered as of a game. */
+function asOfKindPaths(kind: string, { routes, contract, examples }: Pick<OpenApiInput, 'routes' | 'contract' | 'examples'>): Record<string, JsonValue> {
+  const name = contract.items[kind]!;
+  const component = contract.asOf[kind]!;
+  return {
+    [`/as-of/{v}/${kind}/`]: {
+      parameters: [AS_OF_VERSION_PARAMETER],
+      get: {
+        operationId: `list${component}`, summary: `List ${kind} as of a game`, tags: ['as-of'],
+        description:
+          `The list of \`/${kind}/\` as it was in \`{v}\`: the same parameters and the same page, over the ${kind} resources that existed then, ` +
+          'with every filter, range, sort, facet, summary and `fields` value read as of `{v}`; `count` counts what existed. ' +
+          'Entries link to today’s items; `next` and `previous` stay as of `{v}`.',
+        parameters: collectionParameters(kind, routes, contract),
+        responses: {
+          '200': ok(`A page of links to the ${kind} resources that existed as of \`{v}\`.`, listPageComponents(kind, routes, contract)),
+          '400': badParameterRef,
+          '404': asOfNotFoundRef,
+        },
+      },
+    },
+    [`/as-of/{v}/${kind}/{idOrName}`]: {
+      parameters: [AS_OF_VERSION_PARAMETER, itemKeyParameter(false, examples[kind])],
+      get: {
+        operationId: `get${component}`, summary: `One ${kind} as of a game`, tags: ['as-of'], description: AS_OF_RULES,
+        responses: { '200': ok(`The ${kind} as it was in \`{v}\`.`, component), '404': asOfNotFoundRef },
+      },
+    },
+    ...(kind === 'creature' ? matchupPaths(name, itemKeyParameter(false, examples[kind])) : {}),
+  };
+}
+
+/** A creature's type matchups, today and as of a game. */
+function matchupPaths(name: string, keyParameter: JsonSchema): Record<string, JsonValue> {
+  const operation = (id: string, when: string) => ({
+    operationId: id, summary: `A creature’s type matchups, ${when}`, tags: ['as-of'],
+    description: `For every type of the type list that existed ${when}, what its moves do to the creature: the product over the creature’s types of 2, 0.5 or 0 from the type’s damage relations. Abilities (levitate) are not applied.`,
+  });
+  return {
+    '/creature/{idOrName}/matchups': {
+      parameters: [keyParameter],
+      get: { ...operation(`get${name}${MATCHUPS}`, 'in the newest games'), responses: { '200': ok('The creature’s matchups in the newest games.', MATCHUPS), '404': notFoundRef } },
+    },
+    '/as-of/{v}/creature/{idOrName}/matchups': {
+      parameters: [AS_OF_VERSION_PARAMETER, keyParameter],
+      get: { ...operation(`get${name}${MATCHUPS}AsOf`, 'as of `{v}`'), responses: { '200': ok('The creature’s matchups as of `{v}`.', MATCHUPS), '404': asOfNotFoundRef } },
+    },
+  };
+}
+
+/** The as-of paths of the kinds this build routes. */
+function asOfPaths(input: Pick<OpenApiInput, 'routes' | 'contract' | 'examples'>): Record<string, JsonValue> {
+  const kinds = Object.keys(input.contract.asOf).filter((kind) => input.routes.kinds.includes(kind) && !input.routes.idOnly.includes(kind));
+  return Object.assign({}, ...kinds.map((kind) => asOfKindPaths(kind, input))) as Record<string, JsonValue>;
+}
+
 /** A tag per kind, with the kind's summary, after the `meta` tag. */
 function tags(kinds: readonly string[]): JsonValue[] {
   return [
     { name: 'meta', description: 'The root index and what was built' },
     { name: 'search', description: 'Finding resources of every collection by any of their names, ranked and typo-forgiving' },
+    { name: 'as-of', description: 'Creatures, moves, types and abilities as they were in a game (a version group, a version or a generation), and a creature’s type matchups' },
     ...[...kinds].sort().map((k) => {
       const summary = RESOURCE_SUMMARIES[k];
       if (summary === undefined) throw new Error(`the kind ${k} has no summary in schemas/output/summaries.ts`);
@@ -676,6 +766,7 @@ export function openApiDocument(input: OpenApiInput): JsonSchema {
   const { baseUrl, version, routes, contract } = input;
   const paths: Record<string, JsonValue> = { ...META_PATHS, ...searchPaths(routes.kinds) };
   for (const kind of [...routes.kinds].sort()) Object.assign(paths, kindPaths(kind, input));
+  Object.assign(paths, asOfPaths(input));
   return {
     openapi: '3.1.0',
     info: {
@@ -703,6 +794,13 @@ export function openApiDocument(input: OpenApiInput): JsonSchema {
             'The body names the parameter, the value and what the parameter accepts.',
           headers: headerRefs,
           content: { 'application/json': { schema: { $ref: componentRef(BAD_PARAMETER) } } },
+        },
+        AsOfNotFound: {
+          description:
+            'Not found as of a game: a `{v}` that names no version group, version or generation, or an item that did not exist then, is a body that says which; ' +
+            'an id or name that names nothing at all is the JSON string "Not Found".',
+          headers: headerRefs,
+          content: { 'application/json': { schema: answerSchema([NOT_FOUND, AS_OF_NOT_FOUND]) } },
         },
       },
     },

@@ -6,7 +6,9 @@
  */
 import type { Routes } from '../../edge/layout.ts';
 import { RESOURCE_SUMMARIES } from '../../schemas/output/summaries.ts';
-import { BAD_PARAMETER, META, NOT_FOUND, PAGINATED_LIST, ROOT_INDEX, SEARCH_PAGE, type Contract, type JsonSchema, type JsonValue } from './openapi.ts';
+import {
+  AS_OF_NOT_FOUND, BAD_PARAMETER, MATCHUPS, META, NOT_FOUND, PAGINATED_LIST, ROOT_INDEX, SEARCH_PAGE, type Contract, type JsonSchema, type JsonValue,
+} from './openapi.ts';
 
 const REF_PREFIX = '#/components/schemas/';
 
@@ -223,6 +225,10 @@ function shapeSection(component: string, schema: JsonSchema, shapes: Shapes): st
   );
 }
 
+/** The answers as of a game the reference describes: each shown kind's as-of item, the matchups, the 404 body. */
+const asOfDocuments = (contract: Contract, kinds: readonly string[]): string[] =>
+  [...kinds.flatMap((kind) => contract.asOf[kind] ?? []), MATCHUPS, AS_OF_NOT_FOUND].filter((name) => name in contract.schemas);
+
 /**
  * The reference as HTML: a resource index, a section per resource, then every named shape they
  * use (found while writing them, so a shape no resource reaches is not listed) and the shared
@@ -233,7 +239,8 @@ export function referenceSection(input: ReferenceInput): string {
   const resources = input.kinds.map((kind) => resourceSection(kind, input, shapes));
   const resourceComponents = new Set(Object.values(input.contract.items));
   const shared = [ROOT_INDEX, META, PAGINATED_LIST, SEARCH_PAGE, BAD_PARAMETER, NOT_FOUND];
-  for (const name of shared) shapes.add(name);
+  const asOf = asOfDocuments(input.contract, input.kinds);
+  for (const name of [...shared, ...asOf]) shapes.add(name);
   // shapes reference further shapes: write until no new one turns up
   const written = new Map<string, string>();
   for (let pending = [...shapes]; pending.length; pending = [...shapes].filter((s) => !written.has(s))) {
@@ -246,7 +253,7 @@ export function referenceSection(input: ReferenceInput): string {
       written.set(name, shapeSection(name, schema, shapes));
     }
   }
-  const shapeNames = [...written.keys()].filter((n) => written.get(n) && !shared.includes(n)).sort();
+  const shapeNames = [...written.keys()].filter((n) => written.get(n) && !shared.includes(n) && !asOf.includes(n)).sort();
   const index = input.kinds.map((k) => `<li><a href="#${resourceAnchor(k)}">${escapeHtml(k)}</a></li>`).join('');
   const shapeIndex = shapeNames.map((n) => `<li><a href="#${shapeAnchor(n)}">${escapeHtml(n)}</a></li>`).join('');
   return (
@@ -258,6 +265,7 @@ export function referenceSection(input: ReferenceInput): string {
     resources.join('') +
     `<h3 id="shared-documents">Documents every collection shares</h3>` +
     shared.map((n) => written.get(n) ?? '').join('') +
+    (asOf.length ? `<h3 id="as-of-documents">Answers as of a game</h3>${asOf.map((n) => written.get(n) ?? '').join('')}` : '') +
     `<h3 id="shapes">Shared shapes</h3><nav aria-label="Shared shapes"><ul class="kinds">${shapeIndex}</ul></nav>` +
     shapeNames.map((n) => written.get(n)!).join('') +
     `</section>`

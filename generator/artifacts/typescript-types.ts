@@ -14,7 +14,7 @@ import { pathsBelow } from '../../edge/list-fields.ts';
 import { collectionEntries, collectionTable, COLLECTION_TABLE, RANGE_FORMS, scopeWithout, SEARCH_TABLE, type AnyParam, type ContractScope } from '../../edge/parameter-table.ts';
 import type { ArtifactMaker } from './artifact.ts';
 import {
-  BAD_PARAMETER, buildContract, CHANGE_LIST, CHANGE_REPORT, contractScope, COVERAGE_MAP, META, NOT_FOUND, PAGINATED_LIST, ROOT_INDEX, SEARCH_PAGE, SEARCH_RESULT, valueComponent,
+  AS_OF_NOT_FOUND, BAD_PARAMETER, buildContract, CHANGE_LIST, CHANGE_REPORT, contractScope, COVERAGE_MAP, MATCHUPS, META, NOT_FOUND, PAGINATED_LIST, ROOT_INDEX, SEARCH_PAGE, SEARCH_RESULT, valueComponent,
   type Contract, type JsonSchema, type JsonValue,
 } from './openapi.ts';
 import { FacetValueSchema, RangeSummarySchema, readVocabularies, type Vocabularies } from './query-contract.ts';
@@ -268,6 +268,21 @@ function queryDeclarations(routes: Routes, contract: Contract, vocabularies: Voc
   ];
 }
 
+/** The kinds answered as of a game that this build routes, with their as-of component, by kind. */
+const asOfKinds = (contract: Contract, routes: Pick<Routes, 'kinds'>): [string, string][] =>
+  Object.entries(contract.asOf).filter(([kind]) => routes.kinds.includes(kind)).sort(([a], [b]) => (a < b ? -1 : 1));
+
+/** The map from a kind answered as of a game to its as-of item, and the union of those kinds. */
+function asOfDeclarations(contract: Contract, routes: Pick<Routes, 'kinds'>): string {
+  const members = asOfKinds(contract, routes).map(
+    ([kind, name]) => `${docComment(`\`GET /as-of/{v}/${kind}/{id or name}\` answers a \`${name}\`.`, '  ')}  ${JSON.stringify(kind)}: ${name};`,
+  );
+  const doc =
+    'Each collection answered as of a game (`{v}`: a version group, a version or a generation), by its path segment. ' +
+    'Its list, `GET /as-of/{v}/{kind}/`, takes the query `QueryByKind[kind]` and answers a `ListPage` of the kind, with the values as of `{v}`.';
+  return `${docComment(doc, '')}export interface AsOfByKind {\n${members.join('\n')}\n}\n\nexport type AsOfKind = keyof AsOfByKind;\n`;
+}
+
 /** The whole declaration file: the responses by route first, then the shapes they share. */
 export function typeDeclarations({ contract, routes, version, vocabularies }: TypesInput): string {
   const names = new Set(Object.keys(contract.schemas));
@@ -296,6 +311,8 @@ export function typeDeclarations({ contract, routes, version, vocabularies }: Ty
       if (subName) describe(subName, `\`GET /${kind}/{id or name}/${sub}\``);
     }
   }
+  // the answers as of a game: their schemas say which route answers them
+  for (const name of [...asOfKinds(contract, routes).map(([, n]) => n), MATCHUPS, AS_OF_NOT_FOUND]) describe(name, '');
   const order = [...first, ...[...names].filter((n) => !first.has(n)).sort()];
   const byKind = [...routes.kinds]
     .sort()
@@ -313,6 +330,7 @@ ${byKind.join('\n')}
 }
 `,
     'export type ResourceKind = keyof ResourceByKind;\n',
+    asOfDeclarations(contract, routes),
     ...queryDeclarations(routes, contract, vocabularies, names),
   ].join('\n');
 }
