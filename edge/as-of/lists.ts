@@ -67,8 +67,8 @@ function addMember(members: Map<number, number[]>, id: number, position: number)
 
 interface CreatureThen {
   types: readonly SlotType[];
-  abilities: SlotAbility[];
-  stats: StatValue[];
+  abilities: readonly SlotAbility[];
+  stats: readonly StatValue[];
 }
 
 function creatureView(scope: ViewScope): AsOfListView {

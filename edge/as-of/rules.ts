@@ -39,8 +39,10 @@ export interface Slotted<T> {
  * any a past entry names) from the past entry of the smallest generation ≥ g naming it, else
  * today's; a slot whose entry is empty did not exist. In slot order.
  */
-export function abilitiesAsOf<T>(today: readonly T[], past: readonly Past<readonly T[]>[], g: number, read: Slotted<T>): T[] {
+export function abilitiesAsOf<T>(today: readonly T[], past: readonly Past<readonly T[]>[], g: number, read: Slotted<T>): readonly T[] {
   if (g < FIRST_ABILITY_GENERATION) return [];
+  // most creatures have no past abilities: today's, which the build lists in slot order
+  if (past.length === 0) return today;
   const slots = new Set([...today.map(read.slot), ...past.flatMap(([, entries]) => entries.map(read.slot))]);
   const out: T[] = [];
   for (const slot of [...slots].sort((a, b) => a - b)) {
@@ -57,7 +59,9 @@ export function abilitiesAsOf<T>(today: readonly T[], past: readonly Past<readon
  * it, else today's. In generation I the special stat stands for the two it was split into
  * later; after it, it is absent. In stat id order.
  */
-export function statsAsOf<T>(today: readonly T[], past: readonly Past<readonly T[]>[], g: number, statOf: (entry: T) => number): T[] {
+export function statsAsOf<T>(today: readonly T[], past: readonly Past<readonly T[]>[], g: number, statOf: (entry: T) => number): readonly T[] {
+  // most creatures have no past stats: after generation I, today's, which the build lists in stat id order
+  if (past.length === 0 && g > 1) return today;
   const ids = new Set([...today.map(statOf), ...past.flatMap(([, entries]) => entries.map(statOf))]);
   const out: T[] = [];
   for (const id of [...ids].sort((a, b) => a - b)) {

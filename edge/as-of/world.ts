@@ -73,7 +73,7 @@ export class AsOfWorld {
     return typesAsOf(creature.types, creature.pastTypes, vg.generation);
   }
 
-  creatureAbilities(creature: CreatureFacts, vg: VersionGroup): SlotAbility[] {
+  creatureAbilities(creature: CreatureFacts, vg: VersionGroup): readonly SlotAbility[] {
     return abilitiesAsOf(creature.abilities, creature.pastAbilities, vg.generation, SLOTTED_ABILITY);
   }
 
@@ -116,7 +116,7 @@ export class AsOfWorld {
     };
   }
 
-  creatureStats(stats: CreatureStats, vg: VersionGroup): StatValue[] {
+  creatureStats(stats: CreatureStats, vg: VersionGroup): readonly StatValue[] {
     return statsAsOf(stats.stats, stats.pastStats, vg.generation, ([stat]) => stat);
   }
 

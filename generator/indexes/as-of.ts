@@ -26,9 +26,11 @@ const pastByGeneration = <T>(entries: unknown, field: string, read: (value: unkn
   (entries as Doc[]).map((entry) => [generationOf(entry), read(entry[field])]);
 
 const slotTypes = (entries: unknown): SlotType[] => (entries as Array<{ slot: number; type: Link }>).map((e) => [e.slot, idOf(e.type)]);
+// in slot order and stat id order, as the rules' quick path for a creature without past entries takes them (edge/as-of/rules.ts)
 const slotAbilities = (entries: unknown): SlotAbility[] =>
-  (entries as Array<{ slot: number; ability: Link | null; is_hidden: boolean }>).map((e) => [e.slot, e.ability === null ? null : idOf(e.ability), e.is_hidden ? 1 : 0]);
-const statValues = (entries: unknown): StatValue[] => (entries as Array<{ base_stat: number; effort: number; stat: Link }>).map((e) => [idOf(e.stat), e.base_stat, e.effort]);
+  (entries as Array<{ slot: number; ability: Link | null; is_hidden: boolean }>).map((e): SlotAbility => [e.slot, e.ability === null ? null : idOf(e.ability), e.is_hidden ? 1 : 0]).sort((a, b) => a[0] - b[0]);
+const statValues = (entries: unknown): StatValue[] =>
+  (entries as Array<{ base_stat: number; effort: number; stat: Link }>).map((e): StatValue => [idOf(e.stat), e.base_stat, e.effort]).sort((a, b) => a[0] - b[0]);
 /** A move's (or a past entry's) values in MOVE_VALUES order, the type as its id. */
 const moveValues = (doc: Doc): MoveValues => MOVE_VALUES.map((field) => {
   const value = doc[field] ?? null;
