@@ -51,15 +51,18 @@ async function spread(dist: string, baseUrl: string, v: string): Promise<{ p50: 
   return { p50: quantile(times, 0.5), p99: quantile(times, 0.99), count: paths.length };
 }
 
-/** Bytes of every file under a folder. */
+/** Bytes of every file under a folder, each file once (a name is a hard link to its id's file: what a disk or a deploy holds). */
 function folderBytes(dir: string): { files: number; bytes: number } {
-  let files = 0, bytes = 0;
+  const seen = new Set<number>();
+  let bytes = 0;
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
-    files++;
-    bytes += statSync(join(entry.parentPath, entry.name)).size;
+    const stat = statSync(join(entry.parentPath, entry.name));
+    if (seen.has(stat.ino)) continue;
+    seen.add(stat.ino);
+    bytes += stat.size;
   }
-  return { files, bytes };
+  return { files: seen.size, bytes };
 }
 
 export async function runAsOfBench(dist: string, baseUrl: string): Promise<Array<[string, string, string]>> {
