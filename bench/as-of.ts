@@ -14,9 +14,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AS_OF_PREFIX } from '../edge/as-of/facts.ts';
 import { createResponder } from '../edge/handler.ts';
-import { listFile, metaFile, type Meta } from '../edge/layout.ts';
+import { listFile } from '../edge/layout.ts';
 import { diskReader } from '../generator/preview/disk-reader.ts';
 import { firstAnswerInFreshDeno, FRESH_PROCESSES, kb, ms, quantile, timeInProcess, timeUnderDeno } from './query.ts';
+import { distArgs, printRows } from './measure.ts';
 
 /** The answers measured: the largest creature, a type's reverse lists, a move, matchups, a heavy list, and the learnset filter. */
 export const AS_OF_TARGETS = [
@@ -86,10 +87,6 @@ export async function runAsOfBench(dist: string, baseUrl: string): Promise<Array
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const dist = process.argv[2];
-  if (!dist) throw new Error('usage: tsx bench/as-of.ts DIST [BASE_URL]');
-  const baseUrl = process.argv[3] ?? (JSON.parse(readFileSync(join(dist, metaFile), 'utf8')) as Meta).base_url;
-  const rows = await runAsOfBench(dist, baseUrl);
-  const width = Math.max(...rows.map((r) => r[0].length));
-  for (const [what, figure, goal] of rows) console.log(`${what.padEnd(width)}  ${figure.padEnd(70)}  ${goal}`);
+  const { dist, baseUrl } = distArgs('tsx bench/as-of.ts DIST [BASE_URL]');
+  printRows(await runAsOfBench(dist, baseUrl));
 }

@@ -6,6 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { metaFile, type Meta } from '../edge/layout.ts';
 import { repoRoot } from '../generator/config.ts';
 
 export interface Measured {
@@ -68,4 +70,18 @@ export function freePort(): Promise<number> {
       probe.close(() => resolvePort(port));
     });
   });
+}
+
+/** Rows of `[what, figure, goal]` as the bench prints them: aligned columns. */
+export function printRows(rows: ReadonlyArray<readonly [string, string, string]>): void {
+  const width = Math.max(...rows.map((r) => r[0].length));
+  for (const [what, figure, goal] of rows) console.log(`${what.padEnd(width)}  ${figure.padEnd(70)}  ${goal}`);
+}
+
+/** A bench file run alone on a built dist/: its DIST argument, and the base URL (the second argument, or the build's own). */
+export function distArgs(usage: string): { dist: string; baseUrl: string } {
+  const dist = process.argv[2];
+  if (!dist) throw new Error(`usage: ${usage}`);
+  const baseUrl = process.argv[3] ?? (JSON.parse(readFileSync(join(dist, metaFile), 'utf8')) as Meta).base_url;
+  return { dist, baseUrl };
 }

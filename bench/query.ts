@@ -18,10 +18,10 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { FileReader } from '../edge/build-files.ts';
 import { createResponder } from '../edge/handler.ts';
-import { API_PREFIX, metaFile, searchPackFile, type Meta } from '../edge/layout.ts';
+import { API_PREFIX, searchPackFile } from '../edge/layout.ts';
 import { repoRoot } from '../generator/config.ts';
 import { diskReader } from '../generator/preview/disk-reader.ts';
-import { isMissing, median } from './measure.ts';
+import { distArgs, isMissing, median, printRows } from './measure.ts';
 
 /** The two answers measured, as paths below the base URL's origin. */
 export const QUERY_TARGETS = [
@@ -319,10 +319,6 @@ export async function runQueryBench(dist: string, baseUrl: string): Promise<Arra
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const dist = process.argv[2];
-  if (!dist) throw new Error('usage: tsx bench/query.ts DIST [BASE_URL]');
-  const baseUrl = process.argv[3] ?? (JSON.parse(readFileSync(join(dist, metaFile), 'utf8')) as Meta).base_url;
-  const rows = await runQueryBench(dist, baseUrl);
-  const width = Math.max(...rows.map((r) => r[0].length));
-  for (const [what, figure, goal] of rows) console.log(`${what.padEnd(width)}  ${figure.padEnd(70)}  ${goal}`);
+  const { dist, baseUrl } = distArgs('tsx bench/query.ts DIST [BASE_URL]');
+  printRows(await runQueryBench(dist, baseUrl));
 }
