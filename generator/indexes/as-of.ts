@@ -71,6 +71,29 @@ export function bornIn(creature: number, ctx: BuildContext): number {
   return first.introduced_in_version_group_id;
 }
 
+/** When each creature came, made once per set of forms (a build's, or an update's). */
+const bornByForms = new WeakMap<readonly unknown[], Map<number, number>>();
+
+/**
+ * When every creature came (the version group of its lowest-id form), as one read of every form:
+ * a move's learners are hundreds of creatures, and a read of each one's forms, recorded for the
+ * dev loop's planner, cost seconds in all; a form is edited seldom, and then every move is made again.
+ */
+function bornOfEvery(ctx: BuildContext): Map<number, number> {
+  const forms = ctx.records('creature-form');
+  let born = bornByForms.get(forms);
+  if (!born) {
+    const first = new Map<number, { id: number; vg: number }>();
+    for (const form of forms) {
+      const had = first.get(form.creature_id);
+      if (!had || form.id < had.id) first.set(form.creature_id, { id: form.id, vg: form.introduced_in_version_group_id });
+    }
+    born = new Map([...first].map(([creature, { vg }]) => [creature, vg]));
+    bornByForms.set(forms, born);
+  }
+  return born;
+}
+
 /** Each fact kind's facts, read off its item document (and, for when a creature came, its first form's record). */
 const FACTS: { [K in FactKind]: (doc: Doc, ctx: BuildContext) => KeptOf<K> } = {
   'version-group': (doc) => ({
@@ -169,7 +192,12 @@ function moveDocument(doc: Doc, ctx: BuildContext): MoveAsOfDocument {
   for (const { owner, row } of ctx.childrenBy('creature', 'moves', 'move_id').get(doc.id as number) ?? []) {
     groups.set(owner.id, withBit(groups.get(owner.id) ?? 0, row.version_group_id, `move ${String(doc.id)}`));
   }
-  const learners = (doc.learned_by_creature as Link[]).map((l): [number, number, number] => [idOf(l), groups.get(idOf(l)) ?? 0, bornIn(idOf(l), ctx)]);
+  const born = bornOfEvery(ctx);
+  const learners = (doc.learned_by_creature as Link[]).map((l): [number, number, number] => {
+    const when = born.get(idOf(l));
+    if (when === undefined) throw new Error(`move ${String(doc.id)}: creature ${idOf(l)} has no form`);
+    return [idOf(l), groups.get(idOf(l)) ?? 0, when];
+  });
   return { learners };
 }
 
