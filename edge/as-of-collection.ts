@@ -6,6 +6,7 @@
  */
 import { BrokenBuild, type BuildFiles, type CollectionFiles } from './build-files.ts';
 import { collection } from './collection.ts';
+import { queryValues } from './params.ts';
 import type { Answer } from './http.ts';
 import { filterIndexFile, idOfUrl } from './layout.ts';
 import { asOfLearnsetFile, asOfStatsFile, type LearnsetFile, type StatsFile } from './as-of/facts.ts';
@@ -33,7 +34,7 @@ const decoder = new TextDecoder();
  * reading them when not needed costs time, never a wrong answer.
  */
 const asksMoves = (params: URLSearchParams): boolean =>
-  params.has('move') || params.getAll('facets').some((value) => value.toLowerCase().split(',').some((name) => name.trim() === 'move'));
+  queryValues(params, 'move').length > 0 || queryValues(params, 'facets').some((value) => value.toLowerCase().split(',').some((name) => name.trim() === 'move'));
 
 /** The build's files as a collection reads them, with a kind's changed indexes and columns of then in place of today's. */
 class AsOfFiles implements CollectionFiles {

@@ -233,7 +233,7 @@ describe('with the edge function: its reads through the rules meet every row', a
 
 describe('without edge functions: the rules alone give the right answer or a 404', () => {
   // A build file asked for by its own path: served as the file it is (the edge function says 404).
-  const SERVED_AS_FILES = ['internal list file', 'internal routing table', 'item file name'];
+  const SERVED_AS_FILES = ['internal list file', 'internal routing table', 'item file name', 'an as-of document of the build', 'the as-of facts of the build'];
   const plain = cases.filter((c) => (c.method ?? 'GET') === 'GET' && !c.headers && !c.revalidate);
 
   it.each(plain.map((c) => [c.name, c] as const))('%s', (name, c: HttpCase) => {
