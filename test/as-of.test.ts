@@ -33,7 +33,9 @@ const decoder = new TextDecoder();
 const GROUPS = ['red-blue', 'colosseum', 'black-white', 'sword-shield'];
 const VERSIONS = ['firered', 'sapphire'];
 const GENERATIONS = (JSON.parse(readFileSync(join(distDir, listFile('generation')), 'utf8')) as { results: Link[] }).results.map((g) => g.name);
-const SEGMENTS = [...GENERATIONS, ...GROUPS, ...VERSIONS];
+// firered stands for firered-leafgreen, generation-iii's last group: the same answers as generation-iii,
+// so it is checked in the resolution test alone (byte for byte against its group)
+const SEGMENTS = [...GENERATIONS, ...GROUPS, ...VERSIONS.filter((v) => v !== 'firered')];
 const SEED = 33;
 
 let world: World;

@@ -161,6 +161,16 @@ class NetlifyServe {
     Promise.all(requests.map(async ({ method, path, headers }) => gotFrom(await fetch(`${this.origin}${path}`, { method, headers: { 'Accept-Encoding': 'identity', ...headers } }))));
 }
 
+/**
+ * The CLI's own proxy, not the function: after any 404 it asks again for variations of the path
+ * (`…/index.html` and the like, as the CDN finds a folder's index file; netlify-cli's
+ * dist/utils/proxy.js, `alternativePaths`) and sends the last answer. The function answers such a
+ * path, which names no resource, with the plain 404, so a 404 that says what was not found (as of a
+ * game) reaches a client of the CLI as `"Not Found"`. Netlify's CDN does not ask an edge function again.
+ */
+const cliRetriesNotFound = (c: HttpCase, problem: string): boolean =>
+  c.status === 404 && 'json' in c.body && /^body: expected \{"error":"not_found",.*\}, found "Not Found"$/.test(problem);
+
 /** Rows outside the function's paths, as URLs read them (`/v2/%2e%2e/%2e%2e/package.json` is `/package.json`). */
 const outsideApi = (c: HttpCase) => !/^\/v2(\/|$)/.test(new URL(c.path, 'http://localhost').pathname);
 
@@ -172,7 +182,7 @@ const outsideApi = (c: HttpCase) => !/^\/v2(\/|$)/.test(new URL(c.path, 'http://
  * and a 404 for a PUT to an unknown path.
  */
 function staticLayerOwn(c: HttpCase, problem: string): boolean {
-  if (!outsideApi(c)) return false;
+  if (!outsideApi(c)) return cliRetriesNotFound(c, problem);
   return (
     /^cache-control: expected .*, found public, max-age=0$/.test(problem) ||
     problem === 'content-type: expected text/javascript; charset=utf-8, found application/javascript; charset=utf-8' ||

@@ -193,9 +193,10 @@ export function httpCases(ctx: Pick<CaseContext, 'routes' | 'list'>): HttpCase[]
     missing('another version', '/v3/creature/1'),
     missing('the docs page by file name', '/index.html'),
 
-    // as of a game (issue 33): the build's as-of files are no answers. (The 404s that say what was
-    // not there are test/as-of.test.ts's: Netlify's CLI answers them with the plain "Not Found",
-    // a difference not yet understood, noted on issue 33.)
+    // as of a game (issue 33): what was not there, said in the 404; the build's as-of files are no answers
+    { name: 'as of a game that is none', path: '/v2/as-of/nope/creature/1/', status: 404, body: { json: { error: 'not_found', detail: 'no version group, version or generation is named "nope"' } } },
+    { name: 'as of a game, a kind it does not answer', path: '/v2/as-of/red-blue/berry/1', status: 404, body: { json: { error: 'not_found', detail: '"berry" is not answered as of a game: creature, move, type, ability are' } } },
+    { name: 'as of a game, an ability before abilities', path: '/v2/as-of/red-blue/ability/overgrow/', status: 404, body: { json: { error: 'not_found', detail: 'ability "overgrow" did not exist as of red-blue' } } },
     missing('as of a game, an unknown creature', '/v2/as-of/red-blue/creature/not-a-creature/'),
     missing('an as-of document of the build', '/v2/_as-of/creature/1.json'),
     missing('the as-of facts of the build', '/v2/_as-of/creature.json'),
