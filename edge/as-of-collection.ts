@@ -4,11 +4,11 @@
  * and the value filters, ranges and fields that changed over the games answered with their values
  * of then (edge/as-of/lists.ts). The view is made once per build and version group.
  */
-import { BrokenBuild, type BuildFiles, type CollectionFiles } from './build-files.ts';
+import type { BuildFiles, CollectionFiles } from './build-files.ts';
 import { collection } from './collection.ts';
 import { queryValues } from './params.ts';
 import type { Answer } from './http.ts';
-import { filterIndexFile, idOfUrl } from './layout.ts';
+import { idOfUrl } from './layout.ts';
 import { asOfLearnsetFile, asOfStatsFile, type LearnsetFile, type StatsFile } from './as-of/facts.ts';
 import { listView, type AsOfListView, type ValueRows } from './as-of/lists.ts';
 import type { VersionGroup } from './as-of/versions.ts';
@@ -16,7 +16,7 @@ import type { AsOfWorld } from './as-of/world.ts';
 import { ComputedColumn, type ColumnReader } from './query/field-column.ts';
 import type { Json } from './query/fields.ts';
 import { FilterIndex, positionGaps } from './query/filter.ts';
-import { decodeFilterPack, type PackedFilters, type PackedValueFilter } from './query/filter-pack.ts';
+import type { PackedFilters, PackedValueFilter } from './query/filter-pack.ts';
 
 /** The collection of `kind` as of the version group `vg` (`v` as the path names it). */
 export async function collectionAsOf(build: BuildFiles, world: AsOfWorld, vg: VersionGroup, v: string, kind: string, params: URLSearchParams): Promise<Answer> {
@@ -26,10 +26,8 @@ export async function collectionAsOf(build: BuildFiles, world: AsOfWorld, vg: Ve
   return collection(files, kind, params, { url: `${build.baseUrl}/as-of/${v}/${kind}/`, positions: view.existing });
 }
 
-const decoder = new TextDecoder();
-
 /**
- * Whether a creature list's query filters or counts by move: only then are the learnsets (1.5 MB)
+ * Whether a creature list's query filters or counts by move: only then are the learnsets (1.2 MB)
  * read, and the `move` filter answered as of then. Read loosely (any spelling of a `move` facet):
  * reading them when not needed costs time, never a wrong answer.
  */
@@ -88,12 +86,11 @@ class AsOfFiles implements CollectionFiles {
     });
   }
 
+  /** Today's filter index (read once per build) with the view's changed filters and ranges in place. */
   filterIndex(kind: string): Promise<FilterIndex | null> {
     return this.keep(`filter-index:${kind}`, async () => {
-      const [bytes, view] = await Promise.all([this.build.read(filterIndexFile(kind)), this.view(kind)]);
-      if (bytes === null) return this.build.filterIndex(kind);
-      const today = decodeFilterPack(bytes);
-      return new FilterIndex(view === null ? today : packedAsOf(today, view));
+      const [today, view] = await Promise.all([this.build.filterIndex(kind), this.view(kind)]);
+      return today === null || view === null ? today : new FilterIndex(packedAsOf(today.packed, view));
     });
   }
 
@@ -110,15 +107,7 @@ class AsOfFiles implements CollectionFiles {
 
 /** A file of records by creature (the learnsets, the stats), read once per build. */
 function readByCreature<T>(build: BuildFiles, path: string): Promise<ReadonlyMap<number, T>> {
-  return build.keep(`as-of:${path}`, async () => {
-    const bytes = await build.read(path);
-    if (bytes === null) throw new BrokenBuild(path, 'missing, though every build writes it');
-    try {
-      return new Map((JSON.parse(decoder.decode(bytes)) as { records: Array<[number, T]> }).records);
-    } catch (error) {
-      throw new BrokenBuild(path, error instanceof Error ? error.message : String(error));
-    }
-  }) as Promise<ReadonlyMap<number, T>>;
+  return build.keep(`as-of:${path}`, async () => new Map((await build.requiredJson<{ records: Array<[number, T]> }>(path)).records)) as Promise<ReadonlyMap<number, T>>;
 }
 
 const readLearnsets = (build: BuildFiles) => readByCreature<LearnsetFile['records'][number][1]>(build, asOfLearnsetFile);

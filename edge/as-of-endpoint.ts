@@ -22,25 +22,9 @@ export const AS_OF_KINDS = ['creature', 'move', 'type', 'ability'] as const;
 type AsOfKind = (typeof AS_OF_KINDS)[number];
 export const isAsOfKind = (kind: string): kind is AsOfKind => (AS_OF_KINDS as readonly string[]).includes(kind);
 
-const decoder = new TextDecoder();
 type Doc = Record<string, unknown>;
 
-/** A JSON file of the build, parsed; null when there is none; one that cannot be parsed is a broken build. */
-async function readJson<T>(build: BuildFiles, path: string): Promise<T | null> {
-  const bytes = await build.read(path);
-  if (bytes === null) return null;
-  try {
-    return JSON.parse(decoder.decode(bytes)) as T;
-  } catch (error) {
-    throw new BrokenBuild(path, error instanceof Error ? error.message : String(error));
-  }
-}
-
-async function readFacts<K extends FactKind>(build: BuildFiles, kind: K): Promise<FactsFile<K>> {
-  const file = await readJson<FactsFile<K>>(build, asOfFactsFile(kind));
-  if (file === null) throw new BrokenBuild(asOfFactsFile(kind), 'missing, though every build writes it');
-  return file;
-}
+const readFacts = <K extends FactKind>(build: BuildFiles, kind: K): Promise<FactsFile<K>> => build.requiredJson<FactsFile<K>>(asOfFactsFile(kind));
 
 /**
  * The version groups, read once per build: all an item as of a game needs besides its own
@@ -87,7 +71,7 @@ export async function matchupsToday(build: BuildFiles, key: string): Promise<Ans
 
 async function itemAsOf(build: BuildFiles, kind: AsOfKind, key: string, context: AsOf): Promise<Answer> {
   if (kind === 'creature') return creatureItem(build, key, context);
-  const today = await readJson<Doc>(build, itemFile(kind, key));
+  const today = await build.json<Doc>(itemFile(kind, key));
   if (today === null) return notFound();
   const g = context.vg.generation;
   const generation = idOfUrl((today.generation as { url: string }).url) ?? Infinity;
@@ -100,17 +84,14 @@ async function itemAsOf(build: BuildFiles, kind: AsOfKind, key: string, context:
 
 /** A creature as of a game: its as-of document alone (by id or name) says all, when it came included. */
 async function creatureItem(build: BuildFiles, key: string, context: AsOf): Promise<Answer> {
-  const doc = await readJson<CreatureAsOfDocument>(build, asOfDocumentFile('creature', key));
+  const doc = await build.json<CreatureAsOfDocument>(asOfDocumentFile('creature', key));
   if (doc === null) return notFound();
   if (!context.versions.cameBy(doc.born, context.vg, `creature ${key}`)) return notFoundBecause(`creature "${key}" did not exist as of ${context.vg.name}`);
   return jsonAnswer(200, creatureAsOf(doc, context));
 }
 
-async function asOfDocument<T>(build: BuildFiles, kind: 'creature' | 'move', id: number): Promise<T> {
-  const doc = await readJson<T>(build, asOfDocumentFile(kind, id));
-  if (doc === null) throw new BrokenBuild(asOfDocumentFile(kind, id), `missing, though ${kind} ${id} has an item`);
-  return doc;
-}
+const asOfDocument = <T>(build: BuildFiles, kind: 'creature' | 'move', id: number): Promise<T> =>
+  build.requiredJson<T>(asOfDocumentFile(kind, id), `missing, though ${kind} ${id} has an item`);
 
 async function creatureMatchups(build: BuildFiles, key: string, context: AsOfAll): Promise<Answer> {
   const id = context.world.creatureId(canonicalKey(key));

@@ -147,6 +147,16 @@ export class BuildFiles {
     return found!.column;
   }
 
+  /** A JSON file, parsed, not kept (an item read once per answer); null when there is none; one that cannot be parsed is a broken build. */
+  json<T>(path: string): Promise<T | null> {
+    return this.readOptional<T>(path, parseJson);
+  }
+
+  /** A JSON file every build writes (`why` says so), parsed, not kept: missing or unparsable, a broken build. */
+  requiredJson<T>(path: string, why = 'missing, though every build writes it'): Promise<T> {
+    return this.readRequired<T>(path, parseJson, why);
+  }
+
   /**
    * Something made from the files, kept under `key` once made; like a read, a result of null or
    * a failure is not kept.
@@ -191,9 +201,9 @@ export class BuildFiles {
   }
 
   /** A file every build writes. */
-  private async readRequired<T>(path: string, parse: (bytes: Uint8Array) => T): Promise<T> {
+  private async readRequired<T>(path: string, parse: (bytes: Uint8Array) => T, why = 'missing, though every build writes it'): Promise<T> {
     const bytes = await this.files.read(path);
-    if (bytes === null) throw new BrokenBuild(path, 'missing, though every build writes it');
+    if (bytes === null) throw new BrokenBuild(path, why);
     return parsed(path, bytes, parse);
   }
 

@@ -145,6 +145,14 @@ async function check(mismatches: Mismatches, path: string, expected: Doc | null)
   mismatches.add(mismatch(path, expected, await get(path)));
 }
 
+/** Each of `ids` of a kind as of one segment against the oracle's answer (null: a 404); the mismatches, none when all match. */
+async function checkEach(segment: string, kind: string, ids: readonly number[], expected: (id: number, era: Era) => Doc | null): Promise<string[]> {
+  const era = eras.find((e) => e.segment === segment)!;
+  const mismatches = new Mismatches();
+  for (const id of ids) await check(mismatches, `as-of/${segment}/${kind}/${id}/`, expected(id, era));
+  return mismatches.report();
+}
+
 describe('as of each v, the answers are the oracle\'s', () => {
   it('creature: every one with past entries and 20 others, as of every v', async () => {
     const mismatches = new Mismatches();
@@ -158,24 +166,16 @@ describe('as of each v, the answers are the oracle\'s', () => {
   });
 
   it.each(SEGMENTS)('move: every one with past values and 10 others, as of %s', async (segment) => {
-    const era = eras.find((e) => e.segment === segment)!;
-    const mismatches = new Mismatches();
-    for (const id of moveIds) await check(mismatches, `as-of/${segment}/move/${id}/`, world.moveAsOf(world.doc('move', id), era));
-    expect(mismatches.report()).toEqual([]);
+    expect(await checkEach(segment, 'move', moveIds, (id, era) => world.moveAsOf(world.doc('move', id), era))).toEqual([]);
   });
 
   it.each(SEGMENTS)('type: every one, as of %s', async (segment) => {
-    const era = eras.find((e) => e.segment === segment)!;
-    const mismatches = new Mismatches();
-    for (const doc of world.typeDocs) await check(mismatches, `as-of/${segment}/type/${doc['id'] as number}/`, world.typeAsOf(doc, era));
-    expect(mismatches.report()).toEqual([]);
+    const ids = world.typeDocs.map((doc) => doc['id'] as number);
+    expect(await checkEach(segment, 'type', ids, (id, era) => world.typeAsOf(world.doc('type', id), era))).toEqual([]);
   });
 
   it.each(SEGMENTS)('ability: a seeded 30, as of %s', async (segment) => {
-    const era = eras.find((e) => e.segment === segment)!;
-    const mismatches = new Mismatches();
-    for (const id of abilityIds) await check(mismatches, `as-of/${segment}/ability/${id}/`, world.abilityAsOf(world.doc('ability', id), era));
-    expect(mismatches.report()).toEqual([]);
+    expect(await checkEach(segment, 'ability', abilityIds, (id, era) => world.abilityAsOf(world.doc('ability', id), era))).toEqual([]);
   });
 });
 

@@ -5,7 +5,7 @@
  * today's, in today's key order.
  */
 import type { CreatureAsOfDocument, MoveAsOfDocument, Past, SlotAbility } from './facts.ts';
-import { RELATION_KEYS } from './facts.ts';
+import { inGroups, RELATION_KEYS } from './facts.ts';
 import { abilitiesAsOf, moveFieldAsOf, multiplier, statsAsOf, typesAsOf } from './rules.ts';
 import type { Versions, VersionGroup } from './versions.ts';
 import type { AsOfWorld } from './world.ts';
@@ -33,7 +33,8 @@ export function idOfLink(url: string): number {
   return Number(match[1]);
 }
 
-const link = (base: string, kind: string, id: number, name: string): Link => ({ name, url: `${base}/${kind}/${id}/` });
+/** `{name, url}` of a resource, as today's documents link it. */
+export const link = (base: string, kind: string, id: number, name: string): Link => ({ name, url: `${base}/${kind}/${id}/` });
 
 /** `past_*` entries with their generation's number: the rules' form. */
 function byGeneration<T>(entries: unknown, field: string): Past<T>[] {
@@ -96,8 +97,7 @@ export function moveAsOf(item: Doc, doc: MoveAsOfDocument, { vg, versions }: AsO
   const orderOf = (entry: Doc) => versions.orderOf(idOfLink((entry.version_group as Link).url)) ?? -Infinity;
   const changes: Doc = {};
   for (const field of MOVE_FIELDS) changes[field] = moveFieldAsOf(item[field], past, vg.order, orderOf, (entry) => entry[field] ?? null);
-  const bit = 2 ** (vg.id - 1);
-  const learnedThen = new Set(doc.learners.filter(([creature, groups, born]) => Math.floor(groups / bit) % 2 === 1 && versions.cameBy(born, vg, `creature ${creature}`)).map(([c]) => c));
+  const learnedThen = new Set(doc.learners.filter(([creature, groups, born]) => inGroups(groups, vg.id) && versions.cameBy(born, vg, `creature ${creature}`)).map(([c]) => c));
   changes.learned_by_creature = (item.learned_by_creature as Link[]).filter((l) => learnedThen.has(idOfLink(l.url)));
   return withChanges(item, changes, ['past_values']);
 }

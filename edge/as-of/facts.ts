@@ -133,6 +133,9 @@ export const AS_OF_DOCUMENT_KINDS: readonly DocumentKind[] = ['creature', 'move'
 /** Version group ids a learner's bit set can hold: a double holds 53 bits exactly. */
 export const MAX_VERSION_GROUP_BIT = 52;
 
+/** Whether a bit set of version groups (bit `id - 1`) holds the group `id`. */
+export const inGroups = (groups: number, id: number): boolean => Math.floor(groups / 2 ** (id - 1)) % 2 === 1;
+
 /**
  * Each creature's moves with the version groups it learns each in, as flat pairs
  * `[move id, version groups as a bit set, …]`: beside the creatures' facts, in a file of its own

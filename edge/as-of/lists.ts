@@ -4,7 +4,8 @@
  * games, each made by the same rules as the as-of items (world.ts). Every other filter, range
  * and field is today's, read from the kind's own indexes.
  */
-import { MOVE_VALUES, type CreatureStats, type SlotAbility, type SlotType, type StatValue } from './facts.ts';
+import { inGroups, MOVE_VALUES, type CreatureStats, type SlotAbility, type SlotType, type StatValue } from './facts.ts';
+import { link } from './documents.ts';
 import type { VersionGroup } from './versions.ts';
 import type { AsOfWorld } from './world.ts';
 
@@ -36,7 +37,6 @@ export interface ViewScope {
   stats?: ReadonlyMap<number, CreatureStats>;
 }
 
-const link = (base: string, kind: string, id: number, name: string) => ({ name, url: `${base}/${kind}/${id}/` });
 
 /** The view of one of the kinds answered as of a game; null for any other kind. */
 export function listView(kind: string, scope: ViewScope): AsOfListView | null {
@@ -93,32 +93,28 @@ function creatureView(scope: ViewScope): AsOfListView {
 
 /** The `move` filter as of the version group: the creatures that learn each move in it. */
 function learnedThen({ vg, world, ids }: ViewScope, existing: readonly number[], learnsets: ReadonlyMap<number, readonly number[]>): ValueRows {
-  const bit = 2 ** (vg.id - 1);
   const byMove = new Map<number, number[]>();
   for (const p of existing) {
     const pairs = learnsets.get(ids[p]!) ?? [];
-    for (let at = 0; at < pairs.length; at += 2) if (Math.floor(pairs[at + 1]! / bit) % 2 === 1) addMember(byMove, pairs[at]!, p);
+    for (let at = 0; at < pairs.length; at += 2) if (inGroups(pairs[at + 1]!, vg.id)) addMember(byMove, pairs[at]!, p);
   }
   return valueRows(byMove, (id) => world.move(id)?.name);
 }
 
+const TOTAL = 'base_stat_total';
+
 /** Each stat's column (by the stat's name, as the ranges are named) and the base stat total, of then. */
 function creatureRanges({ world, ids }: ViewScope, then: Map<number, CreatureThen>): Map<string, Float64Array> {
-  const ranges = new Map<string, Float64Array>();
   // every stat's column and the total are of then, also where no entry has a value (special-attack in generation I)
-  for (const name of [...world.statNames(), 'base_stat_total']) ranges.set(name, new Float64Array(ids.length).fill(NaN));
-  const column = (name: string) => {
-    let values = ranges.get(name);
-    if (!values) ranges.set(name, (values = new Float64Array(ids.length).fill(NaN)));
-    return values;
-  };
+  const ranges = new Map([...world.statNames(), TOTAL].map((name) => [name, new Float64Array(ids.length).fill(NaN)]));
+  const total = ranges.get(TOTAL)!;
   for (const [p, held] of then) {
-    let total = 0;
+    let sum = 0;
     for (const [stat, base] of held.stats) {
-      column(world.statName(stat) ?? String(stat))[p] = base;
-      total += base;
+      ranges.get(world.statName(stat)!)![p] = base;
+      sum += base;
     }
-    column('base_stat_total')[p] = held.stats.length ? total : NaN;
+    if (held.stats.length) total[p] = sum;
   }
   return ranges;
 }
@@ -149,7 +145,7 @@ function moveView(scope: ViewScope): AsOfListView {
       const value = world.moveValue(move, i, vg);
       if (value !== null) values[i]![p] = value;
     });
-    const type = world.moveValue(move, TYPE, vg)!;
+    const type = values[TYPE]![p]!;
     typeAt.set(p, type);
     addMember(byType, type, p);
   }

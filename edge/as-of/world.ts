@@ -1,5 +1,5 @@
 /**
- * The facts of every creature, form, move, type, ability and version group (facts.ts), read
+ * The facts of every creature, move, type, ability and stat (facts.ts), with the version groups, read
  * once per build, and the questions the as-of answers ask of them: what existed as of a version
  * group, and what it was then. Every answer follows rules.ts.
  */

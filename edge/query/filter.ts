@@ -162,7 +162,8 @@ export class FilterIndex {
   private readonly valueFilters = new Map<string, ValueFilter>();
   private readonly packedValues: Map<string, PackedValueFilter>;
 
-  constructor(private readonly packed: PackedFilters) {
+  /** `packed`: the file's columns, views into its bytes (a list as of a game puts some of its own in place: edge/as-of-collection.ts). */
+  constructor(readonly packed: PackedFilters) {
     this.kind = packed.kind;
     this.count = packed.count;
     this.packedValues = new Map(packed.values.map((filter) => [filter.name, filter]));

@@ -4,7 +4,7 @@
  * document while it is in hand (builder/emit-kinds.ts), like the query and coverage facts.
  */
 import {
-  AS_OF_DOCUMENT_KINDS, AS_OF_FACT_KINDS, MAX_VERSION_GROUP_BIT, MOVE_VALUES, RELATION_KEYS, asOfFactsFile, asOfLearnsetFile, asOfStatsFile, type CreatureStats, type LearnsetFile, type StatsFile,
+  AS_OF_DOCUMENT_KINDS, AS_OF_FACT_KINDS, MAX_VERSION_GROUP_BIT, inGroups, MOVE_VALUES, RELATION_KEYS, asOfFactsFile, asOfLearnsetFile, asOfStatsFile, type CreatureStats, type LearnsetFile, type StatsFile,
   type AsOfDocumentOf, type MoveValues, type StatValue, type CreatureAsOfDocument, type DocumentKind, type FactKind, type FactsFile, type FactsOf, type MoveAsOfDocument, type Past, type Relations, type SlotAbility, type SlotType,
 } from '../../edge/as-of/facts.ts';
 import { idOfUrl } from '../../edge/layout.ts';
@@ -59,14 +59,16 @@ function learnset(doc: Doc): number[] {
 /** A bit set of version group ids with `vg` in it; throws when `vg` is beyond what a bit set holds. */
 function withBit(groups: number, vg: number, owner: string): number {
   if (vg < 1 || vg > MAX_VERSION_GROUP_BIT) throw new Error(`${owner}: version group ${vg} does not fit a bit set (1 to ${MAX_VERSION_GROUP_BIT})`);
-  const bit = 2 ** (vg - 1);
-  return Math.floor(groups / bit) % 2 === 1 ? groups : groups + bit;
+  return inGroups(groups, vg) ? groups : groups + 2 ** (vg - 1);
 }
 
-/** The version group a creature's first form came in (its forms in id order: the item's `forms[0]`). */
+type Form = { id: number; creature_id: number; introduced_in_version_group_id: number };
+/** A creature's first form, the item's `forms[0]`: the lowest id. */
+const firstForm = <F extends Form>(forms: readonly F[]): F | undefined => forms.reduce<F | undefined>((low, form) => (low === undefined || form.id < low.id ? form : low), undefined);
+
+/** The version group a creature's first form came in. */
 export function bornIn(creature: number, ctx: BuildContext): number {
-  const forms = ctx.groupBy('creature-form', 'creature_id').get(creature) ?? [];
-  const first = forms.reduce<(typeof forms)[number] | undefined>((low, form) => (low === undefined || form.id < low.id ? form : low), undefined);
+  const first = firstForm(ctx.groupBy('creature-form', 'creature_id').get(creature) ?? []);
   if (!first) throw new Error(`creature ${creature} has no form`);
   return first.introduced_in_version_group_id;
 }
@@ -83,12 +85,9 @@ function bornOfEvery(ctx: BuildContext): Map<number, number> {
   const forms = ctx.records('creature-form');
   let born = bornByForms.get(forms);
   if (!born) {
-    const first = new Map<number, { id: number; vg: number }>();
-    for (const form of forms) {
-      const had = first.get(form.creature_id);
-      if (!had || form.id < had.id) first.set(form.creature_id, { id: form.id, vg: form.introduced_in_version_group_id });
-    }
-    born = new Map([...first].map(([creature, { vg }]) => [creature, vg]));
+    const byCreature = new Map<number, Form[]>();
+    for (const form of forms) byCreature.set(form.creature_id, [...(byCreature.get(form.creature_id) ?? []), form]);
+    born = new Map([...byCreature].map(([creature, own]) => [creature, firstForm(own)!.introduced_in_version_group_id]));
     bornByForms.set(forms, born);
   }
   return born;
@@ -130,12 +129,14 @@ const FACTS: { [K in FactKind]: (doc: Doc, ctx: BuildContext) => KeptOf<K> } = {
   stat: (doc) => ({ name: doc.name as string }),
 };
 
-const isFactKind = (kind: string): kind is FactKind => (AS_OF_FACT_KINDS as readonly string[]).includes(kind);
-const isDocumentKind = (kind: string): kind is DocumentKind => (AS_OF_DOCUMENT_KINDS as readonly string[]).includes(kind);
+/** Whether the as-of rules read facts of `kind`. */
+export const hasAsOfFacts = (kind: string): kind is FactKind => (AS_OF_FACT_KINDS as readonly string[]).includes(kind);
+/** Whether an item of `kind` has an as-of document. */
+export const hasAsOfDocument = (kind: string): kind is DocumentKind => (AS_OF_DOCUMENT_KINDS as readonly string[]).includes(kind);
 
 /** A record's as-of facts, for the kinds the rules read; null for any other kind. */
 export function asOfFacts(kind: string, doc: Doc, ctx: BuildContext): KeptFacts | null {
-  return isFactKind(kind) ? FACTS[kind](doc, ctx) : null;
+  return hasAsOfFacts(kind) ? FACTS[kind](doc, ctx) : null;
 }
 
 /** A kind's facts files from its records' facts in id order: its own, and for creatures the learnsets. */
@@ -148,7 +149,6 @@ export function asOfFactsBodies(kind: FactKind, records: Array<[number, KeptFact
   return [[asOfFactsFile(kind), JSON.stringify(own)], [asOfStatsFile, JSON.stringify(stats)], [asOfLearnsetFile, JSON.stringify(learnsets)]];
 }
 
-export const hasAsOfFacts = isFactKind;
 
 /** The facts a served build wrote for a kind (a creature's with its learnset), by id. */
 export function readAsOfFacts(dir: string, kind: FactKind): Map<number, KeptFacts> {
@@ -168,7 +168,6 @@ function readServed<T>(dir: string, file: string): T {
   if (read === null) throw new BuildError([`${dir} has no ${file}; run a full build (npm run build -- --force)`]);
   return read;
 }
-export const hasAsOfDocument = isDocumentKind;
 
 /** The creature's as-of document: its item without moves, and its moves compact (facts.ts). */
 function creatureDocument(doc: Doc, ctx: BuildContext): CreatureAsOfDocument {
