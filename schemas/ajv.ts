@@ -12,9 +12,24 @@ export function createAjv(): Ajv {
   return ajv;
 }
 
-/** Compiles a schema into a function that returns null or a readable account of the first error. */
-export function validatorFor(ajv: Ajv, schema: TSchema): (value: unknown) => string | null {
-  const validate = ajv.compile(schema);
+export type Validator = (value: unknown) => string | null;
+
+/**
+ * The process's one ajv for the project's own schemas. Ajv keeps what it compiled by schema
+ * object, so every build, import and rebuild a process runs (the dev loop, an update, a test
+ * file's builds) compiles each schema once: compiling them all takes about 0.7 s of a build.
+ */
+let shared: Ajv | undefined;
+const validators = new WeakMap<TSchema, Validator>();
+
+/** A schema as a function that returns null or a readable account of the first error; compiled once per schema object. */
+export function validatorFor(schema: TSchema): Validator {
+  let validator = validators.get(schema);
+  if (!validator) validators.set(schema, (validator = readableErrors((shared ??= createAjv()).compile(schema))));
+  return validator;
+}
+
+function readableErrors(validate: ReturnType<Ajv['compile']>): Validator {
   return (value) => {
     if (validate(value)) return null;
     const e = validate.errors?.[0];

@@ -16,7 +16,7 @@ import { diskReader } from '../generator/preview/disk-reader.ts';
 import { TYPES_FILE } from '../generator/artifacts/typescript-types.ts';
 import { AS_OF_ITEMS, AsOfNotFound, Matchups } from '../schemas/output/as-of.ts';
 import { NotFound } from '../schemas/output/common.ts';
-import { createAjv, validatorFor } from '../schemas/ajv.ts';
+import { validatorFor } from '../schemas/ajv.ts';
 import { sameShapesOnce, typeCheck, type Sample } from './support/type-samples.ts';
 
 const distDir = inject('distDir');
@@ -49,12 +49,11 @@ function keysOf(kind: Kind): string[] {
   return [ids[0]!, ids[Math.floor(ids.length / 2)]!, ids.at(-1)!, ...named[kind]];
 }
 
-const ajv = createAjv();
 const validate = {
-  ...(Object.fromEntries(Object.entries(AS_OF_ITEMS).map(([kind, schema]) => [kind, validatorFor(ajv, schema)])) as Record<Kind, (value: unknown) => string | null>),
-  matchups: validatorFor(ajv, Matchups),
-  asOfNotFound: validatorFor(ajv, AsOfNotFound),
-  notFound: validatorFor(ajv, NotFound),
+  ...(Object.fromEntries(Object.entries(AS_OF_ITEMS).map(([kind, schema]) => [kind, validatorFor(schema)])) as Record<Kind, (value: unknown) => string | null>),
+  matchups: validatorFor(Matchups),
+  asOfNotFound: validatorFor(AsOfNotFound),
+  notFound: validatorFor(NotFound),
 };
 
 /** Every as-of answer asked for, by path: the samples of the checks below. */

@@ -2,7 +2,9 @@
  * The fetcher's pieces: the upstream's hash function (checked against TREE.txt), the committed
  * lock, the streaming tar reader, and fetches against a local server that refuse or fail (of
  * the data cut's tables, generator/cut, and of tiny invented ones).
- * The whole flow in a fresh clone is test/fresh-clone.test.ts.
+ * Each way a download fails, over a complete cache of another pin, leaves that cache as it was.
+ * The whole flow in a fresh clone (and `npm start` reporting a failed download) is
+ * test/fresh-clone.test.ts.
  */
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -12,9 +14,10 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, inject, it } from 'vitest';
 import { sharedRoot } from '../generator/config.ts';
 import { teamCopy } from './support/config.ts';
-import { FetchError, fetchDataSet, gitBlobSha1, lockPath, readLock } from '../generator/fetch/index.ts';
+import { FetchError, fetchDataSet, gitBlobSha1, isFetched, lockPath, readLock } from '../generator/fetch/index.ts';
 import { lockForFolder, parseTree } from '../generator/fetch/lock.ts';
 import { createTarReader } from '../generator/fetch/tar.ts';
+import { fileHashes } from './support/files.ts';
 import { tinyTables, upstreamArchive } from './support/upstream-archive.ts';
 import { scratchAndServer } from './support/test-server.ts';
 
@@ -162,5 +165,61 @@ describe('fetching against a lock', () => {
     const error = await fetchDataSet(lockForFolder('3'.repeat(40), tiny), server.url('/cut.tar.gz'), join(scratch, 'cut/upstream'), quiet, { retries: 0 }).catch((e: unknown) => e);
     expect((error as Error).message).toMatch(new RegExp(`/cut\\.tar\\.gz: the archive is cut short: the connection closed after \\d+ bytes of ${body.length} bytes \\(network error: `));
     expect(server.hits.get('/cut.tar.gz')).toBe(1);
+  });
+});
+
+describe('a failed download over a complete cache: one clear error, the cache as it was', () => {
+  // the cache holds a verified copy of one pin; a newer pin (another commit, the same tables changed) must download
+  const cache = join(scratch, 'kept/upstream');
+  const ALTERED = Buffer.from('id,identifier\n1,teal\n2,ambr\n');
+  const held = tinyTables(join(scratch, 'held-tables'));
+  const heldLock = lockForFolder('4'.repeat(40), held);
+  const newer = tinyTables(join(scratch, 'newer-tables'));
+  writeFileSync(join(newer, 'colors.csv'), 'id,identifier\n1,cyan\n2,plum\n');
+  const newerLock = lockForFolder('5'.repeat(40), newer);
+  // the archive server's copy of one table was altered; one the lock names is not there at all
+  const altered = tinyTables(join(scratch, 'altered-tables'));
+  writeFileSync(join(altered, 'colors.csv'), ALTERED);
+  newerLock.tables['sizes.csv'] = { sha1: gitBlobSha1(Buffer.from('id\n')), size: 3 };
+  const body = upstreamArchive(newer, `pokeapi-${newerLock.commit}`);
+
+  const cases: { name: string; path: string; timeoutMs?: number; hits: number; says: () => string[] }[] = [
+    {
+      name: 'a corrupted table and a missing one',
+      path: '/kept-corrupted.tar.gz',
+      hits: 1,
+      says: () => [
+        `does not match the lock (commit 555555555555): 2 of 4 tables refused`,
+        `colors.csv: expected git blob ${newerLock.tables['colors.csv']!.sha1} (${newerLock.tables['colors.csv']!.size} bytes), found ${gitBlobSha1(ALTERED)} (${ALTERED.length} bytes)`,
+        'sizes.csv: missing from the archive',
+        'Point DATA_URL at an archive of the pinned commit, or DATA_DIR at a folder holding the tables (csv/).',
+      ],
+    },
+    { name: 'a truncated archive', path: '/kept-truncated.tar.gz', hits: 2, says: () => ['the archive is cut short or damaged (gzip: unexpected end of file, after ', '(2 attempts). Set DATA_URL'] },
+    { name: 'a 404', path: '/kept-missing.tar.gz', hits: 1, says: () => [': HTTP 404 Not Found. Set DATA_URL to a mirror of that archive, or DATA_DIR to a folder holding the tables (csv/).'] },
+    { name: 'a server that hangs', path: '/kept-hangs.tar.gz', timeoutMs: 400, hits: 2, says: () => [': no data for 400 ms (DATA_TIMEOUT_MS) (2 attempts). Set DATA_URL'] },
+  ];
+
+  it.sequential.each(cases)('$name', async ({ path, timeoutMs, hits, says }) => {
+    if (!isFetched(heldLock, cache)) {
+      server.route('/kept.tar.gz', { body: upstreamArchive(held, `pokeapi-${heldLock.commit}`) });
+      await fetchDataSet(heldLock, server.url('/kept.tar.gz'), cache, quiet);
+      server.route('/kept-corrupted.tar.gz', { body: upstreamArchive(altered, `pokeapi-${newerLock.commit}`) });
+      server.route('/kept-truncated.tar.gz', { body, cutAt: Math.floor(body.length / 2) });
+      server.route('/kept-hangs.tar.gz', { hang: true });
+    }
+    const cacheBefore = fileHashes(cache);
+    const beside = readdirSync(dirname(cache));
+    const error = await fetchDataSet(newerLock, server.url(path), cache, quiet, timeoutMs ? { timeoutMs } : {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FetchError);
+    const message = (error as FetchError).message;
+    for (const text of says()) expect(message).toContain(text);
+    expect(message).toContain(server.url(path));
+    // a download error is one line
+    if (path !== '/kept-corrupted.tar.gz') expect(message).toMatch(/^could not download the data set from http:\/\/127\.0\.0\.1:\d+\/\S+: [^\n]*Set DATA_URL[^\n]*$/);
+    expect(server.hits.get(path)).toBe(hits);
+    expect(fileHashes(cache)).toEqual(cacheBefore);
+    expect(isFetched(heldLock, cache)).toBe(true);
+    expect(readdirSync(dirname(cache))).toEqual(beside);
   });
 });

@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { changeReportFile, changesListFile } from '../../edge/layout.ts';
-import { createAjv, validatorFor } from '../../schemas/ajv.ts';
+import { validatorFor } from '../../schemas/ajv.ts';
 import type { Static } from '@sinclair/typebox';
 import { ChangeReport, ChangeSummary } from '../../schemas/output/changes.ts';
 import { BuildError } from '../build-error.ts';
@@ -30,7 +30,7 @@ export interface ChangeList {
 /** Every report in `dir` (none when it does not exist), each checked; a bad one is a BuildError naming its file. */
 export function readChangeReports(dir: string): ChangeReport[] {
   if (!existsSync(dir)) return [];
-  const check = validatorFor(createAjv(), ChangeReport);
+  const check = validatorFor(ChangeReport);
   return readdirSync(dir).sort().filter((name) => name.endsWith('.json')).map((name) => {
     const where = join(dir, name);
     const commits = REPORT_FILE.exec(name);

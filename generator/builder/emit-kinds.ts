@@ -6,7 +6,6 @@
 import { join } from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import type { Ajv } from 'ajv';
 import { validatorFor } from '../../schemas/ajv.ts';
 import type { FullList, ListEntry } from '../../edge/pagination.ts';
 import { allKinds, type KindName } from '../model/kinds.ts';
@@ -59,15 +58,15 @@ export interface KindEmitter {
 
 const specs = new Map(allKinds.map((k) => [k.kind as string, k]));
 
-export function kindEmitter(ajv: Ajv, resource: AnyResource): KindEmitter {
+export function kindEmitter(resource: AnyResource): KindEmitter {
   const spec = specs.get(resource.kind);
   if (resource.subresources && ITEM_PART in resource.subresources) throw new Error(`${resource.kind}: a subresource may not be named ${ITEM_PART}`);
   const subs = Object.entries(resource.subresources ?? {}).map(
-    ([sub, def]): DocumentMaker => ({ part: sub, emit: def.emit as DocumentMaker['emit'], check: validatorFor(ajv, def.schema) }),
+    ([sub, def]): DocumentMaker => ({ part: sub, emit: def.emit as DocumentMaker['emit'], check: validatorFor(def.schema) }),
   );
   return {
     kind: resource.kind,
-    documents: [{ part: ITEM_PART, emit: resource.emit as DocumentMaker['emit'], check: validatorFor(ajv, resource.schema) }, ...subs],
+    documents: [{ part: ITEM_PART, emit: resource.emit as DocumentMaker['emit'], check: validatorFor(resource.schema) }, ...subs],
     subs: subs.map((s) => s.part),
     listed: spec?.listed as ((row: unknown) => boolean) | undefined,
     idOnly: spec?.name === null,

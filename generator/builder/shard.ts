@@ -3,7 +3,6 @@
  * threads): every record's documents, each checked against its schema, written with the
  * kind's list, pages, names and bulk file by the build writer.
  */
-import { createAjv } from '../../schemas/ajv.ts';
 import { readRecords } from '../import/records.ts';
 import { allResources } from '../resources/index.ts';
 import { createContext } from '../resources/context.ts';
@@ -33,13 +32,12 @@ const MAX_PROBLEMS = 50;
 
 export async function emitKinds(job: ShardJob, progress: (records: number) => void = () => {}): Promise<ShardResult> {
   const ctx = createContext(job.baseUrl, readRecords(job.recordsDir), readMedia(job.mediaDir));
-  const ajv = createAjv();
   const writer = BuildWriter.fresh(job.outDir);
   const problems: string[] = [];
   const results: KindResult[] = [];
 
   for (const resource of allResources.filter((r) => job.kinds.includes(r.kind))) {
-    const em = kindEmitter(ajv, resource);
+    const em = kindEmitter(resource);
     const out = writer.kind(em, job.baseUrl);
     let sinceProgress = 0;
     for (const record of ctx.records(em.kind) as readonly AnyRecord[]) {

@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { accessSync, constants, statSync } from 'node:fs';
-import { createAjv, validatorFor } from '../../schemas/ajv.ts';
+import { validatorFor } from '../../schemas/ajv.ts';
 import type { TableKey } from '../../schemas/tables.ts';
 import { assembleRecords, ownedTables, recordSchema, type KindSpec } from '../model/define.ts';
 import { allKinds, type KindName } from '../model/kinds.ts';
@@ -72,7 +72,6 @@ export interface Assembled {
 
 /** Pure: tables → records of `kinds` (default: every kind), or a DataError naming what is wrong. */
 export function assembleKinds(tables: TableStore, kinds: readonly AnySpec[] = allKinds, onKind: (done: number, total: number) => void = () => {}): Assembled {
-  const ajv = createAjv();
   const made: Assembled = { records: new Map(), reads: new Map(), warnings: new Map() };
   const problems: Problem[] = [];
   for (const [index, spec] of kinds.entries()) {
@@ -80,7 +79,7 @@ export function assembleKinds(tables: TableStore, kinds: readonly AnySpec[] = al
     const read = ownedTables(spec);
     const records = assembleRecords(spec, recordingStore(tables, read));
     const said: string[] = [];
-    checkKindRecords(spec, validatorFor(ajv, recordSchema(spec)), records, problems, (message) => said.push(message));
+    checkKindRecords(spec, validatorFor(recordSchema(spec)), records, problems, (message) => said.push(message));
     made.records.set(spec.kind, records);
     made.reads.set(spec.kind, read);
     if (said.length) made.warnings.set(spec.kind, said);

@@ -12,7 +12,6 @@
  * A bad edit stops at step 1, 2 or 4 with the named error, and dist/ stays as it was.
  * Code changes are not watched: they need a restart (and `npm start` builds again).
  */
-import { createAjv } from '../../schemas/ajv.ts';
 import { StepClock } from '../progress.ts';
 import { createContext, IndexMemo } from '../resources/context.ts';
 import { kindEmitter, type KindEmitter } from '../builder/emit-kinds.ts';
@@ -80,10 +79,9 @@ class Planner implements IncrementalBuild {
   private reports: string;
 
   constructor(private readonly options: IncrementalOptions) {
-    const ajv = createAjv();
-    this.emitters = new Map(allResources.map((r) => [r.kind, kindEmitter(ajv, r)]));
+    this.emitters = new Map(allResources.map((r) => [r.kind, kindEmitter(r)]));
     this.sources = new DataSetFiles(options.dataDir, options.mediaDir, options.memo);
-    this.records = new RecordState(this.sources.store, ajv);
+    this.records = new RecordState(this.sources.store);
     learnReads(createContext(options.baseUrl, this.records.records, this.sources.media, this.indexes), this.emitters, this.records.records, this.ledger);
     this.served = new ServedFolder(options.outDir);
     this.reports = this.reportsHash(options.finish());

@@ -4,7 +4,6 @@
  * rows that changed it finds the records they belong to, assembles those again with the
  * import's code, keeps the ones that differ and checks them as the import does.
  */
-import type { Ajv } from 'ajv';
 import { validatorFor } from '../../schemas/ajv.ts';
 import type { TableKey } from '../../schemas/tables.ts';
 import { checkKindRecords } from '../import/import.ts';
@@ -53,15 +52,11 @@ export function changedRows(before: readonly AnyRow[], after: readonly AnyRow[])
 
 export class RecordState {
   private readonly specs = new Map<KindName, KindSpec>(allKinds.map((k) => [k.kind, k as unknown as KindSpec]));
-  private readonly checks = new Map<KindName, (record: unknown) => string | null>();
   /** the tables each kind reads beyond those it owns: an edit of one assembles the whole kind again */
   private readonly otherTables = new Map<KindName, Set<TableKey>>();
   records = new Map<KindName, AnyRecord[]>();
 
-  constructor(
-    store: TableStore,
-    private readonly ajv: Ajv,
-  ) {
+  constructor(store: TableStore) {
     for (const [kind, spec] of this.specs) {
       const read = new Set<TableKey>();
       this.records.set(kind, assembleRecords(spec, recordingStore(store, read)) as AnyRecord[]);
@@ -86,7 +81,7 @@ export class RecordState {
       if (!diff.size) continue;
       const afters = [...diff.values()].flatMap((d) => (d.after ? [d.after] : []));
       const all = ids === 'all' ? fresh : old.filter((r) => !diff.has(r.id)).concat(afters).sort((a, b) => a.id - b.id);
-      checkKindRecords(spec, this.check(kind, spec), afters, problems, undefined, all);
+      checkKindRecords(spec, validatorFor(recordSchema(spec)), afters, problems, undefined, all);
       records.set(kind, all);
       changed.set(kind, diff);
     }
@@ -109,11 +104,6 @@ export class RecordState {
     return ids;
   }
 
-  private check(kind: KindName, spec: KindSpec): (record: unknown) => string | null {
-    let check = this.checks.get(kind);
-    if (!check) this.checks.set(kind, (check = validatorFor(this.ajv, recordSchema(spec))));
-    return check;
-  }
 }
 
 /** The records among `ids` (or all) that differ between `old` and `fresh`. */

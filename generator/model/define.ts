@@ -82,8 +82,16 @@ export function defineKind(spec: KindSpec): KindSpec {
   return spec;
 }
 
-/** The JSON Schema of a kind's canonical record: the input contract, derived from the table declarations. */
+const recordSchemas = new WeakMap<KindSpec, TSchema>();
+
+/** The JSON Schema of a kind's canonical record: the input contract, derived from the table declarations; one object per kind, so it is compiled once. */
 export function recordSchema(spec: KindSpec): TSchema {
+  let schema = recordSchemas.get(spec);
+  if (!schema) recordSchemas.set(spec, (schema = recordSchemaOf(spec)));
+  return schema;
+}
+
+function recordSchemaOf(spec: KindSpec): TSchema {
   const childrenSchema = (children: Children): Record<string, TSchema> =>
     Object.fromEntries(
       Object.entries(children).map(([field, c]) => {

@@ -6,10 +6,9 @@
  * layout, for DATA_URL. Also where the pinned netlify-cli is found.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cp } from 'node:fs/promises';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { isDeepStrictEqual, promisify } from 'node:util';
 import { inject } from 'vitest';
 import { lockPath, readLock, type UpstreamLock } from '../../generator/fetch/index.ts';
@@ -84,11 +83,14 @@ export class FreshClone {
   /**
    * A copy of the clone as built (its cache, records and dist/), for what must not share its
    * folder with a server or another test. Made without blocking, and without the .netlify/ a
-   * server of the clone may be writing meanwhile.
+   * server of the clone may be writing meanwhile; with `cp -a`, which keeps the build's hard
+   * links and takes a second where node's fs.cp took five.
    */
   async copyOfBuilt(name: string): Promise<string> {
     const root = join(this.scratch, `${name}/creature-api`);
-    await cp(this.clone, root, { recursive: true, filter: (src) => relative(this.clone, src) !== '.netlify' });
+    mkdirSync(root, { recursive: true });
+    const entries = readdirSync(this.clone).filter((entry) => entry !== '.netlify');
+    await run('cp', ['-a', ...entries.map((entry) => join(this.clone, entry)), root]);
     return root;
   }
 }
