@@ -14,7 +14,7 @@ import { itemFile, listFile } from '../edge/layout.ts';
 import { GRAPHQL_EXAMPLES } from '../generator/artifacts/graphql-page.ts';
 import {
   answered, base, builtCreatures, distJson, escapeRegExp, expectFilterAnswer, openPage, origin, output, outputDir, pretty,
-  screenshotTop, shownJson, status, useChromium, type BuiltCreature, type BuiltSpecies,
+  screenshotTop, shownJson, status, tryPage, useChromium, type BuiltCreature, type BuiltSpecies,
 } from './support/docs-page.ts';
 
 useChromium();
@@ -113,8 +113,7 @@ describe('the docs page', () => {
 
 describe('the docs page: filter and search', () => {
   it('runs the search example in the try box: charzard lists charizard first, and the answer links its reference', async () => {
-    const { page, elsewhere, errors } = await openPage();
-    await page.goto(`${origin}/`);
+    const { page, elsewhere, errors } = await tryPage();
     await page.locator('#filter-search a[data-try][href="/v2/search/?q=charzard"]').click();
     await answered(page, '/v2/search/?q=charzard');
     const answer = (await shownJson(page)) as { count: number; results: { name: string; kind: string; url: string; matched_name: string; language: string | null }[] };
@@ -125,12 +124,10 @@ describe('the docs page: filter and search', () => {
     await page.screenshot({ path: join(outputDir, 'docs-search.png') });
     expect(elsewhere).toEqual([]);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('runs the filter example, and the same filter where the cut has more than a page, as the built documents say, and a 400 for a type that is not one', async () => {
-    const { page, elsewhere, errors } = await openPage();
-    await page.goto(`${origin}/`);
+    const { page, elsewhere, errors } = await tryPage();
     // the page's example: the cut has no fire creature of generation III, so the oracle is empty here
     await page.locator('#filter-search a[data-try][href="/v2/creature/?type=fire&generation=generation-iii"]').click();
     await expectFilterAnswer(page, '/v2/creature/?type=fire&generation=generation-iii', 'fire', 'generation-iii');
@@ -146,7 +143,6 @@ describe('the docs page: filter and search', () => {
     expect(await page.getByRole('link', { name: 'Fields of this answer' }).getAttribute('href')).toBe('#shape-BadParameter');
     expect(elsewhere).toEqual([]);
     expect(errors).toEqual([]);
-    await page.close();
   });
 });
 
@@ -161,8 +157,7 @@ describe('the docs page: coming from GraphQL', () => {
     const example = graphqlPath('weakestPokemonAbleToBeatFireRedAlone.gql');
     const path = example.replace('move=strength&move=cut&move=surf', moves.map((m) => `move=${m}`).join('&'));
     expect(path).not.toBe(example);
-    const { page, elsewhere, errors } = await openPage();
-    await page.goto(`${origin}/`);
+    const { page, elsewhere, errors } = await tryPage();
     await page.getByLabel('Request URL').fill(path);
     await page.getByLabel('Request URL').press('Enter');
     await answered(page, path);
@@ -185,13 +180,11 @@ describe('the docs page: coming from GraphQL', () => {
     expect(shown.results[0]!.species.names).toHaveLength(1);
     expect(elsewhere).toEqual([]);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('runs gen3_species.gql’s request: the species count per generation, as the built documents say', async () => {
     const path = graphqlPath('gen3_species.gql');
-    const { page, elsewhere, errors } = await openPage();
-    await page.goto(`${origin}/`);
+    const { page, elsewhere, errors } = await tryPage();
     await page.locator(`#from-graphql a[data-try][href="${path}"]`).click();
     await answered(page, path);
     const shown = (await shownJson(page)) as { count: number; facets: { generation: { name: string; count: number }[] } };
@@ -210,15 +203,13 @@ describe('the docs page: coming from GraphQL', () => {
     expect(shown.facets.generation.reduce((sum, f) => sum + f.count, 0)).toBe(list.count);
     expect(elsewhere).toEqual([]);
     expect(errors).toEqual([]);
-    await page.close();
   });
 });
 
 describe('the docs page: as of a game', () => {
   it('runs the clefairy example in the try box: the answer shown is the service’s, normal as of generation V where today it is fairy, and it links its reference; then the matchups', async () => {
     const path = '/v2/as-of/generation-v/creature/clefairy/';
-    const { page, elsewhere, errors } = await openPage();
-    await page.goto(`${origin}/`);
+    const { page, elsewhere, errors } = await tryPage();
     await page.locator(`#as-of a[data-try][href="${path}"]`).click();
     await answered(page, path);
     const shown = (await shownJson(page)) as { name: string; types: { type: { name: string } }[] };
@@ -240,7 +231,6 @@ describe('the docs page: as of a game', () => {
     expect(await page.getByRole('link', { name: 'Fields of this answer' }).getAttribute('href')).toBe('#shape-Matchups');
     expect(elsewhere).toEqual([]);
     expect(errors).toEqual([]);
-    await page.close();
   });
 });
 

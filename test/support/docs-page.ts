@@ -43,7 +43,7 @@ export function useChromium(): void {
   });
   afterAll(async () => {
     await browser?.close();
-    [browser, context, shared] = [undefined, undefined, undefined];
+    [browser, context, shared, trying] = [undefined, undefined, undefined, undefined];
   });
 }
 
@@ -76,6 +76,19 @@ let shared: Promise<Opened> | undefined;
  */
 export const loadedPage = (): Promise<Opened> =>
   (shared ??= openPage().then(async (opened) => {
+    await opened.page.goto(`${origin}/`);
+    return opened;
+  }));
+
+let trying: Promise<Opened> | undefined;
+/**
+ * One page at `/`, loaded once per file, for the tests that only use the try box (follow an
+ * example, type a request, read the answer): each answer is told from the last by its path in the
+ * status line (`answered`), and loading the page is a second or two of each such test.
+ * Its `elsewhere` and `errors` hold what every test that used it met.
+ */
+export const tryPage = (): Promise<Opened> =>
+  (trying ??= openPage().then(async (opened) => {
     await opened.page.goto(`${origin}/`);
     return opened;
   }));
