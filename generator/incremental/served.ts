@@ -17,7 +17,7 @@ export class ServedFolder {
   private served: number | null;
   /** the served build's archive entries: each update's copy of it differs only where it rewrote */
   entries: readonly ArchiveEntry[];
-  private spare: { from: number | null; path: string; ready: Promise<boolean> } | null = null;
+  private spare: { from: number | null; path: string; ready: Promise<boolean>; hurry: () => void } | null = null;
   private swaps = 0;
 
   constructor(readonly dir: string) {
@@ -39,6 +39,8 @@ export class ServedFolder {
     rmSync(tmp, { recursive: true, force: true });
     const candidate = this.spare;
     this.spare = null;
+    // an update that comes within the pause (saves in quick succession, a test) waits for no timer
+    candidate?.hurry();
     if (candidate && candidate.from === this.served && (await candidate.ready)) {
       renameSync(candidate.path, tmp);
       return tmp;
@@ -71,12 +73,21 @@ export class ServedFolder {
   /**
    * Starts the spare copy of the served build; first, after a pause, removes the folder an
    * update swapped out. The pause lets the preview's first reads of a new build go ahead of the
-   * thousands of unlinks and links, which share Node's thread pool with them.
+   * thousands of unlinks and links, which share Node's thread pool with them. An update that
+   * needs the spare during the pause ends it (`hurry`).
    */
   private prepareSpare(swappedOut: string | null = null): void {
     const path = `${this.dir}.spare-${process.pid}`;
     const from = this.served;
-    const ready = new Promise((r) => setTimeout(r, swappedOut ? BACKGROUND_PAUSE_MS : 0))
+    let hurry = () => {};
+    const paused = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, swappedOut ? BACKGROUND_PAUSE_MS : 0);
+      hurry = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    const ready = paused
       .then(() => (swappedOut === null ? undefined : fsp.rm(swappedOut, { recursive: true, force: true })))
       .then(() => fsp.rm(path, { recursive: true, force: true }))
       .then(() => linkTreeAsync(this.dir, path))
@@ -87,6 +98,6 @@ export class ServedFolder {
         if ((error as NodeJS.ErrnoException).code === undefined) throw error;
         return false;
       });
-    this.spare = { from, path, ready };
+    this.spare = { from, path, ready, hurry };
   }
 }
