@@ -34,6 +34,11 @@ export function versionsOf(build: BuildFiles): Promise<Versions> {
   return build.keep('as-of-versions', async () => new Versions(await readFacts(build, 'version-group'))) as Promise<Versions>;
 }
 
+/** Every move's name by id, read once per build: a creature's as-of document names its moves by id only. */
+function moveNamesOf(build: BuildFiles): Promise<Map<number, string>> {
+  return build.keep('as-of-move-names', async () => new Map((await readFacts(build, 'move')).records.map(([id, facts]) => [id, facts.name]))) as Promise<Map<number, string>>;
+}
+
 /** The facts of every creature, move, type, ability and stat, read once per build: what answers over all of them read. */
 export function worldOf(build: BuildFiles): Promise<AsOfWorld> {
   return build.keep('as-of-world', async () => {
@@ -82,12 +87,15 @@ async function itemAsOf(build: BuildFiles, kind: AsOfKind, key: string, context:
   return jsonAnswer(200, kind === 'type' ? typeAsOf(today, all) : abilityAsOf(today, all));
 }
 
-/** A creature as of a game: its as-of document alone (by id or name) says all, when it came included. */
+/** A creature as of a game: its as-of document (by id or name) says all but its moves' names, when it came included. */
 async function creatureItem(build: BuildFiles, key: string, context: AsOf): Promise<Answer> {
+  const names = moveNamesOf(build);
+  readAhead(names);
   const doc = await build.json<CreatureAsOfDocument>(asOfDocumentFile('creature', key));
   if (doc === null) return notFound();
   if (!context.versions.cameBy(doc.born, context.vg, `creature ${key}`)) return notFoundBecause(`creature "${key}" did not exist as of ${context.vg.name}`);
-  return jsonAnswer(200, creatureAsOf(doc, context));
+  const byId = await names;
+  return jsonAnswer(200, creatureAsOf(doc, context, (id) => byId.get(id)));
 }
 
 const asOfDocument = <T>(build: BuildFiles, kind: 'creature' | 'move', id: number): Promise<T> =>

@@ -54,7 +54,8 @@ function withChanges(item: Doc, changes: Doc, gone: readonly string[]): Doc {
 type AbilityEntry = { ability: Link | null; is_hidden: boolean; slot: number };
 type StatEntry = { base_stat: number; effort: number; stat: Link };
 
-export function creatureAsOf(doc: CreatureAsOfDocument, { vg, base }: AsOf): Doc {
+/** A creature as of `vg`; `moveName` names a move by id (the move facts: the document holds ids only). */
+export function creatureAsOf(doc: CreatureAsOfDocument, { vg, base }: AsOf, moveName: (id: number) => string | undefined): Doc {
   const item = doc.item;
   const g = vg.generation;
   return withChanges(
@@ -66,17 +67,17 @@ export function creatureAsOf(doc: CreatureAsOfDocument, { vg, base }: AsOf): Doc
         empty: (a) => a.ability === null,
       }),
       stats: statsAsOf(item.stats as StatEntry[], byGeneration<StatEntry[]>(item.past_stats, 'stats'), g, (s) => idOfLink(s.stat.url)),
-      moves: movesIn(doc, vg, base),
+      moves: movesIn(doc, vg, base, moveName),
     },
     ['past_types', 'past_abilities', 'past_stats'],
   );
 }
 
 /** A creature's moves in one version group, each with that group's details only; moves it did not learn there are left out. */
-function movesIn(doc: CreatureAsOfDocument, vg: VersionGroup, base: string): Doc[] {
+function movesIn(doc: CreatureAsOfDocument, vg: VersionGroup, base: string, moveName: (id: number) => string | undefined): Doc[] {
   const group = link(base, 'version-group', vg.id, vg.name);
   const out: Doc[] = [];
-  for (const [id, name, ...details] of doc.moves) {
+  for (const [id, ...details] of doc.moves) {
     const here: Doc[] = [];
     for (let at = 0; at < details.length; at += 4) {
       if (details[at] !== vg.id) continue;
@@ -85,7 +86,10 @@ function movesIn(doc: CreatureAsOfDocument, vg: VersionGroup, base: string): Doc
       if (methodName === undefined) throw new Error(`creature ${String(doc.item.id)}: learn method ${method} has no name in its as-of document`);
       here.push({ level_learned_at: level, move_learn_method: link(base, 'move-learn-method', method, methodName), order: order < 0 ? null : order, version_group: group });
     }
-    if (here.length) out.push({ move: link(base, 'move', id, name), version_group_details: here });
+    if (!here.length) continue;
+    const name = moveName(id);
+    if (name === undefined) throw new Error(`creature ${String(doc.item.id)}: move ${id} has no facts`);
+    out.push({ move: link(base, 'move', id, name), version_group_details: here });
   }
   return out;
 }

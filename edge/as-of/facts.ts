@@ -103,12 +103,14 @@ export interface FactsFile<K extends FactKind> {
 
 /**
  * A creature's as-of document: today's item with `moves` emptied, and its moves compact: each
- * `[move id, move name, ...details]`, the details four numbers each
- * (`version group id, level learned at, learn method id, order (-1: none)`).
+ * `[move id, ...details]`, the details four numbers each
+ * (`version group id, level learned at, learn method id, order (-1: none)`). A move's name is
+ * read from the move facts when the answer is made, so renaming a move (in the dev loop: every
+ * creature that learns it) leaves these documents as they are.
  */
 export interface CreatureAsOfDocument {
   item: Record<string, unknown>;
-  moves: Array<[number, string, ...number[]]>;
+  moves: Array<[number, ...number[]]>;
   /** learn method names by id */
   methods: Record<string, string>;
   /** the version group its first form came in (CreatureFacts `born`): an item answer needs no other file to know it existed */

@@ -173,14 +173,14 @@ function readServed<T>(dir: string, file: string): T {
 function creatureDocument(doc: Doc, ctx: BuildContext): CreatureAsOfDocument {
   const methods: Record<string, string> = {};
   type Detail = { level_learned_at: number; move_learn_method: Link; order: number | null; version_group: Link };
-  const moves = (doc.moves as Array<{ move: Link; version_group_details: Detail[] }>).map(({ move, version_group_details }): [number, string, ...number[]] => {
+  const moves = (doc.moves as Array<{ move: Link; version_group_details: Detail[] }>).map(({ move, version_group_details }): [number, ...number[]] => {
     const details: number[] = [];
     for (const d of version_group_details) {
       const method = idOf(d.move_learn_method);
       methods[String(method)] = d.move_learn_method.name;
       details.push(idOf(d.version_group), d.level_learned_at, method, d.order ?? -1);
     }
-    return [idOf(move), move.name, ...details];
+    return [idOf(move), ...details];
   });
   return { item: { ...doc, moves: [] }, moves, methods, born: bornIn(doc.id as number, ctx) };
 }
