@@ -2,45 +2,59 @@
  * `GET /v2/as-of/{v}/{kind}/`: the kind's collection (edge/collection.ts, every parameter its
  * list takes) over a view of the build as of a version group: only the entries that existed then,
  * and the value filters, ranges and fields that changed over the games answered with their values
- * of then (edge/as-of/lists.ts). The view is made once per build and version group.
+ * of then. The build made each version group's view (generator/indexes/as-of-lists.ts, by the
+ * rules of generator/indexes/as-of-views.ts): an answer reads it as today's list reads its indexes, and a
+ * creature list's `move` filter of then only when a query asks for it.
  */
-import type { BuildFiles, CollectionFiles } from './build-files.ts';
+import { BrokenBuild, type BuildFiles, type CollectionFiles } from './build-files.ts';
 import { collection } from './collection.ts';
 import { queryValues } from './params.ts';
 import type { Answer } from './http.ts';
-import { idOfUrl } from './layout.ts';
-import { asOfLearnsetFile, asOfStatsFile, type LearnsetFile, type StatsFile } from './as-of/facts.ts';
-import { listView, type AsOfListView, type ValueRows } from './as-of/lists.ts';
+import {
+  asOfColumnFile, asOfListsFile, asOfMoveFilterFile, asOfViewFile, runPositions,
+  type ListViewsFile, type ViewFile,
+} from './as-of/facts.ts';
 import type { VersionGroup } from './as-of/versions.ts';
-import type { AsOfWorld } from './as-of/world.ts';
-import { ComputedColumn, type ColumnReader } from './query/field-column.ts';
-import type { Json } from './query/fields.ts';
-import { FilterIndex, positionGaps } from './query/filter.ts';
+import type { ColumnReader } from './query/field-column.ts';
+import { FilterIndex } from './query/filter.ts';
 import type { PackedFilters, PackedValueFilter } from './query/filter-pack.ts';
 
 /** The collection of `kind` as of the version group `vg` (`v` as the path names it). */
-export async function collectionAsOf(build: BuildFiles, world: AsOfWorld, vg: VersionGroup, v: string, kind: string, params: URLSearchParams): Promise<Answer> {
-  const files = new AsOfFiles(build, world, vg, kind === 'creature' && asksMoves(params));
+export async function collectionAsOf(build: BuildFiles, vg: VersionGroup, v: string, kind: string, params: URLSearchParams): Promise<Answer> {
+  const files = new AsOfFiles(build, vg, kind === 'creature' && asksMoves(params));
   const view = await files.view(kind);
-  if (view === null) throw new Error(`${kind}: no list of then, though it is answered as of a game`);
   return collection(files, kind, params, { url: `${build.baseUrl}/as-of/${v}/${kind}/`, positions: view.existing });
 }
 
 /**
- * Whether a creature list's query filters or counts by move: only then are the learnsets (1.2 MB)
- * read, and the `move` filter answered as of then. Read loosely (any spelling of a `move` facet):
- * reading them when not needed costs time, never a wrong answer.
+ * Whether a creature list's query filters or counts by move: only then is the `move` filter of
+ * then read. Read loosely (any spelling of a `move` facet): reading it when not needed costs time,
+ * never a wrong answer.
  */
 const asksMoves = (params: URLSearchParams): boolean =>
   queryValues(params, 'move').length > 0 || queryValues(params, 'facets').some((value) => value.toLowerCase().split(',').some((name) => name.trim() === 'move'));
+
+/** A value filter's rows as of then: `[name, id, gaps between list positions]`, by id. */
+type GapRows = ViewFile['values'][number][1];
+
+/** A version group's view of a kind's list, as an answer reads it. */
+interface View {
+  /** the view's name in the build (its files') */
+  key: string;
+  /** the list positions of the entries that existed, ascending */
+  existing: number[];
+  values: Map<string, GapRows>;
+  ranges: Map<string, Float64Array>;
+  /** the fields whose column of then differs from today's, and the name of that column's file */
+  fields: ReadonlyMap<string, string>;
+}
 
 /** The build's files as a collection reads them, with a kind's changed indexes and columns of then in place of today's. */
 class AsOfFiles implements CollectionFiles {
   constructor(
     private readonly build: BuildFiles,
-    private readonly world: AsOfWorld,
     private readonly vg: VersionGroup,
-    /** read the learnsets: the query filters or counts by move */
+    /** read the `move` filter of then: the query filters or counts by move */
     private readonly moves: boolean,
   ) {}
 
@@ -74,47 +88,44 @@ class AsOfFiles implements CollectionFiles {
     return this.build.keep(`as-of:${this.vg.id}:${this.moves ? 'moves:' : ''}${key}`, make);
   }
 
-  /** The kind's view as of the version group; null for a kind not answered as of a game. */
-  view(kind: string): Promise<AsOfListView | null> {
-    return this.keep(`view:${kind}`, async () => {
-      const keys = await this.build.listKeys(kind);
-      if (!keys) return null;
-      const ids = keys.list.results.map((entry) => idOfUrl(entry.url));
-      const learnsets = this.moves ? await readLearnsets(this.build) : undefined;
-      const stats = kind === 'creature' ? await readStats(this.build) : undefined;
-      return listView(kind, { vg: this.vg, world: this.world, ids, base: this.build.baseUrl, ...(learnsets ? { learnsets } : {}), ...(stats ? { stats } : {}) });
-    });
+  /** The kind's view as of the version group (its lists file and view file are kept once per build). */
+  async view(kind: string): Promise<View> {
+    return (await this.keep(`view:${kind}`, async () => {
+      const lists = await keptJson<ListViewsFile>(this.build, asOfListsFile(kind), 'missing, though the kind is answered as of a game');
+      const group = lists.groups.find(([id]) => id === this.vg.id);
+      if (!group) throw new BrokenBuild(asOfListsFile(kind), `holds no list as of version group ${this.vg.id}`);
+      const [, runs, key, moveFilter] = group;
+      const file = await keptJson<ViewFile>(this.build, asOfViewFile(kind, key), `missing, though ${asOfListsFile(kind)} names it`);
+      const existing = runPositions(runs);
+      const values = new Map(file.values);
+      if (this.moves && moveFilter !== null) values.set('move', await keptJson<GapRows>(this.build, asOfMoveFilterFile(kind, moveFilter), `missing, though ${asOfListsFile(kind)} names it`));
+      const ranges = new Map(file.ranges.map(([range, column]) => [range, Float64Array.from(column, (value) => value ?? NaN)]));
+      return { key, existing, values, ranges, fields: new Map(file.fields) };
+    }))!;
   }
 
   /** Today's filter index (read once per build) with the view's changed filters and ranges in place. */
   filterIndex(kind: string): Promise<FilterIndex | null> {
     return this.keep(`filter-index:${kind}`, async () => {
       const [today, view] = await Promise.all([this.build.filterIndex(kind), this.view(kind)]);
-      return today === null || view === null ? today : new FilterIndex(packedAsOf(today.packed, view));
+      return today === null ? null : new FilterIndex(packedAsOf(today.packed, view));
     });
   }
 
-  /** A field whose values changed: each entry's value of then, made when an answer first takes it. */
-  fieldColumn(kind: string, field: string): Promise<ColumnReader | null> {
-    return this.keep(`field:${kind}:${field}`, async () => {
-      const view = await this.view(kind);
-      const value = view?.fields.get(field);
-      if (value === undefined) return this.build.fieldColumn(kind, field);
-      return new ComputedColumn(view!.count, (p) => value(p) as Json);
-    });
+  /** A field whose values changed: the view's column of then; any other, today's. */
+  async fieldColumn(kind: string, field: string): Promise<ColumnReader | null> {
+    const view = await this.view(kind);
+    const column = view.fields.get(field);
+    if (column === undefined) return this.build.fieldColumn(kind, field);
+    return this.build.requiredColumn(asOfColumnFile(kind, column), `missing, though ${asOfViewFile(kind, view.key)} names it`);
   }
 }
 
-/** A file of records by creature (the learnsets, the stats), read once per build. */
-function readByCreature<T>(build: BuildFiles, path: string): Promise<ReadonlyMap<number, T>> {
-  return build.keep(`as-of:${path}`, async () => new Map((await build.requiredJson<{ records: Array<[number, T]> }>(path)).records)) as Promise<ReadonlyMap<number, T>>;
-}
-
-const readLearnsets = (build: BuildFiles) => readByCreature<LearnsetFile['records'][number][1]>(build, asOfLearnsetFile);
-const readStats = (build: BuildFiles) => readByCreature<StatsFile['records'][number][1]>(build, asOfStatsFile);
+/** A JSON file every build writes, parsed once per build. */
+const keptJson = <T>(build: BuildFiles, path: string, why: string): Promise<T> => build.keep(path, () => build.requiredJson<T>(path, why)) as Promise<T>;
 
 /** Today's packed filters with the view's value filters and range columns in place. */
-function packedAsOf(today: PackedFilters, view: AsOfListView): PackedFilters {
+function packedAsOf(today: PackedFilters, view: View): PackedFilters {
   return {
     kind: today.kind,
     count: today.count,
@@ -126,8 +137,8 @@ function packedAsOf(today: PackedFilters, view: AsOfListView): PackedFilters {
   };
 }
 
-function valueFilterOf(today: PackedValueFilter, rows: ValueRows): PackedValueFilter {
-  const gaps = rows.map(([, , positions]) => Int32Array.from(positionGaps(positions)));
+function valueFilterOf(today: PackedValueFilter, rows: GapRows): PackedValueFilter {
+  const gaps = rows.map(([, , between]) => Int32Array.from(between));
   return {
     ...today,
     size: rows.length,

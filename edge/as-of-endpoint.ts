@@ -57,12 +57,12 @@ export async function asOf(build: BuildFiles, rest: readonly string[], withQuery
   const [v, kind, key, sub] = rest;
   if (v === undefined || kind === undefined || rest.length > 4) return notFound();
   // the reads every answer over all creatures will wait on start now, beside the version groups'
-  if (key === undefined || sub !== undefined || kind === 'type' || kind === 'ability') readAhead(worldOf(build));
+  if (sub !== undefined || (key !== undefined && (kind === 'type' || kind === 'ability'))) readAhead(worldOf(build));
   const versions = await versionsOf(build);
   const vg = versions.resolve(v);
   if (!vg) return notFoundBecause(`no version group, version or generation is named "${v}"`);
   if (!isAsOfKind(kind)) return notFoundBecause(`"${kind}" is not answered as of a game: ${AS_OF_KINDS.join(', ')} are`);
-  if (key === undefined) return withQuery(async (params) => collectionAsOf(build, await worldOf(build), vg, v, kind, params));
+  if (key === undefined) return withQuery(async (params) => collectionAsOf(build, vg, v, kind, params));
   const context: AsOf = { vg, versions, base: build.baseUrl };
   if (sub !== undefined) return sub === MATCHUPS && kind === 'creature' ? creatureMatchups(build, key, { ...context, world: await worldOf(build) }) : notFound();
   return itemAsOf(build, kind, canonicalKey(key), context);

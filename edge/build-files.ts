@@ -135,6 +135,11 @@ export class BuildFiles {
     return this.keep(path, () => this.readOptional(path, (bytes) => new FieldColumn(bytes)));
   }
 
+  /** A field column at `path`, one the build writes (`why` says so), kept once read. */
+  requiredColumn(path: string, why: string): Promise<ColumnReader> {
+    return this.keep(path, () => this.readRequired(path, (bytes) => new FieldColumn(bytes), why)) as Promise<ColumnReader>;
+  }
+
   /**
    * A `names` field's column in one language; null when the build wrote none (no entry has a
    * name in it). Unlike other reads, not finding it is kept: the whole column gives the same

@@ -11,6 +11,8 @@
  *   version group (today's document holds every version group's, up to 650 kB: its as-of
  *   document holds the rest of the item too, so one small read answers), a move's learners with
  *   the version groups each learns it in.
+ * - `v2/_as-of/lists/{kind}.json` and the views it names (generator/indexes/as-of-lists.ts): each
+ *   version group's list of the kind, what a list as of a game reads in place of the facts.
  */
 
 /** `[generation, value]`: a value that held up to and including that generation (the upstream's `past_*` entries). */
@@ -157,3 +159,55 @@ export interface StatsFile {
 }
 export const asOfFactsFile = (kind: FactKind): string => `${AS_OF_PREFIX}/${kind}.json`;
 export const asOfDocumentFile = (kind: DocumentKind, key: string | number): string => `${AS_OF_PREFIX}/${kind}/${key}.json`;
+
+/**
+ * A kind's lists as of each version group, made at build time (generator/indexes/as-of-lists.ts)
+ * so that a list as of a game is answered as today's is, from files: for each version group, the
+ * list positions that existed then, as runs (`[first, count, first, count, …]`), and its view,
+ * which names a `ViewFile` (`asOfViewFile`), which names a field column (field-column/2,
+ * `asOfColumnFile`) per changed field. Files are named by a hash of their bytes: version groups
+ * whose views are the same share one, and views whose columns are the same share those (a
+ * creature's types, abilities and stats of then change by generation only). A creature list's
+ * `move` filter of then, read only by a query that asks for it, is a file of its own
+ * (`asOfMoveFilterFile`: rows as `ViewFile` `values` holds them).
+ */
+export interface ListViewsFile {
+  kind: string;
+  groups: Array<[versionGroup: number, existing: number[], view: string, moveFilter: string | null]>;
+}
+
+/** What changed in a kind's list as of a version group: every other filter, range and field is today's. */
+export interface ViewFile {
+  /** how many entries the kind's list holds (today's) */
+  count: number;
+  /** value filters whose members changed: rows `[name, id, gaps between the list positions]` by id (filter.ts `positionGaps`) */
+  values: Array<[filter: string, rows: Array<[name: string, id: number, gaps: number[]]>]>;
+  /** range columns that changed: a number per list position, null for none */
+  ranges: Array<[range: string, values: Array<number | null>]>;
+  /** declared fields whose values differ from today's column, and the column file of each (`asOfColumnFile`) */
+  fields: Array<[field: string, column: string]>;
+}
+
+export const asOfListsFile = (kind: string): string => `${AS_OF_PREFIX}/lists/${kind}.json`;
+export const asOfViewsFolder = (kind: string): string => `${AS_OF_PREFIX}/lists/${kind}`;
+export const asOfViewFile = (kind: string, view: string): string => `${asOfViewsFolder(kind)}/${view}.json`;
+export const asOfMoveFilterFile = (kind: string, name: string): string => `${asOfViewsFolder(kind)}/${name}~move.json`;
+export const asOfColumnFile = (kind: string, column: string): string => `${asOfViewsFolder(kind)}/${column}.jsonl`;
+
+/** Ascending list positions as runs `[first, count, …]`. */
+export function positionRuns(positions: readonly number[]): number[] {
+  const runs: number[] = [];
+  for (const p of positions) {
+    const last = runs.length - 2;
+    if (last >= 0 && runs[last]! + runs[last + 1]! === p) runs[last + 1]!++;
+    else runs.push(p, 1);
+  }
+  return runs;
+}
+
+/** The positions of runs made by `positionRuns`. */
+export function runPositions(runs: readonly number[]): number[] {
+  const positions: number[] = [];
+  for (let at = 0; at < runs.length; at += 2) for (let p = runs[at]!; p < runs[at]! + runs[at + 1]!; p++) positions.push(p);
+  return positions;
+}

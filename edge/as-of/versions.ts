@@ -20,9 +20,12 @@ export class Versions {
   private latest: VersionGroup | undefined;
   /** each generation's name and its last version group by order */
   private readonly lastOfGeneration = new Map<string, VersionGroup>();
+  /** every version group, by order */
+  readonly all: readonly VersionGroup[];
 
   constructor(file: FactsFile<'version-group'>) {
     const groups = file.records.map(([id, facts]) => ({ id, facts, group: { id, name: facts.name, order: facts.order, generation: facts.generation } }));
+    this.all = groups.map(({ group }) => group).sort((a, b) => a.order - b.order);
     for (const { id, group } of groups) {
       this.orders.set(id, group.order);
       if (!this.latest || group.order > this.latest.order) this.latest = group;

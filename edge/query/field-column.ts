@@ -39,33 +39,12 @@ export function encodeFieldColumn(header: Omit<FieldColumnHeader, 'format' | 'co
 
 /**
  * What an answer reads of a column: each entry as the answer takes it whole (`raw`: bytes, or a
- * value written as JSON) or parsed (`value`). A built column's file (FieldColumn), or values made
- * at the edge (a list as of a game, edge/as-of-collection.ts).
+ * value written as JSON) or parsed (`value`): a built column's file (FieldColumn).
  */
 export interface ColumnReader {
   readonly count: number;
   raw(p: number): JsonPart;
   value(p: number): Json;
-}
-
-/** A column of values made at the edge, each made once, when first asked. */
-export class ComputedColumn implements ColumnReader {
-  private readonly made = new Map<number, Json>();
-
-  constructor(
-    readonly count: number,
-    private readonly make: (p: number) => Json,
-  ) {}
-
-  raw(p: number): JsonPart {
-    return this.value(p);
-  }
-
-  value(p: number): Json {
-    let value = this.made.get(p);
-    if (value === undefined) this.made.set(p, (value = this.make(p)));
-    return value;
-  }
 }
 
 /** The file's bytes, read by entry: its lines found once, an entry parsed only when asked. */

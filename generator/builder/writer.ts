@@ -7,7 +7,7 @@
  *     (bulk-writer.ts) and the files made from its whole set of records (kind-files.ts: list,
  *     default-size pages, query indexes, kept facts);
  *   - then, once (finish): the root index, 404, the change reports (changes.ts), the coverage
- *     map (coverage.ts), the artifacts (OpenAPI, types, docs page, CDN
+ *     map (coverage.ts), the lists as of each version group (as-of-lists.ts), the artifacts (OpenAPI, types, docs page, CDN
  *     rules), the packed search index, the routing table and meta (routes-meta.ts), the stamp,
  *     the archive of v2/ and the build index (build-index.ts).
  * On a copy, a file is replaced only when its bytes change, a folder a kind file owns loses
@@ -16,7 +16,7 @@
  */
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildIndexFile, buildStampFile, changeReportsFolder, coverageFile, metaFile, notFoundFile, rootFile, routesFile, languageSearchFile, languageSearchPackFile, searchIndexFile, searchPackFile, type Meta, type Routes } from '../../edge/layout.ts';
+import { buildIndexFile, buildStampFile, changeReportsFolder, coverageFile, fieldColumnFile, metaFile, notFoundFile, rootFile, routesFile, languageSearchFile, languageSearchPackFile, searchIndexFile, searchPackFile, type Meta, type Routes } from '../../edge/layout.ts';
 import type { SearchIndexFile } from '../../edge/query/search-index.ts';
 import { allResources } from '../resources/index.ts';
 import type { AnyResource } from '../resources/define.ts';
@@ -28,7 +28,9 @@ import { BuildError } from '../build-error.ts';
 import { readIfThere } from '../files/folders.ts';
 import { changeChain, changeFiles, readChangeReports } from './change-reports.ts';
 import { coveredKinds, coverageFactsFile, makeCoverage, readCoverage } from '../indexes/coverage-facts.ts';
-import { AS_OF_FACT_KINDS, asOfFactsFile } from '../../edge/as-of/facts.ts';
+import { AS_OF_FACT_KINDS, asOfFactsFile, asOfViewsFolder } from '../../edge/as-of/facts.ts';
+import { AS_OF_KINDS } from '../../edge/as-of-endpoint.ts';
+import { asOfListFiles, asOfListInputs } from '../indexes/as-of-lists.ts';
 import type { KindEmitter } from './emit-kinds.ts';
 import type { AnyRecord } from './kind-files.ts';
 import { KindWriter } from './kind-writer.ts';
@@ -134,6 +136,7 @@ export class BuildWriter {
     const meta = metaOf(options.about, options.baseUrl, built, latestChange);
     // before the artifacts: the docs page draws it
     const coverage = await this.writeCoverage(kinds);
+    await this.writeAsOfLists(kinds, options.baseUrl);
     if (!options.only) await this.writeArtifacts(options.baseUrl, resources, routes, meta);
     await this.writeSearchPack(routes);
     // lang='s: the same, each language's names kept apart
@@ -176,6 +179,31 @@ export class BuildWriter {
     const body = JSON.stringify(map);
     if (!out.holds(coverageFile, body)) await out.write(coverageFile, body);
     return map;
+  }
+
+  /**
+   * The lists as of each version group (as-of-lists.ts), when every kind they are made from was
+   * built. On a copy where none of their inputs was written again, the served ones stand; else a
+   * view no version group names any more goes.
+   */
+  private async writeAsOfLists(kinds: readonly string[], baseUrl: string): Promise<void> {
+    const out = this.out;
+    if (![...AS_OF_FACT_KINDS, ...AS_OF_KINDS].every((kind) => kinds.includes(kind))) return;
+    if (out instanceof CopyOutput && !this.asOfListInputChanged(out)) return;
+    const files = asOfListFiles((rel) => readIfThere(join(out.root, rel))?.toString('utf8') ?? null, baseUrl);
+    for (const [rel, body] of files) if (!out.holds(rel, body)) await out.write(rel, body);
+    if (!(out instanceof CopyOutput)) return;
+    const made = new Set(files.map(([rel]) => rel));
+    for (const kind of AS_OF_KINDS) {
+      const folder = asOfViewsFolder(kind);
+      if (!existsSync(join(out.root, folder))) continue;
+      for (const name of readdirSync(join(out.root, folder))) if (!made.has(`${folder}/${name}`)) out.remove(`${folder}/${name}`);
+    }
+  }
+
+  private asOfListInputChanged(copy: CopyOutput): boolean {
+    const columns = AS_OF_KINDS.map((kind) => fieldColumnFile(kind, '').replace(/\.jsonl$/, ''));
+    return asOfListInputs().some((file) => copy.rewritten.has(file)) || [...copy.rewritten].some((rel) => columns.some((folder) => rel.startsWith(folder)));
   }
 
   /** The artifacts (artifacts.ts), in order; those with a route join the routing table's site pages. */

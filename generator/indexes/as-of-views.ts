@@ -1,13 +1,14 @@
 /**
  * A kind's list as of a version group, as the collection's query machinery reads it: which
  * entries existed, and the value filters, range columns and field values that changed over the
- * games, each made by the same rules as the as-of items (world.ts). Every other filter, range
- * and field is today's, read from the kind's own indexes.
+ * games, each made by the same rules as the as-of items (edge/as-of/world.ts). Every other
+ * filter, range and field is today's, read from the kind's own indexes. Made for each version
+ * group at build time (as-of-lists.ts writes them), read at the edge by edge/as-of-collection.ts.
  */
-import { inGroups, MOVE_VALUES, type CreatureStats, type SlotAbility, type SlotType, type StatValue } from './facts.ts';
-import { link } from './documents.ts';
-import type { VersionGroup } from './versions.ts';
-import type { AsOfWorld } from './world.ts';
+import { inGroups, MOVE_VALUES, type CreatureStats, type SlotAbility, type SlotType, type StatValue } from '../../edge/as-of/facts.ts';
+import { link } from '../../edge/as-of/documents.ts';
+import type { VersionGroup } from '../../edge/as-of/versions.ts';
+import type { AsOfWorld } from '../../edge/as-of/world.ts';
 
 /** A value filter's values as of the version group: `[name, id, list positions ascending]`, by id. */
 export type ValueRows = Array<[name: string, id: number, positions: number[]]>;
@@ -21,7 +22,11 @@ export interface AsOfListView {
   values: Map<string, ValueRows>;
   /** range columns that changed, by parameter name: one number per list position, NaN for none */
   ranges: Map<string, Float64Array>;
-  /** declared fields whose values changed: each position's value, as an as-of item holds it */
+  /**
+   * declared fields whose values changed: each position's value, as an as-of item holds it; also
+   * at the positions of entries that did not exist yet (never shown), so that a field's values
+   * are the same for every version group that shares the rules' inputs (a creature's generation)
+   */
   fields: Map<string, (position: number) => unknown>;
 }
 
@@ -31,8 +36,6 @@ export interface ViewScope {
   world: AsOfWorld;
   ids: ReadonlyArray<number | null>;
   base: string;
-  /** each creature's learnset (facts.ts LearnsetFile), when the query filters or counts by move; without it the move filter is today's */
-  learnsets?: ReadonlyMap<number, readonly number[]>;
   /** each creature's stats (facts.ts StatsFile), for a creature list */
   stats?: ReadonlyMap<number, CreatureStats>;
 }
@@ -72,27 +75,35 @@ interface CreatureThen {
 }
 
 function creatureView(scope: ViewScope): AsOfListView {
-  const { vg, world, ids, base } = scope;
+  const { vg, world, ids } = scope;
   const existing = existingPositions(ids, (id) => world.creatureExists(id, vg));
-  const then = new Map<number, CreatureThen>();
+  const then = creaturesThen(scope);
   const byType = new Map<number, number[]>();
   const byAbility = new Map<number, number[]>();
   for (const p of existing) {
-    const facts = world.creature(ids[p]!)!;
-    const stats = scope.stats?.get(ids[p]!);
-    if (!stats) throw new Error(`creature ${ids[p]!}: no stats in the as-of facts`);
-    const held: CreatureThen = { types: world.creatureTypes(facts, vg), abilities: world.creatureAbilities(facts, vg), stats: world.creatureStats(stats, vg) };
-    then.set(p, held);
+    const held = then.get(p)!;
     for (const [, type] of held.types) addMember(byType, type, p);
     for (const [, ability] of held.abilities) if (ability !== null) addMember(byAbility, ability, p);
   }
   const values = new Map([['type', valueRows(byType, (id) => world.typeName(id))], ['ability', valueRows(byAbility, (id) => world.abilityName(id))]]);
-  if (scope.learnsets) values.set('move', learnedThen(scope, existing, scope.learnsets));
-  return { count: ids.length, existing, values, ranges: creatureRanges(scope, then), fields: creatureFields(scope, then) };
+  return { count: ids.length, existing, values, ranges: creatureRanges(scope, then, existing), fields: creatureFields(scope, then) };
 }
 
-/** The `move` filter as of the version group: the creatures that learn each move in it. */
-function learnedThen({ vg, world, ids }: ViewScope, existing: readonly number[], learnsets: ReadonlyMap<number, readonly number[]>): ValueRows {
+/** Every listed creature's types, abilities and stats of then, by list position (those that did not exist yet too: see `fields`). */
+function creaturesThen({ vg, world, ids, stats }: ViewScope): Map<number, CreatureThen> {
+  const then = new Map<number, CreatureThen>();
+  ids.forEach((id, p) => {
+    if (id === null) return;
+    const facts = world.creature(id);
+    const own = stats?.get(id);
+    if (!facts || !own) throw new Error(`creature ${id}: no facts or stats in the as-of facts`);
+    then.set(p, { types: world.creatureTypes(facts, vg), abilities: world.creatureAbilities(facts, vg), stats: world.creatureStats(own, vg) });
+  });
+  return then;
+}
+
+/** The `move` filter as of the version group: the creatures (of those that existed) that learn each move in it, from their learnsets (facts.ts LearnsetFile). */
+export function learnedThen({ vg, world, ids }: Pick<ViewScope, 'vg' | 'world' | 'ids'>, existing: readonly number[], learnsets: ReadonlyMap<number, readonly number[]>): ValueRows {
   const byMove = new Map<number, number[]>();
   for (const p of existing) {
     const pairs = learnsets.get(ids[p]!) ?? [];
@@ -103,12 +114,13 @@ function learnedThen({ vg, world, ids }: ViewScope, existing: readonly number[],
 
 const TOTAL = 'base_stat_total';
 
-/** Each stat's column (by the stat's name, as the ranges are named) and the base stat total, of then. */
-function creatureRanges({ world, ids }: ViewScope, then: Map<number, CreatureThen>): Map<string, Float64Array> {
+/** Each stat's column (by the stat's name, as the ranges are named) and the base stat total, of then, for the creatures that existed. */
+function creatureRanges({ world, ids }: ViewScope, then: Map<number, CreatureThen>, existing: readonly number[]): Map<string, Float64Array> {
   // every stat's column and the total are of then, also where no entry has a value (special-attack in generation I)
   const ranges = new Map([...world.statNames(), TOTAL].map((name) => [name, new Float64Array(ids.length).fill(NaN)]));
   const total = ranges.get(TOTAL)!;
-  for (const [p, held] of then) {
+  for (const p of existing) {
+    const held = then.get(p)!;
     let sum = 0;
     for (const [stat, base] of held.stats) {
       ranges.get(world.statName(stat)!)![p] = base;
@@ -136,23 +148,31 @@ const TYPE = MOVE_VALUES.indexOf('type');
 function moveView(scope: ViewScope): AsOfListView {
   const { vg, world, ids, base } = scope;
   const existing = existingPositions(ids, (id) => world.moveExists(id, vg));
+  // each listed move's values of then (those that did not exist yet too: see `fields`)
   const values = MOVE_VALUES.map(() => new Float64Array(ids.length).fill(NaN));
-  const byType = new Map<number, number[]>();
   const typeAt = new Map<number, number>();
-  for (const p of existing) {
-    const move = world.move(ids[p]!)!;
+  ids.forEach((id, p) => {
+    const move = id === null ? undefined : world.move(id);
+    if (!move) return;
     MOVE_VALUES.forEach((_, i) => {
       const value = world.moveValue(move, i, vg);
       if (value !== null) values[i]![p] = value;
     });
-    const type = values[TYPE]![p]!;
-    typeAt.set(p, type);
-    addMember(byType, type, p);
-  }
-  const ranges = new Map(MOVE_VALUES.flatMap((name, i) => (i === TYPE ? [] : [[name, values[i]!] as [string, Float64Array]])));
+    typeAt.set(p, values[TYPE]![p]!);
+  });
+  const byType = new Map<number, number[]>();
+  for (const p of existing) addMember(byType, typeAt.get(p)!, p);
+  const ranges = new Map(MOVE_VALUES.flatMap((name, i) => (i === TYPE ? [] : [[name, onlyAt(values[i]!, existing)] as [string, Float64Array]])));
   const number = (i: number) => (p: number) => (Number.isNaN(values[i]![p]!) ? null : values[i]![p]!);
   const fields = new Map<string, (position: number) => unknown>(MOVE_VALUES.map((name, i) => [name, i === TYPE ? typeField(world, base, typeAt) : number(i)]));
   return { count: ids.length, existing, values: new Map([['type', valueRows(byType, (id) => world.typeName(id))]]), ranges, fields };
+}
+
+/** A column with the values at `positions` only, NaN elsewhere. */
+function onlyAt(column: Float64Array, positions: readonly number[]): Float64Array {
+  const out = new Float64Array(column.length).fill(NaN);
+  for (const p of positions) out[p] = column[p]!;
+  return out;
 }
 
 const typeField = (world: AsOfWorld, base: string, typeAt: Map<number, number>) => (p: number) => {
