@@ -11,7 +11,7 @@ import { canonicalKey, idOfUrl, itemFile, listFile } from './layout.ts';
 import { abilityAsOf, creatureAsOf, matchups, moveAsOf, typeAsOf, type AsOf, type AsOfAll } from './as-of/documents.ts';
 import { abilityExists, existsInGeneration } from './as-of/rules.ts';
 import { Versions } from './as-of/versions.ts';
-import { asOfDocumentFile, asOfFactsFile, type CreatureAsOfDocument, type FactKind, type FactsFile, type MoveAsOfDocument } from './as-of/facts.ts';
+import { asOfDocumentFile, asOfFactsFile, asOfMoveNamesFile, type CreatureAsOfDocument, type FactKind, type FactsFile, type MoveAsOfDocument, type MoveNamesFile } from './as-of/facts.ts';
 import { AsOfWorld } from './as-of/world.ts';
 import { collectionAsOf } from './as-of-collection.ts';
 
@@ -36,7 +36,7 @@ export function versionsOf(build: BuildFiles): Promise<Versions> {
 
 /** Every move's name by id, read once per build: a creature's as-of document names its moves by id only. */
 function moveNamesOf(build: BuildFiles): Promise<Map<number, string>> {
-  return build.keep('as-of-move-names', async () => new Map((await readFacts(build, 'move')).records.map(([id, facts]) => [id, facts.name]))) as Promise<Map<number, string>>;
+  return build.keep('as-of-move-names', async () => new Map((await build.requiredJson<MoveNamesFile>(asOfMoveNamesFile)).records)) as Promise<Map<number, string>>;
 }
 
 /** The facts of every creature, move, type, ability and stat, read once per build: what answers over all of them read. */

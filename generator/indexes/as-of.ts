@@ -4,7 +4,7 @@
  * document while it is in hand (builder/emit-kinds.ts), like the query and coverage facts.
  */
 import {
-  AS_OF_DOCUMENT_KINDS, AS_OF_FACT_KINDS, MAX_VERSION_GROUP_BIT, inGroups, MOVE_VALUES, RELATION_KEYS, asOfFactsFile, asOfLearnsetFile, asOfStatsFile, type CreatureStats, type LearnsetFile, type StatsFile,
+  AS_OF_DOCUMENT_KINDS, AS_OF_FACT_KINDS, MAX_VERSION_GROUP_BIT, inGroups, MOVE_VALUES, RELATION_KEYS, asOfFactsFile, asOfLearnsetFile, asOfMoveNamesFile, asOfStatsFile, type CreatureStats, type LearnsetFile, type MoveNamesFile, type StatsFile,
   type AsOfDocumentOf, type MoveValues, type StatValue, type CreatureAsOfDocument, type DocumentKind, type FactKind, type FactsFile, type FactsOf, type MoveAsOfDocument, type Past, type Relations, type SlotAbility, type SlotType,
 } from '../../edge/as-of/facts.ts';
 import { idOfUrl } from '../../edge/layout.ts';
@@ -139,14 +139,19 @@ export function asOfFacts(kind: string, doc: Doc, ctx: BuildContext): KeptFacts 
   return hasAsOfFacts(kind) ? FACTS[kind](doc, ctx) : null;
 }
 
-/** A kind's facts files from its records' facts in id order: its own, and for creatures the learnsets. */
+/** A kind's facts files from its records' facts in id order: its own, for creatures the stats and learnsets, for moves their names. */
 export function asOfFactsBodies(kind: FactKind, records: Array<[number, KeptFacts]>): Array<[path: string, body: string]> {
-  if (kind !== 'creature') return [[asOfFactsFile(kind), JSON.stringify({ kind, records } satisfies FactsFile<FactKind>)]];
+  const own: [string, string] = [asOfFactsFile(kind), JSON.stringify({ kind, records } satisfies FactsFile<FactKind>)];
+  if (kind === 'move') {
+    const names: MoveNamesFile = { records: (records as Array<[number, FactsOf['move']]>).map(([id, facts]) => [id, facts.name]) };
+    return [own, [asOfMoveNamesFile, JSON.stringify(names)]];
+  }
+  if (kind !== 'creature') return [own];
   const creatures = records as Array<[number, KeptOf<'creature'>]>;
-  const own: FactsFile<'creature'> = { kind, records: creatures.map(([id, { learnset: _l, stats: _s, pastStats: _p, ...facts }]) => [id, facts]) };
+  const ownFacts: FactsFile<'creature'> = { kind, records: creatures.map(([id, { learnset: _l, stats: _s, pastStats: _p, ...facts }]) => [id, facts]) };
   const stats: StatsFile = { records: creatures.map(([id, facts]) => [id, { stats: facts.stats, pastStats: facts.pastStats }]) };
   const learnsets: LearnsetFile = { records: creatures.map(([id, facts]) => [id, facts.learnset]) };
-  return [[asOfFactsFile(kind), JSON.stringify(own)], [asOfStatsFile, JSON.stringify(stats)], [asOfLearnsetFile, JSON.stringify(learnsets)]];
+  return [[asOfFactsFile(kind), JSON.stringify(ownFacts)], [asOfStatsFile, JSON.stringify(stats)], [asOfLearnsetFile, JSON.stringify(learnsets)]];
 }
 
 
