@@ -189,21 +189,17 @@ export class BuildWriter {
   private async writeAsOfLists(kinds: readonly string[], baseUrl: string): Promise<void> {
     const out = this.out;
     if (![...AS_OF_FACT_KINDS, ...AS_OF_KINDS].every((kind) => kinds.includes(kind))) return;
-    if (out instanceof CopyOutput && !this.asOfListInputChanged(out)) return;
-    const files = asOfListFiles((rel) => readIfThere(join(out.root, rel))?.toString('utf8') ?? null, baseUrl);
+    const changed = out instanceof CopyOutput ? AS_OF_KINDS.filter((kind) => asOfListInputChanged(out, kind)) : AS_OF_KINDS;
+    if (!changed.length) return;
+    const files = asOfListFiles((rel) => readIfThere(join(out.root, rel))?.toString('utf8') ?? null, baseUrl, changed);
     for (const [rel, body] of files) if (!out.holds(rel, body)) await out.write(rel, body);
     if (!(out instanceof CopyOutput)) return;
     const made = new Set(files.map(([rel]) => rel));
-    for (const kind of AS_OF_KINDS) {
+    for (const kind of changed) {
       const folder = asOfViewsFolder(kind);
       if (!existsSync(join(out.root, folder))) continue;
       for (const name of readdirSync(join(out.root, folder))) if (!made.has(`${folder}/${name}`)) out.remove(`${folder}/${name}`);
     }
-  }
-
-  private asOfListInputChanged(copy: CopyOutput): boolean {
-    const columns = AS_OF_KINDS.map((kind) => fieldColumnFile(kind, '').replace(/\.jsonl$/, ''));
-    return asOfListInputs().some((file) => copy.rewritten.has(file)) || [...copy.rewritten].some((rel) => columns.some((folder) => rel.startsWith(folder)));
   }
 
   /** The artifacts (artifacts.ts), in order; those with a route join the routing table's site pages. */
@@ -257,4 +253,10 @@ export class BuildWriter {
     writeFileSync(join(this.out.root, buildIndexFile), JSON.stringify(index));
     return entries;
   }
+}
+
+/** Whether a copy wrote again a file a kind's lists as of a game are made from. */
+function asOfListInputChanged(copy: CopyOutput, kind: (typeof AS_OF_KINDS)[number]): boolean {
+  const columns = fieldColumnFile(kind, '').replace(/\.jsonl$/, '');
+  return asOfListInputs(kind).some((file) => copy.rewritten.has(file)) || [...copy.rewritten].some((rel) => rel.startsWith(columns));
 }

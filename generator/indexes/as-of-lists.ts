@@ -8,10 +8,11 @@
 import { createHash } from 'node:crypto';
 import {
   asOfColumnFile, asOfFactsFile, asOfLearnsetFile, asOfListsFile, asOfMoveFilterFile, asOfStatsFile, asOfViewFile, positionRuns,
-  type FactKind, type FactsFile, type LearnsetFile, type ListViewsFile, type StatsFile, type ViewFile,
+  type CreatureStats, type FactKind, type FactsFile, type LearnsetFile, type ListViewsFile, type StatsFile, type ViewFile,
 } from '../../edge/as-of/facts.ts';
 import { learnedThen, listView, type AsOfListView } from './as-of-views.ts';
 import { Versions } from '../../edge/as-of/versions.ts';
+import type { VersionGroup } from '../../edge/as-of/versions.ts';
 import { AsOfWorld } from '../../edge/as-of/world.ts';
 import { fieldColumnFile, idOfUrl, listFile } from '../../edge/layout.ts';
 import type { FullList } from '../../edge/pagination.ts';
@@ -20,78 +21,122 @@ import { encodeFieldColumn } from '../../edge/query/field-column.ts';
 import type { Json } from '../../edge/query/fields.ts';
 import { positionGaps } from '../../edge/query/filter.ts';
 
-/** The files the lists are made from, besides today's field columns of the listed kinds. */
-export const asOfListInputs = (): string[] => [
-  ...(['version-group', 'creature', 'move', 'type', 'ability', 'stat'] as const).map((kind) => asOfFactsFile(kind)),
-  asOfStatsFile,
-  asOfLearnsetFile,
-  ...AS_OF_KINDS.map(listFile),
+type AsOfKind = (typeof AS_OF_KINDS)[number];
+
+/** The facts each kind's lists are made from (a creature's `move` filter names the moves). */
+const FACTS_READ: Record<AsOfKind, readonly FactKind[]> = {
+  creature: ['version-group', 'creature', 'type', 'ability', 'stat', 'move'],
+  move: ['version-group', 'move', 'type'],
+  type: ['version-group', 'type'],
+  ability: ['version-group', 'ability'],
+};
+
+/** The files a kind's lists are made from, besides its field columns of today (`fieldColumnFile`). */
+export const asOfListInputs = (kind: AsOfKind): string[] => [
+  ...FACTS_READ[kind].map((facts) => asOfFactsFile(facts)),
+  ...(kind === 'creature' ? [asOfStatsFile, asOfLearnsetFile] : []),
+  listFile(kind),
 ];
 
 /** Reads a file the build wrote: its text, or null when it wrote none. */
 export type BuiltText = (rel: string) => string | null;
 
-/** Every file of the lists as of each version group: `[path, body]`, one per path. */
-export function asOfListFiles(read: BuiltText, baseUrl: string): Array<[path: string, body: string]> {
-  const json = <T>(rel: string): T => {
-    const text = read(rel);
-    if (text === null) throw new Error(`${rel}: not written, though the lists as of a game are made from it`);
-    return JSON.parse(text) as T;
-  };
-  const facts = <K extends FactKind>(kind: K) => json<FactsFile<K>>(asOfFactsFile(kind));
-  const versions = new Versions(facts('version-group'));
-  const world = new AsOfWorld(versions, { creatures: facts('creature'), moves: facts('move'), types: facts('type'), abilities: facts('ability'), stats: facts('stat') });
-  const stats = new Map(json<StatsFile>(asOfStatsFile).records);
-  const learnsets = new Map(json<LearnsetFile>(asOfLearnsetFile).records);
-  const files = new Map<string, string>();
-  for (const kind of AS_OF_KINDS) {
-    const ids = json<FullList>(listFile(kind)).results.map((entry) => idOfUrl(entry.url));
+/** The files of the lists of `kinds` as of each version group: `[path, body]`, one per path. */
+export function asOfListFiles(read: BuiltText, baseUrl: string, kinds: readonly AsOfKind[] = AS_OF_KINDS): Array<[path: string, body: string]> {
+  const lists = new ListMaker(read, baseUrl);
+  for (const kind of kinds) lists.kind(kind);
+  return [...lists.files];
+}
+
+/** One making of the lists: the facts read once, each file once, each column made once. */
+class ListMaker {
+  readonly files = new Map<string, string>();
+  private readonly texts = new Map<string, string | null>();
+  private readonly columns = new Map<string, Array<{ field: string; column: string; text: string }>>();
+  private readonly versions: Versions;
+  private readonly world: AsOfWorld;
+  private readonly stats: ReadonlyMap<number, CreatureStats>;
+
+  constructor(
+    private readonly readFile: BuiltText,
+    private readonly baseUrl: string,
+  ) {
+    const facts = <K extends FactKind>(kind: K) => this.json<FactsFile<K>>(asOfFactsFile(kind));
+    this.versions = new Versions(facts('version-group'));
+    this.world = new AsOfWorld(this.versions, { creatures: facts('creature'), moves: facts('move'), types: facts('type'), abilities: facts('ability'), stats: facts('stat') });
+    this.stats = new Map(this.json<StatsFile>(asOfStatsFile).records);
+  }
+
+  kind(kind: AsOfKind): void {
+    const ids = this.json<FullList>(listFile(kind)).results.map((entry) => idOfUrl(entry.url));
+    const learned = kind === 'creature' ? learnedByGroup(this.world, ids, new Map(this.json<LearnsetFile>(asOfLearnsetFile).records)) : null;
     const groups: ListViewsFile['groups'] = [];
-    for (const vg of versions.all) {
-      const view = listView(kind, { vg, world, ids, base: baseUrl, stats });
+    for (const vg of this.versions.all) {
+      const view = listView(kind, { vg, world: this.world, ids, base: this.baseUrl, stats: this.stats });
       if (view === null) throw new Error(`${kind}: no view as of a game`);
-      const made = viewFiles(kind, view, read);
-      for (const [path, body] of made.files) files.set(path, body);
-      let moveFilter: string | null = null;
-      if (kind === 'creature') {
-        const rows = learnedThen({ vg, world, ids }, view.existing, learnsets).map(([name, id, positions]) => [name, id, positionGaps(positions)]);
-        const body = JSON.stringify(rows);
-        moveFilter = nameOf(body);
-        files.set(asOfMoveFilterFile(kind, moveFilter), body);
-      }
-      groups.push([vg.id, positionRuns(view.existing), made.key, moveFilter]);
+      const key = this.view(kind, view);
+      const moveFilter = learned ? this.put((name) => asOfMoveFilterFile(kind, name), JSON.stringify(learned(vg, view.existing))) : null;
+      groups.push([vg.id, positionRuns(view.existing), key, moveFilter]);
     }
     const lists: ListViewsFile = { kind, groups };
-    files.set(asOfListsFile(kind), JSON.stringify(lists));
+    this.files.set(asOfListsFile(kind), JSON.stringify(lists));
   }
-  return [...files];
+
+  /** A view's file and its columns; the view's name. */
+  private view(kind: string, view: AsOfListView): string {
+    const columns = this.changedColumns(kind, view);
+    const file: ViewFile = {
+      count: view.count,
+      values: [...view.values].map(([filter, rows]) => [filter, rows.map(([name, id, positions]) => [name, id, positionGaps(positions)])]),
+      ranges: [...view.ranges].map(([range, values]) => [range, Array.from(values, (v) => (Number.isNaN(v) ? null : v))]),
+      fields: columns.map(({ field, column }) => [field, column]),
+    };
+    for (const { column, text } of columns) this.files.set(asOfColumnFile(kind, column), text);
+    return this.put((name) => asOfViewFile(kind, name), JSON.stringify(file));
+  }
+
+  /** The view's fields as field columns, those that differ from today's only; made once for the views that share `fieldsKey`. */
+  private changedColumns(kind: string, view: AsOfListView): Array<{ field: string; column: string; text: string }> {
+    const key = `${kind}:${view.fieldsKey}`;
+    let made = this.columns.get(key);
+    if (made) return made;
+    made = [];
+    for (const [field, value] of view.fields) {
+      const values: Json[] = [];
+      for (let p = 0; p < view.count; p++) values.push(value(p) as Json);
+      const text = encodeFieldColumn({ kind, field }, values);
+      if (text !== this.read(fieldColumnFile(kind, field))) made.push({ field, column: nameOf(text), text });
+    }
+    this.columns.set(key, made);
+    return made;
+  }
+
+  /** Files are named by the hash of their bytes: equal views, filters and columns are one file. */
+  private put(path: (name: string) => string, body: string): string {
+    const name = nameOf(body);
+    this.files.set(path(name), body);
+    return name;
+  }
+
+  private read(rel: string): string | null {
+    if (!this.texts.has(rel)) this.texts.set(rel, this.readFile(rel));
+    return this.texts.get(rel)!;
+  }
+
+  private json<T>(rel: string): T {
+    const text = this.read(rel);
+    if (text === null) throw new Error(`${rel}: not written, though the lists as of a game are made from it`);
+    return JSON.parse(text) as T;
+  }
 }
 
-/** Files are named by the hash of their bytes: equal views, and equal columns, are one file. */
+/**
+ * A creature list's `move` filter as of each version group, the learnsets read once: for a
+ * group, the rows (gaps between positions) of the creatures of `existing` that learn each move in it.
+ */
+function learnedByGroup(world: AsOfWorld, ids: ReadonlyArray<number | null>, learnsets: ReadonlyMap<number, readonly number[]>) {
+  return (vg: VersionGroup, existing: readonly number[]) =>
+    learnedThen({ vg, world, ids }, existing, learnsets).map(([name, id, positions]): [string, number, number[]] => [name, id, positionGaps(positions)]);
+}
+
 const nameOf = (body: string): string => createHash('sha1').update(body).digest('hex').slice(0, 16);
-
-/** A view's file and its columns, and the view's name. */
-function viewFiles(kind: string, view: AsOfListView, read: BuiltText): { key: string; files: Array<[string, string]> } {
-  const columns = changedColumns(kind, view, read);
-  const file: ViewFile = {
-    count: view.count,
-    values: [...view.values].map(([filter, rows]) => [filter, rows.map(([name, id, positions]) => [name, id, positionGaps(positions)])]),
-    ranges: [...view.ranges].map(([range, values]) => [range, Array.from(values, (v) => (Number.isNaN(v) ? null : v))]),
-    fields: columns.map(({ field, column }) => [field, column]),
-  };
-  const body = JSON.stringify(file);
-  const key = nameOf(body);
-  return { key, files: [[asOfViewFile(kind, key), body], ...columns.map(({ column, text }): [string, string] => [asOfColumnFile(kind, column), text])] };
-}
-
-/** The view's fields as field columns, those that differ from today's column only. */
-function changedColumns(kind: string, view: AsOfListView, read: BuiltText): Array<{ field: string; column: string; text: string }> {
-  const out: Array<{ field: string; column: string; text: string }> = [];
-  for (const [field, value] of view.fields) {
-    const values: Json[] = [];
-    for (let p = 0; p < view.count; p++) values.push(value(p) as Json);
-    const text = encodeFieldColumn({ kind, field }, values);
-    if (text !== read(fieldColumnFile(kind, field))) out.push({ field, column: nameOf(text), text });
-  }
-  return out;
-}

@@ -28,6 +28,8 @@ export interface AsOfListView {
    * are the same for every version group that shares the rules' inputs (a creature's generation)
    */
   fields: Map<string, (position: number) => unknown>;
+  /** views with the same key have the same `fields` (a creature's of then change by generation only, a move's by version group) */
+  fieldsKey: string;
 }
 
 /** What a kind's view is made from: the version group, the facts, each list position's id, the links' base. */
@@ -54,7 +56,7 @@ const existingPositions = (ids: ReadonlyArray<number | null>, exists: (id: numbe
   ids.flatMap((id, p) => (id !== null && exists(id) ? [p] : []));
 
 function existenceOnly({ ids }: ViewScope, exists: (id: number) => boolean): AsOfListView {
-  return { count: ids.length, existing: existingPositions(ids, exists), values: new Map(), ranges: new Map(), fields: new Map() };
+  return { count: ids.length, existing: existingPositions(ids, exists), values: new Map(), ranges: new Map(), fields: new Map(), fieldsKey: 'none' };
 }
 
 /** Members by value id, then the rows in id order. */
@@ -86,7 +88,7 @@ function creatureView(scope: ViewScope): AsOfListView {
     for (const [, ability] of held.abilities) if (ability !== null) addMember(byAbility, ability, p);
   }
   const values = new Map([['type', valueRows(byType, (id) => world.typeName(id))], ['ability', valueRows(byAbility, (id) => world.abilityName(id))]]);
-  return { count: ids.length, existing, values, ranges: creatureRanges(scope, then, existing), fields: creatureFields(scope, then) };
+  return { count: ids.length, existing, values, ranges: creatureRanges(scope, then, existing), fields: creatureFields(scope, then), fieldsKey: `generation ${vg.generation}` };
 }
 
 /** Every listed creature's types, abilities and stats of then, by list position (those that did not exist yet too: see `fields`). */
@@ -165,7 +167,7 @@ function moveView(scope: ViewScope): AsOfListView {
   const ranges = new Map(MOVE_VALUES.flatMap((name, i) => (i === TYPE ? [] : [[name, onlyAt(values[i]!, existing)] as [string, Float64Array]])));
   const number = (i: number) => (p: number) => (Number.isNaN(values[i]![p]!) ? null : values[i]![p]!);
   const fields = new Map<string, (position: number) => unknown>(MOVE_VALUES.map((name, i) => [name, i === TYPE ? typeField(world, base, typeAt) : number(i)]));
-  return { count: ids.length, existing, values: new Map([['type', valueRows(byType, (id) => world.typeName(id))]]), ranges, fields };
+  return { count: ids.length, existing, values: new Map([['type', valueRows(byType, (id) => world.typeName(id))]]), ranges, fields, fieldsKey: `version group ${vg.id}` };
 }
 
 /** A column with the values at `positions` only, NaN elsewhere. */
