@@ -10,9 +10,8 @@ import {
   asOfColumnFile, asOfFactsFile, asOfLearnsetFile, asOfListsFile, asOfMoveFilterFile, asOfStatsFile, asOfViewFile, positionRuns,
   type CreatureStats, type FactKind, type FactsFile, type LearnsetFile, type ListViewsFile, type StatsFile, type ViewFile,
 } from '../../edge/as-of/facts.ts';
-import { learnedThen, listView, type AsOfListView } from './as-of-views.ts';
+import { learnedByGroup, listView, type AsOfListView, type ValueRows, type ViewScope } from './as-of-views.ts';
 import { Versions } from '../../edge/as-of/versions.ts';
-import type { VersionGroup } from '../../edge/as-of/versions.ts';
 import { AsOfWorld } from '../../edge/as-of/world.ts';
 import { fieldColumnFile, idOfUrl, listFile } from '../../edge/layout.ts';
 import type { FullList } from '../../edge/pagination.ts';
@@ -70,12 +69,13 @@ class ListMaker {
   kind(kind: AsOfKind): void {
     const ids = this.json<FullList>(listFile(kind)).results.map((entry) => idOfUrl(entry.url));
     const learned = kind === 'creature' ? learnedByGroup(this.world, ids, new Map(this.json<LearnsetFile>(asOfLearnsetFile).records)) : null;
+    const creaturesThen: NonNullable<ViewScope['creaturesThen']> = new Map();
     const groups: ListViewsFile['groups'] = [];
     for (const vg of this.versions.all) {
-      const view = listView(kind, { vg, world: this.world, ids, base: this.baseUrl, stats: this.stats });
+      const view = listView(kind, { vg, world: this.world, ids, base: this.baseUrl, stats: this.stats, creaturesThen });
       if (view === null) throw new Error(`${kind}: no view as of a game`);
       const key = this.view(kind, view);
-      const moveFilter = learned ? this.put((name) => asOfMoveFilterFile(kind, name), JSON.stringify(learned(vg, view.existing))) : null;
+      const moveFilter = learned ? this.put((name) => asOfMoveFilterFile(kind, name), JSON.stringify(movesWithGaps(learned(vg, view.existing)))) : null;
       groups.push([vg.id, positionRuns(view.existing), key, moveFilter]);
     }
     const lists: ListViewsFile = { kind, groups };
@@ -130,13 +130,7 @@ class ListMaker {
   }
 }
 
-/**
- * A creature list's `move` filter as of each version group, the learnsets read once: for a
- * group, the rows (gaps between positions) of the creatures of `existing` that learn each move in it.
- */
-function learnedByGroup(world: AsOfWorld, ids: ReadonlyArray<number | null>, learnsets: ReadonlyMap<number, readonly number[]>) {
-  return (vg: VersionGroup, existing: readonly number[]) =>
-    learnedThen({ vg, world, ids }, existing, learnsets).map(([name, id, positions]): [string, number, number[]] => [name, id, positionGaps(positions)]);
-}
+/** A value filter's rows with gaps between positions, as `ViewFile` `values` holds them. */
+const movesWithGaps = (rows: ValueRows): ViewFile['values'][number][1] => rows.map(([name, id, positions]) => [name, id, positionGaps(positions)]);
 
 const nameOf = (body: string): string => createHash('sha1').update(body).digest('hex').slice(0, 16);

@@ -5,7 +5,7 @@
  * filter, range and field is today's, read from the kind's own indexes. Made for each version
  * group at build time (as-of-lists.ts writes them), read at the edge by edge/as-of-collection.ts.
  */
-import { inGroups, MOVE_VALUES, type CreatureStats, type SlotAbility, type SlotType, type StatValue } from '../../edge/as-of/facts.ts';
+import { MOVE_VALUES, type CreatureStats, type SlotAbility, type SlotType, type StatValue } from '../../edge/as-of/facts.ts';
 import { link } from '../../edge/as-of/documents.ts';
 import type { VersionGroup } from '../../edge/as-of/versions.ts';
 import type { AsOfWorld } from '../../edge/as-of/world.ts';
@@ -40,6 +40,8 @@ export interface ViewScope {
   base: string;
   /** each creature's stats (facts.ts StatsFile), for a creature list */
   stats?: ReadonlyMap<number, CreatureStats>;
+  /** the creatures of then by generation, kept across the views of one making (a creature's of then change by generation only) */
+  creaturesThen?: Map<number, Map<number, CreatureThen>>;
 }
 
 
@@ -79,7 +81,8 @@ interface CreatureThen {
 function creatureView(scope: ViewScope): AsOfListView {
   const { vg, world, ids } = scope;
   const existing = existingPositions(ids, (id) => world.creatureExists(id, vg));
-  const then = creaturesThen(scope);
+  const then = scope.creaturesThen?.get(vg.generation) ?? creaturesThen(scope);
+  scope.creaturesThen?.set(vg.generation, then);
   const byType = new Map<number, number[]>();
   const byAbility = new Map<number, number[]>();
   for (const p of existing) {
@@ -104,14 +107,40 @@ function creaturesThen({ vg, world, ids, stats }: ViewScope): Map<number, Creatu
   return then;
 }
 
-/** The `move` filter as of the version group: the creatures (of those that existed) that learn each move in it, from their learnsets (facts.ts LearnsetFile). */
-export function learnedThen({ vg, world, ids }: Pick<ViewScope, 'vg' | 'world' | 'ids'>, existing: readonly number[], learnsets: ReadonlyMap<number, readonly number[]>): ValueRows {
-  const byMove = new Map<number, number[]>();
-  for (const p of existing) {
-    const pairs = learnsets.get(ids[p]!) ?? [];
-    for (let at = 0; at < pairs.length; at += 2) if (inGroups(pairs[at + 1]!, vg.id)) addMember(byMove, pairs[at]!, p);
-  }
-  return valueRows(byMove, (id) => world.move(id)?.name);
+/**
+ * A creature list's `move` filter as of each version group, from the creatures' learnsets
+ * (facts.ts LearnsetFile), each read once: for a group and the positions that existed then, the
+ * creatures that learn each move in it.
+ */
+export function learnedByGroup(world: AsOfWorld, ids: ReadonlyArray<number | null>, learnsets: ReadonlyMap<number, readonly number[]>): (vg: VersionGroup, existing: readonly number[]) => ValueRows {
+  // by version group id, by move: the positions (ascending) of the creatures that learn it there
+  const byGroup = new Map<number, Map<number, number[]>>();
+  ids.forEach((id, p) => {
+    const pairs = id === null ? undefined : learnsets.get(id);
+    for (let at = 0; pairs && at < pairs.length; at += 2) {
+      for (const group of groupIds(pairs[at + 1]!)) {
+        let byMove = byGroup.get(group);
+        if (!byMove) byGroup.set(group, (byMove = new Map()));
+        addMember(byMove, pairs[at]!, p);
+      }
+    }
+  });
+  return (vg, existing) => {
+    const there = new Set(existing);
+    const byMove = new Map<number, number[]>();
+    for (const [move, positions] of byGroup.get(vg.id) ?? []) {
+      const kept = positions.filter((p) => there.has(p));
+      if (kept.length) byMove.set(move, kept);
+    }
+    return valueRows(byMove, (id) => world.move(id)?.name);
+  };
+}
+
+/** The version group ids of a bit set (facts.ts `inGroups`: bit `id - 1`). */
+function groupIds(groups: number): number[] {
+  const out: number[] = [];
+  for (let id = 1, rest = groups; rest > 0; id++, rest = Math.floor(rest / 2)) if (rest % 2 === 1) out.push(id);
+  return out;
 }
 
 const TOTAL = 'base_stat_total';
