@@ -14,6 +14,7 @@ import { coverageFile, itemFile, routesFile, type Routes } from '../edge/layout.
 import type { CoverageMap } from '../schemas/output/coverage.ts';
 import { GRAPHQL_EXAMPLES } from '../generator/artifacts/graphql-page.ts';
 import { answered, distJson, escapeRegExp, loadedPage, openPage, origin, screenshotOf, screenshotTop, useChromium } from './support/docs-page.ts';
+import type { Locator, Page } from 'playwright-core';
 
 const fullOrigin = inject('previewUrl');
 
@@ -133,15 +134,20 @@ describe('the docs page', () => {
   });
 });
 
+/** A section of the page: one heading of `heading`, its entry in the table of contents, and one try link per example (`what` names it in a failure). */
+async function sectionWithTries(page: Page, id: string, heading: string, examples: ReadonlyArray<{ path: string; what: string }>): Promise<Locator> {
+  const section = page.locator(`#${id}`);
+  expect(await section.getByRole('heading', { name: heading, exact: true }).count()).toBe(1);
+  expect(await page.locator(`nav.toc a[href="#${id}"]`).count()).toBe(1);
+  for (const { path, what } of examples) expect(await section.locator(`a[data-try][href="${path}"]`).count(), what).toBe(1);
+  return section;
+}
+
 describe('the docs page: filter and search', () => {
   it('has a "Filter and search" section whose examples open in the try box, and a row per collection that declares queries', async () => {
     const { page, elsewhere, errors } = await loadedPage();
-    const section = page.locator('#filter-search');
-    expect(await section.getByRole('heading', { name: 'Filter and search', exact: true }).count()).toBe(1);
-    expect(await page.locator('nav.toc a[href="#filter-search"]').count()).toBe(1);
-    for (const path of ['/v2/creature/?type=fire&generation=generation-iii', '/v2/creature/?speed=100..&fields=types,sprites.front_default', '/v2/creature-species/?q=ピカチュウ', '/v2/search/?q=charzard', '/v2/creature/?type=firee']) {
-      expect(await section.locator(`a[data-try][href="${path}"]`).count(), path).toBe(1);
-    }
+    const examples = ['/v2/creature/?type=fire&generation=generation-iii', '/v2/creature/?speed=100..&fields=types,sprites.front_default', '/v2/creature-species/?q=ピカチュウ', '/v2/search/?q=charzard', '/v2/creature/?type=firee'];
+    const section = await sectionWithTries(page, 'filter-search', 'Filter and search', examples.map((path) => ({ path, what: path })));
     const routes = distJson(routesFile) as Routes;
     const declared = Object.entries(routes.queries).filter(([, q]) => q.filters.length + q.ranges.length + q.fields.length > 0);
     expect(await section.locator('#query-parameters tbody tr').count()).toBe(declared.length);
@@ -158,11 +164,8 @@ describe('the docs page: filter and search', () => {
 describe('the docs page: as of a game', () => {
   it('has an "As of a game" section whose examples open in the try box, a row per kind of what changes, and the answers’ reference', async () => {
     const { page, elsewhere, errors } = await loadedPage();
-    const section = page.locator('#as-of');
-    expect(await section.getByRole('heading', { name: 'As of a game', exact: true }).count()).toBe(1);
-    expect(await page.locator('nav.toc a[href="#as-of"]').count()).toBe(1);
     const examples = ['/v2/as-of/generation-v/creature/clefairy/', '/v2/as-of/red-blue/creature/bulbasaur/', '/v2/as-of/generation-v/type/steel/', '/v2/as-of/generation-v/creature/clefairy/matchups/'];
-    for (const path of examples) expect(await section.locator(`a[data-try][href="${path}"]`).count(), path).toBe(1);
+    const section = await sectionWithTries(page, 'as-of', 'As of a game', examples.map((path) => ({ path, what: path })));
     const text = (await section.textContent()) ?? '';
     for (const phrase of ['red-blue', 'firered', 'generation-iv', 'past_*', 'today’s', 'levitate', 'not_found']) expect(text, phrase).toContain(phrase);
     // what changes, by kind, as the as-of schemas say; each row links its answer's reference, which is on the page
@@ -185,13 +188,8 @@ describe('the docs page: as of a game', () => {
 describe('the docs page: coming from GraphQL', () => {
   it('has a "Coming from GraphQL" section with each example’s request as a try link', async () => {
     const { page, elsewhere, errors } = await loadedPage();
-    const section = page.locator('#from-graphql');
-    expect(await section.getByRole('heading', { name: 'Coming from GraphQL', exact: true }).count()).toBe(1);
-    expect(await page.locator('nav.toc a[href="#from-graphql"]').count()).toBe(1);
+    const section = await sectionWithTries(page, 'from-graphql', 'Coming from GraphQL', GRAPHQL_EXAMPLES.map(({ file, path }) => ({ path, what: file })));
     expect(await section.locator('#graphql-examples tbody tr').count()).toBe(GRAPHQL_EXAMPLES.length);
-    for (const { file, path } of GRAPHQL_EXAMPLES) {
-      expect(await section.locator(`a[data-try][href="${path}"]`).count(), file).toBe(1);
-    }
     expect(elsewhere).toEqual([]);
     expect(errors).toEqual([]);
   });

@@ -11,10 +11,10 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, wri
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
-import { describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { sharedRoot } from '../generator/config.ts';
 import { teamCopy } from './support/config.ts';
-import { FetchError, fetchDataSet, gitBlobSha1, isFetched, lockPath, readLock } from '../generator/fetch/index.ts';
+import { FetchError, fetchDataSet, gitBlobSha1, isFetched, lockPath, readLock, type UpstreamLock } from '../generator/fetch/index.ts';
 import { lockForFolder, parseTree } from '../generator/fetch/lock.ts';
 import { createTarReader } from '../generator/fetch/tar.ts';
 import { fileHashes } from './support/files.ts';
@@ -169,19 +169,28 @@ describe('fetching against a lock', () => {
 });
 
 describe('a failed download over a complete cache: one clear error, the cache as it was', () => {
-  // the cache holds a verified copy of one pin; a newer pin (another commit, the same tables changed) must download
   const cache = join(scratch, 'kept/upstream');
   const ALTERED = Buffer.from('id,identifier\n1,teal\n2,ambr\n');
-  const held = tinyTables(join(scratch, 'held-tables'));
-  const heldLock = lockForFolder('4'.repeat(40), held);
-  const newer = tinyTables(join(scratch, 'newer-tables'));
-  writeFileSync(join(newer, 'colors.csv'), 'id,identifier\n1,cyan\n2,plum\n');
-  const newerLock = lockForFolder('5'.repeat(40), newer);
-  // the archive server's copy of one table was altered; one the lock names is not there at all
-  const altered = tinyTables(join(scratch, 'altered-tables'));
-  writeFileSync(join(altered, 'colors.csv'), ALTERED);
-  newerLock.tables['sizes.csv'] = { sha1: gitBlobSha1(Buffer.from('id\n')), size: 3 };
-  const body = upstreamArchive(newer, `pokeapi-${newerLock.commit}`);
+  let heldLock: UpstreamLock;
+  let newerLock: UpstreamLock;
+  // the cache holds a verified copy of one pin; a newer pin (another commit, the same tables changed) must download
+  beforeAll(async () => {
+    const held = tinyTables(join(scratch, 'held-tables'));
+    heldLock = lockForFolder('4'.repeat(40), held);
+    server.route('/kept.tar.gz', { body: upstreamArchive(held, `pokeapi-${heldLock.commit}`) });
+    await fetchDataSet(heldLock, server.url('/kept.tar.gz'), cache, quiet);
+    const newer = tinyTables(join(scratch, 'newer-tables'));
+    writeFileSync(join(newer, 'colors.csv'), 'id,identifier\n1,cyan\n2,plum\n');
+    newerLock = lockForFolder('5'.repeat(40), newer);
+    // the archive server's copy of one table was altered; one the lock names is not there at all
+    const altered = tinyTables(join(scratch, 'altered-tables'));
+    writeFileSync(join(altered, 'colors.csv'), ALTERED);
+    newerLock.tables['sizes.csv'] = { sha1: gitBlobSha1(Buffer.from('id\n')), size: 3 };
+    const body = upstreamArchive(newer, `pokeapi-${newerLock.commit}`);
+    server.route('/kept-corrupted.tar.gz', { body: upstreamArchive(altered, `pokeapi-${newerLock.commit}`) });
+    server.route('/kept-truncated.tar.gz', { body, cutAt: Math.floor(body.length / 2) });
+    server.route('/kept-hangs.tar.gz', { hang: true });
+  });
 
   const cases: { name: string; path: string; timeoutMs?: number; hits: number; says: () => string[] }[] = [
     {
@@ -201,13 +210,6 @@ describe('a failed download over a complete cache: one clear error, the cache as
   ];
 
   it.sequential.each(cases)('$name', async ({ path, timeoutMs, hits, says }) => {
-    if (!isFetched(heldLock, cache)) {
-      server.route('/kept.tar.gz', { body: upstreamArchive(held, `pokeapi-${heldLock.commit}`) });
-      await fetchDataSet(heldLock, server.url('/kept.tar.gz'), cache, quiet);
-      server.route('/kept-corrupted.tar.gz', { body: upstreamArchive(altered, `pokeapi-${newerLock.commit}`) });
-      server.route('/kept-truncated.tar.gz', { body, cutAt: Math.floor(body.length / 2) });
-      server.route('/kept-hangs.tar.gz', { hang: true });
-    }
     const cacheBefore = fileHashes(cache);
     const beside = readdirSync(dirname(cache));
     const error = await fetchDataSet(newerLock, server.url(path), cache, quiet, timeoutMs ? { timeoutMs } : {}).catch((e: unknown) => e);

@@ -49,7 +49,7 @@ export interface CreatureFacts {
   pastAbilities: Past<SlotAbility[]>[];
 }
 
-/** A creature's stats, today's and past, in a file of their own (`asOfStatsFile`): only lists read them. */
+/** A creature's stats, today's and past, in a file of their own (`asOfStatsFile`): only the build's making of the lists reads them. */
 export interface CreatureStats {
   stats: StatValue[];
   pastStats: Past<StatValue[]>[];
@@ -107,8 +107,8 @@ export interface FactsFile<K extends FactKind> {
  * A creature's as-of document: today's item with `moves` emptied, and its moves compact: each
  * `[move id, ...details]`, the details four numbers each
  * (`version group id, level learned at, learn method id, order (-1: none)`). A move's name is
- * read from the move facts when the answer is made, so renaming a move (in the dev loop: every
- * creature that learns it) leaves these documents as they are.
+ * read from `asOfMoveNamesFile` when the answer is made, so renaming a move (in the dev loop:
+ * every creature that learns it) leaves these documents as they are.
  */
 export interface CreatureAsOfDocument {
   item: Record<string, unknown>;
@@ -143,8 +143,8 @@ export const inGroups = (groups: number, id: number): boolean => Math.floor(grou
 /**
  * Each creature's moves with the version groups it learns each in, as flat pairs
  * `[move id, version groups as a bit set, …]`: beside the creatures' facts, in a file of its own
- * (`asOfLearnsetFile`, 1.5 MB), read only by a creature list as of a game that filters or counts
- * by move.
+ * (`asOfLearnsetFile`, 1.2 MB), read only by the build, which makes a creature list's `move`
+ * filter of each version group from it (`asOfMoveFilterFile`).
  */
 export interface LearnsetFile {
   records: Array<[creature: number, learnset: number[]]>;

@@ -17,7 +17,6 @@ export class Versions {
   private readonly byName = new Map<string, VersionGroup>();
   /** every version group's order by id */
   private readonly orders = new Map<number, number>();
-  private latest: VersionGroup | undefined;
   /** each generation's name and its last version group by order */
   private readonly lastOfGeneration = new Map<string, VersionGroup>();
   /** every version group, by order */
@@ -26,10 +25,7 @@ export class Versions {
   constructor(file: FactsFile<'version-group'>) {
     const groups = file.records.map(([id, facts]) => ({ id, facts, group: { id, name: facts.name, order: facts.order, generation: facts.generation } }));
     this.all = groups.map(({ group }) => group).sort((a, b) => a.order - b.order);
-    for (const { id, group } of groups) {
-      this.orders.set(id, group.order);
-      if (!this.latest || group.order > this.latest.order) this.latest = group;
-    }
+    for (const { id, group } of groups) this.orders.set(id, group.order);
     // a version group's own name first, then its versions', then generations': a name taken stays taken
     for (const { group } of groups) this.claim(group.name, group);
     for (const { facts, group } of groups) for (const version of facts.versions) this.claim(version, group);
@@ -51,8 +47,9 @@ export class Versions {
 
   /** The version group of the newest games: what "today" is as of. */
   newest(): VersionGroup {
-    if (!this.latest) throw new Error('the build has no version groups');
-    return this.latest;
+    const latest = this.all.at(-1);
+    if (!latest) throw new Error('the build has no version groups');
+    return latest;
   }
 
   /** Whether what came in the version group `born` (an id) existed as of `vg`; a group the build has none of is a fault (`owner` names what came in it). */

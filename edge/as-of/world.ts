@@ -3,7 +3,7 @@
  * once per build, and the questions the as-of answers ask of them: what existed as of a version
  * group, and what it was then. Every answer follows rules.ts.
  */
-import { MOVE_VALUES, type AbilityFacts, type CreatureFacts, type CreatureStats, type FactsFile, type MoveFacts, type Relations, type SlotAbility, type SlotType, type StatFacts, type StatValue, type TypeFacts } from './facts.ts';
+import { MOVE_VALUES, type AbilityFacts, type CreatureFacts, type CreatureStats, type FactKind, type FactsFile, type MoveFacts, type Relations, type SlotAbility, type SlotType, type StatFacts, type StatValue, type TypeFacts } from './facts.ts';
 import { abilitiesAsOf, abilityExists, existsInGeneration, moveFieldAsOf, pastValue, statsAsOf, typesAsOf, type Slotted } from './rules.ts';
 import { Versions, type VersionGroup } from './versions.ts';
 
@@ -24,6 +24,11 @@ export interface Held<T> {
   id: number;
   name: string;
   entry: T;
+}
+
+/** The world of a build's facts files, each read by `facts` (the build reads its own folder's, at once). */
+export function worldOfFacts(facts: <K extends FactKind>(kind: K) => FactsFile<K>): AsOfWorld {
+  return new AsOfWorld(new Versions(facts('version-group')), { creatures: facts('creature'), moves: facts('move'), types: facts('type'), abilities: facts('ability'), stats: facts('stat') });
 }
 
 export class AsOfWorld {

@@ -7,8 +7,8 @@
  *     (bulk-writer.ts) and the files made from its whole set of records (kind-files.ts: list,
  *     default-size pages, query indexes, kept facts);
  *   - then, once (finish): the root index, 404, the change reports (changes.ts), the coverage
- *     map (coverage.ts), the lists as of each version group (as-of-lists.ts), the artifacts (OpenAPI, types, docs page, CDN
- *     rules), the packed search index, the routing table and meta (routes-meta.ts), the stamp,
+ *     map (coverage.ts), the lists as of each version group (as-of-lists.ts), the artifacts
+ *     (OpenAPI, types, docs page, CDN rules), the packed search index, the routing table and meta (routes-meta.ts), the stamp,
  *     the archive of v2/ and the build index (build-index.ts).
  * On a copy, a file is replaced only when its bytes change, a folder a kind file owns loses
  * the files it no longer makes, and bulk and archive members none of whose files changed are
@@ -16,7 +16,7 @@
  */
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildIndexFile, buildStampFile, changeReportsFolder, coverageFile, fieldColumnFile, metaFile, notFoundFile, rootFile, routesFile, languageSearchFile, languageSearchPackFile, searchIndexFile, searchPackFile, type Meta, type Routes } from '../../edge/layout.ts';
+import { buildIndexFile, buildStampFile, changeReportsFolder, coverageFile, metaFile, notFoundFile, rootFile, routesFile, languageSearchFile, languageSearchPackFile, searchIndexFile, searchPackFile, type Meta, type Routes } from '../../edge/layout.ts';
 import type { SearchIndexFile } from '../../edge/query/search-index.ts';
 import { allResources } from '../resources/index.ts';
 import type { AnyResource } from '../resources/define.ts';
@@ -32,7 +32,7 @@ import { AS_OF_FACT_KINDS, asOfFactsFile, asOfViewsFolder } from '../../edge/as-
 import { AS_OF_KINDS } from '../../edge/as-of-endpoint.ts';
 import { asOfListFiles, asOfListInputs } from '../indexes/as-of-lists.ts';
 import type { KindEmitter } from './emit-kinds.ts';
-import type { AnyRecord } from './kind-files.ts';
+import { fieldsFolder, type AnyRecord } from './kind-files.ts';
 import { KindWriter } from './kind-writer.ts';
 import { CopyOutput, Output } from './output.ts';
 import { searchPack } from '../indexes/query-index.ts';
@@ -183,8 +183,8 @@ export class BuildWriter {
 
   /**
    * The lists as of each version group (as-of-lists.ts), when every kind they are made from was
-   * built. On a copy where none of their inputs was written again, the served ones stand; else a
-   * view no version group names any more goes.
+   * built. On a copy, only the kinds one of whose inputs was written again are made again (the
+   * served lists of the others stand), and a file of theirs that no version group names any more goes.
    */
   private async writeAsOfLists(kinds: readonly string[], baseUrl: string): Promise<void> {
     const out = this.out;
@@ -255,8 +255,8 @@ export class BuildWriter {
   }
 }
 
-/** Whether a copy wrote again a file a kind's lists as of a game are made from. */
+/** Whether a copy wrote again a file a kind's lists as of a game are made from: an input, or one of today's field columns. */
 function asOfListInputChanged(copy: CopyOutput, kind: (typeof AS_OF_KINDS)[number]): boolean {
-  const columns = fieldColumnFile(kind, '').replace(/\.jsonl$/, '');
+  const columns = `${fieldsFolder(kind)}/`;
   return asOfListInputs(kind).some((file) => copy.rewritten.has(file)) || [...copy.rewritten].some((rel) => rel.startsWith(columns));
 }

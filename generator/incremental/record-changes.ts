@@ -103,7 +103,6 @@ export class RecordState {
     }
     return ids;
   }
-
 }
 
 /** The records among `ids` (or all) that differ between `old` and `fresh`. */

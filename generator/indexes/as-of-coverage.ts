@@ -6,8 +6,8 @@
  */
 import { join } from 'node:path';
 import { AS_OF_FACT_KINDS, asOfFactsFile, type FactKind, type FactsFile } from '../../edge/as-of/facts.ts';
-import { AsOfWorld, type WorldFiles } from '../../edge/as-of/world.ts';
-import { Versions, type VersionGroup } from '../../edge/as-of/versions.ts';
+import { worldOfFacts, type AsOfWorld } from '../../edge/as-of/world.ts';
+import type { VersionGroup } from '../../edge/as-of/versions.ts';
 import type { AsOfDisagreement } from '../../schemas/output/coverage.ts';
 import { BuildError } from '../build-error.ts';
 import { readJsonIfThere } from '../files/folders.ts';
@@ -23,9 +23,7 @@ export function readWorld(root: string): AsOfWorld | null {
     if (file === null) return null;
     files.set(kind, file);
   }
-  const get = <K extends FactKind>(kind: K) => files.get(kind) as unknown as FactsFile<K>;
-  const world: WorldFiles = { creatures: get('creature'), moves: get('move'), types: get('type'), abilities: get('ability'), stats: get('stat') };
-  return new AsOfWorld(new Versions(get('version-group')), world);
+  return worldOfFacts(<K extends FactKind>(kind: K) => files.get(kind) as unknown as FactsFile<K>);
 }
 
 /** Every case, oldest generation first, then creatures before moves, each in id order. */

@@ -11,8 +11,7 @@ import {
   type CreatureStats, type FactKind, type FactsFile, type LearnsetFile, type ListViewsFile, type StatsFile, type ViewFile,
 } from '../../edge/as-of/facts.ts';
 import { learnedByGroup, listView, type AsOfListView, type ValueRows, type ViewScope } from './as-of-views.ts';
-import { Versions } from '../../edge/as-of/versions.ts';
-import { AsOfWorld } from '../../edge/as-of/world.ts';
+import { worldOfFacts, type AsOfWorld } from '../../edge/as-of/world.ts';
 import { fieldColumnFile, idOfUrl, listFile } from '../../edge/layout.ts';
 import type { FullList } from '../../edge/pagination.ts';
 import { AS_OF_KINDS } from '../../edge/as-of-endpoint.ts';
@@ -52,7 +51,6 @@ class ListMaker {
   readonly files = new Map<string, string>();
   private readonly texts = new Map<string, string | null>();
   private readonly columns = new Map<string, Array<{ field: string; column: string; text: string }>>();
-  private readonly versions: Versions;
   private readonly world: AsOfWorld;
   private readonly stats: ReadonlyMap<number, CreatureStats>;
 
@@ -60,9 +58,7 @@ class ListMaker {
     private readonly readFile: BuiltText,
     private readonly baseUrl: string,
   ) {
-    const facts = <K extends FactKind>(kind: K) => this.json<FactsFile<K>>(asOfFactsFile(kind));
-    this.versions = new Versions(facts('version-group'));
-    this.world = new AsOfWorld(this.versions, { creatures: facts('creature'), moves: facts('move'), types: facts('type'), abilities: facts('ability'), stats: facts('stat') });
+    this.world = worldOfFacts(<K extends FactKind>(kind: K) => this.json<FactsFile<K>>(asOfFactsFile(kind)));
     this.stats = new Map(this.json<StatsFile>(asOfStatsFile).records);
   }
 
@@ -71,11 +67,11 @@ class ListMaker {
     const learned = kind === 'creature' ? learnedByGroup(this.world, ids, new Map(this.json<LearnsetFile>(asOfLearnsetFile).records)) : null;
     const creaturesThen: NonNullable<ViewScope['creaturesThen']> = new Map();
     const groups: ListViewsFile['groups'] = [];
-    for (const vg of this.versions.all) {
+    for (const vg of this.world.versions.all) {
       const view = listView(kind, { vg, world: this.world, ids, base: this.baseUrl, stats: this.stats, creaturesThen });
       if (view === null) throw new Error(`${kind}: no view as of a game`);
       const key = this.view(kind, view);
-      const moveFilter = learned ? this.put((name) => asOfMoveFilterFile(kind, name), JSON.stringify(movesWithGaps(learned(vg, view.existing)))) : null;
+      const moveFilter = learned ? this.put((name) => asOfMoveFilterFile(kind, name), JSON.stringify(withGaps(learned(vg, view.existing)))) : null;
       groups.push([vg.id, positionRuns(view.existing), key, moveFilter]);
     }
     const lists: ListViewsFile = { kind, groups };
@@ -87,7 +83,7 @@ class ListMaker {
     const columns = this.changedColumns(kind, view);
     const file: ViewFile = {
       count: view.count,
-      values: [...view.values].map(([filter, rows]) => [filter, rows.map(([name, id, positions]) => [name, id, positionGaps(positions)])]),
+      values: [...view.values].map(([filter, rows]) => [filter, withGaps(rows)]),
       ranges: [...view.ranges].map(([range, values]) => [range, Array.from(values, (v) => (Number.isNaN(v) ? null : v))]),
       fields: columns.map(({ field, column }) => [field, column]),
     };
@@ -130,7 +126,7 @@ class ListMaker {
   }
 }
 
-/** A value filter's rows with gaps between positions, as `ViewFile` `values` holds them. */
-const movesWithGaps = (rows: ValueRows): ViewFile['values'][number][1] => rows.map(([name, id, positions]) => [name, id, positionGaps(positions)]);
+/** A value filter's rows with gaps between positions, as `ViewFile` `values` (and a move filter file) holds them. */
+const withGaps = (rows: ValueRows): ViewFile['values'][number][1] => rows.map(([name, id, positions]) => [name, id, positionGaps(positions)]);
 
 const nameOf = (body: string): string => createHash('sha1').update(body).digest('hex').slice(0, 16);

@@ -85,9 +85,12 @@ function bornOfEvery(ctx: BuildContext): Map<number, number> {
   const forms = ctx.records('creature-form');
   let born = bornByForms.get(forms);
   if (!born) {
-    const byCreature = new Map<number, Form[]>();
-    for (const form of forms) byCreature.set(form.creature_id, [...(byCreature.get(form.creature_id) ?? []), form]);
-    born = new Map([...byCreature].map(([creature, own]) => [creature, firstForm(own)!.introduced_in_version_group_id]));
+    const first = new Map<number, Form>();
+    for (const form of forms) {
+      const low = first.get(form.creature_id);
+      first.set(form.creature_id, low === undefined ? form : firstForm([low, form])!);
+    }
+    born = new Map([...first].map(([creature, form]) => [creature, form.introduced_in_version_group_id]));
     bornByForms.set(forms, born);
   }
   return born;
@@ -141,17 +144,19 @@ export function asOfFacts(kind: string, doc: Doc, ctx: BuildContext): KeptFacts 
 
 /** A kind's facts files from its records' facts in id order: its own, for creatures the stats and learnsets, for moves their names. */
 export function asOfFactsBodies(kind: FactKind, records: Array<[number, KeptFacts]>): Array<[path: string, body: string]> {
+  if (kind === 'creature') return creatureFactsBodies(records as Array<[number, KeptOf<'creature'>]>);
   const own: [string, string] = [asOfFactsFile(kind), JSON.stringify({ kind, records } satisfies FactsFile<FactKind>)];
-  if (kind === 'move') {
-    const names: MoveNamesFile = { records: (records as Array<[number, FactsOf['move']]>).map(([id, facts]) => [id, facts.name]) };
-    return [own, [asOfMoveNamesFile, JSON.stringify(names)]];
-  }
-  if (kind !== 'creature') return [own];
-  const creatures = records as Array<[number, KeptOf<'creature'>]>;
-  const ownFacts: FactsFile<'creature'> = { kind, records: creatures.map(([id, { learnset: _l, stats: _s, pastStats: _p, ...facts }]) => [id, facts]) };
+  if (kind !== 'move') return [own];
+  const names: MoveNamesFile = { records: (records as Array<[number, FactsOf['move']]>).map(([id, facts]) => [id, facts.name]) };
+  return [own, [asOfMoveNamesFile, JSON.stringify(names)]];
+}
+
+/** A creature's facts go to three files: its own, its stats and its learnset. */
+function creatureFactsBodies(creatures: Array<[number, KeptOf<'creature'>]>): Array<[path: string, body: string]> {
+  const own: FactsFile<'creature'> = { kind: 'creature', records: creatures.map(([id, { learnset: _l, stats: _s, pastStats: _p, ...facts }]) => [id, facts]) };
   const stats: StatsFile = { records: creatures.map(([id, facts]) => [id, { stats: facts.stats, pastStats: facts.pastStats }]) };
   const learnsets: LearnsetFile = { records: creatures.map(([id, facts]) => [id, facts.learnset]) };
-  return [[asOfFactsFile(kind), JSON.stringify(ownFacts)], [asOfStatsFile, JSON.stringify(stats)], [asOfLearnsetFile, JSON.stringify(learnsets)]];
+  return [[asOfFactsFile('creature'), JSON.stringify(own)], [asOfStatsFile, JSON.stringify(stats)], [asOfLearnsetFile, JSON.stringify(learnsets)]];
 }
 
 
