@@ -6,12 +6,13 @@
  * and of the whole process (`process.cpuUsage()`: the main thread, the thread pool's file
  * writes, the collector's helpers), and as the event loop's active time.
  *
- *   tsx bench/rename-steps.ts --before DIR [--after DIR] [--also DIR]... [--warmup 2] [--rounds 10] [--profiles 1] [--out DIR]
+ *   tsx bench/rename-steps.ts --before DIR [--after DIR] [--also DIR]... [--edit rename|stat] [--warmup 2] [--rounds 10] [--profiles 1] [--out DIR]
  *
  * The first `--warmup` renames (2) of each checkout are not counted. DIR is a checkout with its own node_modules (`git worktree add --detach DIR be32bb2 && cd DIR
  * && npm ci`). Each checkout gets a worker process: a copy of the data set, a full build by its
  * own CLI, then its own planner (`openIncremental`), in memory for the whole run. The driver
- * then renames move 33 (tackle ↔ body-tackle in moves.csv, as bench/dev.ts does) in the two
+ * then renames move 33 (tackle ↔ body-tackle in moves.csv, as bench/dev.ts does; `--edit stat`:
+ * creature 25's first base stat, 35 ↔ 36 in pokemon_stats.csv, bench/dev.ts's other edit) in the two
  * workers in turn, ABBA (the order turns by one each round; `--also` adds more checkouts), waiting after each update until its
  * process is idle (the planner prepares its next copy in the background), so no update shares
  * the cores with the other checkout's work. After the measured rounds, `--profiles` more
@@ -51,7 +52,7 @@ interface UpdateFigures {
 }
 
 type Message = { type: 'ready'; openSeconds: number } | { type: 'updated'; figures: UpdateFigures } | { type: 'error'; message: string };
-type Command = { type: 'rename'; to: string; profile: string | null } | { type: 'stop' };
+type Command = { type: 'edit'; edit: EditName; round: number; profile: string | null } | { type: 'stop' };
 
 const schedstat = '/proc/thread-self/schedstat';
 
@@ -131,12 +132,19 @@ interface WorkerSetup {
   baseUrl: string;
 }
 
-/** Replaces move 33's identifier in moves.csv, as an editor's save does. */
-function renameTackle(data: string, to: string): void {
-  const path = join(data, 'csv', 'moves.csv');
+/** The edits measured, as an editor's save makes them: round `round`'s table, what it matches, and what replaces it. */
+const EDITS = {
+  rename: (round: number) => ({ table: 'moves.csv', pattern: /^33,[a-z-]+,/m, replacement: `33,${round % 2 === 0 ? 'body-tackle' : 'tackle'},` }),
+  stat: (round: number) => ({ table: 'pokemon_stats.csv', pattern: /^25,1,3[56],0/m, replacement: `25,1,${round % 2 === 0 ? 36 : 35},0` }),
+};
+type EditName = keyof typeof EDITS;
+
+function makeEdit(data: string, edit: EditName, round: number): void {
+  const { table, pattern, replacement } = EDITS[edit](round);
+  const path = join(data, 'csv', table);
   const text = readFileSync(path, 'utf8');
-  const next = text.replace(/^33,[a-z-]+,/m, `33,${to},`);
-  if (next === text) throw new Error(`moves.csv: move 33 is already ${to}`);
+  const next = text.replace(pattern, replacement);
+  if (next === text) throw new Error(`${table}: already ${replacement}`);
   writeFileSync(path, next);
 }
 
@@ -171,7 +179,7 @@ async function runWorker(setup: WorkerSetup): Promise<void> {
       return;
     }
     void (async () => {
-      renameTackle(data, command.to);
+      makeEdit(data, command.edit, command.round);
       const session = command.profile ? new Session() : null;
       if (session) {
         session.connect();
@@ -187,7 +195,7 @@ async function runWorker(setup: WorkerSetup): Promise<void> {
         writeFileSync(command.profile, JSON.stringify(profile));
         session.disconnect();
       }
-      if (report.unchanged) throw new Error('the rename changed nothing');
+      if (report.unchanged) throw new Error(`the ${command.edit} edit changed nothing`);
       const figures: UpdateFigures = { steps: stepFigures(report.steps, begin, taken, end), documents: report.documents, ...(command.profile ? { profile: command.profile } : {}) };
       await settle(2000);
       send({ type: 'updated', figures });
@@ -285,6 +293,7 @@ interface DriverOptions {
   rounds: number;
   profiles: number;
   out: string;
+  edit: EditName;
 }
 
 async function drive(options: DriverOptions): Promise<void> {
@@ -293,7 +302,7 @@ async function drive(options: DriverOptions): Promise<void> {
   const baseUrl = 'http://localhost:8080/v2';
   const workers: Worker[] = [];
   mkdirSync(options.out, { recursive: true });
-  console.log(`rename-steps on ${new Date().toISOString()}, node ${process.version}, load ${fmtLoadAvg()}`);
+  console.log(`rename-steps (${options.edit} edit) on ${new Date().toISOString()}, node ${process.version}, load ${fmtLoadAvg()}`);
   try {
     const trees: Array<[string, string]> = [['before', options.before], ['after', options.after], ...options.also.map((dir, i): [string, string] => [`also${i + 1}`, dir])];
     for (const [label, root] of trees) {
@@ -307,13 +316,12 @@ async function drive(options: DriverOptions): Promise<void> {
     const figures = new Map<Worker, Collected>(workers.map((w) => [w, new Map()]));
     const measured = options.warmup + options.rounds;
     for (let round = 0; round < measured + options.profiles; round++) {
-      const to = round % 2 === 0 ? 'body-tackle' : 'tackle';
       // the order turns by one each round: ABBA… with two checkouts
       const turn = round % workers.length;
       const order = [...workers.slice(turn), ...workers.slice(0, turn)];
       for (const w of order) {
         const profile = round >= measured ? join(options.out, `${w.label.split(' ')[0]}-${round}.cpuprofile`) : null;
-        const m = await w.next({ type: 'rename', to, profile });
+        const m = await w.next({ type: 'edit', edit: options.edit, round, profile });
         if (m.type !== 'updated') continue;
         if (profile) console.log(`\n${w.label}, profiled update (${m.figures.documents} documents): top self time\n${topSelfTime(profile, 30).join('\n')}`);
         else if (round >= options.warmup) collect(figures.get(w)!, m.figures);
@@ -327,6 +335,11 @@ async function drive(options: DriverOptions): Promise<void> {
     await new Promise((r) => setTimeout(r, 3000));
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+function editArgument(name: string): EditName {
+  if (!(name in EDITS)) throw new Error(`--edit ${name}: one of ${Object.keys(EDITS).join(', ')}`);
+  return name as EditName;
 }
 
 function argument(name: string): string | undefined {
@@ -348,6 +361,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       rounds: Number(argument('rounds') ?? 10),
       profiles: Number(argument('profiles') ?? 1),
       out: argument('out') ?? join(tmpdir(), 'creature-rename-steps-out'),
+      edit: editArgument(argument('edit') ?? 'rename'),
     });
   }
 }

@@ -16,6 +16,7 @@ import {
 } from './as-of/facts.ts';
 import type { VersionGroup } from './as-of/versions.ts';
 import type { ColumnReader } from './query/field-column.ts';
+import { fieldColumnFile } from './layout.ts';
 import { FilterIndex } from './query/filter.ts';
 import type { PackedFilters, PackedValueFilter } from './query/filter-pack.ts';
 
@@ -44,8 +45,9 @@ interface View {
   /** the list positions of the entries that existed, ascending */
   existing: number[];
   values: Map<string, GapRows>;
-  ranges: Map<string, Float64Array>;
-  /** the fields whose column of then differs from today's, and the name of that column's file */
+  /** today's range columns where they changed */
+  ranges: ViewFile['ranges'];
+  /** the fields whose column of then differs from today's, and the name of the file that patches today's */
   fields: ReadonlyMap<string, string>;
 }
 
@@ -99,8 +101,7 @@ class AsOfFiles implements CollectionFiles {
       const existing = runPositions(runs);
       const values = new Map(file.values);
       if (this.moves && moveFilter !== null) values.set('move', await keptJson<GapRows>(this.build, asOfMoveFilterFile(kind, moveFilter), `missing, though ${asOfListsFile(kind)} names it`));
-      const ranges = new Map(file.ranges.map(([range, column]) => [range, Float64Array.from(column, (value) => value ?? NaN)]));
-      return { key, existing, values, ranges, fields: new Map(file.fields) };
+      return { key, existing, values, ranges: file.ranges, fields: new Map(file.fields) };
     }))!;
   }
 
@@ -112,13 +113,23 @@ class AsOfFiles implements CollectionFiles {
     });
   }
 
-  /** A field whose values changed: the view's column of then; any other, today's. */
+  /** A field whose values changed: today's column through the view's patch; any other, today's. */
   async fieldColumn(kind: string, field: string): Promise<ColumnReader | null> {
     const view = await this.view(kind);
-    const column = view.fields.get(field);
-    if (column === undefined) return this.build.fieldColumn(kind, field);
-    return this.build.requiredColumn(asOfColumnFile(kind, column), `missing, though ${asOfViewFile(kind, view.key)} names it`);
+    const patch = view.fields.get(field);
+    const today = await this.build.fieldColumn(kind, field);
+    if (patch === undefined) return today;
+    const named = `missing, though ${asOfViewFile(kind, view.key)} names it`;
+    if (today === null) throw new BrokenBuild(fieldColumnFile(kind, field), `${named} a patch of it`);
+    return this.build.patchedColumn(asOfColumnFile(kind, patch), today, named);
   }
+}
+
+/** Today's range column with the numbers that changed in place. */
+function patchedRange(today: Float64Array, [, positions, values]: ViewFile['ranges'][number]): Float64Array {
+  const numbers = today.slice();
+  for (let i = 0; i < positions.length; i++) numbers[positions[i]!] = values[i] ?? NaN;
+  return numbers;
 }
 
 /** A JSON file every build writes, parsed once per build. */
@@ -133,7 +144,10 @@ function packedAsOf(today: PackedFilters, view: View): PackedFilters {
       const rows = view.values.get(filter.name);
       return rows === undefined ? filter : valueFilterOf(filter, rows);
     }),
-    ranges: new Map([...today.ranges].map(([name, column]) => [name, view.ranges.get(name) ?? column])),
+    ranges: new Map([...today.ranges].map(([name, column]) => {
+      const patch = view.ranges.find(([range]) => range === name);
+      return [name, patch ? patchedRange(column, patch) : column];
+    })),
   };
 }
 

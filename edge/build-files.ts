@@ -15,7 +15,7 @@ import {
   fieldColumnFile, filterIndexFile, idOfUrl, languageSearchFile, languageSearchPackFile, listFile, metaFile, routesFile, searchIndexFile, searchPackFile, type Meta, type Routes,
 } from './layout.ts';
 import type { FullList } from './pagination.ts';
-import { FieldColumn, type ColumnReader } from './query/field-column.ts';
+import { FieldColumn, PatchedColumn, type ColumnReader } from './query/field-column.ts';
 import { FilterIndex } from './query/filter.ts';
 import { decodeFilterPack } from './query/filter-pack.ts';
 import type { SearchIndexFile } from './query/search-index.ts';
@@ -135,9 +135,9 @@ export class BuildFiles {
     return this.keep(path, () => this.readOptional(path, (bytes) => new FieldColumn(bytes)));
   }
 
-  /** A field column at `path`, one the build writes (`why` says so), kept once read. */
-  requiredColumn(path: string, why: string): Promise<ColumnReader> {
-    return this.keep(path, () => this.readRequired(path, (bytes) => new FieldColumn(bytes), why)) as Promise<ColumnReader>;
+  /** `base` through the column patch at `path`, one the build writes (`why` says so), kept once read. */
+  patchedColumn(path: string, base: ColumnReader, why: string): Promise<ColumnReader> {
+    return this.keep(path, () => this.readRequired(path, (bytes) => new PatchedColumn(base, bytes), why)) as Promise<ColumnReader>;
   }
 
   /**

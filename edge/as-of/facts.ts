@@ -169,10 +169,13 @@ export const asOfDocumentFile = (kind: DocumentKind, key: string | number): stri
  * A kind's lists as of each version group, made at build time (generator/indexes/as-of-lists.ts)
  * so that a list as of a game is answered as today's is, from files: for each version group, the
  * list positions that existed then, as runs (`[first, count, first, count, …]`), and its view,
- * which names a `ViewFile` (`asOfViewFile`), which names a field column (field-column/2,
- * `asOfColumnFile`) per changed field. Files are named by a hash of their bytes: version groups
- * whose views are the same share one, and views whose columns are the same share those (a
- * creature's types, abilities and stats of then change by generation only). A creature list's
+ * which names a `ViewFile` (`asOfViewFile`), which names a patch of today's field column
+ * (column-patch/1, `asOfColumnFile`) per changed field. Ranges and fields of then are patches of
+ * today's: the entries that changed since, at every position (those that did not exist yet too,
+ * never shown: a list answers over the positions that existed), so a generation's patches are
+ * the same for all its version groups and an edit reaches only the patches of the generations
+ * where it shows. Files are named by a hash of their bytes: version groups whose views are the
+ * same share one, and views whose patches are the same share those. A creature list's
  * `move` filter of then, read only by a query that asks for it, is a file of its own
  * (`asOfMoveFilterFile`: rows as `ViewFile` `values` holds them).
  */
@@ -187,10 +190,10 @@ export interface ViewFile {
   count: number;
   /** value filters whose members changed: rows `[name, id, gaps between the list positions]` by id (filter.ts `positionGaps`) */
   values: Array<[filter: string, rows: Array<[name: string, id: number, gaps: number[]]>]>;
-  /** range columns that changed: a number per list position, null for none */
-  ranges: Array<[range: string, values: Array<number | null>]>;
-  /** declared fields whose values differ from today's column, and the column file of each (`asOfColumnFile`) */
-  fields: Array<[field: string, column: string]>;
+  /** today's range columns where they changed: the positions, ascending, and each one's number then (null for none) */
+  ranges: Array<[range: string, positions: number[], values: Array<number | null>]>;
+  /** declared fields whose values differ from today's column, and the patch of today's column of each (`asOfColumnFile`) */
+  fields: Array<[field: string, patch: string]>;
 }
 
 export const asOfListsFile = (kind: string): string => `${AS_OF_PREFIX}/lists/${kind}.json`;

@@ -50,32 +50,113 @@ export interface ColumnReader {
 /** The file's bytes, read by entry: its lines found once, an entry parsed only when asked. */
 export class FieldColumn implements ColumnReader {
   readonly header: FieldColumnHeader;
-  /** where each entry's line starts, then the end of the last */
-  private readonly starts: Uint32Array;
-  private readonly parsed = new Map<number, Json>();
-  private readonly views: (RawJson | undefined)[] = [];
+  private readonly lines: JsonLines;
 
-  constructor(private readonly bytes: Uint8Array) {
+  constructor(bytes: Uint8Array) {
     const headerEnd = bytes.indexOf(LINE_BREAK);
     this.header = JSON.parse(decoder.decode(bytes.subarray(0, headerEnd))) as FieldColumnHeader;
     if (this.header.format !== FIELD_COLUMN_FORMAT) throw new Error(`a field column of the format ${String(this.header.format)}`);
-    this.starts = lineStarts(bytes, headerEnd + 1, this.header.count);
+    this.lines = new JsonLines(bytes, headerEnd + 1, this.header.count);
   }
 
   get count(): number {
     return this.header.count;
   }
 
-  /** Entry `p`'s JSON text, as its bytes (a view, made once). */
+  /** Entry `p`'s JSON text, as its bytes. */
   raw(p: number): RawJson {
-    return (this.views[p] ??= new RawJson(this.bytes.subarray(this.starts[p]!, this.starts[p + 1]! - 1)));
+    return this.lines.raw(p);
   }
 
-  /** Entry `p`'s value, parsed once. */
   value(p: number): Json {
-    let value = this.parsed.get(p);
-    if (value === undefined) this.parsed.set(p, (value = JSON.parse(decoder.decode(this.raw(p).bytes)) as Json));
+    return this.lines.value(p);
+  }
+}
+
+/** JSON texts, one a line from `from` on: each line's bytes (a view, made once) or its value (parsed once). */
+class JsonLines {
+  /** where each line starts, then the end of the last */
+  private readonly starts: Uint32Array;
+  private readonly parsed = new Map<number, Json>();
+  private readonly views: (RawJson | undefined)[] = [];
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    from: number,
+    count: number,
+  ) {
+    this.starts = lineStarts(bytes, from, count);
+  }
+
+  raw(line: number): RawJson {
+    return (this.views[line] ??= new RawJson(this.bytes.subarray(this.starts[line]!, this.starts[line + 1]! - 1)));
+  }
+
+  value(line: number): Json {
+    let value = this.parsed.get(line);
+    if (value === undefined) this.parsed.set(line, (value = JSON.parse(decoder.decode(this.raw(line).bytes)) as Json));
     return value;
+  }
+}
+
+/**
+ * A column that differs from another in a few entries, as the build writes it (a list as of a
+ * game: edge/as-of-collection.ts): the positions where it differs, then each one's JSON text on
+ * a line of its own, in the same order:
+ *
+ *   {"format":"column-patch/1","kind":"creature","field":"stats","count":1350,"positions":[3,17]}
+ *   [{"base_stat":…}]      ← entry 3's value of then
+ *   [{"base_stat":…}]      ← entry 17's
+ *
+ * A creature's stats of a generation differ from today's for the creatures whose stats changed
+ * since: the patch holds those, where a whole column would hold every creature (784 kB).
+ */
+export const COLUMN_PATCH_FORMAT = 'column-patch/1';
+
+export interface ColumnPatchHeader {
+  format: typeof COLUMN_PATCH_FORMAT;
+  kind: string;
+  field: string;
+  /** the entries of the whole column */
+  count: number;
+  /** the positions patched, ascending */
+  positions: number[];
+}
+
+/** The patch's text: its header line, then the JSON text (`lines`, one per position) of each patched entry. */
+export function encodeColumnPatch(header: Omit<ColumnPatchHeader, 'format'>, lines: readonly string[]): string {
+  const head: ColumnPatchHeader = { format: COLUMN_PATCH_FORMAT, ...header };
+  return [JSON.stringify(head), ...lines].map((line) => line + '\n').join('');
+}
+
+/** A column read through a patch: the patched entries from the patch's bytes, every other from `base`. */
+export class PatchedColumn implements ColumnReader {
+  private readonly patch: JsonLines;
+  /** by position, the patch's entry for it, -1 for none */
+  private readonly entryAt: Int32Array;
+
+  constructor(private readonly base: ColumnReader, bytes: Uint8Array) {
+    const headerEnd = bytes.indexOf(LINE_BREAK);
+    const header = JSON.parse(decoder.decode(bytes.subarray(0, headerEnd))) as ColumnPatchHeader;
+    if (header.format !== COLUMN_PATCH_FORMAT) throw new Error(`a column patch of the format ${String(header.format)}`);
+    if (header.count !== base.count) throw new Error(`a column patch of ${header.count} entries over a column of ${base.count}`);
+    this.patch = new JsonLines(bytes, headerEnd + 1, header.positions.length);
+    this.entryAt = new Int32Array(header.count).fill(-1);
+    header.positions.forEach((p, entry) => (this.entryAt[p] = entry));
+  }
+
+  get count(): number {
+    return this.base.count;
+  }
+
+  raw(p: number): JsonPart {
+    const entry = this.entryAt[p]!;
+    return entry < 0 ? this.base.raw(p) : this.patch.raw(entry);
+  }
+
+  value(p: number): Json {
+    const entry = this.entryAt[p]!;
+    return entry < 0 ? this.base.value(p) : this.patch.value(entry);
   }
 }
 

@@ -49,7 +49,7 @@ export interface KindFileMaker {
 const folderOf = (path: string) => path.slice(0, path.lastIndexOf('/'));
 const pagesFolder = (kind: string) => folderOf(pageFile(kind, 0));
 /** Where a kind's field columns are (`fieldColumnFile`). */
-export const fieldsFolder = (kind: string) => folderOf(fieldColumnFile(kind, 'id'));
+const fieldsFolder = (kind: string) => folderOf(fieldColumnFile(kind, 'id'));
 
 export const kindFiles: readonly KindFileMaker[] = [
   { make: ({ kind, list }) => [[listFile(kind), JSON.stringify(list)]] },

@@ -30,9 +30,9 @@ import { changeChain, changeFiles, readChangeReports } from './change-reports.ts
 import { coveredKinds, coverageFactsFile, makeCoverage, readCoverage } from '../indexes/coverage-facts.ts';
 import { AS_OF_FACT_KINDS, asOfFactsFile, asOfViewsFolder } from '../../edge/as-of/facts.ts';
 import { AS_OF_KINDS } from '../../edge/as-of-endpoint.ts';
-import { asOfListFiles, asOfListInputs } from '../indexes/as-of-lists.ts';
+import { asOfListFiles } from '../indexes/as-of-lists.ts';
 import type { KindEmitter } from './emit-kinds.ts';
-import { fieldsFolder, type AnyRecord } from './kind-files.ts';
+import type { AnyRecord } from './kind-files.ts';
 import { KindWriter } from './kind-writer.ts';
 import { CopyOutput, Output } from './output.ts';
 import { searchPack } from '../indexes/query-index.ts';
@@ -183,22 +183,20 @@ export class BuildWriter {
 
   /**
    * The lists as of each version group (as-of-lists.ts), when every kind they are made from was
-   * built. On a copy, only the kinds one of whose inputs was written again are made again (the
-   * served lists of the others stand), and a file of theirs that no version group names any more goes.
+   * built. On a copy, only the parts one of whose inputs was written again are made again (the
+   * served lists' others stand), and a file of a kind made again that its lists no longer name goes.
    */
   private async writeAsOfLists(kinds: readonly string[], baseUrl: string): Promise<void> {
     const out = this.out;
     if (![...AS_OF_FACT_KINDS, ...AS_OF_KINDS].every((kind) => kinds.includes(kind))) return;
-    const changed = out instanceof CopyOutput ? AS_OF_KINDS.filter((kind) => asOfListInputChanged(out, kind)) : AS_OF_KINDS;
-    if (!changed.length) return;
-    const files = asOfListFiles((rel) => readIfThere(join(out.root, rel))?.toString('utf8') ?? null, baseUrl, changed);
+    const rewritten = out instanceof CopyOutput ? (rel: string) => out.rewritten.has(rel) : null;
+    const { files, named } = asOfListFiles((rel) => readIfThere(join(out.root, rel)), baseUrl, rewritten);
     for (const [rel, body] of files) if (!out.holds(rel, body)) await out.write(rel, body);
     if (!(out instanceof CopyOutput)) return;
-    const made = new Set(files.map(([rel]) => rel));
-    for (const kind of changed) {
+    for (const [kind, names] of named) {
       const folder = asOfViewsFolder(kind);
       if (!existsSync(join(out.root, folder))) continue;
-      for (const name of readdirSync(join(out.root, folder))) if (!made.has(`${folder}/${name}`)) out.remove(`${folder}/${name}`);
+      for (const name of readdirSync(join(out.root, folder))) if (!names.has(`${folder}/${name}`)) out.remove(`${folder}/${name}`);
     }
   }
 
@@ -255,8 +253,3 @@ export class BuildWriter {
   }
 }
 
-/** Whether a copy wrote again a file a kind's lists as of a game are made from: an input, or one of today's field columns. */
-function asOfListInputChanged(copy: CopyOutput, kind: (typeof AS_OF_KINDS)[number]): boolean {
-  const columns = `${fieldsFolder(kind)}/`;
-  return asOfListInputs(kind).some((file) => copy.rewritten.has(file)) || [...copy.rewritten].some((rel) => rel.startsWith(columns));
-}

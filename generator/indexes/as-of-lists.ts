@@ -10,101 +10,189 @@ import {
   asOfColumnFile, asOfFactsFile, asOfLearnsetFile, asOfListsFile, asOfMoveFilterFile, asOfStatsFile, asOfViewFile, positionRuns,
   type CreatureStats, type FactKind, type FactsFile, type LearnsetFile, type ListViewsFile, type StatsFile, type ViewFile,
 } from '../../edge/as-of/facts.ts';
-import { learnedByGroup, listView, type AsOfListView, type ValueRows, type ViewScope } from './as-of-views.ts';
+import {
+  learnedByGroup, listView, MOVE_FILTER_READS, VIEW_PARTS,
+  type AsOfKind, type AsOfListView, type ValueRows, type ViewInput, type ViewPart, type ViewScope,
+} from './as-of-views.ts';
 import { worldOfFacts, type AsOfWorld } from '../../edge/as-of/world.ts';
-import { fieldColumnFile, idOfUrl, listFile } from '../../edge/layout.ts';
+import type { VersionGroup } from '../../edge/as-of/versions.ts';
+import { fieldColumnFile, filterIndexFile, idOfUrl, listFile } from '../../edge/layout.ts';
 import type { FullList } from '../../edge/pagination.ts';
 import { AS_OF_KINDS } from '../../edge/as-of-endpoint.ts';
-import { encodeFieldColumn } from '../../edge/query/field-column.ts';
-import type { Json } from '../../edge/query/fields.ts';
+import { encodeColumnPatch } from '../../edge/query/field-column.ts';
+import { decodeFilterPack } from '../../edge/query/filter-pack.ts';
 import { positionGaps } from '../../edge/query/filter.ts';
 
-type AsOfKind = (typeof AS_OF_KINDS)[number];
+/** The file an input of a view's part is (besides the kind's list and today's columns of its fields). */
+const inputFile = (input: ViewInput): string => (input === 'stats' ? asOfStatsFile : input === 'learnsets' ? asOfLearnsetFile : asOfFactsFile(input));
 
-/** The facts each kind's lists are made from (a creature's `move` filter names the moves). */
-const FACTS_READ: Record<AsOfKind, readonly FactKind[]> = {
-  creature: ['version-group', 'creature', 'type', 'ability', 'stat', 'move'],
-  move: ['version-group', 'move', 'type'],
-  type: ['version-group', 'type'],
-  ability: ['version-group', 'ability'],
-};
+/** Reads a file the build wrote: its bytes, or null when it wrote none. */
+export type BuiltFile = (rel: string) => Uint8Array | null;
 
-/** The files a kind's lists are made from, besides its field columns of today (`fieldColumnFile`). */
-export const asOfListInputs = (kind: AsOfKind): string[] => [
-  ...FACTS_READ[kind].map((facts) => asOfFactsFile(facts)),
-  ...(kind === 'creature' ? [asOfStatsFile, asOfLearnsetFile] : []),
-  listFile(kind),
-];
+/** What a making of the lists writes, and for each kind made again every file its lists name (the others in its folder are stale). */
+export interface AsOfListFiles {
+  files: Array<[path: string, body: string]>;
+  named: Map<AsOfKind, Set<string>>;
+}
 
-/** Reads a file the build wrote: its text, or null when it wrote none. */
-export type BuiltText = (rel: string) => string | null;
-
-/** The files of the lists of `kinds` as of each version group: `[path, body]`, one per path. */
-export function asOfListFiles(read: BuiltText, baseUrl: string, kinds: readonly AsOfKind[] = AS_OF_KINDS): Array<[path: string, body: string]> {
-  const lists = new ListMaker(read, baseUrl);
-  for (const kind of kinds) lists.kind(kind);
-  return [...lists.files];
+/**
+ * The files of the lists of every kind as of each version group. `rewritten`: on a copy of the
+ * served build (the dev loop), whether a file was written again; a part of a view none of whose
+ * inputs was is taken from the served lists as it is, and a kind with no such part is not made
+ * again. Null for a full build: every part is made.
+ */
+export function asOfListFiles(read: BuiltFile, baseUrl: string, rewritten: ((rel: string) => boolean) | null = null): AsOfListFiles {
+  const lists = new ListMaker(read, baseUrl, rewritten);
+  for (const kind of AS_OF_KINDS) lists.kind(kind);
+  return { files: [...lists.files], named: lists.named };
 }
 
 /** One making of the lists: the facts read once, each file once, each column made once. */
 class ListMaker {
   readonly files = new Map<string, string>();
-  private readonly texts = new Map<string, string | null>();
-  private readonly columns = new Map<string, Array<{ field: string; column: string; text: string }>>();
-  private readonly world: AsOfWorld;
-  private readonly stats: ReadonlyMap<number, CreatureStats>;
+  readonly named = new Map<AsOfKind, Set<string>>();
+  private readonly texts = new Map<string, string>();
+  private readonly patches = new Map<string, Array<{ field: string; patch: string; text: string }>>();
+  /** by kind and field, each key's JSON text (FieldOfThen): the same in every view of a making */
+  private readonly fieldTexts = new Map<string, Map<unknown, string>>();
+  private readonly todayRanges = new Map<string, ReadonlyMap<string, Float64Array>>();
+  private world: AsOfWorld | null = null;
+  private stats: ReadonlyMap<number, CreatureStats> | null = null;
 
   constructor(
-    private readonly readFile: BuiltText,
+    private readonly readFile: BuiltFile,
     private readonly baseUrl: string,
-  ) {
-    this.world = worldOfFacts(<K extends FactKind>(kind: K) => this.json<FactsFile<K>>(asOfFactsFile(kind)));
-    this.stats = new Map(this.json<StatsFile>(asOfStatsFile).records);
-  }
+    private readonly rewritten: ((rel: string) => boolean) | null,
+  ) {}
 
   kind(kind: AsOfKind): void {
+    const parts: readonly ViewPart[] = VIEW_PARTS[kind];
+    const remade = new Set(parts.filter((part) => this.remakesPart(kind, part)).map((part) => part.name));
+    const remakesMoves = kind === 'creature' && this.remakes(kind, MOVE_FILTER_READS, []);
+    if (!remade.size && !remakesMoves) return;
+    const named = new Set<string>();
+    this.named.set(kind, named);
+    const world = (this.world ??= worldOfFacts(<K extends FactKind>(facts: K) => this.json<FactsFile<K>>(asOfFactsFile(facts))));
     const ids = this.json<FullList>(listFile(kind)).results.map((entry) => idOfUrl(entry.url));
-    const learned = kind === 'creature' ? learnedByGroup(this.world, ids, new Map(this.json<LearnsetFile>(asOfLearnsetFile).records)) : null;
+    const stats = remade.has(VIEW_PARTS.creature[1].name) ? (this.stats ??= new Map(this.json<StatsFile>(asOfStatsFile).records)) : undefined;
+    const learned = remakesMoves ? learnedByGroup(world, ids, new Map(this.json<LearnsetFile>(asOfLearnsetFile).records)) : null;
+    const served = remade.size < parts.length || (kind === 'creature' && !remakesMoves) ? this.json<ListViewsFile>(asOfListsFile(kind)) : null;
     const creaturesThen: NonNullable<ViewScope['creaturesThen']> = new Map();
     const groups: ListViewsFile['groups'] = [];
-    for (const vg of this.world.versions.all) {
-      const view = listView(kind, { vg, world: this.world, ids, base: this.baseUrl, stats: this.stats, creaturesThen });
-      if (view === null) throw new Error(`${kind}: no view as of a game`);
-      const key = this.view(kind, view);
-      const moveFilter = learned ? this.put((name) => asOfMoveFilterFile(kind, name), JSON.stringify(withGaps(learned(vg, view.existing)))) : null;
+    for (const vg of world.versions.all) {
+      const view = listView(kind, { vg, world, ids, base: this.baseUrl, parts: remade, stats, creaturesThen });
+      const before = served && servedGroup(served, vg);
+      const key = this.view(kind, view, remade, before && this.json<ViewFile>(asOfViewFile(kind, before[2])));
+      let moveFilter = before ? before[3] : null;
+      if (learned) moveFilter = this.put((name) => asOfMoveFilterFile(kind, name), JSON.stringify(withGaps(learned(vg, view.existing))));
+      if (moveFilter !== null) named.add(asOfMoveFilterFile(kind, moveFilter));
       groups.push([vg.id, positionRuns(view.existing), key, moveFilter]);
     }
     const lists: ListViewsFile = { kind, groups };
     this.files.set(asOfListsFile(kind), JSON.stringify(lists));
   }
 
-  /** A view's file and its columns; the view's name. */
-  private view(kind: string, view: AsOfListView): string {
-    const columns = this.changedColumns(kind, view);
-    const file: ViewFile = {
-      count: view.count,
-      values: [...view.values].map(([filter, rows]) => [filter, withGaps(rows)]),
-      ranges: [...view.ranges].map(([range, values]) => [range, Array.from(values, (v) => (Number.isNaN(v) ? null : v))]),
-      fields: columns.map(({ field, column }) => [field, column]),
-    };
-    for (const { column, text } of columns) this.files.set(asOfColumnFile(kind, column), text);
-    return this.put((name) => asOfViewFile(kind, name), JSON.stringify(file));
+  /** Whether a part made from `reads` and today's columns of `fields` is made again: one of them, or the kind's list, was written again. */
+  private remakes(kind: AsOfKind, reads: readonly ViewInput[], fields: readonly string[]): boolean {
+    const rewritten = this.rewritten;
+    if (rewritten === null) return true;
+    return rewritten(listFile(kind)) || reads.some((input) => rewritten(inputFile(input))) || fields.some((field) => rewritten(fieldColumnFile(kind, field)));
   }
 
-  /** The view's fields as field columns, those that differ from today's only; made once for the views that share `fieldsKey`. */
-  private changedColumns(kind: string, view: AsOfListView): Array<{ field: string; column: string; text: string }> {
+  /** Whether a part is made again (`remakes`): its ranges patch today's (the filter index). */
+  private remakesPart(kind: AsOfKind, part: ViewPart): boolean {
+    return this.remakes(kind, part.reads, part.fields) || (part.ranges && this.rewritten !== null && this.rewritten(filterIndexFile(kind)));
+  }
+
+  /** A view's file, its remade parts from `view` and the others from the served view file `before`; the view's name. */
+  private view(kind: AsOfKind, view: AsOfListView, remade: ReadonlySet<string>, before: ViewFile | null): string {
+    const patches = new Map(this.fieldPatches(kind, view).map((patch) => [patch.field, patch]));
+    const file: ViewFile = { count: view.count, values: [], ranges: [], fields: [] };
+    for (const part of VIEW_PARTS[kind] as readonly ViewPart[]) {
+      if (remade.has(part.name)) {
+        for (const name of part.values) file.values.push([name, withGaps(view.values.get(name)!)]);
+        if (part.ranges) file.ranges.push(...this.rangePatches(kind, view));
+        for (const name of part.fields) {
+          const patch = patches.get(name);
+          if (patch) file.fields.push([name, patch.patch]);
+        }
+        continue;
+      }
+      if (!before) throw new Error(`${kind}: the part ${part.name} is kept, but no view was served`);
+      file.values.push(...before.values.filter(([name]) => part.values.includes(name)));
+      if (part.ranges) file.ranges.push(...before.ranges);
+      file.fields.push(...before.fields.filter(([name]) => part.fields.includes(name)));
+    }
+    const named = this.named.get(kind)!;
+    for (const [, column] of file.fields) named.add(asOfColumnFile(kind, column));
+    for (const { patch, text } of patches.values()) this.files.set(asOfColumnFile(kind, patch), text);
+    const key = this.put((name) => asOfViewFile(kind, name), JSON.stringify(file));
+    named.add(asOfViewFile(kind, key));
+    return key;
+  }
+
+  /** The view's fields as patches of today's columns, for those that differ from today's only; made once for the views that share `fieldsKey`. */
+  private fieldPatches(kind: string, view: AsOfListView): Array<{ field: string; patch: string; text: string }> {
     const key = `${kind}:${view.fieldsKey}`;
-    let made = this.columns.get(key);
+    let made = this.patches.get(key);
     if (made) return made;
     made = [];
     for (const [field, value] of view.fields) {
-      const values: Json[] = [];
-      for (let p = 0; p < view.count; p++) values.push(value(p) as Json);
-      const text = encodeFieldColumn({ kind, field }, values);
-      if (text !== this.read(fieldColumnFile(kind, field))) made.push({ field, column: nameOf(text), text });
+      const today = this.todayLines(kind, field, view.count);
+      if (today === null) continue;
+      const positions: number[] = [];
+      const lines: string[] = [];
+      const texts = this.textsOf(`${kind}:${field}`);
+      for (let p = 0; p < view.count; p++) {
+        const key = value.key(p);
+        let line = key === undefined ? 'null' : texts.get(key);
+        if (line === undefined) texts.set(key, (line = JSON.stringify(value.value(p))));
+        if (line !== today[p]) positions.push(p), lines.push(line);
+      }
+      if (!positions.length) continue;
+      const text = encodeColumnPatch({ kind, field, count: view.count, positions }, lines);
+      made.push({ field, patch: nameOf(text), text });
     }
-    this.columns.set(key, made);
+    this.patches.set(key, made);
     return made;
+  }
+
+  private textsOf(field: string): Map<unknown, string> {
+    let texts = this.fieldTexts.get(field);
+    if (!texts) this.fieldTexts.set(field, (texts = new Map()));
+    return texts;
+  }
+
+  /**
+   * Each entry's JSON text in today's column of a field (field-column/2: a header line, then one
+   * line per entry); null when the kind's list declares no such field (a move's `effect_chance`):
+   * no answer reads it.
+   */
+  private todayLines(kind: string, field: string, count: number): string[] | null {
+    if (this.readFile(fieldColumnFile(kind, field)) === null) return null;
+    const lines = this.text(fieldColumnFile(kind, field)).split('\n').slice(1, count + 1);
+    if (lines.length !== count) throw new Error(`${fieldColumnFile(kind, field)}: ${lines.length} entries, where the list holds ${count}`);
+    return lines;
+  }
+
+  /** The view's ranges where they differ from today's (those today's filter index holds; the others are never read). */
+  private rangePatches(kind: string, view: AsOfListView): ViewFile['ranges'] {
+    const today = this.todayRanges.get(kind) ?? decodeFilterPack(this.bytes(filterIndexFile(kind))).ranges;
+    this.todayRanges.set(kind, today);
+    const patches: ViewFile['ranges'] = [];
+    for (const [range, then] of view.ranges) {
+      const now = today.get(range);
+      if (!now) continue;
+      const positions: number[] = [];
+      const values: Array<number | null> = [];
+      for (let p = 0; p < then.length; p++) {
+        if (Object.is(then[p], now[p])) continue;
+        positions.push(p);
+        values.push(Number.isNaN(then[p]) ? null : then[p]!);
+      }
+      if (positions.length) patches.push([range, positions, values]);
+    }
+    return patches;
   }
 
   /** Files are named by the hash of their bytes: equal views, filters and columns are one file. */
@@ -114,16 +202,28 @@ class ListMaker {
     return name;
   }
 
-  private read(rel: string): string | null {
-    if (!this.texts.has(rel)) this.texts.set(rel, this.readFile(rel));
-    return this.texts.get(rel)!;
+  private bytes(rel: string): Uint8Array {
+    const bytes = this.readFile(rel);
+    if (bytes === null) throw new Error(`${rel}: not written, though the lists as of a game are made from it`);
+    return bytes;
+  }
+
+  private text(rel: string): string {
+    let text = this.texts.get(rel);
+    if (text === undefined) this.texts.set(rel, (text = new TextDecoder().decode(this.bytes(rel))));
+    return text;
   }
 
   private json<T>(rel: string): T {
-    const text = this.read(rel);
-    if (text === null) throw new Error(`${rel}: not written, though the lists as of a game are made from it`);
-    return JSON.parse(text) as T;
+    return JSON.parse(this.text(rel)) as T;
   }
+}
+
+/** The served lists' group of a version group: a group that came since has no served view to keep parts of. */
+function servedGroup(served: ListViewsFile, vg: VersionGroup): ListViewsFile['groups'][number] {
+  const group = served.groups.find(([id]) => id === vg.id);
+  if (!group) throw new Error(`${asOfListsFile(served.kind)}: no list as of version group ${vg.id}, though only some parts are made again`);
+  return group;
 }
 
 /** A value filter's rows with gaps between positions, as `ViewFile` `values` (and a move filter file) holds them. */

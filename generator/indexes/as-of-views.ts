@@ -5,10 +5,13 @@
  * filter, range and field is today's, read from the kind's own indexes. Made for each version
  * group at build time (as-of-lists.ts writes them), read at the edge by edge/as-of-collection.ts.
  */
-import { MOVE_VALUES, type CreatureStats, type SlotAbility, type SlotType, type StatValue } from '../../edge/as-of/facts.ts';
+import { MOVE_VALUES, type CreatureStats, type FactKind, type SlotAbility, type SlotType, type StatValue } from '../../edge/as-of/facts.ts';
 import { link } from '../../edge/as-of/documents.ts';
 import type { VersionGroup } from '../../edge/as-of/versions.ts';
 import type { AsOfWorld } from '../../edge/as-of/world.ts';
+import type { AS_OF_KINDS } from '../../edge/as-of-endpoint.ts';
+
+export type AsOfKind = (typeof AS_OF_KINDS)[number];
 
 /** A value filter's values as of the version group: `[name, id, list positions ascending]`, by id. */
 export type ValueRows = Array<[name: string, id: number, positions: number[]]>;
@@ -20,17 +23,75 @@ export interface AsOfListView {
   existing: number[];
   /** value filters whose members changed, by parameter name */
   values: Map<string, ValueRows>;
-  /** range columns that changed, by parameter name: one number per list position, NaN for none */
+  /**
+   * range columns of then, by parameter name: one number per list position, NaN for none; like
+   * `fields`, also at the positions of entries that did not exist yet (never read: a list as of a
+   * game answers over `existing`)
+   */
   ranges: Map<string, Float64Array>;
   /**
-   * declared fields whose values changed: each position's value, as an as-of item holds it; also
-   * at the positions of entries that did not exist yet (never shown), so that a field's values
-   * are the same for every version group that shares the rules' inputs (a creature's generation)
+   * declared fields of then: each position's value, as an as-of item holds it; also at the
+   * positions of entries that did not exist yet (never shown), so that a field's values are the
+   * same for every version group that shares the rules' inputs (a creature's generation)
    */
-  fields: Map<string, (position: number) => unknown>;
+  fields: Map<string, FieldOfThen>;
   /** views with the same key have the same `fields` (a creature's of then change by generation only, a move's by version group) */
   fieldsKey: string;
 }
+
+/**
+ * A declared field of then at each list position: what the entry held (the same key, the same
+ * value; undefined where no entry is listed) and the value an as-of item shows. The rules hand
+ * back today's arrays themselves where nothing changed (edge/as-of/rules.ts), so a creature's
+ * stats are the same key in most generations: as-of-lists.ts writes each key's text once.
+ */
+export interface FieldOfThen {
+  key(position: number): unknown;
+  value(position: number): unknown;
+}
+
+/** A field read from what each position held then: `pick` what it shows (its key), `show` it as the item does. */
+function fieldOf<T, H>(then: ReadonlyMap<number, T>, pick: (held: T) => H, show: (held: H) => unknown): FieldOfThen {
+  return {
+    key: (p) => {
+      const held = then.get(p);
+      return held === undefined ? undefined : pick(held);
+    },
+    value: (p) => {
+      const held = then.get(p);
+      return held === undefined ? null : show(pick(held));
+    },
+  };
+}
+
+/** What a part of a view is made from, besides the kind's list: facts, and the creatures' stats or learnsets (facts.ts). */
+export type ViewInput = FactKind | 'stats' | 'learnsets';
+
+/**
+ * A part of a kind's view: what it is made from and what it makes (value filters, fields, and
+ * whether the ranges). A part none of whose inputs an edit wrote again is the served view's
+ * (as-of-lists.ts): a creature's base stat edited makes the stats part again, not its types or
+ * its move filter. Every view holds its parts' filters and fields in this order.
+ */
+export interface ViewPart {
+  name: string;
+  reads: readonly ViewInput[];
+  values: readonly string[];
+  fields: readonly string[];
+  ranges: boolean;
+}
+
+/** The kinds answered as of a game: their views' parts, and for a creature list the inputs of its `move` filter (learnedByGroup). */
+export const VIEW_PARTS = {
+  creature: [
+    { name: 'types and abilities', reads: ['version-group', 'creature', 'type', 'ability'], values: ['type', 'ability'], fields: ['types', 'abilities'], ranges: false },
+    { name: 'stats', reads: ['version-group', 'creature', 'stat', 'stats'], values: [], fields: ['stats'], ranges: true },
+  ],
+  move: [{ name: 'values', reads: ['version-group', 'move', 'type'], values: ['type'], fields: MOVE_VALUES, ranges: true }],
+  type: [{ name: 'existence', reads: ['version-group', 'type'], values: [], fields: [], ranges: false }],
+  ability: [{ name: 'existence', reads: ['version-group', 'ability'], values: [], fields: [], ranges: false }],
+} as const satisfies Record<AsOfKind, readonly ViewPart[]>;
+export const MOVE_FILTER_READS: readonly ViewInput[] = ['version-group', 'creature', 'move', 'learnsets'];
 
 /** What a kind's view is made from: the version group, the facts, each list position's id, the links' base. */
 export interface ViewScope {
@@ -38,20 +99,20 @@ export interface ViewScope {
   world: AsOfWorld;
   ids: ReadonlyArray<number | null>;
   base: string;
-  /** each creature's stats (facts.ts StatsFile), for a creature list */
+  /** the names of the parts to make (VIEW_PARTS): the view holds only theirs */
+  parts: ReadonlySet<string>;
+  /** each creature's stats (facts.ts StatsFile), for a creature list's stats part */
   stats?: ReadonlyMap<number, CreatureStats>;
   /** the creatures of then by generation, kept across the views of one making (a creature's of then change by generation only) */
-  creaturesThen?: Map<number, Map<number, CreatureThen>>;
+  creaturesThen?: Map<number, CreaturesThen>;
 }
 
-
-/** The view of one of the kinds answered as of a game; null for any other kind. */
-export function listView(kind: string, scope: ViewScope): AsOfListView | null {
+/** The view of one of the kinds answered as of a game, with the parts of `scope.parts` only. */
+export function listView(kind: AsOfKind, scope: ViewScope): AsOfListView {
   if (kind === 'creature') return creatureView(scope);
   if (kind === 'move') return moveView(scope);
   if (kind === 'type') return existenceOnly(scope, (id) => scope.world.typeExists(id, scope.vg));
-  if (kind === 'ability') return existenceOnly(scope, (id) => scope.world.abilityExists(id, scope.vg));
-  return null;
+  return existenceOnly(scope, (id) => scope.world.abilityExists(id, scope.vg));
 }
 
 const existingPositions = (ids: ReadonlyArray<number | null>, exists: (id: number) => boolean): number[] =>
@@ -72,40 +133,71 @@ function addMember(members: Map<number, number[]>, id: number, position: number)
   else members.set(id, [position]);
 }
 
-interface CreatureThen {
+interface KindsThen {
   types: readonly SlotType[];
   abilities: readonly SlotAbility[];
-  stats: readonly StatValue[];
 }
 
+/** Every listed creature's types and abilities, and its stats, of then, by list position (those that did not exist yet too: see `fields`); each part made when first asked. */
+interface CreaturesThen {
+  kinds?: Map<number, KindsThen>;
+  stats?: Map<number, readonly StatValue[]>;
+}
+
+const [KINDS_PART, STATS_PART] = VIEW_PARTS.creature;
+
 function creatureView(scope: ViewScope): AsOfListView {
-  const { vg, world, ids } = scope;
+  const { vg, world, ids, parts } = scope;
   const existing = existingPositions(ids, (id) => world.creatureExists(id, vg));
-  const then = scope.creaturesThen?.get(vg.generation) ?? creaturesThen(scope);
+  const then = scope.creaturesThen?.get(vg.generation) ?? {};
   scope.creaturesThen?.set(vg.generation, then);
+  const view: AsOfListView = { count: ids.length, existing, values: new Map(), ranges: new Map(), fields: new Map(), fieldsKey: `generation ${vg.generation}` };
+  if (parts.has(KINDS_PART.name)) addKindsPart(view, scope, (then.kinds ??= kindsThen(scope)));
+  if (parts.has(STATS_PART.name)) {
+    const stats = (then.stats ??= statsThen(scope));
+    view.ranges = creatureRanges(scope, stats);
+    view.fields.set('stats', fieldOf(stats, (held) => held, (held) => held.map(([stat, baseStat, effort]) => ({ base_stat: baseStat, effort, stat: link(scope.base, 'stat', stat, world.statName(stat)!) }))));
+  }
+  return view;
+}
+
+function kindsThen({ vg, world, ids }: ViewScope): Map<number, KindsThen> {
+  const then = new Map<number, KindsThen>();
+  ids.forEach((id, p) => {
+    if (id === null) return;
+    const facts = world.creature(id);
+    if (!facts) throw new Error(`creature ${id}: no facts in the as-of facts`);
+    then.set(p, { types: world.creatureTypes(facts, vg), abilities: world.creatureAbilities(facts, vg) });
+  });
+  return then;
+}
+
+function statsThen({ vg, world, ids, stats }: ViewScope): Map<number, readonly StatValue[]> {
+  const then = new Map<number, readonly StatValue[]>();
+  ids.forEach((id, p) => {
+    if (id === null) return;
+    const own = stats?.get(id);
+    if (!own) throw new Error(`creature ${id}: no stats in the as-of facts`);
+    then.set(p, world.creatureStats(own, vg));
+  });
+  return then;
+}
+
+/** The `type` and `ability` filters and the `types` and `abilities` fields of then. */
+function addKindsPart(view: AsOfListView, { world, base }: ViewScope, then: Map<number, KindsThen>): void {
   const byType = new Map<number, number[]>();
   const byAbility = new Map<number, number[]>();
-  for (const p of existing) {
+  for (const p of view.existing) {
     const held = then.get(p)!;
     for (const [, type] of held.types) addMember(byType, type, p);
     for (const [, ability] of held.abilities) if (ability !== null) addMember(byAbility, ability, p);
   }
-  const values = new Map([['type', valueRows(byType, (id) => world.typeName(id))], ['ability', valueRows(byAbility, (id) => world.abilityName(id))]]);
-  return { count: ids.length, existing, values, ranges: creatureRanges(scope, then, existing), fields: creatureFields(scope, then), fieldsKey: `generation ${vg.generation}` };
+  view.values.set('type', valueRows(byType, (id) => world.typeName(id)));
+  view.values.set('ability', valueRows(byAbility, (id) => world.abilityName(id)));
+  view.fields.set('types', fieldOf(then, (held) => held.types, (types) => types.map(([slot, type]) => ({ slot, type: link(base, 'type', type, world.typeName(type)!) }))));
+  view.fields.set('abilities', fieldOf(then, (held) => held.abilities, (abilities) => abilities.map(([slot, ability, hidden]) => ({ ability: ability === null ? null : link(base, 'ability', ability, world.abilityName(ability)!), is_hidden: hidden === 1, slot }))));
 }
 
-/** Every listed creature's types, abilities and stats of then, by list position (those that did not exist yet too: see `fields`). */
-function creaturesThen({ vg, world, ids, stats }: ViewScope): Map<number, CreatureThen> {
-  const then = new Map<number, CreatureThen>();
-  ids.forEach((id, p) => {
-    if (id === null) return;
-    const facts = world.creature(id);
-    const own = stats?.get(id);
-    if (!facts || !own) throw new Error(`creature ${id}: no facts or stats in the as-of facts`);
-    then.set(p, { types: world.creatureTypes(facts, vg), abilities: world.creatureAbilities(facts, vg), stats: world.creatureStats(own, vg) });
-  });
-  return then;
-}
 
 /**
  * A creature list's `move` filter as of each version group, from the creatures' learnsets
@@ -145,33 +237,20 @@ function groupIds(groups: number): number[] {
 
 const TOTAL = 'base_stat_total';
 
-/** Each stat's column (by the stat's name, as the ranges are named) and the base stat total, of then, for the creatures that existed. */
-function creatureRanges({ world, ids }: ViewScope, then: Map<number, CreatureThen>, existing: readonly number[]): Map<string, Float64Array> {
+/** Each stat's column (by the stat's name, as the ranges are named) and the base stat total, of then. */
+function creatureRanges({ world, ids }: ViewScope, then: Map<number, readonly StatValue[]>): Map<string, Float64Array> {
   // every stat's column and the total are of then, also where no entry has a value (special-attack in generation I)
   const ranges = new Map([...world.statNames(), TOTAL].map((name) => [name, new Float64Array(ids.length).fill(NaN)]));
   const total = ranges.get(TOTAL)!;
-  for (const p of existing) {
-    const held = then.get(p)!;
+  for (const [p, held] of then) {
     let sum = 0;
-    for (const [stat, base] of held.stats) {
+    for (const [stat, base] of held) {
       ranges.get(world.statName(stat)!)![p] = base;
       sum += base;
     }
-    if (held.stats.length) total[p] = sum;
+    if (held.length) total[p] = sum;
   }
   return ranges;
-}
-
-function creatureFields({ world, base }: ViewScope, then: Map<number, CreatureThen>): Map<string, (position: number) => unknown> {
-  const at = <T>(read: (held: CreatureThen) => T) => (p: number) => {
-    const held = then.get(p);
-    return held === undefined ? null : read(held);
-  };
-  return new Map<string, (position: number) => unknown>([
-    ['types', at((held) => held.types.map(([slot, type]) => ({ slot, type: link(base, 'type', type, world.typeName(type)!) })))],
-    ['abilities', at((held) => held.abilities.map(([slot, ability, hidden]) => ({ ability: ability === null ? null : link(base, 'ability', ability, world.abilityName(ability)!), is_hidden: hidden === 1, slot })))],
-    ['stats', at((held) => held.stats.map(([stat, baseStat, effort]) => ({ base_stat: baseStat, effort, stat: link(base, 'stat', stat, world.statName(stat)!) })))],
-  ]);
 }
 
 const TYPE = MOVE_VALUES.indexOf('type');
@@ -193,20 +272,16 @@ function moveView(scope: ViewScope): AsOfListView {
   });
   const byType = new Map<number, number[]>();
   for (const p of existing) addMember(byType, typeAt.get(p)!, p);
-  const ranges = new Map(MOVE_VALUES.flatMap((name, i) => (i === TYPE ? [] : [[name, onlyAt(values[i]!, existing)] as [string, Float64Array]])));
-  const number = (i: number) => (p: number) => (Number.isNaN(values[i]![p]!) ? null : values[i]![p]!);
-  const fields = new Map<string, (position: number) => unknown>(MOVE_VALUES.map((name, i) => [name, i === TYPE ? typeField(world, base, typeAt) : number(i)]));
+  const ranges = new Map(MOVE_VALUES.flatMap((name, i) => (i === TYPE ? [] : [[name, values[i]!] as [string, Float64Array]])));
+  const number = (i: number): FieldOfThen => ({ key: (p) => values[i]![p], value: (p) => (Number.isNaN(values[i]![p]!) ? null : values[i]![p]!) });
+  const fields = new Map<string, FieldOfThen>(MOVE_VALUES.map((name, i) => [name, i === TYPE ? typeField(world, base, typeAt) : number(i)]));
   return { count: ids.length, existing, values: new Map([['type', valueRows(byType, (id) => world.typeName(id))]]), ranges, fields, fieldsKey: `version group ${vg.id}` };
 }
 
-/** A column with the values at `positions` only, NaN elsewhere. */
-function onlyAt(column: Float64Array, positions: readonly number[]): Float64Array {
-  const out = new Float64Array(column.length).fill(NaN);
-  for (const p of positions) out[p] = column[p]!;
-  return out;
-}
-
-const typeField = (world: AsOfWorld, base: string, typeAt: Map<number, number>) => (p: number) => {
-  const type = typeAt.get(p);
-  return type === undefined ? null : link(base, 'type', type, world.typeName(type)!);
-};
+const typeField = (world: AsOfWorld, base: string, typeAt: Map<number, number>): FieldOfThen => ({
+  key: (p) => typeAt.get(p),
+  value: (p) => {
+    const type = typeAt.get(p);
+    return type === undefined ? null : link(base, 'type', type, world.typeName(type)!);
+  },
+});

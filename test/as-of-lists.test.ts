@@ -1,0 +1,91 @@
+/**
+ * The lists as of a game made again after an edit (generator/indexes/as-of-lists.ts): only the
+ * parts of the views one of whose inputs was written again are made; the others are the served
+ * lists', and the result is what a full making of the same inputs gives, file for file. Over the
+ * cut's build, with its as-of facts edited in memory (nothing on disk is written).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import { asOfFactsFile, asOfListsFile, asOfStatsFile, type FactsFile, type StatsFile } from '../edge/as-of/facts.ts';
+import { encodeColumnPatch, encodeFieldColumn, FieldColumn, PatchedColumn } from '../edge/query/field-column.ts';
+import { asOfListFiles, type AsOfListFiles, type BuiltFile } from '../generator/indexes/as-of-lists.ts';
+
+const dist = inject('cutDistDir');
+const baseUrl = inject('baseUrl');
+const served: BuiltFile = (rel) => {
+  try {
+    return readFileSync(join(dist, rel));
+  } catch {
+    return null;
+  }
+};
+const servedText = (rel: string): string | null => served(rel)?.toString() ?? null;
+
+/** The served build with one file's JSON edited. */
+function editedJson<T>(file: string, edit: (json: T) => void): BuiltFile {
+  const json = JSON.parse(servedText(file)!) as T;
+  edit(json);
+  const bytes = Buffer.from(JSON.stringify(json));
+  return (rel) => (rel === file ? bytes : served(rel));
+}
+
+/** Every file a full making writes is what the partial one writes, or, where it writes none, the served file. */
+function expectSameAsFull(partial: AsOfListFiles, full: AsOfListFiles, read: BuiltFile): void {
+  const written = new Map(partial.files);
+  for (const [path, body] of full.files) expect(written.get(path) ?? read(path)?.toString() ?? null, path).toBe(body);
+  for (const [kind, named] of partial.named) expect([...named].sort(), kind).toEqual([...full.named.get(kind)!].sort());
+}
+
+describe('the lists as of a game, made again after an edit', () => {
+  it("a base stat: the creature list's stats part is made again; its types, abilities and move filters are the served ones", () => {
+    const read = editedJson<StatsFile>(asOfStatsFile, (stats) => {
+      stats.records[0]![1].stats[0]![1] += 50;
+    });
+    const partial = asOfListFiles(read, baseUrl, (rel) => rel === asOfStatsFile);
+    const full = asOfListFiles(read, baseUrl);
+    expectSameAsFull(partial, full, read);
+    expect([...partial.named.keys()]).toEqual(['creature']);
+    const paths = partial.files.map(([path]) => path);
+    expect(paths.filter((path) => path.endsWith('~move.json'))).toEqual([]);
+    // the edit reached the lists: a new view, a new stats column
+    expect(partial.files.find(([path]) => path === asOfListsFile('creature'))![1]).not.toBe(servedText(asOfListsFile('creature')));
+    expect(paths.filter((path) => path.endsWith('.jsonl')).length).toBeGreaterThan(0);
+  });
+
+  it("a move renamed: the creature list's move filters and the move list are made again, not the creature views' columns", () => {
+    const read = editedJson<FactsFile<'move'>>(asOfFactsFile('move'), (moves) => {
+      moves.records[0]![1].name = 'a-renamed-move';
+    });
+    const partial = asOfListFiles(read, baseUrl, (rel) => rel === asOfFactsFile('move'));
+    const full = asOfListFiles(read, baseUrl);
+    expectSameAsFull(partial, full, read);
+    expect([...partial.named.keys()]).toEqual(['creature', 'move']);
+    const creatureFiles = partial.files.map(([path]) => path).filter((path) => path.includes('/creature/'));
+    expect(creatureFiles.some((path) => path.endsWith('~move.json'))).toBe(true);
+    expect(creatureFiles.filter((path) => path.endsWith('.jsonl'))).toEqual([]);
+  });
+
+  it('an edit no list reads makes none again', () => {
+    expect(asOfListFiles(served, baseUrl, (rel) => rel === 'v2/berry/1.json')).toEqual({ files: [], named: new Map() });
+  });
+});
+
+describe('a column patch (a field of then over today’s column)', () => {
+  const today = new FieldColumn(Buffer.from(encodeFieldColumn({ kind: 'thing', field: 'sizes' }, [1, [2], { a: 3 }, null, 'five'])));
+  const patch = (header: { count: number; positions: number[] }, lines: string[]) => Buffer.from(encodeColumnPatch({ kind: 'thing', field: 'sizes', ...header }, lines));
+  const text = (part: unknown) => new TextDecoder().decode((part as { bytes: Uint8Array }).bytes);
+
+  it('reads the patched entries from the patch and every other from today’s column, as bytes and as values', () => {
+    const then = new PatchedColumn(today, patch({ count: 5, positions: [1, 3] }, ['[20,"b"]', '{"was":null}']));
+    expect(then.count).toBe(5);
+    expect([0, 1, 2, 3, 4].map((p) => text(then.raw(p)))).toEqual(['1', '[20,"b"]', '{"a":3}', '{"was":null}', '"five"']);
+    expect([0, 1, 2, 3, 4].map((p) => then.value(p))).toEqual([1, [20, 'b'], { a: 3 }, { was: null }, 'five']);
+  });
+
+  it('refuses a patch of another length or format, and one cut short', () => {
+    expect(() => new PatchedColumn(today, patch({ count: 6, positions: [1] }, ['2']))).toThrow(/6 entries over a column of 5/);
+    expect(() => new PatchedColumn(today, Buffer.from(encodeFieldColumn({ kind: 'thing', field: 'sizes' }, [1, 2, 3, 4, 5])))).toThrow(/format field-column/);
+    expect(() => new PatchedColumn(today, patch({ count: 5, positions: [1, 2] }, ['2']))).toThrow(/cut short/);
+  });
+});
