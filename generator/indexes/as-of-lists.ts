@@ -74,7 +74,8 @@ class ListMaker {
     this.named.set(kind, named);
     const world = (this.world ??= worldOfFacts(<K extends FactKind>(facts: K) => this.json<FactsFile<K>>(asOfFactsFile(facts))));
     const ids = this.json<FullList>(listFile(kind)).results.map((entry) => idOfUrl(entry.url));
-    const stats = remade.has(VIEW_PARTS.creature[1].name) ? (this.stats ??= new Map(this.json<StatsFile>(asOfStatsFile).records)) : undefined;
+    const readsStats = parts.some((part) => remade.has(part.name) && part.reads.includes('stats'));
+    const stats = readsStats ? (this.stats ??= new Map(this.json<StatsFile>(asOfStatsFile).records)) : undefined;
     const learned = remakesMoves ? learnedByGroup(world, ids, new Map(this.json<LearnsetFile>(asOfLearnsetFile).records)) : null;
     const served = remade.size < parts.length || (kind === 'creature' && !remakesMoves) ? this.json<ListViewsFile>(asOfListsFile(kind)) : null;
     const creaturesThen: NonNullable<ViewScope['creaturesThen']> = new Map();
