@@ -79,14 +79,14 @@ export async function timeInProcess(dist: string, baseUrl: string, path: string)
 }
 
 /** How long a read takes in `firstAnswerOverFetches`: about a fetch from the CDN's own cache. */
-const FETCH_MS = 5;
+export const FETCH_MS = 5;
 
 /**
  * The first answer of a fresh handler (median of COLD_ROUNDS) whose every read waits FETCH_MS
  * first, as the edge function's reads are fetches of the deploy's files: what reading files side
  * by side rather than one after another saves (edge/collection.ts `startReads`).
  */
-async function firstAnswerOverFetches(dist: string, baseUrl: string, path: string): Promise<number> {
+export async function firstAnswerOverFetches(dist: string, baseUrl: string, path: string): Promise<number> {
   const disk = diskReader(dist);
   const reader = { read: async (p: string) => (await new Promise((wait) => setTimeout(wait, FETCH_MS)), disk.read(p)) };
   const { colds, status } = await firstAnswers(() => reader, baseUrl, path);

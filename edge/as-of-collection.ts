@@ -6,7 +6,7 @@
  * rules of generator/indexes/as-of-views.ts): an answer reads it as today's list reads its indexes, and a
  * creature list's `move` filter of then only when a query asks for it.
  */
-import { BrokenBuild, type BuildFiles, type CollectionFiles } from './build-files.ts';
+import { BrokenBuild, readAhead, type BuildFiles, type CollectionFiles } from './build-files.ts';
 import { collection } from './collection.ts';
 import { queryValues } from './params.ts';
 import type { Answer } from './http.ts';
@@ -23,9 +23,14 @@ import type { PackedFilters, PackedValueFilter } from './query/filter-pack.ts';
 /** The collection of `kind` as of the version group `vg` (`v` as the path names it). */
 export async function collectionAsOf(build: BuildFiles, vg: VersionGroup, v: string, kind: string, params: URLSearchParams): Promise<Answer> {
   const files = new AsOfFiles(build, vg, kind === 'creature' && asksMoves(params));
-  const view = await files.view(kind);
-  return collection(files, kind, params, { url: `${build.baseUrl}/as-of/${v}/${kind}/`, positions: view.existing });
+  // read beside what the query reads of today's files, not before it: at the edge each read is a request
+  const existing = files.view(kind).then((view) => view.existing);
+  readAhead(existing);
+  return collection(files, kind, params, { url: `${build.baseUrl}/as-of/${v}/${kind}/`, positions: existing });
 }
+
+/** A kind's lists as of each version group, read once per build; `asOf` starts the read beside the version groups'. */
+export const listViewsOf = (build: BuildFiles, kind: string): Promise<ListViewsFile> => keptJson<ListViewsFile>(build, asOfListsFile(kind), 'missing, though the kind is answered as of a game');
 
 /**
  * Whether a creature list's query filters or counts by move: only then is the `move` filter of
@@ -93,7 +98,7 @@ class AsOfFiles implements CollectionFiles {
   /** The kind's view as of the version group (its lists file and view file are kept once per build). */
   async view(kind: string): Promise<View> {
     return (await this.keep(`view:${kind}`, async () => {
-      const lists = await keptJson<ListViewsFile>(this.build, asOfListsFile(kind), 'missing, though the kind is answered as of a game');
+      const lists = await listViewsOf(this.build, kind);
       const group = lists.groups.find(([id]) => id === this.vg.id);
       if (!group) throw new BrokenBuild(asOfListsFile(kind), `holds no list as of version group ${this.vg.id}`);
       const [, runs, key, moveFilter] = group;
@@ -115,13 +120,15 @@ class AsOfFiles implements CollectionFiles {
 
   /** A field whose values changed: today's column through the view's patch; any other, today's. */
   async fieldColumn(kind: string, field: string): Promise<ColumnReader | null> {
+    // today's column is read beside the view, and the view's patch beside today's column
+    const today = this.build.fieldColumn(kind, field);
+    readAhead(today);
     const view = await this.view(kind);
     const patch = view.fields.get(field);
-    const today = await this.build.fieldColumn(kind, field);
     if (patch === undefined) return today;
     const named = `missing, though ${asOfViewFile(kind, view.key)} names it`;
-    if (today === null) throw new BrokenBuild(fieldColumnFile(kind, field), `${named} a patch of it`);
-    return this.build.patchedColumn(asOfColumnFile(kind, patch), today, named);
+    const base = today.then((column) => column ?? Promise.reject(new BrokenBuild(fieldColumnFile(kind, field), `${named} a patch of it`)));
+    return this.build.patchedColumn(asOfColumnFile(kind, patch), base, named);
   }
 }
 

@@ -13,7 +13,7 @@ import { abilityExists, existsInGeneration } from './as-of/rules.ts';
 import { Versions } from './as-of/versions.ts';
 import { asOfDocumentFile, asOfFactsFile, asOfMoveNamesFile, type CreatureAsOfDocument, type FactKind, type FactsFile, type MoveAsOfDocument, type MoveNamesFile } from './as-of/facts.ts';
 import { AsOfWorld } from './as-of/world.ts';
-import { collectionAsOf } from './as-of-collection.ts';
+import { collectionAsOf, listViewsOf } from './as-of-collection.ts';
 
 export const AS_OF_PATH = 'as-of';
 export const MATCHUPS = 'matchups';
@@ -58,6 +58,7 @@ export async function asOf(build: BuildFiles, rest: readonly string[], withQuery
   if (v === undefined || kind === undefined || rest.length > 4) return notFound();
   // the reads every answer over all creatures will wait on start now, beside the version groups'
   if (sub !== undefined || (key !== undefined && (kind === 'type' || kind === 'ability'))) readAhead(worldOf(build));
+  if (key === undefined && isAsOfKind(kind)) readAhead(listViewsOf(build, kind));
   const versions = await versionsOf(build);
   const vg = versions.resolve(v);
   if (!vg) return notFoundBecause(`no version group, version or generation is named "${v}"`);

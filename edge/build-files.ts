@@ -135,9 +135,12 @@ export class BuildFiles {
     return this.keep(path, () => this.readOptional(path, (bytes) => new FieldColumn(bytes)));
   }
 
-  /** `base` through the column patch at `path`, one the build writes (`why` says so), kept once read. */
-  patchedColumn(path: string, base: ColumnReader, why: string): Promise<ColumnReader> {
-    return this.keep(path, () => this.readRequired(path, (bytes) => new PatchedColumn(base, bytes), why)) as Promise<ColumnReader>;
+  /** `base` through the column patch at `path`, one the build writes (`why` says so), kept once read; the patch is read beside `base`. */
+  patchedColumn(path: string, base: Promise<ColumnReader>, why: string): Promise<ColumnReader> {
+    return this.keep(path, async () => {
+      const [bytes, column] = await Promise.all([this.readRequired(path, (read) => read, why), base]);
+      return new PatchedColumn(column, bytes);
+    }) as Promise<ColumnReader>;
   }
 
   /**

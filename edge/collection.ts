@@ -44,8 +44,11 @@ import { summarize, type RangeSummary } from './query/summary.ts';
 export interface CollectionScope {
   /** the collection's URL, which `next` and `previous` extend */
   url: string;
-  /** the list positions in the collection, ascending; null: all of them (and the precomputed pages serve it) */
-  positions: readonly number[] | null;
+  /**
+   * the list positions in the collection, ascending, read beside the query's own files (a view's
+   * are a file of their own); null: all of them (and the precomputed pages serve it)
+   */
+  positions: Promise<readonly number[]> | null;
 }
 
 /** `GET /v2/{kind}/`; fields are made for the page's entries only, whatever the total. */
@@ -62,7 +65,7 @@ export async function collection(build: CollectionFiles, kind: string, params: U
   if (!asksAnything(table, query) && scope.positions === null) return plainPage(build, kind, query.limit, query.offset);
   const keys = await build.listKeys(kind);
   if (!keys) return notFound();
-  const positions = await matchPositions(build, kind, keys, query, scope.positions);
+  const positions = await matchPositions(build, kind, keys, query, await scope.positions);
   if (!positions.ok) return badParameter(positions.error);
   const { limit, offset } = query;
   const matching = await sorted(build, kind, keys, positions.value, query.sort);

@@ -1,6 +1,7 @@
 /**
  * Faults show and are never cached: a broken build (an index the routing table declares
- * truncated, another deleted, an item's file cut short) is a 500 `{"error":"internal"}` with
+ * truncated, another deleted, an item's file cut short, a list as of a game's column patch
+ * deleted) is a 500 `{"error":"internal"}` with
  * `Cache-Control: no-store` and one log line naming the request's path, from the preview and
  * from the Netlify edge function's code (in Node, and under Deno through the harness), while a
  * missing item stays a cacheable 404 and an intact one a 200. And the change report refuses
@@ -15,6 +16,7 @@ import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { parseAllRedirects } from '@netlify/redirect-parser';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { asOfColumnFile, asOfListsFile, asOfViewFile, type ListViewsFile, type ViewFile } from '../edge/as-of/facts.ts';
 import { looksWhole } from '../edge/build-files.ts';
 import { filterIndexFile, itemFile, listFile, routesFile, type Routes } from '../edge/layout.ts';
 import { repoRoot } from '../generator/config.ts';
@@ -48,11 +50,21 @@ function brokenCopy(): string {
   cut(filterIndexFile(filtered));
   cut(itemFile('creature', 1));
   rmSync(join(dist, listFile(unlisted)));
+  rmSync(join(dist, firstStatsPatch(dist)));
   return dist;
 }
 
+/** The patch of today's stats column that the creature list as of the first version group (red-blue) names. */
+function firstStatsPatch(dist: string): string {
+  const lists = JSON.parse(readFileSync(join(dist, asOfListsFile('creature')), 'utf8')) as ListViewsFile;
+  const view = JSON.parse(readFileSync(join(dist, asOfViewFile('creature', lists.groups[0]![2])), 'utf8')) as ViewFile;
+  const stats = view.fields.find(([field]) => field === 'stats');
+  if (!stats) throw new Error('the creature list as of red-blue names no patch of the stats');
+  return asOfColumnFile('creature', stats[1]);
+}
+
 /** What each request must get from the broken build, whoever serves it. */
-const FAULTS = [`/v2/${filtered}/?${filterName}=x`, '/v2/creature/1', `/v2/${unlisted}/?limit=3`];
+const FAULTS = [`/v2/${filtered}/?${filterName}=x`, '/v2/creature/1', `/v2/${unlisted}/?limit=3`, '/v2/as-of/red-blue/creature/?fields=stats'];
 const MISSING = '/v2/creature/999999';
 const INTACT = '/v2/creature/2';
 const INTERNAL = '{"error":"internal"}';
