@@ -205,7 +205,8 @@ export class BuildWriter {
     for (const maker of artifactMakers) {
       try {
         for (const artifact of await maker.make({ baseUrl, outDir: this.out.root, resources, routes, meta })) {
-          await this.out.write(artifact.path, artifact.body);
+          // on a copy, an artifact with the served bytes stays as it is: not written, not packed into the archive again
+          if (!this.out.holds(artifact.path, artifact.body)) await this.out.write(artifact.path, artifact.body);
           if (artifact.route !== undefined) routes.site[artifact.route] = { file: artifact.path, type: artifact.contentType ?? 'application/octet-stream' };
         }
       } catch (e) {
