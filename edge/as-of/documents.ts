@@ -54,7 +54,7 @@ function withChanges(item: Doc, changes: Doc, gone: readonly string[]): Doc {
 type AbilityEntry = { ability: Link | null; is_hidden: boolean; slot: number };
 type StatEntry = { base_stat: number; effort: number; stat: Link };
 
-/** A creature as of `vg`; `moveName` names a move by id (the move facts: the document holds ids only). */
+/** A creature as of `vg`; `moveName` names a move by id (facts.ts `asOfMoveNamesFile`: the document holds ids only). */
 export function creatureAsOf(doc: CreatureAsOfDocument, { vg, base }: AsOf, moveName: (id: number) => string | undefined): Doc {
   const item = doc.item;
   const g = vg.generation;

@@ -154,7 +154,7 @@ export const AS_OF_PREFIX = 'v2/_as-of';
 export const asOfLearnsetFile = `${AS_OF_PREFIX}/creature-learnset.json`;
 /** Each creature's CreatureStats: `{records: [[id, stats], …]}`. */
 export const asOfStatsFile = `${AS_OF_PREFIX}/creature-stats.json`;
-/** Every move's name by id (15 kB): what a creature as of a game names its moves with (its as-of document holds their ids). */
+/** Every move's name by id (19 kB): what a creature as of a game names its moves with (its as-of document holds their ids). */
 export const asOfMoveNamesFile = `${AS_OF_PREFIX}/move-names.json`;
 export interface MoveNamesFile {
   records: Array<[id: number, name: string]>;

@@ -53,10 +53,9 @@ export class FieldColumn implements ColumnReader {
   private readonly lines: JsonLines;
 
   constructor(bytes: Uint8Array) {
-    const headerEnd = bytes.indexOf(LINE_BREAK);
-    this.header = JSON.parse(decoder.decode(bytes.subarray(0, headerEnd))) as FieldColumnHeader;
-    if (this.header.format !== FIELD_COLUMN_FORMAT) throw new Error(`a field column of the format ${String(this.header.format)}`);
-    this.lines = new JsonLines(bytes, headerEnd + 1, this.header.count);
+    const { header, end } = headerLine<FieldColumnHeader>(bytes, FIELD_COLUMN_FORMAT, 'a field column');
+    this.header = header;
+    this.lines = new JsonLines(bytes, end + 1, header.count);
   }
 
   get count(): number {
@@ -136,11 +135,9 @@ export class PatchedColumn implements ColumnReader {
   private readonly entryAt: Int32Array;
 
   constructor(private readonly base: ColumnReader, bytes: Uint8Array) {
-    const headerEnd = bytes.indexOf(LINE_BREAK);
-    const header = JSON.parse(decoder.decode(bytes.subarray(0, headerEnd))) as ColumnPatchHeader;
-    if (header.format !== COLUMN_PATCH_FORMAT) throw new Error(`a column patch of the format ${String(header.format)}`);
+    const { header, end } = headerLine<ColumnPatchHeader>(bytes, COLUMN_PATCH_FORMAT, 'a column patch');
     if (header.count !== base.count) throw new Error(`a column patch of ${header.count} entries over a column of ${base.count}`);
-    this.patch = new JsonLines(bytes, headerEnd + 1, header.positions.length);
+    this.patch = new JsonLines(bytes, end + 1, header.positions.length);
     this.entryAt = new Int32Array(header.count).fill(-1);
     header.positions.forEach((p, entry) => (this.entryAt[p] = entry));
   }
@@ -158,6 +155,14 @@ export class PatchedColumn implements ColumnReader {
     const entry = this.entryAt[p]!;
     return entry < 0 ? this.base.value(p) : this.patch.value(entry);
   }
+}
+
+/** A file's first line, parsed, of the format `format` (`what` names the file's kind in the error), and where it ends. */
+function headerLine<T extends { format: string }>(bytes: Uint8Array, format: T['format'], what: string): { header: T; end: number } {
+  const end = bytes.indexOf(LINE_BREAK);
+  const header = JSON.parse(decoder.decode(bytes.subarray(0, end))) as T;
+  if (header.format !== format) throw new Error(`${what} of the format ${String(header.format)}`);
+  return { header, end };
 }
 
 /** The start of each of `count` lines from `from`, then the end of the last line (after its break). */

@@ -8,8 +8,8 @@
  *     default-size pages, query indexes, kept facts);
  *   - then, once (finish): the root index, 404, the change reports (changes.ts), the coverage
  *     map (coverage.ts), the lists as of each version group (as-of-lists.ts), the artifacts
- *     (OpenAPI, types, docs page, CDN rules), the packed search index, the routing table and meta (routes-meta.ts), the stamp,
- *     the archive of v2/ and the build index (build-index.ts).
+ *     (OpenAPI, types, docs page, CDN rules), the packed search index, the routing table and
+ *     meta (routes-meta.ts), the stamp, the archive of v2/ and the build index (build-index.ts).
  * On a copy, a file is replaced only when its bytes change, a folder a kind file owns loses
  * the files it no longer makes, and bulk and archive members none of whose files changed are
  * copied from the served build. Either way the bytes are those of a full build.
@@ -253,4 +253,3 @@ export class BuildWriter {
     return entries;
   }
 }
-

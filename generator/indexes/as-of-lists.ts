@@ -11,7 +11,7 @@ import {
   type CreatureStats, type FactKind, type FactsFile, type LearnsetFile, type ListViewsFile, type StatsFile, type ViewFile,
 } from '../../edge/as-of/facts.ts';
 import {
-  learnedByGroup, listView, MOVE_FILTER_READS, VIEW_PARTS,
+  learnedByGroup, listView, MOVE_FILTER_INPUTS, VIEW_PARTS,
   type AsOfKind, type AsOfListView, type ValueRows, type ViewInput, type ViewPart, type ViewScope,
 } from './as-of-views.ts';
 import { worldOfFacts, type AsOfWorld } from '../../edge/as-of/world.ts';
@@ -51,7 +51,10 @@ export function asOfListFiles(read: BuiltFile, baseUrl: string, rewritten: ((rel
 class ListMaker {
   readonly files = new Map<string, string>();
   readonly named = new Map<AsOfKind, Set<string>>();
-  private readonly texts = new Map<string, string>();
+  /** each file read, its text (null: the build wrote none) */
+  private readonly texts = new Map<string, string | null>();
+  /** by file, today's column of a field as lines (null: the list declares no such field) */
+  private readonly todayColumns = new Map<string, string[] | null>();
   private readonly patches = new Map<string, Array<{ field: string; patch: string; text: string }>>();
   /** by kind and field, each key's JSON text (FieldOfThen): the same in every view of a making */
   private readonly fieldTexts = new Map<string, Map<unknown, string>>();
@@ -67,8 +70,8 @@ class ListMaker {
 
   kind(kind: AsOfKind): void {
     const parts: readonly ViewPart[] = VIEW_PARTS[kind];
-    const remade = new Set(parts.filter((part) => this.remakesPart(kind, part)).map((part) => part.name));
-    const remakesMoves = kind === 'creature' && this.remakes(kind, MOVE_FILTER_READS, []);
+    const remade = new Set(parts.filter((part) => this.remakes(kind, part)).map((part) => part.name));
+    const remakesMoves = kind === 'creature' && this.remakes(kind, MOVE_FILTER_INPUTS);
     if (!remade.size && !remakesMoves) return;
     const named = new Set<string>();
     this.named.set(kind, named);
@@ -93,16 +96,19 @@ class ListMaker {
     this.files.set(asOfListsFile(kind), JSON.stringify(lists));
   }
 
-  /** Whether a part made from `reads` and today's columns of `fields` is made again: one of them, or the kind's list, was written again. */
-  private remakes(kind: AsOfKind, reads: readonly ViewInput[], fields: readonly string[]): boolean {
+  /**
+   * Whether a part is made again: the kind's list, one of its inputs, today's column of one of
+   * its fields or, for its ranges, today's filter index (they patch those) was written again.
+   */
+  private remakes(kind: AsOfKind, { reads, fields, ranges }: Pick<ViewPart, 'reads' | 'fields' | 'ranges'>): boolean {
     const rewritten = this.rewritten;
     if (rewritten === null) return true;
-    return rewritten(listFile(kind)) || reads.some((input) => rewritten(inputFile(input))) || fields.some((field) => rewritten(fieldColumnFile(kind, field)));
-  }
-
-  /** Whether a part is made again (`remakes`): its ranges patch today's (the filter index). */
-  private remakesPart(kind: AsOfKind, part: ViewPart): boolean {
-    return this.remakes(kind, part.reads, part.fields) || (part.ranges && this.rewritten !== null && this.rewritten(filterIndexFile(kind)));
+    return (
+      rewritten(listFile(kind)) ||
+      reads.some((input) => rewritten(inputFile(input))) ||
+      fields.some((field) => rewritten(fieldColumnFile(kind, field))) ||
+      (ranges && rewritten(filterIndexFile(kind)))
+    );
   }
 
   /** A view's file, its remade parts from `view` and the others from the served view file `before`; the view's name. */
@@ -166,13 +172,16 @@ class ListMaker {
 
   /**
    * Each entry's JSON text in today's column of a field (field-column/2: a header line, then one
-   * line per entry); null when the kind's list declares no such field (a move's `effect_chance`):
-   * no answer reads it.
+   * line per entry), split once per making; null when the kind's list declares no such field (a
+   * move's `effect_chance`): no answer reads it.
    */
   private todayLines(kind: string, field: string, count: number): string[] | null {
-    if (this.readFile(fieldColumnFile(kind, field)) === null) return null;
-    const lines = this.text(fieldColumnFile(kind, field)).split('\n').slice(1, count + 1);
-    if (lines.length !== count) throw new Error(`${fieldColumnFile(kind, field)}: ${lines.length} entries, where the list holds ${count}`);
+    const file = fieldColumnFile(kind, field);
+    if (this.todayColumns.has(file)) return this.todayColumns.get(file)!;
+    const text = this.textIfThere(file);
+    const lines = text === null ? null : text.split('\n').slice(1, count + 1);
+    if (lines && lines.length !== count) throw new Error(`${file}: ${lines.length} entries, where the list holds ${count}`);
+    this.todayColumns.set(file, lines);
     return lines;
   }
 
@@ -209,14 +218,19 @@ class ListMaker {
     return bytes;
   }
 
-  private text(rel: string): string {
-    let text = this.texts.get(rel);
-    if (text === undefined) this.texts.set(rel, (text = new TextDecoder().decode(this.bytes(rel))));
-    return text;
+  /** A file's text, read once per making; null when the build wrote none. */
+  private textIfThere(rel: string): string | null {
+    if (!this.texts.has(rel)) {
+      const bytes = this.readFile(rel);
+      this.texts.set(rel, bytes === null ? null : new TextDecoder().decode(bytes));
+    }
+    return this.texts.get(rel)!;
   }
 
   private json<T>(rel: string): T {
-    return JSON.parse(this.text(rel)) as T;
+    const text = this.textIfThere(rel);
+    if (text === null) throw new Error(`${rel}: not written, though the lists as of a game are made from it`);
+    return JSON.parse(text) as T;
   }
 }
 

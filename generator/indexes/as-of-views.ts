@@ -91,7 +91,8 @@ export const VIEW_PARTS = {
   type: [{ name: 'existence', reads: ['version-group', 'type'], values: [], fields: [], ranges: false }],
   ability: [{ name: 'existence', reads: ['version-group', 'ability'], values: [], fields: [], ranges: false }],
 } as const satisfies Record<AsOfKind, readonly ViewPart[]>;
-export const MOVE_FILTER_READS: readonly ViewInput[] = ['version-group', 'creature', 'move', 'learnsets'];
+/** What a creature list's `move` filter of each version group (learnedByGroup, a file of its own) is made from. */
+export const MOVE_FILTER_INPUTS: Pick<ViewPart, 'reads' | 'fields' | 'ranges'> = { reads: ['version-group', 'creature', 'move', 'learnsets'], fields: [], ranges: false };
 
 /** What a kind's view is made from: the version group, the facts, each list position's id, the links' base. */
 export interface ViewScope {
@@ -198,7 +199,6 @@ function addKindsPart(view: AsOfListView, { world, base }: ViewScope, then: Map<
   view.fields.set('abilities', fieldOf(then, (held) => held.abilities, (abilities) => abilities.map(([slot, ability, hidden]) => ({ ability: ability === null ? null : link(base, 'ability', ability, world.abilityName(ability)!), is_hidden: hidden === 1, slot }))));
 }
 
-
 /**
  * A creature list's `move` filter as of each version group, from the creatures' learnsets
  * (facts.ts LearnsetFile), each read once: for a group and the positions that existed then, the
@@ -274,14 +274,8 @@ function moveView(scope: ViewScope): AsOfListView {
   for (const p of existing) addMember(byType, typeAt.get(p)!, p);
   const ranges = new Map(MOVE_VALUES.flatMap((name, i) => (i === TYPE ? [] : [[name, values[i]!] as [string, Float64Array]])));
   const number = (i: number): FieldOfThen => ({ key: (p) => values[i]![p], value: (p) => (Number.isNaN(values[i]![p]!) ? null : values[i]![p]!) });
-  const fields = new Map<string, FieldOfThen>(MOVE_VALUES.map((name, i) => [name, i === TYPE ? typeField(world, base, typeAt) : number(i)]));
+  const typeField = fieldOf(typeAt, (type) => type, (type) => link(base, 'type', type, world.typeName(type)!));
+  const fields = new Map<string, FieldOfThen>(MOVE_VALUES.map((name, i) => [name, i === TYPE ? typeField : number(i)]));
   return { count: ids.length, existing, values: new Map([['type', valueRows(byType, (id) => world.typeName(id))]]), ranges, fields, fieldsKey: `version group ${vg.id}` };
 }
 
-const typeField = (world: AsOfWorld, base: string, typeAt: Map<number, number>): FieldOfThen => ({
-  key: (p) => typeAt.get(p),
-  value: (p) => {
-    const type = typeAt.get(p);
-    return type === undefined ? null : link(base, 'type', type, world.typeName(type)!);
-  },
-});
