@@ -342,7 +342,8 @@ async function parseValueFilter(filter: QueryFilter, raw: readonly string[], { b
   const allHeld = listItems(raw, true, QUERY_LIMITS.listItems).every((token) => own.lookup(canonicalKey(token)) !== undefined);
   const target = filter.target === null || allHeld ? null : await build.listKeys(filter.target);
   const vocabulary: Vocabulary = {
-    accepts: own.accepts,
+    // made only for a 400 body
+    get accepts() { return own.accepts; },
     lookup: (token) => own.lookup(canonicalKey(token)) ?? (heldByNone(canonicalKey(token), filter, target) ? HELD_BY_NONE : undefined),
   };
   const groups = parseValueGroups(filter.name, raw, vocabulary);

@@ -58,6 +58,16 @@ describe('FilterIndex', () => {
     })).toEqual([1]);
   });
 
+  it('looks a token up in the packed names and ids: a whole name only, an id as it prints, negative ids too', () => {
+    const file = indexOf(items);
+    // names inside other names, a name that is a number, an id below zero
+    file.values['element'] = { about: 'an element', values: [['tide', 3, [0]], ['riptide', 12, [1]], ['tide-pool', -1, [2]], ['7', null, [3]]] };
+    const element = load(file).vocabulary('element')!;
+    expect(['tide', 'riptide', 'tide-pool', 'ide', 'rip', 'tide-', '', '12', '-1', '3', '03', '7', '1'].map((t) => element.lookup(t))).toEqual(
+      [0, 1, 2, undefined, undefined, undefined, undefined, 1, 2, 0, undefined, 3, undefined],
+    );
+  });
+
   it('narrows to a batch of positions', () => {
     expect(index.select({ positions: [4, 0, 2, 99] })).toEqual([0, 2, 4]);
     expect(index.select({ positions: [4, 0], values: [{ filter: 'element', keys: [key('element', 'ember')] }] })).toEqual([0]);
@@ -190,8 +200,8 @@ describe('the packed filter index (edge/query/filter-pack.ts)', () => {
     expect(() => decodeFilterPack(withHeader((h) => { h.count += 1; }))).toThrow(/^filter pack: section ranges holds \d+ bytes, not \d+/);
     expect(() => decodeFilterPack(withHeader((h) => { h.values[0]!.values += 1; }))).toThrow(/^filter pack: section \w+ holds \d+ bytes, not \d+/);
     expect(() => decodeFilterPack(withHeader((h) => { delete h.kind; }))).toThrow(/^filter pack: the header lacks/);
-    // names whose ends do not match their text are an Error when the filter is first asked, not a wrong name
+    // names whose ends do not match their text are an Error when a name is first looked up, not a wrong name
     const shifted = decodeFilterPack(withHeader((h) => { h.values[0]!.nameBytes -= 4; h.values[1]!.nameBytes += 4; }));
-    expect(() => new FilterIndex(shifted).vocabulary('element')).toThrow(/^filter pack: the names of element do not match their ends/);
+    expect(() => new FilterIndex(shifted).vocabulary('element')!.lookup('fire')).toThrow(/^filter pack: the names of element do not match their ends/);
   });
 });

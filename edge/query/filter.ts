@@ -98,34 +98,36 @@ class Bitset {
   }
 }
 
-/** One value filter, loaded: its vocabulary, and each value's bitset made when first asked. */
+/**
+ * One value filter, loaded: its vocabulary, and each value's bitset made when first asked. A
+ * token is looked up in the packed names and ids themselves (filter-pack.ts), so a cold start
+ * decodes no name it is not asked for.
+ */
 class ValueFilter implements Vocabulary {
-  readonly accepts: string;
-  private readonly keyByToken = new Map<string, number>();
-  private readonly names: string[];
   private readonly members: (Bitset | undefined)[] = [];
 
-  constructor(private readonly count: number, private readonly packed: PackedValueFilter) {
-    this.names = packed.names();
-    let byId = '';
-    this.names.forEach((name, key) => {
-      this.keyByToken.set(name, key);
-      const id = packed.id(key);
-      if (id === null) return;
-      this.keyByToken.set(String(id), key);
-      byId = ' name or id';
-    });
-    const shown = this.names.slice(0, ACCEPTS_SHOWN).join(', ');
-    const more = this.names.length > ACCEPTS_SHOWN ? `, … (${this.names.length} values)` : '';
-    this.accepts = `${packed.name}: ${packed.about}${byId}, or several separated by commas: ${shown}${more}`;
+  constructor(private readonly count: number, private readonly packed: PackedValueFilter) {}
+
+  /** What a 400 body says the filter takes; made only for one. */
+  get accepts(): string {
+    const names = this.packed.names();
+    const byId = names.some((_, key) => this.packed.id(key) !== null) ? ' name or id' : '';
+    const shown = names.slice(0, ACCEPTS_SHOWN).join(', ');
+    const more = names.length > ACCEPTS_SHOWN ? `, … (${names.length} values)` : '';
+    return `${this.packed.name}: ${this.packed.about}${byId}, or several separated by commas: ${shown}${more}`;
   }
 
-  lookup(token: string): number | undefined { return this.keyByToken.get(token); }
+  /** A decimal token is an id when a value has it (an id written as it prints: `7`, `-1`, not `07`), else a name. */
+  lookup(token: string): number | undefined {
+    const id = Number(token);
+    const byId = Number.isInteger(id) && String(id) === token ? this.packed.keyOfId(id) : undefined;
+    return byId ?? this.packed.keyOfName(token);
+  }
 
   /** Each value held by some of `within`, with how many, in the index's order (by id). */
   counts(within: Bitset): ValueCount[] {
     const out: ValueCount[] = [];
-    this.names.forEach((name, key) => {
+    this.packed.names().forEach((name, key) => {
       const count = this.membersOf(key).countWithin(within);
       if (count > 0) out.push({ name, id: this.packed.id(key), count });
     });
