@@ -144,27 +144,46 @@ const keptJson = <T>(build: BuildFiles, path: string, why: string): Promise<T> =
 
 /** Today's packed filters with the view's value filters and range columns in place. */
 function packedAsOf(today: PackedFilters, view: View): PackedFilters {
+  const patched = new Map<string, Float64Array>();
   return {
     kind: today.kind,
     count: today.count,
     values: today.values.map((filter) => {
       const rows = view.values.get(filter.name);
-      return rows === undefined ? filter : valueFilterOf(filter, rows);
+      return rows === undefined ? filter : valueFilterOf(filter, rows, today.count);
     }),
-    ranges: new Map([...today.ranges].map(([name, column]) => {
-      const patch = view.ranges.find(([range]) => range === name);
-      return [name, patch ? patchedRange(column, patch) : column];
-    })),
+    ranges: {
+      names: today.ranges.names,
+      get(name) {
+        const column = today.ranges.get(name);
+        const patch = view.ranges.find(([range]) => range === name);
+        if (column === undefined || patch === undefined) return column;
+        let made = patched.get(name);
+        if (made === undefined) patched.set(name, (made = patchedRange(column, patch)));
+        return made;
+      },
+    },
   };
 }
 
-function valueFilterOf(today: PackedValueFilter, rows: GapRows): PackedValueFilter {
-  const gaps = rows.map(([, , between]) => Int32Array.from(between));
+/** A value filter with the rows of then; every member written out, so a member added to the interface cannot come from today's unseen. */
+function valueFilterOf(today: PackedValueFilter, rows: GapRows, count: number): PackedValueFilter {
+  const found = (at: number) => (at < 0 ? undefined : at);
   return {
-    ...today,
+    name: today.name,
+    about: today.about,
+    ...(today.target === undefined ? {} : { target: today.target }),
     size: rows.length,
     id: (value) => rows[value]?.[1] ?? null,
     names: () => rows.map(([name]) => name),
-    gaps: (value) => gaps[value]!,
+    keyOfName: (name) => found(rows.findIndex(([own]) => own === name)),
+    keyOfId: (id) => found(rows.findIndex(([, own]) => own === id)),
+    addMembers: (value, words) => {
+      let position = -1;
+      for (const gap of rows[value]?.[2] ?? []) {
+        position += gap + 1;
+        if (position < count) words[position >>> 5]! |= 1 << (position & 31);
+      }
+    },
   };
 }

@@ -243,7 +243,7 @@ describe('the query index files of a build', () => {
       const docs = listedItems(kind);
       for (const field of shapeOf(kind).fields) {
         const column = columnOf(kind, field);
-        expect([column.header.format, column.header.kind, column.header.field]).toEqual(['field-column/2', kind, field]);
+        expect([column.header.format, column.header.kind, column.header.field]).toEqual(['field-column/3', kind, field]);
         // each entry's bytes are the item's value's own JSON text
         const unequal = docs.filter((doc, p) => decoder.decode(column.raw(p).bytes) !== JSON.stringify(valueAt(doc, field)));
         expect(unequal.map((doc) => `${kind} ${String(doc.id)} ${field}`)).toEqual([]);

@@ -146,11 +146,18 @@ describe('the packed filter index (edge/query/filter-pack.ts)', () => {
     }), { numRuns: 300 });
   });
 
-  it('reads its columns in place: ranges are views into the bytes, NaN for none', () => {
+  it('holds ranges as int32 when every number fits, else float64 (read in place); NaN for none either way', () => {
     const bytes = encodeFilterPack(indexOf(items));
     const speed = load(indexOf(items)).rangeColumn('speed');
     expect(Array.from(speed)).toEqual([45, 100, NaN, 80, 120]);
-    expect(decodeFilterPack(bytes).ranges.get('speed')!.buffer).toBe(bytes.buffer);
+    expect(packHeader<{ sections: { ranges: { type: string } } }>(bytes).sections.ranges.type).toBe('int32');
+    const wide = indexOf(items);
+    wide.ranges['speed'] = [45, 2 ** 31, null, -(2 ** 31), 0.5];
+    const wideBytes = encodeFilterPack(wide);
+    expect(packHeader<{ sections: { ranges: { type: string } } }>(wideBytes).sections.ranges.type).toBe('float64');
+    expect(Array.from(decodeFilterPack(wideBytes).ranges.get('speed')!)).toEqual([45, 2 ** 31, NaN, -(2 ** 31), 0.5]);
+    expect(decodeFilterPack(wideBytes).ranges.get('speed')!.buffer).toBe(wideBytes.buffer);
+    expect(decodeFilterPack(bytes).ranges.get('nothing')).toBeUndefined();
   });
 
   it('reads a file that does not start at a multiple of 8 in its buffer (copied once)', () => {
@@ -162,15 +169,24 @@ describe('the packed filter index (edge/query/filter-pack.ts)', () => {
     }
   });
 
-  it('holds gaps in two bytes up to 65,536 items and in four above', () => {
-    const gapsType = (count: number) => {
-      const file: FilterIndexFile = { format: 'filter-index/1', kind: 'k', count, ranges: {}, values: { v: { about: 'a v', values: [['far', 1, [count - 1]]] } } };
-      const bytes = encodeFilterPack(file);
-      expect(new FilterIndex(decodeFilterPack(bytes)).select({ values: [{ filter: 'v', keys: [0] }] })).toEqual([count - 1]);
-      return packHeader<{ sections: { gaps: { type: string } } }>(bytes).sections.gaps.type;
+  it('writes each value’s members as varint gaps or as a bitset of the list, whichever is shorter, and reads either back', () => {
+    const count = 70_000;
+    const every = (step: number) => Array.from({ length: Math.ceil(count / step) }, (_, k) => (k === 0 ? 0 : step - 1));
+    const file: FilterIndexFile = {
+      format: 'filter-index/1', kind: 'k', count, ranges: {},
+      values: { v: { about: 'a v', values: [['far', 1, [count - 1]], ['dense', 2, every(3)], ['none', 3, []], ['two', 4, [127, 16_383]]] } },
     };
-    expect(gapsType(65_536)).toBe('uint16');
-    expect(gapsType(65_537)).toBe('int32');
+    const bytes = encodeFilterPack(file);
+    const index = new FilterIndex(decodeFilterPack(bytes));
+    const select = (key: number) => index.select({ values: [{ filter: 'v', keys: [key] }] });
+    expect(select(0)).toEqual([count - 1]);
+    expect(select(1)).toEqual(Array.from({ length: Math.ceil(count / 3) }, (_, k) => 3 * k));
+    expect(select(2)).toEqual([]);
+    expect(select(3)).toEqual([127, 127 + 16_384]);
+    expect(unpackFilterIndex(decodeFilterPack(bytes))).toEqual(file);
+    // the far one is 3 varint bytes, the dense one a bitset of count/8 bytes, the last two 0 and 1 + 2
+    const header = packHeader<{ sections: { members: { length: number } } }>(bytes);
+    expect(header.sections.members.length).toBe(3 + count / 8 + 0 + 3);
   });
 
   it('refuses to write a gap or an id it cannot hold, naming the kind, filter and value', () => {
@@ -193,10 +209,10 @@ describe('the packed filter index (edge/query/filter-pack.ts)', () => {
     expect(() => decodeFilterPack(new TextEncoder().encode(JSON.stringify(indexOf(items))))).toThrow(/^filter pack: unknown format/);
     interface Header { count: number; kind?: string; values: { values: number; nameBytes: number }[]; sections: Record<string, { offset: number; type: string }> }
     const withHeader = (change: (header: Header) => void): Uint8Array => withPackHeader<Header>(bytes, change);
-    expect(() => decodeFilterPack(withHeader((h) => { h.sections['gaps']!.offset += 4; }))).toThrow(/^filter pack: section gaps lies outside its place/);
+    expect(() => decodeFilterPack(withHeader((h) => { h.sections['members']!.offset += 4; }))).toThrow(/^filter pack: section members lies outside its place/);
     expect(() => decodeFilterPack(withHeader((h) => { h.sections['ids']!.type = 'int8'; }))).toThrow(/^filter pack: section ids is int8, not int32/);
-    expect(() => decodeFilterPack(withHeader((h) => { h.sections['gaps']!.type = 'int32'; }))).toThrow(/^filter pack: section gaps holds \d+ bytes, not \d+/);
-    expect(() => decodeFilterPack(withHeader((h) => { h.sections['gaps']!.type = 'utf8'; }))).toThrow(/^filter pack: section gaps is utf8, not uint16 or int32/);
+    expect(() => decodeFilterPack(withHeader((h) => { h.sections['memberForms']!.type = 'utf8'; }))).toThrow(/^filter pack: section memberForms is utf8, not int8/);
+    expect(() => decodeFilterPack(withHeader((h) => { h.sections['ranges']!.type = 'utf8'; }))).toThrow(/^filter pack: section ranges is utf8, not int32 or float64/);
     expect(() => decodeFilterPack(withHeader((h) => { h.count += 1; }))).toThrow(/^filter pack: section ranges holds \d+ bytes, not \d+/);
     expect(() => decodeFilterPack(withHeader((h) => { h.values[0]!.values += 1; }))).toThrow(/^filter pack: section \w+ holds \d+ bytes, not \d+/);
     expect(() => decodeFilterPack(withHeader((h) => { delete h.kind; }))).toThrow(/^filter pack: the header lacks/);

@@ -1,30 +1,38 @@
 /**
  * A kind's filter index as the build writes it (`v2/_query/filters/{kind}.bin`): a pack
- * (pack.ts) of format `filter-pack/1`, so that a cold start parses a small header and makes
+ * (pack.ts) of format `filter-pack/2`, so that a cold start parses a small header and makes
  * typed-array views of the rest, where the JSON form of creature (351 kB) took 18.5 ms to parse
  * in a fresh Deno process.
  *
  * The header holds the kind, its list's count, each value filter (name, about, target, how many
  * values and the UTF-8 length of their names) and the range filters' names. The sections:
- * - `ranges`: float64, each range's column in turn (count numbers, NaN for none);
+ * - `ranges`: each range's column in turn (count numbers): int32 with -2^31 for none when every
+ *   number is an integer that fits (every range the data has today), else float64 with NaN;
  * - `ids`: int32, each value's id (-2^31 for none), the filters' values one after the other;
  * - `nameEnds`: int32, where each value's name ends in its filter's names, in UTF-16 units;
- * - `gapBounds`: int32, where each value's gaps start in `gaps`, then where the last ones end;
- * - `gaps`: each value's members as position gaps (filter.ts), uint16 when the list has at most
- *   65,536 items, else int32;
+ * - `memberBounds`: int32, where each value's members start in `members`, then where the last end;
+ * - `memberForms`: int8, how each value's members are written: 0, the gaps between their list
+ *   positions (filter.ts) as unsigned LEB128 varints, a byte each below 128; 1, a bitset of the
+ *   list (bit p of byte p/8), when that is shorter: a value most items hold (a move 400
+ *   creatures learn) costs count/8 bytes, not two per member;
+ * - `members`: int8, those bytes;
  * - `names`: UTF-8, each filter's value names one after the other.
+ * Creature's index was 392 kB as filter-pack/1 (gaps in two bytes each, ranges in float64), 199 kB
+ * of it the move filter's gaps.
  */
 import type { FilterIndexFile, FilterValueRow } from './filter.ts';
-import { bytesOf, concat, decodePack, encodePack, isCount, utf8, utf8Bytes, type PackFormat, type SectionType } from './pack.ts';
+import { bytesOf, concat, decodePack, encodePack, isCount, utf8, utf8Bytes, type PackFormat, type SectionBody } from './pack.ts';
 
-export const FILTER_PACK_FORMAT = 'filter-pack/1';
-const SECTION_NAMES = ['ranges', 'ids', 'nameEnds', 'gapBounds', 'gaps', 'names'] as const;
+export const FILTER_PACK_FORMAT = 'filter-pack/2';
+const SECTION_NAMES = ['ranges', 'ids', 'nameEnds', 'memberBounds', 'memberForms', 'members', 'names'] as const;
 type SectionName = (typeof SECTION_NAMES)[number];
 const PACK: PackFormat<SectionName> = { format: FILTER_PACK_FORMAT, label: 'filter pack', sections: SECTION_NAMES };
-/** gaps are below the list's count: two bytes each hold them up to this many items */
-const UINT16_ITEMS = 65_536;
 /** an id of none: ids are int32 above it (upstream ids go below 0: move-ailment `unknown` is -1) */
 const NO_ID = -0x80000000;
+/** a range's number of none, in an int32 column */
+const NO_NUMBER = -0x80000000;
+const GAPS = 0;
+const BITSET = 1;
 
 /** The header's own fields (pack.ts adds the sections). */
 interface PackHeader {
@@ -49,8 +57,15 @@ export interface PackedValueFilter {
   keyOfName(name: string): number | undefined;
   /** the first value whose id is `id`; undefined for none */
   keyOfId(id: number): number | undefined;
-  /** a value's members as position gaps */
-  gaps(value: number): Uint16Array | Int32Array;
+  /** sets the bit of each list position holding the value (32 a word, position p in word p/32) */
+  addMembers(value: number, words: Uint32Array): void;
+}
+
+/** A kind's range columns: each range's numbers in list order, NaN where an item has none, made when first asked. */
+export interface RangeColumns {
+  readonly names: readonly string[];
+  /** undefined for a name that is no range of the kind */
+  get(name: string): Float64Array | undefined;
 }
 
 /** A kind's filter index, packed: what `FilterIndex` (filter.ts) loads. */
@@ -59,17 +74,16 @@ export interface PackedFilters {
   /** items in the kind's list */
   count: number;
   values: PackedValueFilter[];
-  /** each range's numbers in list order, NaN where an item has none */
-  ranges: Map<string, Float64Array>;
+  ranges: RangeColumns;
 }
 
 /** The packed file's bytes; throws naming the kind, filter and value of a gap or id it cannot hold. */
 export function encodeFilterPack(file: FilterIndexFile): Uint8Array {
   const rows = Object.entries(file.values).flatMap(([filter, { values }]) => values.map((row) => checkedRow(file, filter, row)));
   const names = Object.values(file.values).map(({ values }) => utf8Bytes(values.map(([name]) => name).join('')));
-  const gapBounds = Int32Array.from([0, ...rows.map(([, , gaps]) => gaps.length)]);
-  for (let i = 1; i < gapBounds.length; i++) gapBounds[i]! += gapBounds[i - 1]!;
-  const gaps = rows.flatMap(([, , g]) => g);
+  const members = rows.map(([, , gaps]) => memberBytes(gaps, file.count));
+  const memberBounds = Int32Array.from([0, ...members.map(({ bytes }) => bytes.length)]);
+  for (let i = 1; i < memberBounds.length; i++) memberBounds[i]! += memberBounds[i - 1]!;
   const header: PackHeader = {
     kind: file.kind,
     count: file.count,
@@ -77,21 +91,52 @@ export function encodeFilterPack(file: FilterIndexFile): Uint8Array {
     ranges: Object.keys(file.ranges),
   };
   return encodePack(PACK, header, {
-    ranges: { type: 'float64', bytes: bytesOf(Float64Array.from(Object.values(file.ranges).flatMap((column) => column.map((v) => v ?? NaN)))) },
+    ranges: rangeSection(Object.values(file.ranges).flat()),
     ids: { type: 'int32', bytes: bytesOf(Int32Array.from(rows, ([, id]) => id ?? NO_ID)) },
     nameEnds: { type: 'int32', bytes: bytesOf(Int32Array.from(Object.values(file.values).flatMap(({ values }) => nameEnds(values)))) },
-    gapBounds: { type: 'int32', bytes: bytesOf(gapBounds) },
-    gaps: file.count <= UINT16_ITEMS ? { type: 'uint16', bytes: bytesOf(Uint16Array.from(gaps)) } : { type: 'int32', bytes: bytesOf(Int32Array.from(gaps)) },
+    memberBounds: { type: 'int32', bytes: bytesOf(memberBounds) },
+    memberForms: { type: 'int8', bytes: Uint8Array.from(members, ({ form }) => form) },
+    members: { type: 'int8', bytes: concat(members.map(({ bytes }) => bytes)) },
     names: { type: 'utf8', bytes: concat(names) },
   });
 }
 
-/** A row whose id and gaps the pack holds as they are: ids above -2^31 to 2^31-1, gaps from 0 to below the count. */
+/** The range columns as int32 when every number is an integer above -2^31 that fits, else as float64. */
+function rangeSection(numbers: ReadonlyArray<number | null>): SectionBody {
+  const fits = numbers.every((n) => n === null || (Number.isInteger(n) && n > NO_NUMBER && n <= 0x7fffffff));
+  return fits
+    ? { type: 'int32', bytes: bytesOf(Int32Array.from(numbers, (n) => n ?? NO_NUMBER)) }
+    : { type: 'float64', bytes: bytesOf(Float64Array.from(numbers, (n) => n ?? NaN)) };
+}
+
+/** A value's members, as varint gaps or as a bitset of `count` positions, whichever is shorter. */
+function memberBytes(gaps: readonly number[], count: number): { form: number; bytes: Uint8Array } {
+  const varints: number[] = [];
+  for (let gap of gaps) {
+    for (; gap >= 0x80; gap = Math.floor(gap / 0x80)) varints.push((gap % 0x80) | 0x80);
+    varints.push(gap);
+  }
+  const bitsetBytes = Math.ceil(count / 8);
+  if (varints.length <= bitsetBytes) return { form: GAPS, bytes: Uint8Array.from(varints) };
+  const bits = new Uint8Array(bitsetBytes);
+  let position = -1;
+  for (const gap of gaps) {
+    position += gap + 1;
+    bits[position >>> 3]! |= 1 << (position & 7);
+  }
+  return { form: BITSET, bytes: bits };
+}
+
+/** A row whose id and members the pack holds as they are: ids above -2^31 to 2^31-1, gaps that keep every position below the count. */
 function checkedRow(file: FilterIndexFile, filter: string, row: FilterValueRow): FilterValueRow {
   const [name, id, gaps] = row;
   const where = `filter index of ${file.kind}: ${filter}=${name}`;
   if (id !== null && !(Number.isInteger(id) && id > NO_ID && id <= 0x7fffffff)) throw new Error(`${where}: the id ${id} is no int32 above -2^31`);
-  if (!gaps.every((gap) => Number.isInteger(gap) && gap >= 0 && gap < file.count)) throw new Error(`${where}: a gap outside 0..${file.count - 1}`);
+  let position = -1;
+  for (const gap of gaps) {
+    position += gap + 1;
+    if (!Number.isInteger(gap) || gap < 0 || position >= file.count) throw new Error(`${where}: a gap outside 0..${file.count - 1}, or a member past the list's end`);
+  }
   return row;
 }
 
@@ -111,41 +156,60 @@ export function decodeFilterPack(file: Uint8Array): PackedFilters {
     const view = pack.section(name, 'int32', length * 4).bytes;
     return new Int32Array(view.buffer, view.byteOffset, length);
   };
-  const gapBounds = checkedBounds(int32('gapBounds', rows + 1));
-  const gaps = gapColumn(pack.section('gaps', ['uint16', 'int32'], null), gapBounds[rows]!);
-  const columns = pack.section('ranges', 'float64', ranges.length * count * 8).bytes;
-  const all = new Float64Array(columns.buffer, columns.byteOffset, ranges.length * count);
+  const memberBounds = checkedBounds(int32('memberBounds', rows + 1));
+  const members = pack.section('members', 'int8', memberBounds[rows]!).bytes;
+  const memberForms = pack.section('memberForms', 'int8', rows).bytes;
   return {
     kind,
     count,
-    values: valueFilters(values, { ids: int32('ids', rows), nameEnds: int32('nameEnds', rows), gapBounds, gaps, names: pack.section('names', 'utf8', sum(values, 'nameBytes')).bytes }),
-    ranges: new Map(ranges.map((name, r) => [name, all.subarray(r * count, (r + 1) * count)])),
+    values: valueFilters(values, count, { ids: int32('ids', rows), nameEnds: int32('nameEnds', rows), memberBounds, memberForms, members, names: pack.section('names', 'utf8', sum(values, 'nameBytes')).bytes }),
+    ranges: rangeColumns(ranges, count, pack.section('ranges', ['int32', 'float64'], null)),
   };
+}
+
+/** The range columns of the section, each one made a float64 column (NaN for none) when first asked. */
+function rangeColumns(names: readonly string[], count: number, { type, bytes }: { type: string; bytes: Uint8Array }): RangeColumns {
+  const width = type === 'int32' ? 4 : 8;
+  if (bytes.length !== names.length * count * width) throw new Error(`filter pack: section ranges holds ${bytes.length} bytes, not ${names.length * count * width}`);
+  const made = new Map<string, Float64Array>();
+  return {
+    names,
+    get(name) {
+      const r = names.indexOf(name);
+      if (r < 0) return undefined;
+      let column = made.get(name);
+      if (column === undefined) made.set(name, (column = rangeColumn(type, bytes, r * count, count)));
+      return column;
+    },
+  };
+}
+
+function rangeColumn(type: string, bytes: Uint8Array, from: number, count: number): Float64Array {
+  if (type === 'float64') return new Float64Array(bytes.buffer, bytes.byteOffset + from * 8, count);
+  const stored = new Int32Array(bytes.buffer, bytes.byteOffset + from * 4, count);
+  const column = new Float64Array(count);
+  for (let p = 0; p < count; p++) column[p] = stored[p] === NO_NUMBER ? NaN : stored[p]!;
+  return column;
 }
 
 /** Throws unless the bounds start at 0 and never go down. */
 function checkedBounds(bounds: Int32Array): Int32Array {
-  if (bounds[0] !== 0) throw new Error('filter pack: the gap bounds do not start at 0');
-  for (let i = 1; i < bounds.length; i++) if (bounds[i]! < bounds[i - 1]!) throw new Error(`filter pack: the gap bounds go down at value ${i}`);
+  if (bounds[0] !== 0) throw new Error('filter pack: the member bounds do not start at 0');
+  for (let i = 1; i < bounds.length; i++) if (bounds[i]! < bounds[i - 1]!) throw new Error(`filter pack: the member bounds go down at value ${i}`);
   return bounds;
-}
-
-function gapColumn({ type, bytes }: { type: SectionType; bytes: Uint8Array }, length: number): Uint16Array | Int32Array {
-  const width = type === 'uint16' ? 2 : 4;
-  if (bytes.length !== length * width) throw new Error(`filter pack: section gaps holds ${bytes.length} bytes, not ${length * width}`);
-  return type === 'uint16' ? new Uint16Array(bytes.buffer, bytes.byteOffset, length) : new Int32Array(bytes.buffer, bytes.byteOffset, length);
 }
 
 interface Columns {
   ids: Int32Array;
   nameEnds: Int32Array;
-  gapBounds: Int32Array;
-  gaps: Uint16Array | Int32Array;
+  memberBounds: Int32Array;
+  memberForms: Uint8Array;
+  members: Uint8Array;
   names: Uint8Array;
 }
 
 /** Each value filter, its columns cut from the file's. */
-function valueFilters(filters: PackHeader['values'], columns: Columns): PackedValueFilter[] {
+function valueFilters(filters: PackHeader['values'], count: number, columns: Columns): PackedValueFilter[] {
   let row = 0, nameAt = 0;
   return filters.map((filter) => {
     const [first, bytes] = [row, columns.names.subarray(nameAt, nameAt + filter.nameBytes)];
@@ -167,9 +231,34 @@ function valueFilters(filters: PackHeader['values'], columns: Columns): PackedVa
         const at = columns.ids.subarray(first, first + filter.values).indexOf(id);
         return at < 0 || id === NO_ID ? undefined : at;
       },
-      gaps: (value) => columns.gaps.subarray(columns.gapBounds[first + value]!, columns.gapBounds[first + value + 1]!),
+      addMembers: (value, words) => {
+        const row = first + value;
+        const from = columns.memberBounds[row]!, to = columns.memberBounds[row + 1]!;
+        if (columns.memberForms[row] === BITSET) addBitset(columns.members, from, to, words);
+        else addGaps(columns.members, from, to, count, words);
+      },
     };
   });
+}
+
+/** A bitset's bytes ORed into the words (bit p of byte p/8 is position p). */
+function addBitset(bytes: Uint8Array, from: number, to: number, words: Uint32Array): void {
+  for (let i = 0; from + i < to && i >>> 2 < words.length; i++) words[i >>> 2]! |= bytes[from + i]! << ((i & 3) * 8);
+}
+
+/** Varint gaps read in turn, each position's bit set; a position past the count (none in a sound file) sets nothing. */
+function addGaps(bytes: Uint8Array, from: number, to: number, count: number, words: Uint32Array): void {
+  let position = -1;
+  for (let at = from; at < to;) {
+    let gap = 0, scale = 1, byte: number;
+    do {
+      byte = bytes[at++]!;
+      gap += (byte & 0x7f) * scale;
+      scale *= 0x80;
+    } while (byte >= 0x80 && at < to);
+    position += gap + 1;
+    if (position < count) words[position >>> 5]! |= 1 << (position & 31);
+  }
 }
 
 /**
@@ -225,12 +314,26 @@ export function unpackFilterIndex(packed: PackedFilters): FilterIndexFile {
   const values: FilterIndexFile['values'] = {};
   for (const filter of packed.values) {
     const names = filter.names();
-    const rows = names.map((name, v): FilterValueRow => [name, filter.id(v), Array.from(filter.gaps(v))]);
+    const rows = names.map((name, v): FilterValueRow => [name, filter.id(v), gapsOf(filter, v, packed.count)]);
     values[filter.name] = { about: filter.about, ...(filter.target === undefined ? {} : { target: filter.target }), values: rows };
   }
   const ranges: FilterIndexFile['ranges'] = {};
-  for (const [name, column] of packed.ranges) ranges[name] = Array.from(column, (v) => (Number.isNaN(v) ? null : v));
+  for (const name of packed.ranges.names) ranges[name] = Array.from(packed.ranges.get(name)!, (v) => (Number.isNaN(v) ? null : v));
   return { format: 'filter-index/1', kind: packed.kind, count: packed.count, values, ranges };
+}
+
+/** A value's members as the gaps between their positions. */
+function gapsOf(filter: PackedValueFilter, value: number, count: number): number[] {
+  const words = new Uint32Array((count + 31) >>> 5);
+  filter.addMembers(value, words);
+  const gaps: number[] = [];
+  let last = -1;
+  for (let p = 0; p < count; p++) {
+    if ((words[p >>> 5]! & (1 << (p & 31))) === 0) continue;
+    gaps.push(p - last - 1);
+    last = p;
+  }
+  return gaps;
 }
 
 function isHeader(value: Record<string, unknown>): value is Record<string, unknown> & PackHeader {

@@ -145,12 +145,8 @@ class ValueFilter implements Vocabulary {
     let set = this.members[key];
     if (set === undefined) {
       set = new Bitset(this.count);
-      let position = -1;
       // a key outside the values (none come from params.ts) holds nothing
-      for (const gap of key >= 0 && key < this.packed.size ? this.packed.gaps(key) : []) {
-        position += gap + 1;
-        if (position < this.count) set.words[position >>> 5]! |= 1 << (position & 31);
-      }
+      if (key >= 0 && key < this.packed.size) this.packed.addMembers(key, set.words);
       this.members[key] = set;
     }
     return set;
@@ -172,7 +168,7 @@ export class FilterIndex {
   }
 
   get valueFilterNames(): string[] { return [...this.packedValues.keys()]; }
-  get rangeFilterNames(): string[] { return [...this.packed.ranges.keys()]; }
+  get rangeFilterNames(): string[] { return [...this.packed.ranges.names]; }
 
   /** A value filter's vocabulary, for params.ts to resolve names and ids; undefined when the kind has no such filter. */
   vocabulary(filter: string): Vocabulary | undefined { return this.valueFilter(filter); }

@@ -19,8 +19,8 @@ import type { VersionGroup } from '../../edge/as-of/versions.ts';
 import { fieldColumnFile, filterIndexFile, idOfUrl, listFile } from '../../edge/layout.ts';
 import type { FullList } from '../../edge/pagination.ts';
 import { AS_OF_KINDS } from '../../edge/as-of-endpoint.ts';
-import { encodeColumnPatch } from '../../edge/query/field-column.ts';
-import { decodeFilterPack } from '../../edge/query/filter-pack.ts';
+import { encodeColumnPatch, entryTexts } from '../../edge/query/field-column.ts';
+import { decodeFilterPack, type RangeColumns } from '../../edge/query/filter-pack.ts';
 import { positionGaps } from '../../edge/query/filter.ts';
 
 /** The file an input of a view's part is (besides the kind's list and today's columns of its fields). */
@@ -58,7 +58,7 @@ class ListMaker {
   private readonly patches = new Map<string, Array<{ field: string; patch: string; text: string }>>();
   /** by kind and field, each key's JSON text (FieldOfThen): the same in every view of a making */
   private readonly fieldTexts = new Map<string, Map<unknown, string>>();
-  private readonly todayRanges = new Map<string, ReadonlyMap<string, Float64Array>>();
+  private readonly todayRanges = new Map<string, RangeColumns>();
   private world: AsOfWorld | null = null;
   private stats: ReadonlyMap<number, CreatureStats> | null = null;
 
@@ -171,15 +171,15 @@ class ListMaker {
   }
 
   /**
-   * Each entry's JSON text in today's column of a field (field-column/2: a header line, then one
-   * line per entry), split once per making; null when the kind's list declares no such field (a
+   * Each entry's JSON text in today's column of a field (whole or made from its shape: the text
+   * an answer takes), read once per making; null when the kind's list declares no such field (a
    * move's `effect_chance`): no answer reads it.
    */
   private todayLines(kind: string, field: string, count: number): string[] | null {
     const file = fieldColumnFile(kind, field);
     if (this.todayColumns.has(file)) return this.todayColumns.get(file)!;
-    const text = this.textIfThere(file);
-    const lines = text === null ? null : text.split('\n').slice(1, count + 1);
+    const bytes = this.readFile(file);
+    const lines = bytes === null ? null : entryTexts(bytes);
     if (lines && lines.length !== count) throw new Error(`${file}: ${lines.length} entries, where the list holds ${count}`);
     this.todayColumns.set(file, lines);
     return lines;
