@@ -99,7 +99,7 @@ function startReads({ build, kind, shape }: ReadScope, routes: Routes, params: U
   }
   const paths = shaping.fields;
   if (paths === null) return;
-  readAhead(lang.then((parsed) => parsed.ok && startFieldReads(build, routes, { kind, shape, paths, lang: parsed.value })));
+  startFieldReads(build, routes, { kind, shape, paths }, lang);
 }
 
 /** The matching positions in the order of `sort` (list order when none is asked). */
