@@ -12,12 +12,13 @@
  */
 import { contentHash, type Answer, type AnswerIdentity } from './http.ts';
 import {
-  fieldColumnFile, filterIndexFile, idOfUrl, languageSearchFile, languageSearchPackFile, listFile, metaFile, routesFile, searchIndexFile, searchPackFile, type Meta, type Routes,
+  fieldColumnFile, filterIndexFile, languageSearchFile, listPackFile, languageSearchPackFile, listFile, metaFile, routesFile, searchIndexFile, searchPackFile, type Meta, type Routes,
 } from './layout.ts';
-import type { FullList } from './pagination.ts';
+import type { FullList, ListEntry } from './pagination.ts';
 import { FieldColumn, PatchedColumn, type ColumnReader } from './query/field-column.ts';
 import { FilterIndex } from './query/filter.ts';
 import { decodeFilterPack } from './query/filter-pack.ts';
+import { decodeListPack, type ListPack } from './query/list-pack.ts';
 import type { SearchIndexFile } from './query/search-index.ts';
 import { decodeSearchPack } from './query/search-pack.ts';
 import { SearchIndex } from './query/search.ts';
@@ -93,12 +94,9 @@ export class BuildFiles {
     return this.keep(listFile(kind), () => this.readKindFile<FullList>(kind, listFile(kind), parseJson));
   }
 
-  /** A kind's list entries by id and by name, for `id=`/`name=` batches and the search's positions. */
+  /** A kind's list as queries read it (its entries, by id and by name), from its packed file: no parse. */
   listKeys(kind: string): Promise<ListKeys | null> {
-    return this.keep(`list-keys:${kind}`, async () => {
-      const list = await this.list(kind);
-      return list && new ListKeys(list);
-    });
+    return this.keep(`list-keys:${kind}`, () => this.readKindFile(kind, listPackFile(kind), (bytes) => new ListKeys(decodeListPack(bytes), this.baseUrl)));
   }
 
   /** A kind's filter index (value filters and range columns), loaded once from its packed file: views into its bytes, no parse. */
@@ -263,49 +261,65 @@ export function looksWhole(bytes: Uint8Array): boolean {
 }
 
 /**
- * A list's positions by id (from each entry's URL) and by name. Made on a cold start for every
- * list a query touches, so it is compact: the ids in one typed array searched by halves, and
- * the names' map made only when a name is first looked up.
+ * A kind's list as a query reads it, from its packed form (edge/query/list-pack.ts): how many
+ * entries, each entry made when asked, positions by id and by name. Made on a cold start for
+ * every list a query touches, so it is compact: the ids searched by halves in a typed array, the
+ * names decoded and mapped only when first asked.
  */
 export class ListKeys {
-  /** the positions of the entries that have an id, ascending by id (of equal ids, the last listed first: it is the one found, as a map's last set) */
+  /** the positions ascending by id (of equal ids, the last listed first: it is the one found, as a map's last set) */
   private readonly byId: Int32Array;
-  /** each entry's id, NaN for none */
-  private readonly ids: Float64Array;
   private byName: Map<string, number> | null = null;
 
-  constructor(readonly list: FullList) {
-    const results = list.results;
-    this.ids = new Float64Array(results.length);
-    let withId = 0, ascending = true, last = -Infinity;
-    for (let p = 0; p < results.length; p++) {
-      const id = idOfUrl(results[p]!.url);
-      this.ids[p] = id ?? NaN;
-      if (id === null) continue;
-      if (id <= last) ascending = false;
-      last = id;
-      withId++;
-    }
-    this.byId = new Int32Array(withId);
-    for (let p = 0, at = 0; p < results.length; p++) if (!Number.isNaN(this.ids[p])) this.byId[at++] = p;
-    // most lists are in id order already
-    if (!ascending) this.byId.sort((a, b) => this.ids[a]! - this.ids[b]! || b - a);
+  constructor(private readonly pack: ListPack, private readonly baseUrl: string) {
+    const ids = pack.ids;
+    this.byId = Int32Array.from({ length: ids.length }, (_, p) => p);
+    let ascending = true;
+    for (let p = 1; p < ids.length; p++) if (ids[p]! <= ids[p - 1]!) ascending = false;
+    // lists are in id order: the sort is for a list that is not
+    if (!ascending) this.byId.sort((a, b) => ids[a]! - ids[b]! || b - a);
+  }
+
+  get count(): number {
+    return this.pack.count;
+  }
+
+  /** Entry `p` as the list's JSON has it: `{name, url}`, or `{url}` for an entry without a name. */
+  entry(p: number): ListEntry {
+    const name = this.pack.names()[p];
+    const url = `${this.baseUrl}/${this.pack.kind}/${this.pack.ids[p]!}/`;
+    return name === undefined ? { url } : { name, url };
+  }
+
+  /** Each entry's name, undefined where it has none. */
+  names(): ReadonlyArray<string | undefined> {
+    return this.pack.names();
+  }
+
+  id(p: number): number {
+    return this.pack.ids[p]!;
+  }
+
+  /** Where each entry's link `field` leads, as the target kind's ids (NO_LINK for none); undefined when the kind has no such link. */
+  linkIds(field: string): Int32Array | undefined {
+    return this.pack.linkIds(field);
   }
 
   positionOfId(id: number): number | undefined {
+    const ids = this.pack.ids;
     let low = 0, high = this.byId.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (this.ids[this.byId[middle]!]! < id) low = middle + 1;
+      if (ids[this.byId[middle]!]! < id) low = middle + 1;
       else high = middle;
     }
-    return low < this.byId.length && this.ids[this.byId[low]!] === id ? this.byId[low] : undefined;
+    return low < this.byId.length && ids[this.byId[low]!] === id ? this.byId[low] : undefined;
   }
 
   positionOfName(name: string): number | undefined {
     if (this.byName === null) {
       this.byName = new Map();
-      this.list.results.forEach((entry, position) => entry.name !== undefined && this.byName!.set(entry.name, position));
+      this.pack.names().forEach((own, position) => own !== undefined && this.byName!.set(own, position));
     }
     return this.byName.get(name);
   }

@@ -71,8 +71,8 @@ export async function collection(build: CollectionFiles, kind: string, params: U
   const matching = await sorted(build, kind, keys, positions.value, query.sort);
   const page = matching.slice(offset, offset + limit);
   const results = query.fields === null || queries === undefined
-    ? page.map((p) => keys.list.results[p]!)
-    : await entriesWithFields(build, routes!, keys.list, page, { kind, shape: queries, paths: query.fields, lang: query.lang });
+    ? page.map((p) => keys.entry(p))
+    : await entriesWithFields(build, routes!, keys, page, { kind, shape: queries, paths: query.fields, lang: query.lang });
   const links = pageLinks(matching.length, scope.url, offset, limit, collectionLinkSuffix(table, query));
   return jsonAnswer(200, { count: matching.length, ...links, ...(await aggregates(build, kind, queries, matching, query)), results });
 }
@@ -111,9 +111,8 @@ async function sorted(build: CollectionFiles, kind: string, keys: ListKeys, posi
 
 /** A sort key's numbers in list order, made once per build: ids, name ranks, or a range's column. */
 async function sortColumn(build: CollectionFiles, kind: string, keys: ListKeys, key: string): Promise<Float64Array> {
-  const results = keys.list.results;
-  if (key === 'id') return (await build.keep(`sort-id:${kind}`, async () => numberColumn(results.map((r) => idOfUrl(r.url)))))!;
-  if (key === 'name') return (await build.keep(`sort-name:${kind}`, async () => textRanks(results.map((r) => r.name))))!;
+  if (key === 'id') return (await build.keep(`sort-id:${kind}`, async () => numberColumn(Array.from({ length: keys.count }, (_, p) => keys.id(p)))))!;
+  if (key === 'name') return (await build.keep(`sort-name:${kind}`, async () => textRanks(keys.names())))!;
   return (await indexOf(build, kind)).rangeColumn(key);
 }
 
@@ -187,7 +186,7 @@ async function matchPositions(build: CollectionFiles, kind: string, keys: ListKe
     positions = positions === null ? matching : intersectSorted(positions, matching);
   }
   if (query.filters.length === 0 && query.ranges.length === 0) {
-    return { ok: true, value: positions ?? keys.list.results.map((_, p) => p) };
+    return { ok: true, value: positions ?? Array.from({ length: keys.count }, (_, p) => p) };
   }
   const index = await indexOf(build, kind);
   const filterQuery: FilterQuery = {
@@ -228,7 +227,7 @@ async function qPositions(build: CollectionFiles, kind: string, keys: ListKeys, 
   if (file === null) {
     const needle = q.toLowerCase();
     const out: number[] = [];
-    keys.list.results.forEach((entry, p) => { if (entry.name !== undefined && entry.name.includes(needle)) out.push(p); });
+    keys.names().forEach((name, p) => { if (name !== undefined && name.includes(needle)) out.push(p); });
     return out;
   }
   const index = await build.keep(`search-index:${kind}`, async () => SearchIndex.fromFiles(file));

@@ -80,6 +80,8 @@ export const pageFile = (kind: string, offset: number) => `${API_PREFIX}/_pages/
  */
 /** FilterIndexFile (edge/query/filter.ts) packed (edge/query/filter-pack.ts): each value filter's members and each range filter's column. */
 export const filterIndexFile = (kind: string) => `${API_PREFIX}/_query/filters/${kind}.bin`;
+/** The kind's list packed (edge/query/list-pack.ts): each entry's id and name, and where its links lead. */
+export const listPackFile = (kind: string) => `${API_PREFIX}/_query/lists/${kind}.bin`;
 /** SearchIndexFile (edge/query/search-index.ts) holding this one kind; none for kinds without names. */
 export const searchIndexFile = (kind: string) => `${API_PREFIX}/_query/search/${kind}.json`;
 /**

@@ -9,11 +9,12 @@
  * gives `{"species": {"name", "url", "names"}}`; a null link gives nothing. With `lang=`, every
  * `names` value (own or linked) keeps only the entries in that language.
  */
-import { readAhead, type CollectionFiles } from './build-files.ts';
-import { idOfUrl, queryShape, type QueryShape, type Routes } from './layout.ts';
-import type { FullList, ListEntry } from './pagination.ts';
+import { readAhead, type CollectionFiles, type ListKeys } from './build-files.ts';
+import { queryShape, type QueryShape, type Routes } from './layout.ts';
+import type { ListEntry } from './pagination.ts';
 import { isNamesField, onlyLanguage, type ColumnReader } from './query/field-column.ts';
 import { compileFields, defineKey, nestField, project, type FieldTree, type PartObject } from './query/fields.ts';
+import { NO_LINK } from './query/list-pack.ts';
 import type { Parsed } from './query/parse.ts';
 import { RawJson, type JsonPart } from './query/raw-json.ts';
 
@@ -43,17 +44,38 @@ export interface FieldsAsked {
  * whole is the column's bytes, spliced into the answer as they are (edge/query/raw-json.ts);
  * only where a path below it is asked, or a link is followed, are the page's values parsed.
  */
-export async function entriesWithFields(build: CollectionFiles, routes: Pick<Routes, 'queries'>, list: FullList, page: number[], asked: FieldsAsked): Promise<JsonPart[]> {
+export async function entriesWithFields(build: CollectionFiles, routes: Pick<Routes, 'queries'>, keys: ListKeys, page: number[], asked: FieldsAsked): Promise<JsonPart[]> {
   const { kind, shape, paths, lang } = asked;
-  const followed = followedLinks(shape, paths);
-  // a linked path reaches the link's own column too: it says where each link leads, so it is parsed
-  const items = await nestedItems(build, kind, shape.fields, page, { paths, parsed: followed.map((link) => link.field), lang });
-  for (const link of followed) await mergeLinked(build, kind, link, page, items, lang);
+  const followed = followedLinks(shape, paths).map((link) => ({ ...link, ids: linkIds(keys, kind, link.field) }));
+  const items = await nestedItems(build, kind, shape.fields, page, {
+    paths: ownPathsAsked(shape, paths),
+    // a link's own value asked too is parsed, so the linked parts can be merged into it
+    parsed: followed.map((link) => link.field),
+    lang,
+    links: new Map(followed.map((link) => [link.field, link.ids])),
+  });
+  for (const link of followed) await mergeLinked(build, link, page, items, lang);
   const tree = compileFields(paths);
   return page.map((p, i) => {
-    const entry: ListEntry = list.results[p]!;
+    const entry: ListEntry = keys.entry(p);
     return withParts(entry as unknown as PartObject, project(items[i], tree));
   });
+}
+
+/** Where each entry's link leads (the list pack's ids); a declared link the build packed none for is a broken build. */
+function linkIds(keys: ListKeys, kind: string, field: string): Int32Array {
+  const ids = keys.linkIds(field);
+  if (ids === undefined) throw new Error(`${kind}: the list pack holds no link ${field}`);
+  return ids;
+}
+
+/**
+ * The asked paths the kind's own columns answer: all but those only a followed link's target
+ * answers (`species.names`), whose link the list pack already holds (edge/query/list-pack.ts).
+ */
+function ownPathsAsked(shape: QueryShape, paths: readonly string[]): string[] {
+  const linked = new Set(followedLinks(shape, paths).flatMap((link) => link.rest.map((rest) => `${link.field}.${rest}`)));
+  return paths.filter((path) => !linked.has(path));
 }
 
 /** The links the asked paths go through, each with the paths asked of its target kind. */
@@ -78,14 +100,13 @@ const fieldsReached = (declared: readonly string[], paths: readonly string[]): s
  */
 export function startFieldReads(build: CollectionFiles, routes: Pick<Routes, 'queries'>, asked: Omit<FieldsAsked, 'lang'>, lang: Promise<Parsed<string | null>>): void {
   const start = (kind: string, shape: QueryShape, paths: readonly string[]) => {
-    for (const field of fieldsReached(shape.fields, paths)) {
+    for (const field of fieldsReached(shape.fields, ownPathsAsked(shape, paths))) {
       if (!isNamesField(field)) readAhead(build.fieldColumn(kind, field));
       else readAhead(lang.then((parsed) => !parsed.ok ? null : inLanguage(field, parsed.value) ? build.languageColumn(kind, field, parsed.value) : build.fieldColumn(kind, field)));
     }
   };
   start(asked.kind, asked.shape, asked.paths);
   for (const link of followedLinks(asked.shape, asked.paths)) {
-    readAhead(build.fieldColumn(asked.kind, link.field));
     readAhead(build.listKeys(link.target));
     start(link.target, queryShape(routes, link.target), link.rest);
   }
@@ -94,11 +115,16 @@ export function startFieldReads(build: CollectionFiles, routes: Pick<Routes, 'qu
 /** Whether a field's values are read from its column in `lang` (a `names` field, a language asked). */
 const inLanguage = (field: string, lang: string | null): lang is string => lang !== null && isNamesField(field);
 
-/** What `nestedItems` makes: the asked paths, the declared fields to parse even when taken whole, the language. */
+/**
+ * What `nestedItems` makes: the asked paths, the declared fields to parse even when taken whole,
+ * the language, and the links followed: a link field no asked path reads of its own is an empty
+ * object where the link leads somewhere (null where it leads nowhere), for the linked parts.
+ */
 interface NestAsked {
   paths: readonly string[];
   parsed: readonly string[];
   lang: string | null;
+  links?: ReadonlyMap<string, Int32Array>;
 }
 
 /**
@@ -107,12 +133,13 @@ interface NestAsked {
  * An undefined position (a link to nothing listed) gives `{}`.
  */
 async function nestedItems(build: CollectionFiles, kind: string, declared: readonly string[], positions: readonly (number | undefined)[], asked: NestAsked): Promise<PartObject[]> {
-  const { paths, parsed, lang } = asked;
+  const { paths, parsed, lang, links } = asked;
   const tree = compileFields(paths);
-  const needed = fieldsReached(declared, paths);
+  const reached = fieldsReached(declared, paths);
+  const needed = declared.filter((field) => reached.includes(field) || links?.has(field));
   const columns = await Promise.all(needed.map(async (field) => ({
     path: field.split('.'),
-    values: await columnValues(build, kind, field, takesWhole(tree, field) && !parsed.includes(field), lang),
+    values: reached.includes(field) ? await columnValues(build, kind, field, takesWhole(tree, field) && !parsed.includes(field), lang) : linkBases(links!.get(field)!),
   })));
   return positions.map((p) => {
     const item: PartObject = {};
@@ -122,6 +149,9 @@ async function nestedItems(build: CollectionFiles, kind: string, declared: reado
     return item;
   });
 }
+
+/** A link's value where no column is read: an object for the linked parts to go into, or null for no link. */
+const linkBases = (ids: Int32Array): { count: number; at: (p: number) => JsonPart } => ({ count: ids.length, at: (p) => (ids[p] === NO_LINK ? null : {}) });
 
 /** A column's entries as an answer takes them: bytes (`whole`) or parsed; a `names` field's in `lang` only. */
 async function columnValues(build: CollectionFiles, kind: string, field: string, whole: boolean, lang: string | null): Promise<{ count: number; at: (p: number) => JsonPart }> {
@@ -150,15 +180,10 @@ function takesWhole(tree: FieldTree, field: string): boolean {
 }
 
 /** The linked kind's parts each item's link leads to (`rest`: the paths below the link), merged into the link's object. */
-async function mergeLinked(build: CollectionFiles, kind: string, link: { field: string; target: string; rest: string[] }, page: readonly number[], items: PartObject[], lang: string | null): Promise<void> {
-  const links = await column(build, kind, link.field);
+async function mergeLinked(build: CollectionFiles, link: { field: string; target: string; rest: string[]; ids: Int32Array }, page: readonly number[], items: PartObject[], lang: string | null): Promise<void> {
   const targetKeys = await build.listKeys(link.target);
   const targetShape = queryShape((await build.routes()) ?? { queries: {} }, link.target);
-  const positions = page.map((p) => {
-    const url = p < links.count ? (links.value(p) as { url?: unknown } | null)?.url : undefined;
-    const id = typeof url === 'string' ? idOfUrl(url) : null;
-    return id === null ? undefined : targetKeys?.positionOfId(id);
-  });
+  const positions = page.map((p) => (p >= link.ids.length || link.ids[p] === NO_LINK ? undefined : targetKeys?.positionOfId(link.ids[p]!)));
   const linked = await nestedItems(build, link.target, targetShape.fields, positions, { paths: link.rest, parsed: [], lang });
   items.forEach((item, i) => {
     const own = item[link.field];

@@ -194,7 +194,7 @@ async function parseLanguage(values: readonly string[], { build }: ReadScope): P
   if (raw === '') return ok(null);
   const languages = await build.listKeys('language');
   if (languages?.positionOfName(raw) !== undefined) return ok(raw);
-  const names = languages?.list.results.flatMap((r) => (r.name === undefined ? [] : [r.name])) ?? [];
+  const names = languages?.names().filter((name): name is string => name !== undefined) ?? [];
   return { ok: false, error: { parameter: 'lang', value: raw.slice(0, 100), accepts: `a language by its name in /language/: ${names.join(', ')}` } };
 }
 

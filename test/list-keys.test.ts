@@ -1,44 +1,65 @@
 /**
  * The compact lookups a cold start makes for every list a query touches (edge/build-files.ts
- * `ListKeys`: ids searched by halves in a typed array, names mapped on first use; edge/query/sort.ts
- * `textRanks`), against the plain definitions: a map of ids and of names (the last entry of a
- * key wins), and ranks from the sorted distinct names. Lists are invented: ids out of order,
- * repeated, negative or absent, names repeated or absent.
+ * `ListKeys` over the packed list, edge/query/list-pack.ts: ids searched by halves in a typed
+ * array, names decoded and mapped on first use; edge/query/sort.ts `textRanks`), against the
+ * plain definitions: the list's own entries, a map of ids and of names (the last entry of a key
+ * wins), and ranks from the sorted distinct names. Lists are invented: ids out of order,
+ * repeated or negative, names repeated, absent or not ASCII.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ListKeys } from '../edge/build-files.ts';
+import { decodeListPack, encodeListPack, NO_LINK } from '../edge/query/list-pack.ts';
 import { textRanks } from '../edge/query/sort.ts';
-import type { FullList } from '../edge/pagination.ts';
+import { withPackHeader } from './support/pack.ts';
 
+const BASE = 'https://x.test/v2';
 const entry = fc.record({
-  id: fc.option(fc.integer({ min: -3, max: 40 }), { nil: null }),
-  name: fc.option(fc.constantFrom('a', 'b', 'c', 'ab', 'ba', 'z', 'mr-mime'), { nil: undefined }),
+  id: fc.integer({ min: -3, max: 40 }),
+  name: fc.option(fc.constantFrom('a', 'b', 'c', 'ab', 'ba', 'z', 'mr-mime', 'flabébé', ''), { nil: null }),
 });
-
-const listOf = (entries: { id: number | null; name: string | undefined }[]): FullList => ({
-  count: entries.length,
-  results: entries.map(({ id, name }) => ({ ...(name === undefined ? {} : { name }), url: id === null ? 'https://x.test/v2/thing/none/' : `https://x.test/v2/thing/${id}/` })),
-});
+const keysOf = (entries: { id: number; name: string | null }[], links: Record<string, (number | null)[]> = {}) =>
+  new ListKeys(decodeListPack(encodeListPack({ kind: 'thing', entries, links })), BASE);
 
 describe('ListKeys', () => {
-  it('finds by id and by name what a map of the list finds (the last entry of a key)', () => {
+  it('gives back each entry as the list has it, and finds by id and by name what a map of the list finds (the last entry of a key)', () => {
     fc.assert(
       fc.property(fc.array(entry, { maxLength: 40 }), fc.boolean(), (entries, sorted) => {
-        if (sorted) entries.sort((a, b) => (a.id ?? 0) - (b.id ?? 0));
-        const keys = new ListKeys(listOf(entries));
+        if (sorted) entries.sort((a, b) => a.id - b.id);
+        const keys = keysOf(entries);
+        expect(keys.count).toBe(entries.length);
+        expect(entries.map((_, p) => keys.entry(p))).toEqual(entries.map(({ id, name }) => (name === null ? { url: `${BASE}/thing/${id}/` } : { name, url: `${BASE}/thing/${id}/` })));
         const byId = new Map<number, number>(), byName = new Map<string, number>();
         entries.forEach(({ id, name }, p) => {
-          if (id !== null) byId.set(id, p);
-          if (name !== undefined) byName.set(name, p);
+          byId.set(id, p);
+          if (name !== null) byName.set(name, p);
         });
         for (let id = -5; id <= 42; id++) expect(keys.positionOfId(id), `id ${id}`).toBe(byId.get(id));
-        for (const name of ['a', 'b', 'c', 'ab', 'ba', 'z', 'mr-mime', 'none']) expect(keys.positionOfName(name)).toBe(byName.get(name));
+        for (const name of ['a', 'b', 'c', 'ab', 'ba', 'z', 'mr-mime', 'flabébé', '', 'none']) expect(keys.positionOfName(name)).toBe(byName.get(name));
         expect(keys.positionOf('7')).toBe(byId.get(7));
         expect(keys.positionOf('ab')).toBe(byName.get('ab'));
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('holds where each entry’s links lead, none for a null link', () => {
+    const keys = keysOf([{ id: 1, name: 'a' }, { id: 2, name: 'b' }], { kin: [7, null] });
+    expect([...keys.linkIds('kin')!]).toEqual([7, NO_LINK]);
+    expect(keys.linkIds('name')).toBeUndefined();
+  });
+
+  it('refuses to pack an id or a link it cannot hold, or a link of another length, naming the kind and entry', () => {
+    expect(() => encodeListPack({ kind: 'thing', entries: [{ id: 1.5, name: null }], links: {} })).toThrow("list pack of thing: entry 0's id: 1.5 is no int32 above -2^31");
+    expect(() => encodeListPack({ kind: 'thing', entries: [{ id: 1, name: null }], links: { kin: [2 ** 31] } })).toThrow("list pack of thing: entry 0's kin: 2147483648 is no int32");
+    expect(() => encodeListPack({ kind: 'thing', entries: [{ id: 1, name: null }], links: { kin: [] } })).toThrow('the link kin has 0 entries, the list 1');
+  });
+
+  it('refuses a pack cut short, or whose names do not match their ends: an Error naming it', () => {
+    const bytes = encodeListPack({ kind: 'thing', entries: [{ id: 1, name: 'ab' }, { id: 2, name: 'c' }], links: {} });
+    for (let length = 0; length < bytes.length; length++) expect(() => decodeListPack(bytes.slice(0, length)), `${length} bytes`).toThrow(/^list pack: /);
+    const shifted = decodeListPack(withPackHeader<{ nameUnits: number }>(bytes, (h) => { h.nameUnits += 1; }));
+    expect(() => shifted.names()).toThrow(/^list pack: the names are 3 UTF-16 units, the header says 4/);
   });
 });
 

@@ -16,14 +16,14 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../generator/config.ts';
 import { BuildFiles } from '../edge/build-files.ts';
 import { createHandler, paramsReadAt, type FileReader } from '../edge/handler.ts';
-import { fieldColumnFile, filterIndexFile, itemFile, listFile, metaFile, routesFile, searchIndexFile, searchPackFile, type Routes } from '../edge/layout.ts';
+import { fieldColumnFile, filterIndexFile, itemFile, metaFile, routesFile, searchIndexFile, searchPackFile, type Routes } from '../edge/layout.ts';
 import { collectionParams, keysWholeQuery, queryParam, queryValues, SEARCH_PARAMS, SINGLE_PARAMS } from '../edge/params.ts';
 import { encodeFieldColumn } from '../edge/query/field-column.ts';
 import { positionGaps } from '../edge/query/filter.ts';
 import { makeSearchKind, packSearchFiles, type SearchIndexFile } from '../edge/query/search-index.ts';
 import { encodeFilterPack } from '../edge/query/filter-pack.ts';
 import { encodeSearchPack } from '../edge/query/search-pack.ts';
-import { fixtureBytes } from './support/query-fixture.ts';
+import { fixtureBytes, listFiles } from './support/query-fixture.ts';
 import { createEdgeAdapter, FILE_READ_PREFIX, netlifyVary } from '../netlify/edge-adapter.ts';
 
 const origin = 'https://example.test';
@@ -45,8 +45,8 @@ const colourSearch = searchFile('colour', COLOURS);
 const fixture = new Map<string, unknown>([
   [routesFile, routes],
   [metaFile, { upstream_commit: 'f'.repeat(40), base_url: baseUrl }],
-  [listFile('thing'), { count: names.length, results: names.map((name, i) => ({ name, url: `${baseUrl}/thing/${i + 1}/` })) }],
-  [listFile('colour'), { count: 3, results: COLOURS.map((name, i) => ({ name, url: `${baseUrl}/colour/${i + 1}/` })) }],
+  ...listFiles('thing', { count: names.length, results: names.map((name, i) => ({ name, url: `${baseUrl}/thing/${i + 1}/` })) }),
+  ...listFiles('colour', { count: 3, results: COLOURS.map((name, i) => ({ name, url: `${baseUrl}/colour/${i + 1}/` })) }),
   [itemFile('thing', 1), { id: 1, name: names[0] }],
   [filterIndexFile('thing'), encodeFilterPack({
     format: 'filter-index/1', kind: 'thing', count: names.length, ranges: { size: names.map((_, i) => i) },

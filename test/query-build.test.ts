@@ -13,11 +13,13 @@ import fc from 'fast-check';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { fieldColumnFile, filterIndexFile, idOfUrl, itemFile, linkOf, listFile, routesFile, searchIndexFile, searchPackFile, type QueryShape, type Routes } from '../edge/layout.ts';
+import { fieldColumnFile, filterIndexFile, idOfUrl, itemFile, linkOf, listFile, listPackFile, routesFile, searchIndexFile, searchPackFile, type QueryShape, type Routes } from '../edge/layout.ts';
 import type { FullList } from '../edge/pagination.ts';
 import { FilterIndex, type FilterIndexFile } from '../edge/query/filter.ts';
 import { FieldColumn, isNamesField } from '../edge/query/field-column.ts';
 import { decodeFilterPack, unpackFilterIndex } from '../edge/query/filter-pack.ts';
+import { decodeListPack, NO_LINK } from '../edge/query/list-pack.ts';
+import { ListKeys } from '../edge/build-files.ts';
 import { foldText } from '../edge/query/fold.ts';
 import { packSearchFiles, SearchColumns, type SearchIndexFile } from '../edge/query/search-index.ts';
 import { decodeSearchPack, encodeSearchPack } from '../edge/query/search-pack.ts';
@@ -236,6 +238,18 @@ describe('the query index files of a build', () => {
     expect([...namesOf(creatures, positionOf('creature', 'pikachu'))]).toEqual(expect.arrayContaining(['pikachu', 'ピカチュウ', '皮卡丘']));
     // a form's full name (Mega Charizard X) finds its creature
     expect([...namesOf(creatures, positionOf('creature', 'charizard-mega-x'))]).toEqual(expect.arrayContaining(['charizard', 'mega charizard x']));
+  });
+
+  it('packs each kind’s list as it is, and each link’s target id as the items hold it', () => {
+    const baseUrl = new URL(list('creature').results[0]!.url).origin + '/v2';
+    for (const kind of routes.kinds) {
+      const keys = new ListKeys(decodeListPack(readFileSync(join(out, listPackFile(kind)))), baseUrl);
+      expect(Array.from({ length: keys.count }, (_, p) => keys.entry(p)), kind).toEqual(list(kind).results);
+      for (const field of Object.keys(shapeOf(kind).links ?? {})) {
+        const linked = listedItems(kind).map((doc) => valueAt(doc, field) as { url: string } | null);
+        expect([...keys.linkIds(field)!], `${kind} ${field}`).toEqual(linked.map((link) => (link === null ? NO_LINK : idOf(link.url))));
+      }
+    }
   });
 
   it('holds in each field column and range exactly what the items hold', () => {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { createHandler } from '../edge/handler.ts';
-import { filterIndexFile, listFile, pageFile, searchIndexFile, searchPackFile } from '../edge/layout.ts';
+import { filterIndexFile, listFile, listPackFile, pageFile, searchIndexFile, searchPackFile } from '../edge/layout.ts';
 import { baseUrl, CRITTERS, entry, FIXTURE, fixtureReader } from './support/query-fixture.ts';
 
 const handle = createHandler(fixtureReader(), { baseUrl });
@@ -84,9 +84,9 @@ describe('collection filters', () => {
     const inner = fixtureReader();
     const counting = createHandler({ read: (path) => (reads.push(path), inner.read(path)) }, { baseUrl });
     await counting(new Request('https://example.test/v2/critter/?element=ember,2'));
-    expect(reads).not.toContain(listFile('element'));
+    expect(reads).not.toContain(listPackFile('element'));
     await counting(new Request('https://example.test/v2/critter/?element=volt'));
-    expect(reads).toContain(listFile('element'));
+    expect(reads).toContain(listPackFile('element'));
   });
 
   it('a value that names nothing, a malformed range: 400 naming parameter, value and what it accepts', async () => {

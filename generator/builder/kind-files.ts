@@ -3,7 +3,7 @@
  * builds (a full build and the dev loop's update): a new per-kind output is one more entry in
  * `kindFiles`.
  */
-import { DEFAULT_LIMIT, fieldColumnFile, filterIndexFile, listFile, languageSearchFile, pageFile, searchIndexFile, type QueryShape } from '../../edge/layout.ts';
+import { DEFAULT_LIMIT, fieldColumnFile, filterIndexFile, listFile, listPackFile, languageSearchFile, pageFile, searchIndexFile, type QueryShape } from '../../edge/layout.ts';
 import { paginate, type FullList } from '../../edge/pagination.ts';
 import { encodeFilterPack } from '../../edge/query/filter-pack.ts';
 import { coverageFactsBody, coverageFactsFile } from '../indexes/coverage-facts.ts';
@@ -11,7 +11,7 @@ import type { CoverageFacts } from '../indexes/coverage.ts';
 import { keptFactsFile } from '../indexes/kept-facts.ts';
 import { asOfFactsBodies, type KeptFacts } from '../indexes/as-of.ts';
 import type { FactKind } from '../../edge/as-of/facts.ts';
-import { fieldColumns, filterIndex, searchIndex, type RecordFacts } from '../indexes/query-index.ts';
+import { fieldColumns, filterIndex, listPack, searchIndex, type RecordFacts } from '../indexes/query-index.ts';
 
 export type AnyRecord = { id: number; name: string | null };
 
@@ -64,7 +64,8 @@ export const kindFiles: readonly KindFileMaker[] = [
     },
     folder: pagesFolder,
   },
-  // the query indexes (issue 18): the request side's filters, q, search and fields
+  // the query indexes (issue 18): the request side's list, filters, q, search and fields
+  { make: ({ kind, list, baseUrl, query }) => [[listPackFile(kind), listPack(kind, baseUrl, list, query.shape, query.listed)]] },
   { make: ({ kind, query }) => [[filterIndexFile(kind), encodeFilterPack(filterIndex(kind, query.shape, query.listed))]] },
   {
     make: ({ kind, query }) => {

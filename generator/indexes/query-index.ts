@@ -1,7 +1,7 @@
 /**
  * A kind's query index files (issue 18), made from the facts of its listed records in list
- * order, in the shapes the request side reads (edge/query/): the filter index, the search index
- * of this kind alone, and one column per declared field
+ * order, in the shapes the request side reads (edge/query/): the list packed, the filter index,
+ * the search index of this kind alone, and one column per declared field
  * (and per language of a `names` field). Pure: the writer's `kindFiles` call
  * these with the facts of the records made now and, on an update, those kept from the served
  * build, so both builds write the same bytes. Also the packed all-kinds search index, made from
@@ -11,7 +11,9 @@ import { encodeFieldColumn, isNamesField, languagesOf, onlyLanguage } from '../.
 import { positionGaps, type FilterIndexFile, type FilterValueRow } from '../../edge/query/filter.ts';
 import { makeSearchKind, packSearchFiles, SEARCH_INDEX_FORMAT, type SearchIndexFile } from '../../edge/query/search-index.ts';
 import { encodeSearchPack } from '../../edge/query/search-pack.ts';
-import type { QueryShape } from '../../edge/layout.ts';
+import { idOfUrl, type QueryShape } from '../../edge/layout.ts';
+import { encodeListPack } from '../../edge/query/list-pack.ts';
+import type { FullList } from '../../edge/pagination.ts';
 import type { QueryFacts } from './query-facts.ts';
 
 /** A record with its query facts (in the index files: a listed one, arrays in list order). */
@@ -69,6 +71,33 @@ export function searchIndex(kind: string, listed: readonly RecordFacts[], byLang
   }
   const resources = listed.map(({ id, name, facts }) => ({ id, name: name ?? '', names: facts.names.map(([language, translated]) => ({ language, name: translated })) }));
   return { format: SEARCH_INDEX_FORMAT, languages, kinds: [makeSearchKind(kind, resources, languages, byLanguage)] };
+}
+
+/**
+ * The kind's list packed (edge/query/list-pack.ts): each entry's id and name, and each declared
+ * link's target id. Throws naming the entry whose URL is not `{base}/{kind}/{id}/` or whose link
+ * is neither null nor a link: the pack could not give it back.
+ */
+export function listPack(kind: string, baseUrl: string, list: FullList, shape: QueryShape, listed: readonly RecordFacts[]): Uint8Array {
+  const entries = list.results.map(({ name, url }, p) => {
+    const id = idOfUrl(url);
+    if (id === null || url !== `${baseUrl}/${kind}/${id}/`) throw new Error(`the list of ${kind}: entry ${p}'s URL ${url} is not ${baseUrl}/${kind}/{id}/`);
+    return { id, name: name ?? null };
+  });
+  const links = Object.fromEntries(Object.keys(shape.links ?? {}).map((field) => {
+    const f = shape.fields.indexOf(field);
+    return [field, listed.map((r) => linkId(kind, field, r.facts.fields[f]))];
+  }));
+  return encodeListPack({ kind, entries, links });
+}
+
+/** A link value's id; null for none. */
+function linkId(kind: string, field: string, value: unknown): number | null {
+  if (value === null || value === undefined) return null;
+  const url = typeof value === 'object' && !Array.isArray(value) ? (value as { url?: unknown }).url : undefined;
+  const id = typeof url === 'string' ? idOfUrl(url) : null;
+  if (id === null) throw new Error(`the list of ${kind}: a ${field} that is no link: ${JSON.stringify(value)}`);
+  return id;
 }
 
 /** A field column's file: its field, its language (a `names` field's, one language only) and its text. */

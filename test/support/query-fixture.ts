@@ -6,9 +6,10 @@
  */
 import type { FileReader } from '../../edge/handler.ts';
 import {
-  fieldColumnFile, filterIndexFile, itemFile, languageSearchFile, languageSearchPackFile, listFile, metaFile, pageFile, routesFile, searchIndexFile, searchPackFile, type Routes,
+  fieldColumnFile, filterIndexFile, idOfUrl, itemFile, languageSearchFile, languageSearchPackFile, listFile, listPackFile, metaFile, pageFile, routesFile, searchIndexFile, searchPackFile, type Routes,
 } from '../../edge/layout.ts';
-import { paginate } from '../../edge/pagination.ts';
+import { paginate, type FullList } from '../../edge/pagination.ts';
+import { encodeListPack } from '../../edge/query/list-pack.ts';
 import { encodeFieldColumn, isNamesField, languagesOf, onlyLanguage } from '../../edge/query/field-column.ts';
 import type { Json } from '../../edge/query/fields.ts';
 import { positionGaps, type FilterIndexFile } from '../../edge/query/filter.ts';
@@ -85,19 +86,25 @@ const elementSearch = searchFile('element', elementNames);
 const critterByLanguage = searchFile('critter', CRITTERS, true);
 const elementByLanguage = searchFile('element', elementNames, true);
 
+/** A list's JSON and its packed form (what queries read), as the build writes both. */
+export const listFiles = (kind: string, list: FullList, links: Record<string, (number | null)[]> = {}): Array<[string, unknown]> => [
+  [listFile(kind), list],
+  [listPackFile(kind), encodeListPack({ kind, entries: list.results.map(({ name, url }) => ({ id: idOfUrl(url)!, name: name ?? null })), links })],
+];
+
 export const FIXTURE = new Map<string, unknown>([
   [routesFile, routes],
   [metaFile, { upstream_commit: 'f'.repeat(40), base_url: baseUrl }],
-  [listFile('critter'), critterList],
-  [listFile('element'), elementList],
-  [listFile('chain'), chainList],
+  ...listFiles('critter', critterList),
+  ...listFiles('element', elementList),
+  ...listFiles('chain', chainList),
   [pageFile('critter', 0), paginate(critterList, `${baseUrl}/critter/`, 0, 20)],
   [itemFile('critter', 1), { id: 1, name: 'flarebeast' }],
   [filterIndexFile('critter'), encodeFilterPack(filterIndex)],
   [searchIndexFile('critter'), critterSearch],
   [searchIndexFile('element'), elementSearch],
   [searchPackFile, encodeSearchPack(packSearchFiles([critterSearch, elementSearch]))],
-  [listFile('language'), languageList],
+  ...listFiles('language', languageList),
   [languageSearchFile('critter'), critterByLanguage],
   [languageSearchFile('element'), elementByLanguage],
   [languageSearchPackFile, encodeSearchPack(packSearchFiles([critterByLanguage, elementByLanguage]))],

@@ -1,0 +1,121 @@
+/**
+ * A kind's list as a query reads it (layout.ts `listPackFile`): a pack (pack.ts) of format
+ * `list-pack/1` holding each entry's id and name in list order, and, for each link the kind
+ * declares (creature's `species`), the id each entry's link leads to. Every list entry is
+ * `{name, url}` or `{url}` with the URL `{base}/{kind}/{id}/`, so the entries are made from it
+ * as they are asked.
+ *
+ * Why not the list's JSON (`listFile`): a query's first answer in a fresh Deno process parsed
+ * creature's (91 kB) in about 4 ms and then read every URL back to an id; to follow
+ * `species.names` it also read the species column (80 kB) and creature-species' list (75 kB).
+ * Packed, creature's list is 5 kB of ids and 14 kB of names, read in place.
+ *
+ * The header holds the kind, the count and the links' field names. The sections:
+ * - `ids`: int32, each entry's id;
+ * - `named`: int8, 1 where the entry has a name;
+ * - `nameEnds`: int32, where each entry's name ends in `names`, in UTF-16 units (an entry
+ *   without a name ends where the one before does);
+ * - `links`: int32, each link's target ids in turn (count each), -2^31 where there is none;
+ * - `names`: UTF-8, the names one after the other.
+ */
+import { bytesOf, decodePack, encodePack, isCount, utf8, utf8Bytes, type PackFormat } from './pack.ts';
+
+export const LIST_PACK_FORMAT = 'list-pack/1';
+const SECTION_NAMES = ['ids', 'named', 'nameEnds', 'links', 'names'] as const;
+type SectionName = (typeof SECTION_NAMES)[number];
+const PACK: PackFormat<SectionName> = { format: LIST_PACK_FORMAT, label: 'list pack', sections: SECTION_NAMES };
+/** a link to nothing; ids are above it */
+export const NO_LINK = -0x80000000;
+
+/** What the build packs: each entry's id and name in list order, and each link's target ids (null for none). */
+export interface ListPackInput {
+  kind: string;
+  entries: ReadonlyArray<{ id: number; name: string | null }>;
+  links: Record<string, ReadonlyArray<number | null>>;
+}
+
+/** A list pack, decoded: views into its bytes, the names decoded when first asked. */
+export interface ListPack {
+  kind: string;
+  count: number;
+  ids: Int32Array;
+  /** each entry's name, undefined where it has none (decoded and checked on first call) */
+  names(): ReadonlyArray<string | undefined>;
+  /** the target ids of a link, NO_LINK for none; undefined for a field that is no link of the kind */
+  linkIds(field: string): Int32Array | undefined;
+}
+
+interface Header {
+  kind: string;
+  count: number;
+  links: string[];
+  nameUnits: number;
+}
+
+/** The pack's bytes; throws naming the kind and entry of an id or a link it cannot hold. */
+export function encodeListPack({ kind, entries, links }: ListPackInput): Uint8Array {
+  const int32 = (id: number | null, what: string): number => {
+    if (id === null) return NO_LINK;
+    if (!Number.isInteger(id) || id <= NO_LINK || id > 0x7fffffff) throw new Error(`list pack of ${kind}: ${what}: ${id} is no int32 above -2^31`);
+    return id;
+  };
+  let end = 0;
+  const nameEnds = entries.map(({ name }) => (end += name?.length ?? 0));
+  const linkNames = Object.keys(links);
+  for (const field of linkNames) if (links[field]!.length !== entries.length) throw new Error(`list pack of ${kind}: the link ${field} has ${links[field]!.length} entries, the list ${entries.length}`);
+  const header: Header = { kind, count: entries.length, links: linkNames, nameUnits: end };
+  return encodePack(PACK, header, {
+    ids: { type: 'int32', bytes: bytesOf(Int32Array.from(entries, ({ id }, p) => int32(id, `entry ${p}'s id`))) },
+    named: { type: 'int8', bytes: Uint8Array.from(entries, ({ name }) => (name === null ? 0 : 1)) },
+    nameEnds: { type: 'int32', bytes: bytesOf(Int32Array.from(nameEnds)) },
+    links: { type: 'int32', bytes: bytesOf(Int32Array.from(linkNames.flatMap((field) => links[field]!.map((id, p) => int32(id, `entry ${p}'s ${field}`))))) },
+    names: { type: 'utf8', bytes: utf8Bytes(entries.map(({ name }) => name ?? '').join('')) },
+  });
+}
+
+/** The list a pack holds, as views into its bytes; throws an Error naming what is wrong. */
+export function decodeListPack(file: Uint8Array): ListPack {
+  const pack = decodePack(PACK, file);
+  if (!isHeader(pack.header)) throw new Error('list pack: the header lacks kind, count, links or nameUnits');
+  const { kind, count, links, nameUnits } = pack.header;
+  const int32 = (name: SectionName, length: number) => {
+    const view = pack.section(name, 'int32', length * 4).bytes;
+    return new Int32Array(view.buffer, view.byteOffset, length);
+  };
+  const ids = int32('ids', count);
+  const named = pack.section('named', 'int8', count).bytes;
+  const nameEnds = int32('nameEnds', count);
+  const linkIds = int32('links', links.length * count);
+  const text = pack.section('names', 'utf8', null).bytes;
+  let names: Array<string | undefined> | undefined;
+  return {
+    kind,
+    count,
+    ids,
+    names: () => (names ??= splitNames(utf8.decode(text), nameEnds, named, nameUnits)),
+    linkIds: (field) => {
+      const l = links.indexOf(field);
+      return l < 0 ? undefined : linkIds.subarray(l * count, (l + 1) * count);
+    },
+  };
+}
+
+/** Each entry's name cut from the names' text; throws unless the ends climb to the text's length. */
+function splitNames(text: string, ends: Int32Array, named: Uint8Array, units: number): Array<string | undefined> {
+  if (text.length !== units) throw new Error(`list pack: the names are ${text.length} UTF-16 units, the header says ${units}`);
+  const names: Array<string | undefined> = [];
+  let start = 0;
+  for (let p = 0; p < ends.length; p++) {
+    const end = ends[p]!;
+    if (end < start || end > units) throw new Error(`list pack: entry ${p}'s name ends outside the names`);
+    names.push(named[p] === 1 ? text.slice(start, end) : undefined);
+    start = end;
+  }
+  if (start !== units) throw new Error('list pack: the names do not end where the text does');
+  return names;
+}
+
+function isHeader(value: Record<string, unknown>): value is Record<string, unknown> & Header {
+  const { kind, count, links, nameUnits } = value;
+  return typeof kind === 'string' && isCount(count) && isCount(nameUnits) && Array.isArray(links) && links.every((l) => typeof l === 'string');
+}
