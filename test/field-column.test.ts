@@ -16,7 +16,7 @@ const stats = (speed: number, effort: number) => [
 ];
 
 describe('a field column', () => {
-  it('writes values that differ in their digits only as one shape and the digits, and gives back each entry’s own JSON text', () => {
+  it('writes values that differ in their numbers only as one shape and the numbers, and gives back each entry’s own JSON text', () => {
     const values = [stats(45, 0), stats(3, 1), stats(120, 0), stats(0, 2)];
     const text = encodeFieldColumn({ kind: 'critter', field: 'stats' }, values);
     expect(JSON.parse(text.split('\n')[0]!)).toEqual({ format: 'field-column/3', kind: 'critter', field: 'stats', count: 4, shapes: 1 });
@@ -32,13 +32,21 @@ describe('a field column', () => {
     expect(texts(columnOf('stats', others))).toEqual(others.map((v) => JSON.stringify(v)));
   });
 
-  it('writes values whole where shapes would not be smaller, and a names column always whole', () => {
-    const names = ['a', 'b', 'c'].map((n) => [{ name: n, language: { name: 'en', url: 'http://x/v2/language/9/' } }]);
-    expect(JSON.parse(encodeFieldColumn({ kind: 'critter', field: 'names' }, names).split('\n')[0]!)).not.toHaveProperty('shapes');
-    const distinct = ['http://x/a.png', 'http://x/b.png', null];
-    const column = columnOf('sprite', distinct);
+  it('cuts words as well as digits: a names list is one shape, each entry its name', () => {
+    const names = ['Bisasam', 'Bisaknosp', 'Mr. Mime'].map((name) => [{ language: { name: 'de', url: 'http://x/v2/language/6/' }, name }]);
+    const text = encodeFieldColumn({ kind: 'critter', field: 'names' }, names);
+    expect(text.split('\n').slice(0, 5)).toEqual([
+      '{"format":"field-column/3","kind":"critter","field":"names","count":3,"shapes":1}',
+      '[{"language":{"name":"de","url":"http://x/v2/language/6/"},"name":"\u0001"}]',
+      '0 Bisasam', '0 Bisaknosp', '0 Mr. Mime',
+    ]);
+    expect(texts(columnOf('names', names))).toEqual(names.map((v) => JSON.stringify(v)));
+  });
+
+  it('writes values whole where no cut is smaller', () => {
+    const column = columnOf('sprite', ['a', 'bb', null]);
     expect(column.header.shapes).toBeUndefined();
-    expect(texts(column)).toEqual(['"http://x/a.png"', '"http://x/b.png"', 'null']);
+    expect(texts(column)).toEqual(['"a"', '"bb"', 'null']);
   });
 
   it('gives back any JSON values exactly, whichever layout is written (strings holding a 0x01, numbers in strings, nulls, empty ones)', () => {
@@ -65,9 +73,9 @@ describe('a field column', () => {
     const lines = good.split('\n');
     const broken = (entry: string) => new FieldColumn(encoder.encode([...lines.slice(0, 2), lines[2], entry, ''].join('\n')));
     expect(texts(broken('0 50,1'))[1]).toBe(JSON.stringify(stats(50, 1)));
-    expect(() => broken('0 50').raw(1)).toThrow(/entry 1 holds 1 numbers for 2 holes/);
-    expect(() => broken('0 50,1,7').raw(1)).toThrow(/entry 1 holds more numbers than its shape's 2 holes/);
-    expect(() => broken('0').raw(1)).toThrow(/entry 1 holds 0 numbers for 2 holes/);
+    expect(() => broken('0 50').raw(1)).toThrow(/entry 1 holds 1 runs for 2 holes/);
+    expect(() => broken('0 50,1,7').raw(1)).toThrow(/entry 1 holds more runs than its shape's 2 holes/);
+    expect(() => broken('0').raw(1)).toThrow(/entry 1 holds 0 runs for 2 holes/);
     expect(() => broken('3 50,1').raw(1)).toThrow(/entry 1 names no shape/);
     expect(() => broken('x').raw(1)).toThrow(/entry 1 names no shape/);
     expect(() => new FieldColumn(encoder.encode(lines.slice(0, 3).join('\n') + '\n'))).toThrow(/cut short/);
