@@ -260,6 +260,17 @@ export function looksWhole(bytes: Uint8Array): boolean {
   return closing !== undefined && bytes[last] === closing;
 }
 
+/** The first of `0..length` for which `before` is false, by halves (`before` true for a leading run only). */
+function firstAtLeast(length: number, before: (i: number) => boolean): number {
+  let low = 0, high = length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (before(middle)) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 /**
  * A kind's list as a query reads it, from its packed form (edge/query/list-pack.ts): how many
  * entries, each entry made when asked, positions by id and by name. Made on a cold start for
@@ -267,18 +278,11 @@ export function looksWhole(bytes: Uint8Array): boolean {
  * names decoded and mapped only when first asked.
  */
 export class ListKeys {
-  /** the positions ascending by id (of equal ids, the last listed first: it is the one found, as a map's last set) */
-  private readonly byId: Int32Array;
+  /** the positions ascending by id (of equal ids, the last listed first: it is the one found, as a map's last set); made only for ids out of order */
+  private byIdOrder: Int32Array | null = null;
   private byName: Map<string, number> | null = null;
 
-  constructor(private readonly pack: ListPack, private readonly baseUrl: string) {
-    const ids = pack.ids;
-    this.byId = Int32Array.from({ length: ids.length }, (_, p) => p);
-    let ascending = true;
-    for (let p = 1; p < ids.length; p++) if (ids[p]! <= ids[p - 1]!) ascending = false;
-    // lists are in id order: the sort is for a list that is not
-    if (!ascending) this.byId.sort((a, b) => ids[a]! - ids[b]! || b - a);
-  }
+  constructor(private readonly pack: ListPack, private readonly baseUrl: string) {}
 
   get count(): number {
     return this.pack.count;
@@ -286,7 +290,7 @@ export class ListKeys {
 
   /** Entry `p` as the list's JSON has it: `{name, url}`, or `{url}` for an entry without a name. */
   entry(p: number): ListEntry {
-    const name = this.pack.names()[p];
+    const name = this.pack.name(p);
     const url = `${this.baseUrl}/${this.pack.kind}/${this.pack.ids[p]!}/`;
     return name === undefined ? { url } : { name, url };
   }
@@ -307,13 +311,21 @@ export class ListKeys {
 
   positionOfId(id: number): number | undefined {
     const ids = this.pack.ids;
-    let low = 0, high = this.byId.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (ids[this.byId[middle]!]! < id) low = middle + 1;
-      else high = middle;
+    if (this.pack.idsAscending) {
+      const at = firstAtLeast(ids.length, (p) => ids[p]! < id);
+      return at < ids.length && ids[at] === id ? at : undefined;
     }
-    return low < this.byId.length && ids[this.byId[low]!] === id ? this.byId[low] : undefined;
+    const order = this.idOrder();
+    const at = firstAtLeast(order.length, (i) => ids[order[i]!]! < id);
+    return at < order.length && ids[order[at]!] === id ? order[at] : undefined;
+  }
+
+  private idOrder(): Int32Array {
+    if (this.byIdOrder === null) {
+      const ids = this.pack.ids;
+      this.byIdOrder = Int32Array.from({ length: ids.length }, (_, p) => p).sort((a, b) => ids[a]! - ids[b]! || b - a);
+    }
+    return this.byIdOrder;
   }
 
   positionOfName(name: string): number | undefined {

@@ -16,7 +16,7 @@ import { isNamesField, onlyLanguage, type ColumnReader } from './query/field-col
 import { compileFields, defineKey, nestField, project, type FieldTree, type PartObject } from './query/fields.ts';
 import { NO_LINK } from './query/list-pack.ts';
 import type { Parsed } from './query/parse.ts';
-import { RawJson, type JsonPart } from './query/raw-json.ts';
+import { isText, type JsonPart } from './query/raw-json.ts';
 
 /** The paths a kind takes below its declared fields: its items' own, then each link's. */
 export function pathsBelow(routes: Pick<Routes, 'queries'>, shape: QueryShape): string[] {
@@ -187,7 +187,7 @@ async function mergeLinked(build: CollectionFiles, link: { field: string; target
   const linked = await nestedItems(build, link.target, targetShape.fields, positions, { paths: link.rest, parsed: [], lang });
   items.forEach((item, i) => {
     const own = item[link.field];
-    if (positions[i] === undefined || typeof own !== 'object' || own === null || Array.isArray(own) || own instanceof RawJson) return;
+    if (positions[i] === undefined || typeof own !== 'object' || own === null || Array.isArray(own) || isText(own)) return;
     item[link.field] = withParts(own, linked[i]!);
   });
 }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { asOfFactsFile, asOfListsFile, asOfStatsFile, type FactsFile, type StatsFile } from '../edge/as-of/facts.ts';
 import { encodeColumnPatch, encodeFieldColumn, FieldColumn, PatchedColumn } from '../edge/query/field-column.ts';
+import { jsonBytes } from '../edge/query/raw-json.ts';
 import { asOfListFiles, type AsOfListFiles, type BuiltFile } from '../generator/indexes/as-of-lists.ts';
 
 const dist = inject('cutDistDir');
@@ -74,7 +75,7 @@ describe('the lists as of a game, made again after an edit', () => {
 describe('a column patch (a field of then over today’s column)', () => {
   const today = new FieldColumn(Buffer.from(encodeFieldColumn({ kind: 'thing', field: 'sizes' }, [1, [2], { a: 3 }, null, 'five'])));
   const patch = (header: { count: number; positions: number[] }, lines: string[]) => Buffer.from(encodeColumnPatch({ kind: 'thing', field: 'sizes', ...header }, lines));
-  const text = (part: unknown) => new TextDecoder().decode((part as { bytes: Uint8Array }).bytes);
+  const text = (part: unknown) => new TextDecoder().decode(jsonBytes(part));
 
   it('reads the patched entries from the patch and every other from today’s column, as bytes and as values', () => {
     const then = new PatchedColumn(today, patch({ count: 5, positions: [1, 3] }, ['[20,"b"]', '{"was":null}']));

@@ -2,12 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { encodeFieldColumn, entryTexts, FieldColumn } from '../edge/query/field-column.ts';
+import { jsonBytes } from '../edge/query/raw-json.ts';
 import type { Json } from '../edge/query/fields.ts';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const columnOf = (field: string, values: readonly Json[]) => new FieldColumn(encoder.encode(encodeFieldColumn({ kind: 'critter', field }, values)));
-const texts = (column: FieldColumn) => Array.from({ length: column.count }, (_, p) => decoder.decode(column.raw(p).bytes));
+const texts = (column: FieldColumn) => Array.from({ length: column.count }, (_, p) => decoder.decode(jsonBytes(column.raw(p))));
 
 /** A critter's stats: the same links in every entry, only the numbers differ. */
 const stats = (speed: number, effort: number) => [

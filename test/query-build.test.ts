@@ -19,6 +19,7 @@ import { FilterIndex, type FilterIndexFile } from '../edge/query/filter.ts';
 import { FieldColumn, isNamesField } from '../edge/query/field-column.ts';
 import { decodeFilterPack, unpackFilterIndex } from '../edge/query/filter-pack.ts';
 import { decodeListPack, NO_LINK } from '../edge/query/list-pack.ts';
+import { jsonBytes } from '../edge/query/raw-json.ts';
 import { ListKeys } from '../edge/build-files.ts';
 import { foldText } from '../edge/query/fold.ts';
 import { packSearchFiles, SearchColumns, type SearchIndexFile } from '../edge/query/search-index.ts';
@@ -81,7 +82,7 @@ function expectLanguageColumns(kind: string, field: string, docs: readonly Doc[]
   expect(files.sort(), `${kind} ${field}`).toEqual(languages.map((lang) => `${field}~${lang}.jsonl`).sort());
   for (const lang of languages) {
     const column = columnOf(kind, field, lang);
-    const unequal = docs.filter((doc, p) => decoder.decode(column.raw(p).bytes) !== JSON.stringify((valueAt(doc, field) as Name[]).filter((n) => n.language.name === lang)));
+    const unequal = docs.filter((doc, p) => decoder.decode(jsonBytes(column.raw(p))) !== JSON.stringify((valueAt(doc, field) as Name[]).filter((n) => n.language.name === lang)));
     expect(unequal.map((doc) => `${kind} ${String(doc.id)} ${field} ${lang}`)).toEqual([]);
   }
 }
@@ -259,7 +260,7 @@ describe('the query index files of a build', () => {
         const column = columnOf(kind, field);
         expect([column.header.format, column.header.kind, column.header.field]).toEqual(['field-column/3', kind, field]);
         // each entry's bytes are the item's value's own JSON text
-        const unequal = docs.filter((doc, p) => decoder.decode(column.raw(p).bytes) !== JSON.stringify(valueAt(doc, field)));
+        const unequal = docs.filter((doc, p) => decoder.decode(jsonBytes(column.raw(p))) !== JSON.stringify(valueAt(doc, field)));
         expect(unequal.map((doc) => `${kind} ${String(doc.id)} ${field}`)).toEqual([]);
         if (isNamesField(field)) expectLanguageColumns(kind, field, docs);
       }

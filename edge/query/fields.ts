@@ -16,7 +16,7 @@
  *   element gives its projection (`{}` when it has none of the paths), any other element null;
  *   an array where no element has any of the paths is absent.
  */
-import { RawJson, type JsonPart } from './raw-json.ts';
+import { isText, type JsonPart } from './raw-json.ts';
 
 /** Compiled paths: each key leads to a subtree, or to `true` for "the whole value". */
 export type FieldTree = Map<string, FieldTree | true>;
@@ -49,7 +49,7 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 export type PartObject = { [key: string]: JsonPart };
 
 /** A plain object (raw JSON bytes are a whole value, never looked into). */
-const isObject = (value: unknown): value is PartObject => typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof RawJson);
+const isObject = (value: unknown): value is PartObject => typeof value === 'object' && value !== null && !Array.isArray(value) && !isText(value);
 
 /**
  * The parts of `document` the tree names; `{}` when it has none of them (or is not an object).

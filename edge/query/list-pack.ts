@@ -10,7 +10,8 @@
  * `species.names` it also read the species column (80 kB) and creature-species' list (75 kB).
  * Packed, creature's list is 5 kB of ids and 14 kB of names, read in place.
  *
- * The header holds the kind, the count and the links' field names. The sections:
+ * The header holds the kind, the count, the links' field names, the names' length and whether
+ * the ids climb. The sections:
  * - `ids`: int32, each entry's id;
  * - `named`: int8, 1 where the entry has a name;
  * - `nameEnds`: int32, where each entry's name ends in `names`, in UTF-16 units (an entry
@@ -39,6 +40,10 @@ export interface ListPack {
   kind: string;
   count: number;
   ids: Int32Array;
+  /** whether the ids climb in list order (every list the build writes: it lists by id), so they are searched in place */
+  idsAscending: boolean;
+  /** entry `p`'s name, undefined where it has none: cut from the names' text (decoded on first call) */
+  name(p: number): string | undefined;
   /** each entry's name, undefined where it has none (decoded and checked on first call) */
   names(): ReadonlyArray<string | undefined>;
   /** the target ids of a link, NO_LINK for none; undefined for a field that is no link of the kind */
@@ -50,6 +55,7 @@ interface Header {
   count: number;
   links: string[];
   nameUnits: number;
+  idsAscending: boolean;
 }
 
 /** The pack's bytes; throws naming the kind and entry of an id or a link it cannot hold. */
@@ -63,7 +69,8 @@ export function encodeListPack({ kind, entries, links }: ListPackInput): Uint8Ar
   const nameEnds = entries.map(({ name }) => (end += name?.length ?? 0));
   const linkNames = Object.keys(links);
   for (const field of linkNames) if (links[field]!.length !== entries.length) throw new Error(`list pack of ${kind}: the link ${field} has ${links[field]!.length} entries, the list ${entries.length}`);
-  const header: Header = { kind, count: entries.length, links: linkNames, nameUnits: end };
+  const idsAscending = entries.every(({ id }, p) => p === 0 || id > entries[p - 1]!.id);
+  const header: Header = { kind, count: entries.length, links: linkNames, nameUnits: end, idsAscending };
   return encodePack(PACK, header, {
     ids: { type: 'int32', bytes: bytesOf(Int32Array.from(entries, ({ id }, p) => int32(id, `entry ${p}'s id`))) },
     named: { type: 'int8', bytes: Uint8Array.from(entries, ({ name }) => (name === null ? 0 : 1)) },
@@ -77,7 +84,7 @@ export function encodeListPack({ kind, entries, links }: ListPackInput): Uint8Ar
 export function decodeListPack(file: Uint8Array): ListPack {
   const pack = decodePack(PACK, file);
   if (!isHeader(pack.header)) throw new Error('list pack: the header lacks kind, count, links or nameUnits');
-  const { kind, count, links, nameUnits } = pack.header;
+  const { kind, count, links, nameUnits, idsAscending } = pack.header;
   const int32 = (name: SectionName, length: number) => {
     const view = pack.section(name, 'int32', length * 4).bytes;
     return new Int32Array(view.buffer, view.byteOffset, length);
@@ -86,13 +93,22 @@ export function decodeListPack(file: Uint8Array): ListPack {
   const named = pack.section('named', 'int8', count).bytes;
   const nameEnds = int32('nameEnds', count);
   const linkIds = int32('links', links.length * count);
-  const text = pack.section('names', 'utf8', null).bytes;
+  const bytes = pack.section('names', 'utf8', null).bytes;
+  let text: string | undefined;
+  const namesText = () => (text ??= checkedText(utf8.decode(bytes), nameUnits));
   let names: Array<string | undefined> | undefined;
   return {
     kind,
     count,
     ids,
-    names: () => (names ??= splitNames(utf8.decode(text), nameEnds, named, nameUnits)),
+    idsAscending,
+    name: (p) => {
+      if (named[p] !== 1) return undefined;
+      const start = p === 0 ? 0 : nameEnds[p - 1]!, end = nameEnds[p]!;
+      if (start > end || end > nameUnits) throw new Error(`list pack: entry ${p}'s name ends outside the names`);
+      return namesText().slice(start, end);
+    },
+    names: () => (names ??= splitNames(namesText(), nameEnds, named, nameUnits)),
     linkIds: (field) => {
       const l = links.indexOf(field);
       return l < 0 ? undefined : linkIds.subarray(l * count, (l + 1) * count);
@@ -100,9 +116,14 @@ export function decodeListPack(file: Uint8Array): ListPack {
   };
 }
 
+/** The names' text, once its length is the header's. */
+function checkedText(text: string, units: number): string {
+  if (text.length !== units) throw new Error(`list pack: the names are ${text.length} UTF-16 units, the header says ${units}`);
+  return text;
+}
+
 /** Each entry's name cut from the names' text; throws unless the ends climb to the text's length. */
 function splitNames(text: string, ends: Int32Array, named: Uint8Array, units: number): Array<string | undefined> {
-  if (text.length !== units) throw new Error(`list pack: the names are ${text.length} UTF-16 units, the header says ${units}`);
   const names: Array<string | undefined> = [];
   let start = 0;
   for (let p = 0; p < ends.length; p++) {
@@ -116,6 +137,6 @@ function splitNames(text: string, ends: Int32Array, named: Uint8Array, units: nu
 }
 
 function isHeader(value: Record<string, unknown>): value is Record<string, unknown> & Header {
-  const { kind, count, links, nameUnits } = value;
-  return typeof kind === 'string' && isCount(count) && isCount(nameUnits) && Array.isArray(links) && links.every((l) => typeof l === 'string');
+  const { kind, count, links, nameUnits, idsAscending } = value;
+  return typeof kind === 'string' && isCount(count) && isCount(nameUnits) && typeof idsAscending === 'boolean' && Array.isArray(links) && links.every((l) => typeof l === 'string');
 }

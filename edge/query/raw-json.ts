@@ -15,13 +15,27 @@ export class RawJson {
   constructor(readonly bytes: Uint8Array) {}
 }
 
+/**
+ * JSON text kept as pieces with runs between them (a shaped field column's entry,
+ * edge/query/field-column.ts): piece 0, the first run, piece 1, … The runs are `runs[from..to)`,
+ * separated by commas, one fewer than the pieces. Written straight into the answer: no entry's
+ * text is made on its own.
+ */
+export class SplicedJson {
+  constructor(readonly pieces: readonly Uint8Array[], readonly runs: Uint8Array, readonly from: number, readonly to: number) {}
+}
+
 /** A JSON value whose parts may be raw bytes. */
-export type JsonPart = null | boolean | number | string | RawJson | JsonPart[] | { [key: string]: JsonPart };
+export type JsonPart = null | boolean | number | string | RawJson | SplicedJson | JsonPart[] | { [key: string]: JsonPart };
+
+/** Whether a part is JSON text already (raw or spliced), not a value. */
+export const isText = (value: unknown): value is RawJson | SplicedJson => value instanceof RawJson || value instanceof SplicedJson;
 
 const encoder = new TextEncoder();
 /** Up to this many UTF-16 units, an ASCII string is copied without a view (see `ByteWriter.text`). */
 const SHORT_TEXT = 256;
 const QUOTE = 0x22;
+const COMMA = 0x2c;
 const BACKSLASH = 0x5c;
 const BRACES = { '[': 0x5b, ']': 0x5d, '{': 0x7b, '}': 0x7d, ',': 0x2c, ':': 0x3a } as const;
 
@@ -47,6 +61,21 @@ class ByteWriter {
     this.room(bytes.length);
     this.bytes.set(bytes, this.length);
     this.length += bytes.length;
+  }
+
+  /** Each piece, with the next run between it and the next piece, the runs' bytes copied one by one (a run is a few bytes). */
+  spliced({ pieces, runs, from, to }: SplicedJson): void {
+    let at = from;
+    for (let i = 0; i < pieces.length; i++) {
+      if (i > 0) {
+        let end = at;
+        while (end < to && runs[end] !== COMMA) end++;
+        this.room(end - at);
+        for (let k = at; k < end; k++) this.bytes[this.length++] = runs[k]!;
+        at = end + 1;
+      }
+      this.raw(pieces[i]!);
+    }
   }
 
   /**
@@ -108,6 +137,7 @@ export function jsonBytes(value: unknown): Uint8Array {
 
 function writeValue(out: ByteWriter, value: unknown): void {
   if (value instanceof RawJson) out.raw(value.bytes);
+  else if (value instanceof SplicedJson) out.spliced(value);
   else if (Array.isArray(value)) writeArray(out, value);
   else if (typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON !== 'function') writeObject(out, value as Record<string, unknown>);
   else if (typeof value === 'string') out.quoted(value);
