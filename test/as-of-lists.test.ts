@@ -84,6 +84,15 @@ describe('a column patch (a field of then over today’s column)', () => {
     expect([0, 1, 2, 3, 4].map((p) => then.value(p))).toEqual([1, [20, 'b'], { a: 3 }, { was: null }, 'five']);
   });
 
+  it('writes entries alike as shapes and runs, as a field column does, and reads them back', () => {
+    const lines = [5, 6, 7].map((n) => JSON.stringify([{ base_stat: n * 10, stat: { name: 'special', url: 'http://x/v2/stat/9/' } }]));
+    const bytes = patch({ count: 5, positions: [0, 2, 4] }, lines);
+    expect(JSON.parse(new TextDecoder().decode(bytes).split('\n')[0]!)).toMatchObject({ format: 'column-patch/2', shapes: 1 });
+    const then = new PatchedColumn(today, bytes);
+    expect([0, 1, 2, 3, 4].map((p) => text(then.raw(p)))).toEqual([lines[0], '[2]', lines[1], 'null', lines[2]]);
+    expect(then.value(2)).toEqual([{ base_stat: 60, stat: { name: 'special', url: 'http://x/v2/stat/9/' } }]);
+  });
+
   it('refuses a patch of another length or format, and one cut short', () => {
     expect(() => new PatchedColumn(today, patch({ count: 6, positions: [1] }, ['2']))).toThrow(/6 entries over a column of 5/);
     expect(() => new PatchedColumn(today, Buffer.from(encodeFieldColumn({ kind: 'thing', field: 'sizes' }, [1, 2, 3, 4, 5])))).toThrow(/format field-column/);

@@ -170,7 +170,7 @@ export const asOfDocumentFile = (kind: DocumentKind, key: string | number): stri
  * so that a list as of a game is answered as today's is, from files: for each version group, the
  * list positions that existed then, as runs (`[first, count, first, count, …]`), and its view,
  * which names a `ViewFile` (`asOfViewFile`), which names a patch of today's field column
- * (column-patch/1, `asOfColumnFile`) per changed field. Ranges and fields of then are patches of
+ * (column-patch/2, `asOfColumnFile`) per changed field. Ranges and fields of then are patches of
  * today's: the entries that changed since, at every position (those that did not exist yet too,
  * never shown: a list answers over the positions that existed), so a generation's patches are
  * the same for all its version groups and an edit reaches only the patches of the generations

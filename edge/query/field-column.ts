@@ -64,7 +64,11 @@ const decoder = new TextDecoder();
 /** The file's text: its header line, then each value's JSON text on a line of its own, or its shapes and entries where either cut makes it shorter. */
 export function encodeFieldColumn(header: Omit<FieldColumnHeader, 'format' | 'count' | 'shapes'>, values: readonly Json[]): string {
   const head: FieldColumnHeader = { format: FIELD_COLUMN_FORMAT, ...header, count: values.length };
-  const whole = values.map((value) => JSON.stringify(value));
+  return withEntries(head, values.map((value) => JSON.stringify(value)));
+}
+
+/** A header line, then the entries' texts written the shortest way: whole, or as shapes (their count in the header) and runs. */
+function withEntries(head: object, whole: readonly string[]): string {
   let best = { length: textLength(whole), lines: [JSON.stringify(head), ...whole] };
   for (const runs of [WORD_RUNS, DIGIT_RUNS]) {
     const { shapes, entries } = shapedEntries(whole, runs);
@@ -72,6 +76,12 @@ export function encodeFieldColumn(header: Omit<FieldColumnHeader, 'format' | 'co
     if (length < best.length) best = { length, lines: [JSON.stringify({ ...head, shapes: shapes.length }), ...shapes, ...entries] };
   }
   return linesOf(best.lines);
+}
+
+/** `count` entries from `from` on, after `shapes` shape lines when the file has them: each read as the answer takes it. */
+function entriesAt(bytes: Uint8Array, from: number, count: number, shapes: number): JsonLines {
+  const lines = new LineIndex(bytes, from, shapes + count);
+  return new JsonLines(shapes === 0 ? (p) => new RawJson(lines.line(p)) : shapedEntry(lines, shapes));
 }
 
 const linesOf = (lines: readonly string[]): string => lines.map((line) => line + '\n').join('');
@@ -131,9 +141,7 @@ export class FieldColumn implements ColumnReader {
   constructor(bytes: Uint8Array) {
     const { header, end } = headerLine<FieldColumnHeader>(bytes, FIELD_COLUMN_FORMAT, 'a field column');
     this.header = header;
-    const shapes = header.shapes ?? 0;
-    const lines = new LineIndex(bytes, end + 1, shapes + header.count);
-    this.entries = new JsonLines(shapes === 0 ? (p) => new RawJson(lines.line(p)) : shapedEntry(lines, shapes));
+    this.entries = entriesAt(bytes, end + 1, header.count, header.shapes ?? 0);
   }
 
   get count(): number {
@@ -230,17 +238,18 @@ class JsonLines {
 
 /**
  * A column that differs from another in a few entries, as the build writes it (a list as of a
- * game: edge/as-of-collection.ts): the positions where it differs, then each one's JSON text on
- * a line of its own, in the same order:
+ * game: edge/as-of-collection.ts): the positions where it differs, then each one's JSON text, as
+ * a field column writes its entries (whole, or as shapes and runs), in the same order:
  *
- *   {"format":"column-patch/1","kind":"creature","field":"stats","count":1350,"positions":[3,17]}
+ *   {"format":"column-patch/2","kind":"creature","field":"stats","count":1350,"positions":[3,17]}
  *   [{"base_stat":…}]      ← entry 3's value of then
  *   [{"base_stat":…}]      ← entry 17's
  *
  * A creature's stats of a generation differ from today's for the creatures whose stats changed
- * since: the patch holds those, where a whole column would hold every creature (784 kB).
+ * since: the patch holds those, where a whole column would hold every creature. Generation I's
+ * stats (its `special`) differ for every creature: whole, that patch was 527 kB.
  */
-export const COLUMN_PATCH_FORMAT = 'column-patch/1';
+export const COLUMN_PATCH_FORMAT = 'column-patch/2';
 
 export interface ColumnPatchHeader {
   format: typeof COLUMN_PATCH_FORMAT;
@@ -250,12 +259,14 @@ export interface ColumnPatchHeader {
   count: number;
   /** the positions patched, ascending */
   positions: number[];
+  /** how many shape lines come before the entries; absent when each entry is its whole JSON text */
+  shapes?: number;
 }
 
-/** The patch's text: its header line, then the JSON text (`lines`, one per position) of each patched entry. */
-export function encodeColumnPatch(header: Omit<ColumnPatchHeader, 'format'>, lines: readonly string[]): string {
+/** The patch's text: its header line, then the entries (`lines`: each patched position's JSON text, in order). */
+export function encodeColumnPatch(header: Omit<ColumnPatchHeader, 'format' | 'shapes'>, lines: readonly string[]): string {
   const head: ColumnPatchHeader = { format: COLUMN_PATCH_FORMAT, ...header };
-  return [JSON.stringify(head), ...lines].map((line) => line + '\n').join('');
+  return withEntries(head, lines);
 }
 
 /** A column read through a patch: the patched entries from the patch's bytes, every other from `base`. */
@@ -267,8 +278,7 @@ export class PatchedColumn implements ColumnReader {
   constructor(private readonly base: ColumnReader, bytes: Uint8Array) {
     const { header, end } = headerLine<ColumnPatchHeader>(bytes, COLUMN_PATCH_FORMAT, 'a column patch');
     if (header.count !== base.count) throw new Error(`a column patch of ${header.count} entries over a column of ${base.count}`);
-    const lines = new LineIndex(bytes, end + 1, header.positions.length);
-    this.patch = new JsonLines((entry) => new RawJson(lines.line(entry)));
+    this.patch = entriesAt(bytes, end + 1, header.positions.length, header.shapes ?? 0);
     this.entryAt = new Int32Array(header.count).fill(-1);
     header.positions.forEach((p, entry) => (this.entryAt[p] = entry));
   }
