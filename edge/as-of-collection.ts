@@ -49,7 +49,10 @@ interface View {
   key: string;
   /** the list positions of the entries that existed, ascending */
   existing: number[];
+  /** value filters whose members changed, as rows */
   values: Map<string, GapRows>;
+  /** the `move` filter of then (its own file, read only when the query asks for moves); null when not read */
+  moves: PackedValueFilter | null;
   /** today's range columns where they changed */
   ranges: ViewFile['ranges'];
   /** the fields whose column of then differs from today's, and the name of the file that patches today's */
@@ -105,8 +108,8 @@ class AsOfFiles implements CollectionFiles {
       const file = await keptJson<ViewFile>(this.build, asOfViewFile(kind, key), `missing, though ${asOfListsFile(kind)} names it`);
       const existing = runPositions(runs);
       const values = new Map(file.values);
-      if (this.moves && moveFilter !== null) values.set('move', await keptJson<GapRows>(this.build, asOfMoveFilterFile(kind, moveFilter), `missing, though ${asOfListsFile(kind)} names it`));
-      return { key, existing, values, ranges: file.ranges, fields: new Map(file.fields) };
+      const moves = this.moves && moveFilter !== null ? (await this.build.filterPackAt(asOfMoveFilterFile(kind, moveFilter), `missing, though ${asOfListsFile(kind)} names it`)).values[0] : undefined;
+      return { key, existing, values, moves: moves ?? null, ranges: file.ranges, fields: new Map(file.fields) };
     }))!;
   }
 
@@ -149,6 +152,7 @@ function packedAsOf(today: PackedFilters, view: View): PackedFilters {
     kind: today.kind,
     count: today.count,
     values: today.values.map((filter) => {
+      if (filter.name === 'move' && view.moves !== null) return withLabels(view.moves, filter);
       const rows = view.values.get(filter.name);
       return rows === undefined ? filter : valueFilterOf(filter, rows, today.count);
     }),
@@ -163,6 +167,21 @@ function packedAsOf(today: PackedFilters, view: View): PackedFilters {
         return made;
       },
     },
+  };
+}
+
+/** The values of then with today's filter's name, about and target; every member written out. */
+function withLabels(then: PackedValueFilter, today: PackedValueFilter): PackedValueFilter {
+  return {
+    name: today.name,
+    about: today.about,
+    ...(today.target === undefined ? {} : { target: today.target }),
+    size: then.size,
+    id: (value) => then.id(value),
+    names: () => then.names(),
+    keyOfName: (name) => then.keyOfName(name),
+    keyOfId: (id) => then.keyOfId(id),
+    addMembers: (value, words) => then.addMembers(value, words),
   };
 }
 

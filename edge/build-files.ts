@@ -17,7 +17,7 @@ import {
 import type { FullList, ListEntry } from './pagination.ts';
 import { FieldColumn, PatchedColumn, type ColumnReader } from './query/field-column.ts';
 import { FilterIndex } from './query/filter.ts';
-import { decodeFilterPack } from './query/filter-pack.ts';
+import { decodeFilterPack, type PackedFilters } from './query/filter-pack.ts';
 import { decodeListPack, type ListPack } from './query/list-pack.ts';
 import type { SearchIndexFile } from './query/search-index.ts';
 import { decodeSearchPack } from './query/search-pack.ts';
@@ -131,6 +131,11 @@ export class BuildFiles {
   fieldColumn(kind: string, field: string): Promise<ColumnReader | null> {
     const path = fieldColumnFile(kind, field);
     return this.keep(path, () => this.readOptional(path, (bytes) => new FieldColumn(bytes)));
+  }
+
+  /** A filter pack every build writes at `path` (`why` says so), decoded once and kept: a list's `move` filter as of a game. */
+  filterPackAt(path: string, why: string): Promise<PackedFilters> {
+    return this.keep(path, () => this.readRequired(path, decodeFilterPack, why)) as Promise<PackedFilters>;
   }
 
   /** `base` through the column patch at `path`, one the build writes (`why` says so), kept once read; the patch is read beside `base`. */

@@ -177,7 +177,7 @@ export const asOfDocumentFile = (kind: DocumentKind, key: string | number): stri
  * where it shows. Files are named by a hash of their bytes: version groups whose views are the
  * same share one, and views whose patches are the same share those. A creature list's
  * `move` filter of then, read only by a query that asks for it, is a file of its own
- * (`asOfMoveFilterFile`: rows as `ViewFile` `values` holds them).
+ * (`asOfMoveFilterFile`: a filter pack holding that one filter, edge/query/filter-pack.ts).
  */
 export interface ListViewsFile {
   kind: string;
@@ -199,7 +199,7 @@ export interface ViewFile {
 export const asOfListsFile = (kind: string): string => `${AS_OF_PREFIX}/lists/${kind}.json`;
 export const asOfViewsFolder = (kind: string): string => `${AS_OF_PREFIX}/lists/${kind}`;
 export const asOfViewFile = (kind: string, view: string): string => `${asOfViewsFolder(kind)}/${view}.json`;
-export const asOfMoveFilterFile = (kind: string, name: string): string => `${asOfViewsFolder(kind)}/${name}~move.json`;
+export const asOfMoveFilterFile = (kind: string, name: string): string => `${asOfViewsFolder(kind)}/${name}~move.bin`;
 export const asOfColumnFile = (kind: string, column: string): string => `${asOfViewsFolder(kind)}/${column}.jsonl`;
 
 /** Ascending list positions as runs `[first, count, …]`. */

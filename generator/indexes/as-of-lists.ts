@@ -20,7 +20,7 @@ import { fieldColumnFile, filterIndexFile, idOfUrl, listFile } from '../../edge/
 import type { FullList } from '../../edge/pagination.ts';
 import { AS_OF_KINDS } from '../../edge/as-of-endpoint.ts';
 import { encodeColumnPatch, entryTexts } from '../../edge/query/field-column.ts';
-import { decodeFilterPack, type RangeColumns } from '../../edge/query/filter-pack.ts';
+import { decodeFilterPack, encodeFilterPack, type RangeColumns } from '../../edge/query/filter-pack.ts';
 import { positionGaps } from '../../edge/query/filter.ts';
 
 /** The file an input of a view's part is (besides the kind's list and today's columns of its fields). */
@@ -31,7 +31,7 @@ export type BuiltFile = (rel: string) => Uint8Array | null;
 
 /** What a making of the lists writes, and for each kind made again every file its lists name (the others in its folder are stale). */
 export interface AsOfListFiles {
-  files: Array<[path: string, body: string]>;
+  files: Array<[path: string, body: string | Uint8Array]>;
   named: Map<AsOfKind, Set<string>>;
 }
 
@@ -49,7 +49,7 @@ export function asOfListFiles(read: BuiltFile, baseUrl: string, rewritten: ((rel
 
 /** One making of the lists: the facts read once, each file once, each column made once. */
 class ListMaker {
-  readonly files = new Map<string, string>();
+  readonly files = new Map<string, string | Uint8Array>();
   readonly named = new Map<AsOfKind, Set<string>>();
   /** each file read, its text (null: the build wrote none) */
   private readonly texts = new Map<string, string | null>();
@@ -88,7 +88,7 @@ class ListMaker {
       const before = served && servedGroup(served, vg);
       const key = this.view(kind, view, remade, before && this.json<ViewFile>(asOfViewFile(kind, before[2])));
       let moveFilter = before ? before[3] : null;
-      if (learned) moveFilter = this.put((name) => asOfMoveFilterFile(kind, name), JSON.stringify(withGaps(learned(vg, view.existing))));
+      if (learned) moveFilter = this.put((name) => asOfMoveFilterFile(kind, name), moveFilterPack(kind, ids.length, withGaps(learned(vg, view.existing))));
       if (moveFilter !== null) named.add(asOfMoveFilterFile(kind, moveFilter));
       groups.push([vg.id, positionRuns(view.existing), key, moveFilter]);
     }
@@ -206,7 +206,7 @@ class ListMaker {
   }
 
   /** Files are named by the hash of their bytes: equal views, filters and columns are one file. */
-  private put(path: (name: string) => string, body: string): string {
+  private put(path: (name: string) => string, body: string | Uint8Array): string {
     const name = nameOf(body);
     this.files.set(path(name), body);
     return name;
@@ -244,4 +244,9 @@ function servedGroup(served: ListViewsFile, vg: VersionGroup): ListViewsFile['gr
 /** A value filter's rows with gaps between positions, as `ViewFile` `values` (and a move filter file) holds them. */
 const withGaps = (rows: ValueRows): ViewFile['values'][number][1] => rows.map(([name, id, positions]) => [name, id, positionGaps(positions)]);
 
-const nameOf = (body: string): string => createHash('sha1').update(body).digest('hex').slice(0, 16);
+/** A list's `move` filter of then, packed as today's filters are (edge/query/filter-pack.ts): one value filter, no ranges. */
+function moveFilterPack(kind: string, count: number, rows: ViewFile['values'][number][1]): Uint8Array {
+  return encodeFilterPack({ format: 'filter-index/1', kind, count, values: { move: { about: 'a move it could learn then', target: 'move', values: rows } }, ranges: {} });
+}
+
+const nameOf = (body: string | Uint8Array): string => createHash('sha1').update(body).digest('hex').slice(0, 16);
