@@ -170,12 +170,13 @@ function packedAsOf(today: PackedFilters, view: View): PackedFilters {
   };
 }
 
+/** A filter's name, about and target: what a filter of then takes from today's. */
+const labelsOf = ({ name, about, target }: PackedValueFilter): Pick<PackedValueFilter, 'name' | 'about' | 'target'> => ({ name, about, ...(target === undefined ? {} : { target }) });
+
 /** The values of then with today's filter's name, about and target; every member written out. */
 function withLabels(then: PackedValueFilter, today: PackedValueFilter): PackedValueFilter {
   return {
-    name: today.name,
-    about: today.about,
-    ...(today.target === undefined ? {} : { target: today.target }),
+    ...labelsOf(today),
     size: then.size,
     id: (value) => then.id(value),
     names: () => then.names(),
@@ -189,9 +190,7 @@ function withLabels(then: PackedValueFilter, today: PackedValueFilter): PackedVa
 function valueFilterOf(today: PackedValueFilter, rows: GapRows, count: number): PackedValueFilter {
   const found = (at: number) => (at < 0 ? undefined : at);
   return {
-    name: today.name,
-    about: today.about,
-    ...(today.target === undefined ? {} : { target: today.target }),
+    ...labelsOf(today),
     size: rows.length,
     id: (value) => rows[value]?.[1] ?? null,
     names: () => rows.map(([name]) => name),

@@ -19,6 +19,7 @@ import { FieldColumn, PatchedColumn, type ColumnReader } from './query/field-col
 import { FilterIndex } from './query/filter.ts';
 import { decodeFilterPack, type PackedFilters } from './query/filter-pack.ts';
 import { decodeListPack, type ListPack } from './query/list-pack.ts';
+import { firstAtLeast } from './query/pack.ts';
 import type { SearchIndexFile } from './query/search-index.ts';
 import { decodeSearchPack } from './query/search-pack.ts';
 import { SearchIndex } from './query/search.ts';
@@ -263,17 +264,6 @@ export function looksWhole(bytes: Uint8Array): boolean {
   if (first >= last) return false;
   const closing = CLOSING.get(bytes[first]!);
   return closing !== undefined && bytes[last] === closing;
-}
-
-/** The first of `0..length` for which `before` is false, by halves (`before` true for a leading run only). */
-function firstAtLeast(length: number, before: (i: number) => boolean): number {
-  let low = 0, high = length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (before(middle)) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
 
 /**

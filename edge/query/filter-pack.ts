@@ -21,7 +21,7 @@
  * of it the move filter's gaps.
  */
 import type { FilterIndexFile, FilterValueRow } from './filter.ts';
-import { bytesOf, concat, decodePack, encodePack, isCount, utf8, utf8Bytes, type PackFormat, type SectionBody } from './pack.ts';
+import { bytesOf, concat, decodePack, encodePack, firstAtLeast, isCount, utf8, utf8Bytes, type PackFormat, type SectionBody } from './pack.ts';
 
 export const FILTER_PACK_FORMAT = 'filter-pack/2';
 const SECTION_NAMES = ['ranges', 'ids', 'nameEnds', 'memberBounds', 'memberForms', 'members', 'names'] as const;
@@ -269,32 +269,22 @@ function addGaps(bytes: Uint8Array, from: number, to: number, count: number, wor
 function valueNamed(text: string, ends: Int32Array, name: string): number | undefined {
   if (name.length === 0) return undefined;
   for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
-    const value = firstEndAfter(ends, at);
+    // the value `at` falls in: the first whose name ends after it
+    const value = firstAtLeast(ends.length, (v) => ends[v]! <= at);
     const start = value === 0 ? 0 : ends[value - 1]!;
     if (start === at && ends[value] === at + name.length) return value;
   }
   return undefined;
 }
 
-/** The first value whose name ends after `at` (the one `at` falls in), by halves. */
-function firstEndAfter(ends: Int32Array, at: number): number {
-  let low = 0, high = ends.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (ends[middle]! <= at) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-
 /** The names' text, once its ends are seen to climb to its length; else an Error naming the filter. */
 function checkedNames(filter: string, text: string, ends: Int32Array): string {
   let start = 0;
   for (const end of ends) {
-    if (end < start || end > text.length) break;
+    if (end < start || end > text.length) throw new Error(`filter pack: the names of ${filter} do not match their ends`);
     start = end;
   }
-  if (start !== text.length || (ends.length > 0 && ends[ends.length - 1] !== text.length)) throw new Error(`filter pack: the names of ${filter} do not match their ends`);
+  if (start !== text.length) throw new Error(`filter pack: the names of ${filter} do not match their ends`);
   return text;
 }
 

@@ -171,4 +171,15 @@ export function concat(parts: readonly Uint8Array[]): Uint8Array {
 
 export const utf8Bytes = (text: string): Uint8Array => encoder.encode(text);
 
+/** The first of `0..length` for which `before` is false, by halves (`before` true for a leading run only): what a packed column's sorted numbers are searched with. */
+export function firstAtLeast(length: number, before: (i: number) => boolean): number {
+  let low = 0, high = length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (before(middle)) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;

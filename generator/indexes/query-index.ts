@@ -8,14 +8,13 @@
  * every kind's search index once all are written (the writer's `finish`).
  */
 import { createHash } from 'node:crypto';
-import { encodeFieldColumn, isNamesField, languagesOf, onlyLanguage } from '../../edge/query/field-column.ts';
+import { encodeFieldColumnTexts, isNamesField, languagesOf, onlyLanguage } from '../../edge/query/field-column.ts';
 import type { Json } from '../../edge/query/fields.ts';
 import { positionGaps, type FilterIndexFile, type FilterValueRow } from '../../edge/query/filter.ts';
 import { makeSearchKind, packSearchFiles, SEARCH_INDEX_FORMAT, type SearchIndexFile } from '../../edge/query/search-index.ts';
 import { encodeSearchPack } from '../../edge/query/search-pack.ts';
 import { idOfUrl, type QueryShape } from '../../edge/layout.ts';
 import { encodeListPack } from '../../edge/query/list-pack.ts';
-import type { FullList } from '../../edge/pagination.ts';
 import type { QueryFacts } from './query-facts.ts';
 
 /** A record with its query facts (in the index files: a listed one, arrays in list order). */
@@ -76,21 +75,16 @@ export function searchIndex(kind: string, listed: readonly RecordFacts[], byLang
 }
 
 /**
- * The kind's list packed (edge/query/list-pack.ts): each entry's id and name, and each declared
- * link's target id. Throws naming the entry whose URL is not `{base}/{kind}/{id}/` or whose link
- * is neither null nor a link: the pack could not give it back.
+ * The kind's list packed (edge/query/list-pack.ts): each listed record's id and name (the list's
+ * entries are made from them: `kindList`), and each declared link's target id. Throws naming the
+ * entry whose link is neither null nor a link: the pack could not give it back.
  */
-export function listPack(kind: string, baseUrl: string, list: FullList, shape: QueryShape, listed: readonly RecordFacts[]): Uint8Array {
-  const entries = list.results.map(({ name, url }, p) => {
-    const id = idOfUrl(url);
-    if (id === null || url !== `${baseUrl}/${kind}/${id}/`) throw new Error(`the list of ${kind}: entry ${p}'s URL ${url} is not ${baseUrl}/${kind}/{id}/`);
-    return { id, name: name ?? null };
-  });
+export function listPack(kind: string, shape: QueryShape, listed: readonly RecordFacts[]): Uint8Array {
   const links = Object.fromEntries(Object.keys(shape.links ?? {}).map((field) => {
     const f = shape.fields.indexOf(field);
     return [field, listed.map((r) => linkId(kind, field, r.facts.fields[f]))];
   }));
-  return encodeListPack({ kind, entries, links });
+  return encodeListPack({ kind, entries: listed.map(({ id, name }) => ({ id, name })), links });
 }
 
 /** A link value's id; null for none. */
@@ -134,11 +128,14 @@ class ColumnTexts {
 
   encode(header: { kind: string; field: string; lang?: string }, values: readonly Json[]): string {
     const file = `${header.kind}/${header.field}~${header.lang ?? ''}`;
-    const hash = createHash('sha1').update(JSON.stringify(values)).digest('hex');
+    const texts = values.map((value) => JSON.stringify(value));
+    const hash = createHash('sha1');
+    for (const text of texts) hash.update(text).update('\n');
+    const digest = hash.digest('hex');
     const last = this.made.get(file);
-    if (last?.hash === hash) return last.text;
-    const text = encodeFieldColumn(header, values);
-    this.made.set(file, { hash, text });
+    if (last?.hash === digest) return last.text;
+    const text = encodeFieldColumnTexts(header, texts);
+    this.made.set(file, { hash: digest, text });
     return text;
   }
 }
