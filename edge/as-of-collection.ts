@@ -16,13 +16,13 @@ import {
 } from './as-of/facts.ts';
 import type { VersionGroup } from './as-of/versions.ts';
 import type { ColumnReader } from './query/field-column.ts';
-import { fieldColumnFile } from './layout.ts';
+import { fieldColumnFile, filterIndexFile } from './layout.ts';
 import { FilterIndex } from './query/filter.ts';
 import type { PackedFilters, PackedValueFilter } from './query/filter-pack.ts';
 
 /** The collection of `kind` as of the version group `vg` (`v` as the path names it). */
 export async function collectionAsOf(build: BuildFiles, vg: VersionGroup, v: string, kind: string, params: URLSearchParams): Promise<Answer> {
-  const files = new AsOfFiles(build, vg, kind === 'creature' && asksMoves(params));
+  const files = new AsOfFiles(build, vg, kind === KIND_WITH_MOVES && asksMoves(params));
   // read beside what the query reads of today's files, not before it: at the edge each read is a request
   const existing = files.view(kind).then((view) => view.existing);
   readAhead(existing);
@@ -31,6 +31,9 @@ export async function collectionAsOf(build: BuildFiles, vg: VersionGroup, v: str
 
 /** A kind's lists as of each version group, read once per build; `asOf` starts the read beside the version groups'. */
 export const listViewsOf = (build: BuildFiles, kind: string): Promise<ListViewsFile> => keptJson<ListViewsFile>(build, asOfListsFile(kind), 'missing, though the kind is answered as of a game');
+
+/** The one kind whose list has a `move` filter of then. */
+const KIND_WITH_MOVES = 'creature';
 
 /**
  * Whether a creature list's query filters or counts by move: only then is the `move` filter of
@@ -173,14 +176,29 @@ function packedAsOf(today: PackedFilters, view: View): PackedFilters {
 /** A filter's name, about and target: what a filter of then takes from today's. */
 const labelsOf = ({ name, about, target }: PackedValueFilter): Pick<PackedValueFilter, 'name' | 'about' | 'target'> => ({ name, about, ...(target === undefined ? {} : { target }) });
 
-/** The values of then with today's filter's name, about and target; every member written out. */
+/**
+ * The `move` filter of then (its values by move id, unnamed: generator/indexes/as-of-views.ts
+ * MOVE_FILTER_INPUTS) with today's filter's name, about and target, each value named as today's
+ * of the same id names it; every member written out.
+ */
 function withLabels(then: PackedValueFilter, today: PackedValueFilter): PackedValueFilter {
+  let names: string[] | undefined;
+  const todayKey = (value: number): number => {
+    const id = then.id(value);
+    const key = id === null ? undefined : today.keyOfId(id);
+    if (key === undefined) throw new BrokenBuild(filterIndexFile(KIND_WITH_MOVES), `has no move ${id}, though a move filter of then holds it`);
+    return key;
+  };
   return {
     ...labelsOf(today),
     size: then.size,
     id: (value) => then.id(value),
-    names: () => then.names(),
-    keyOfName: (name) => then.keyOfName(name),
+    names: () => (names ??= Array.from({ length: then.size }, (_, value) => today.names()[todayKey(value)]!)),
+    keyOfName: (name) => {
+      const key = today.keyOfName(name);
+      const id = key === undefined ? null : today.id(key);
+      return id === null ? undefined : then.keyOfId(id);
+    },
     keyOfId: (id) => then.keyOfId(id),
     addMembers: (value, words) => then.addMembers(value, words),
   };

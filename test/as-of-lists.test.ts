@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { asOfFactsFile, asOfListsFile, asOfStatsFile, type FactsFile, type StatsFile } from '../edge/as-of/facts.ts';
+import { asOfFactsFile, asOfLearnsetFile, asOfListsFile, asOfStatsFile, type FactsFile, type LearnsetFile, type StatsFile } from '../edge/as-of/facts.ts';
 import { encodeColumnPatch, encodeFieldColumn, FieldColumn, PatchedColumn } from '../edge/query/field-column.ts';
 import { jsonBytes } from '../edge/query/raw-json.ts';
 import { asOfListFiles, type AsOfListFiles, type BuiltFile } from '../generator/indexes/as-of-lists.ts';
@@ -58,14 +58,26 @@ describe('the lists as of a game, made again after an edit', () => {
     expect(paths.filter((path) => path.endsWith('.jsonl')).length).toBeGreaterThan(0);
   });
 
-  it("a move renamed: the creature list's move filters and the move list are made again, not the creature views' columns", () => {
+  it("a move renamed: the move list is made again; no creature list of then (its move filters hold move ids, named by today's filter at the edge)", () => {
     const read = editedJson<FactsFile<'move'>>(asOfFactsFile('move'), (moves) => {
       moves.records[0]![1].name = 'a-renamed-move';
     });
     const partial = asOfListFiles(read, baseUrl, (rel) => rel === asOfFactsFile('move'));
     const full = asOfListFiles(read, baseUrl);
     expectSameAsFull(partial, full, read);
-    expect([...partial.named.keys()]).toEqual(['creature', 'move']);
+    expect([...partial.named.keys()]).toEqual(['move']);
+    expect(partial.files.map(([path]) => path).filter((path) => path.includes('/creature'))).toEqual([]);
+  });
+
+  it("a learnset edited: the creature list's move filters are made again, not its views' columns", () => {
+    const read = editedJson<LearnsetFile>(asOfLearnsetFile, (learnsets) => {
+      const pairs = learnsets.records[0]![1];
+      pairs.splice(0, 2);
+    });
+    const partial = asOfListFiles(read, baseUrl, (rel) => rel === asOfLearnsetFile);
+    const full = asOfListFiles(read, baseUrl);
+    expectSameAsFull(partial, full, read);
+    expect([...partial.named.keys()]).toEqual(['creature']);
     const creatureFiles = partial.files.map(([path]) => path).filter((path) => path.includes('/creature/'));
     expect(creatureFiles.some((path) => path.endsWith('~move.bin'))).toBe(true);
     expect(creatureFiles.filter((path) => path.endsWith('.jsonl'))).toEqual([]);

@@ -311,6 +311,7 @@ describe('as of each v, the lists are the oracle\'s', () => {
     const problems = new Mismatches();
     const types = listed('type').map((t) => t.name);
     const abilities = spread(world.ids('ability'), 8, SEED).map((id) => world.doc('ability', id)['name'] as string);
+    const listedCreatures = new Set(listed('creature').map(idOf));
     const moves = ['surf', 'tackle', 'hyper-beam', ...spread(world.moves.map((m) => m.id), 4, SEED).map((id) => world.moves.find((m) => m.id === id)!.name)];
     for (const era of eras) {
       const base = `as-of/${era.segment}/creature/`;
@@ -325,6 +326,15 @@ describe('as of each v, the lists are the oracle\'s', () => {
       for (const type of types) await same(`${base}?type=${type}&limit=100000`, creaturesWhere(era, (c) => typesAsOf(c, era).some((t) => t.type.name === type)));
       for (const ability of abilities) await same(`${base}?ability=${ability}&limit=100000`, creaturesWhere(era, (c) => abilitiesAsOf(c, era).some((a) => a.ability?.name === ability)));
       for (const move of moves) await same(`${base}?move=${move}&limit=100000`, creaturesWhere(era, (c) => c.learns.get(move)?.has(era.group) === true));
+      // the move facet of then: every move learned then, by id, named and linked as today's move list names it
+      const learners = new Map<string, number>();
+      for (const c of world.creatures) {
+        if (!creatureExists(c, era) || !listedCreatures.has(c.id)) continue;
+        for (const [move, groups] of c.learns) if (groups.has(era.group)) learners.set(move, (learners.get(move) ?? 0) + 1);
+      }
+      const expectedFacet = listed('move').flatMap((link) => (learners.has(link.name) ? [{ ...link, count: learners.get(link.name)! }] : []));
+      const facet = ((await getJson(`${base}?facets=move&limit=1`))['facets'] as Record<string, unknown>)['move'];
+      problems.add(JSON.stringify(facet) === JSON.stringify(expectedFacet) ? null : `GET /v2/${base}?facets=move: ${differences(expectedFacet, facet, 3).join('; ')}`);
     }
     expect(problems.report()).toEqual([]);
   });

@@ -79,7 +79,7 @@ class ListMaker {
     const ids = this.json<FullList>(listFile(kind)).results.map((entry) => idOfUrl(entry.url));
     const readsStats = parts.some((part) => remade.has(part.name) && part.reads.includes('stats'));
     const stats = readsStats ? (this.stats ??= new Map(this.json<StatsFile>(asOfStatsFile).records)) : undefined;
-    const learned = remakesMoves ? learnedByGroup(world, ids, new Map(this.json<LearnsetFile>(asOfLearnsetFile).records)) : null;
+    const learned = remakesMoves ? learnedByGroup(ids, new Map(this.json<LearnsetFile>(asOfLearnsetFile).records)) : null;
     const served = remade.size < parts.length || (kind === 'creature' && !remakesMoves) ? this.json<ListViewsFile>(asOfListsFile(kind)) : null;
     const creaturesThen: NonNullable<ViewScope['creaturesThen']> = new Map();
     const groups: ListViewsFile['groups'] = [];
@@ -244,7 +244,7 @@ function servedGroup(served: ListViewsFile, vg: VersionGroup): ListViewsFile['gr
 /** A value filter's rows with gaps between positions, as `ViewFile` `values` (and a move filter file) holds them. */
 const withGaps = (rows: ValueRows): ViewFile['values'][number][1] => rows.map(([name, id, positions]) => [name, id, positionGaps(positions)]);
 
-/** A list's `move` filter of then, packed as today's filters are (edge/query/filter-pack.ts): one value filter, no ranges. */
+/** A list's `move` filter of then, packed as today's filters are (edge/query/filter-pack.ts): one value filter by move id, no names, no ranges. */
 function moveFilterPack(kind: string, count: number, rows: ViewFile['values'][number][1]): Uint8Array {
   return encodeFilterPack({ format: 'filter-index/1', kind, count, values: { move: { about: 'a move it could learn then', target: 'move', values: rows } }, ranges: {} });
 }

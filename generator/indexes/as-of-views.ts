@@ -91,8 +91,12 @@ export const VIEW_PARTS = {
   type: [{ name: 'existence', reads: ['version-group', 'type'], values: [], fields: [], ranges: false }],
   ability: [{ name: 'existence', reads: ['version-group', 'ability'], values: [], fields: [], ranges: false }],
 } as const satisfies Record<AsOfKind, readonly ViewPart[]>;
-/** What a creature list's `move` filter of each version group (learnedByGroup, a file of its own) is made from. */
-export const MOVE_FILTER_INPUTS: Pick<ViewPart, 'reads' | 'fields' | 'ranges'> = { reads: ['version-group', 'creature', 'move', 'learnsets'], fields: [], ranges: false };
+/**
+ * What a creature list's `move` filter of each version group (learnedByGroup, a file of its own)
+ * is made from. Not the moves' facts: the filter holds move ids, and an answer names them from
+ * today's `move` filter (edge/as-of-collection.ts), so a move renamed makes no list of then again.
+ */
+export const MOVE_FILTER_INPUTS: Pick<ViewPart, 'reads' | 'fields' | 'ranges'> = { reads: ['version-group', 'creature', 'learnsets'], fields: [], ranges: false };
 
 /** What a kind's view is made from: the version group, the facts, each list position's id, the links' base. */
 export interface ViewScope {
@@ -122,6 +126,9 @@ const existingPositions = (ids: ReadonlyArray<number | null>, exists: (id: numbe
 function existenceOnly({ ids }: ViewScope, exists: (id: number) => boolean): AsOfListView {
   return { count: ids.length, existing: existingPositions(ids, exists), values: new Map(), ranges: new Map(), fields: new Map(), fieldsKey: 'none' };
 }
+
+/** A move filter of then's value name: none (MOVE_FILTER_INPUTS). */
+const UNNAMED = '';
 
 /** Members by value id, then the rows in id order. */
 function valueRows(members: Map<number, number[]>, nameOf: (id: number) => string | undefined): ValueRows {
@@ -202,9 +209,9 @@ function addKindsPart(view: AsOfListView, { world, base }: ViewScope, then: Map<
 /**
  * A creature list's `move` filter as of each version group, from the creatures' learnsets
  * (facts.ts LearnsetFile), each read once: for a group and the positions that existed then, the
- * creatures that learn each move in it.
+ * creatures that learn each move in it. Its rows are by move id, with no names (MOVE_FILTER_INPUTS).
  */
-export function learnedByGroup(world: AsOfWorld, ids: ReadonlyArray<number | null>, learnsets: ReadonlyMap<number, readonly number[]>): (vg: VersionGroup, existing: readonly number[]) => ValueRows {
+export function learnedByGroup(ids: ReadonlyArray<number | null>, learnsets: ReadonlyMap<number, readonly number[]>): (vg: VersionGroup, existing: readonly number[]) => ValueRows {
   // by version group id, by move: the positions (ascending) of the creatures that learn it there
   const byGroup = new Map<number, Map<number, number[]>>();
   ids.forEach((id, p) => {
@@ -224,7 +231,7 @@ export function learnedByGroup(world: AsOfWorld, ids: ReadonlyArray<number | nul
       const kept = positions.filter((p) => there.has(p));
       if (kept.length) byMove.set(move, kept);
     }
-    return valueRows(byMove, (id) => world.move(id)?.name);
+    return valueRows(byMove, () => UNNAMED);
   };
 }
 
