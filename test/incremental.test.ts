@@ -122,6 +122,8 @@ describe('incremental rebuilds equal a full build, file by file', () => {
     // again, their encounters read no move and are not
     expect(moved.made['creature item']).toBe(linking);
     expect(moved.made['creature encounters']).toBeUndefined();
+    // nor their as-of facts and documents, which hold their moves by id
+    expect(moved.made['creature as-of']).toBeUndefined();
     expect(readFileSync(join(served, 'v2/move/body-tackle.json'), 'utf8')).toBe(readFileSync(join(served, 'v2/move/33.json'), 'utf8'));
 
     editLine('csv/languages.csv', '5,fr,fr,fr,1,8', '5,fr,fr,french,1,8');
@@ -137,6 +139,7 @@ describe('incremental rebuilds equal a full build, file by file', () => {
     // link to it (the moves it learns, its types, abilities) read its name, which did not change
     expect(report.documents).toBeGreaterThanOrEqual(1);
     expect(report.documents).toBeLessThan(10);
+    expect(report.made['creature as-of']).toBe(1);
     expect(JSON.parse(readFileSync(join(served, 'v2/creature/pikachu.json'), 'utf8')).stats[0].base_stat).toBe(36);
     // round 1: the move's and the language's updates, then this one
     expect(await compareWithFullBuild()).toEqual([]);

@@ -8,12 +8,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { validatorFor } from '../../schemas/ajv.ts';
 import type { FullList, ListEntry } from '../../edge/pagination.ts';
-import { allKinds, type KindName } from '../model/kinds.ts';
+import { allKinds, type KindName, type RecordOf } from '../model/kinds.ts';
 import type { AnyResource } from '../resources/define.ts';
 import { resourceUrl, type BuildContext, type Media } from '../resources/context.ts';
 import { coverageFacts, type CoverageFacts, type Doc } from '../indexes/coverage.ts';
 import { kindQuery, type KindQuery, type QueryFacts } from '../indexes/query-facts.ts';
-import { asOfDocument, asOfFacts, type KeptFacts } from '../indexes/as-of.ts';
+import { asOfDocument, asOfFacts, creatureAsOf, hasAsOfPart, type CreatureAsOf, type KeptFacts } from '../indexes/as-of.ts';
 
 type AnyRecord = { id: number; name: string | null };
 
@@ -35,6 +35,8 @@ export const manifestPaths = (text: string): Set<string> => new Set(text.split('
  * item reads (a move's name, in a creature's moves) does not make its subresources again.
  */
 export const ITEM_PART = 'item';
+/** A creature's as-of facts and document, made from its record apart from its item (indexes/as-of.ts creatureAsOf): a move renamed makes the item again, not them. */
+export const AS_OF_PART = 'as-of';
 
 /** How one of a record's documents is made, and the schema check it must pass. */
 export interface DocumentMaker {
@@ -60,13 +62,18 @@ const specs = new Map(allKinds.map((k) => [k.kind as string, k]));
 
 export function kindEmitter(resource: AnyResource): KindEmitter {
   const spec = specs.get(resource.kind);
-  if (resource.subresources && ITEM_PART in resource.subresources) throw new Error(`${resource.kind}: a subresource may not be named ${ITEM_PART}`);
+  for (const part of [ITEM_PART, AS_OF_PART]) if (resource.subresources && part in resource.subresources) throw new Error(`${resource.kind}: a subresource may not be named ${part}`);
   const subs = Object.entries(resource.subresources ?? {}).map(
     ([sub, def]): DocumentMaker => ({ part: sub, emit: def.emit as DocumentMaker['emit'], check: validatorFor(def.schema) }),
   );
+  const emitItem = resource.emit as DocumentMaker['emit'];
+  // made from the record, no document of the service: nothing to check
+  const asOfPart: DocumentMaker[] = hasAsOfPart(resource.kind)
+    ? [{ part: AS_OF_PART, emit: (record, ctx) => creatureAsOf(record as RecordOf<'creature'>, (moveless) => emitItem(moveless, ctx) as Doc, ctx), check: () => null }]
+    : [];
   return {
     kind: resource.kind,
-    documents: [{ part: ITEM_PART, emit: resource.emit as DocumentMaker['emit'], check: validatorFor(resource.schema) }, ...subs],
+    documents: [{ part: ITEM_PART, emit: emitItem, check: validatorFor(resource.schema) }, ...asOfPart, ...subs],
     subs: subs.map((s) => s.part),
     listed: spec?.listed as ((row: unknown) => boolean) | undefined,
     idOnly: spec?.name === null,
@@ -82,9 +89,9 @@ export interface RecordDocuments {
   facts: QueryFacts | null;
   /** made with the item, for the kinds the coverage map covers */
   coverage: CoverageFacts | null;
-  /** made with the item, for the kinds the as-of rules read (indexes/as-of.ts) */
+  /** made with the item, for the kinds the as-of rules read (indexes/as-of.ts); a creature's in the AS_OF_PART */
   asOfFacts: KeptFacts | null;
-  /** made with the item, for a creature or a move: its as-of document's bytes */
+  /** made with the item, for a move, or in the AS_OF_PART, for a creature: its as-of document's bytes */
   asOfDocument: string | null;
   subs: Array<{ sub: string; body: string }>;
   problems: string[];
@@ -107,6 +114,12 @@ export function emitRecord(
       if (only.parts && !only.parts.has(part)) continue;
       const docCtx = only.contextFor?.(part) ?? ctx;
       const doc = emit(record, docCtx);
+      if (part === AS_OF_PART) {
+        const { facts, document } = doc as CreatureAsOf;
+        out.asOfFacts = facts;
+        out.asOfDocument = JSON.stringify(document);
+        continue;
+      }
       const error = check(doc);
       if (part === ITEM_PART) {
         if (error) {
@@ -123,9 +136,9 @@ export function emitRecord(
         }
         out.facts = facts;
         out.coverage = coverageFacts(em.kind, doc as Doc);
-        out.asOfFacts = asOfFacts(em.kind, doc as Doc, docCtx);
+        out.asOfFacts ??= asOfFacts(em.kind, doc as Doc);
         const asOf = asOfDocument(em.kind, doc as Doc, docCtx);
-        out.asOfDocument = asOf && JSON.stringify(asOf);
+        if (asOf) out.asOfDocument = JSON.stringify(asOf);
       } else if (error) out.problems.push(`${em.kind} ${record.id} ${part}: ${error}`);
       else out.subs.push({ sub: part, body: JSON.stringify(doc) });
     }

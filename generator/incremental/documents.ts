@@ -39,7 +39,7 @@ export function learnReads(ctx: BuildContext, emitters: ReadonlyMap<KindName, Ki
           const doc = emit(record, docCtx);
           if (part === ITEM_PART) {
             em.query.facts(record, doc, docCtx);
-            asOfFacts(kind, doc as Record<string, unknown>, docCtx);
+            asOfFacts(kind, doc as Record<string, unknown>);
             asOfDocument(kind, doc as Record<string, unknown>, docCtx);
           }
         } catch (e) {

@@ -10,6 +10,8 @@ import {
 import { idOfUrl } from '../../edge/layout.ts';
 import { join } from 'node:path';
 import type { BuildContext } from '../resources/context.ts';
+import { movesByMove } from '../resources/creatures/creature.ts';
+import type { RecordOf } from '../model/kinds.ts';
 import { BuildError } from '../build-error.ts';
 import { readJsonIfThere } from '../files/folders.ts';
 
@@ -44,17 +46,6 @@ const relationIds = (value: unknown): Relations => {
 /** What the build keeps of each record: its kind's facts, and for a creature its learnset (written to a file of its own). */
 type KeptOf<K extends FactKind> = K extends 'creature' ? FactsOf[K] & CreatureStats & { learnset: number[] } : FactsOf[K];
 export type KeptFacts = KeptOf<FactKind>;
-
-/** A creature's moves with the version groups of each, as flat pairs (LearnsetFile). */
-function learnset(doc: Doc): number[] {
-  const out: number[] = [];
-  for (const { move, version_group_details } of doc.moves as Array<{ move: Link; version_group_details: Array<{ version_group: Link }> }>) {
-    let groups = 0;
-    for (const detail of version_group_details) groups = withBit(groups, idOf(detail.version_group), `creature ${String(doc.id)}`);
-    out.push(idOf(move), groups);
-  }
-  return out;
-}
 
 /** A bit set of version group ids with `vg` in it; throws when `vg` is beyond what a bit set holds. */
 function withBit(groups: number, vg: number, owner: string): number {
@@ -96,25 +87,29 @@ function bornOfEvery(ctx: BuildContext): Map<number, number> {
   return born;
 }
 
-/** Each fact kind's facts, read off its item document (and, for when a creature came, its first form's record). */
-const FACTS: { [K in FactKind]: (doc: Doc, ctx: BuildContext) => KeptOf<K> } = {
+/** The facts of a creature but its learnset, read off its item (made without moves: creatureAsOf). */
+const creatureFacts = (doc: Doc, ctx: BuildContext): Omit<KeptOf<'creature'>, 'learnset'> => ({
+  name: doc.name as string,
+  born: bornIn(doc.id as number, ctx),
+  types: slotTypes(doc.types),
+  pastTypes: pastByGeneration(doc.past_types, 'types', slotTypes),
+  abilities: slotAbilities(doc.abilities),
+  pastAbilities: pastByGeneration(doc.past_abilities, 'abilities', slotAbilities),
+  stats: statValues(doc.stats),
+  pastStats: pastByGeneration(doc.past_stats, 'stats', statValues),
+});
+
+/** The kinds whose facts are read off their item document as it is made (a creature's are made in a part of their own: creatureAsOf). */
+type ItemFactKind = Exclude<FactKind, 'creature'>;
+
+/** Each of those kinds' facts, read off its item document. */
+const FACTS: { [K in ItemFactKind]: (doc: Doc) => KeptOf<K> } = {
   'version-group': (doc) => ({
     name: doc.name as string,
     order: doc.order as number,
     generation: generationOf(doc),
     generationName: (doc.generation as Link).name,
     versions: (doc.versions as Link[]).map((v) => v.name),
-  }),
-  creature: (doc, ctx) => ({
-    name: doc.name as string,
-    born: bornIn(doc.id as number, ctx),
-    types: slotTypes(doc.types),
-    pastTypes: pastByGeneration(doc.past_types, 'types', slotTypes),
-    abilities: slotAbilities(doc.abilities),
-    pastAbilities: pastByGeneration(doc.past_abilities, 'abilities', slotAbilities),
-    stats: statValues(doc.stats),
-    pastStats: pastByGeneration(doc.past_stats, 'stats', statValues),
-    learnset: learnset(doc),
   }),
   move: (doc) => ({
     name: doc.name as string,
@@ -137,9 +132,12 @@ export const hasAsOfFacts = (kind: string): kind is FactKind => (AS_OF_FACT_KIND
 /** Whether an item of `kind` has an as-of document. */
 export const hasAsOfDocument = (kind: string): kind is DocumentKind => (AS_OF_DOCUMENT_KINDS as readonly string[]).includes(kind);
 
-/** A record's as-of facts, for the kinds the rules read; null for any other kind. */
-export function asOfFacts(kind: string, doc: Doc, ctx: BuildContext): KeptFacts | null {
-  return hasAsOfFacts(kind) ? FACTS[kind](doc, ctx) : null;
+/** Whether a kind's as-of facts and document are made from its record in a part of their own (builder/emit-kinds.ts AS_OF_PART), not read off its item. */
+export const hasAsOfPart = (kind: string): kind is 'creature' => kind === 'creature';
+
+/** A record's as-of facts read off its item, for the kinds the rules read but a creature (creatureAsOf); null for any other kind. */
+export function asOfFacts(kind: string, doc: Doc): KeptFacts | null {
+  return hasAsOfFacts(kind) && !hasAsOfPart(kind) ? FACTS[kind](doc) : null;
 }
 
 /** A kind's facts files from its records' facts in id order: its own, for creatures the stats and learnsets, for moves their names. */
@@ -179,20 +177,36 @@ function readServed<T>(dir: string, file: string): T {
   return read;
 }
 
-/** The creature's as-of document: its item without moves, and its moves compact (facts.ts). */
-function creatureDocument(doc: Doc, ctx: BuildContext): CreatureAsOfDocument {
+/** A creature's as-of facts and document (creatureAsOf). */
+export interface CreatureAsOf {
+  facts: KeptOf<'creature'>;
+  document: CreatureAsOfDocument;
+}
+
+/**
+ * A creature's as-of facts and document, made from its record: its item made without moves
+ * (`emitItem`), and its moves by id from its move rows. A part of their own (builder/emit-kinds.ts
+ * AS_OF_PART), so that what the ledger records of them reads no move: a move renamed makes the
+ * item of every creature that learns it again (its `moves` name it), and leaves these be.
+ */
+export function creatureAsOf(record: RecordOf<'creature'>, emitItem: (record: RecordOf<'creature'>) => Doc, ctx: BuildContext): CreatureAsOf {
+  const item = emitItem({ ...record, moves: [] });
   const methods: Record<string, string> = {};
-  type Detail = { level_learned_at: number; move_learn_method: Link; order: number | null; version_group: Link };
-  const moves = (doc.moves as Array<{ move: Link; version_group_details: Detail[] }>).map(({ move, version_group_details }): [number, ...number[]] => {
+  const moves: CreatureAsOfDocument['moves'] = [];
+  const learnset: number[] = [];
+  for (const [move, rows] of movesByMove(record)) {
     const details: number[] = [];
-    for (const d of version_group_details) {
-      const method = idOf(d.move_learn_method);
-      methods[String(method)] = d.move_learn_method.name;
-      details.push(idOf(d.version_group), d.level_learned_at, method, d.order ?? -1);
+    let groups = 0;
+    for (const row of rows) {
+      methods[String(row.creature_move_method_id)] ??= ctx.ref('move-learn-method', row.creature_move_method_id).name;
+      details.push(row.version_group_id, row.level, row.creature_move_method_id, row.order ?? -1);
+      groups = withBit(groups, row.version_group_id, `creature ${record.id}`);
     }
-    return [idOf(move), ...details];
-  });
-  return { item: { ...doc, moves: [] }, moves, methods, born: bornIn(doc.id as number, ctx) };
+    moves.push([move, ...details]);
+    learnset.push(move, groups);
+  }
+  const facts = { ...creatureFacts(item, ctx), learnset };
+  return { facts, document: { item, moves, methods, born: facts.born } };
 }
 
 /** The move's as-of document: each learner's version groups (from the learnsets the item's list is made from). */
@@ -210,9 +224,7 @@ function moveDocument(doc: Doc, ctx: BuildContext): MoveAsOfDocument {
   return { learners };
 }
 
-/** A creature's or a move's as-of document, made with its item; null for other kinds. */
+/** A move's as-of document, made with its item; null for other kinds (a creature's: creatureAsOf). */
 export function asOfDocument(kind: string, doc: Doc, ctx: BuildContext): AsOfDocumentOf[DocumentKind] | null {
-  if (kind === 'creature') return creatureDocument(doc, ctx);
-  if (kind === 'move') return moveDocument(doc, ctx);
-  return null;
+  return kind === 'move' ? moveDocument(doc, ctx) : null;
 }

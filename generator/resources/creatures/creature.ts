@@ -21,9 +21,12 @@ const statValue = (ctx: BuildContext, row: { base_stat: number; effort: number; 
   stat: ctx.ref('stat', row.stat_id),
 });
 
+/** A creature's move rows, a group per move by move id, each in table order (version group, then method): its `moves`, and its as-of document's (indexes/as-of.ts). */
+export const movesByMove = (creature: CreatureRecord) => sortedBy(groupInOrder(creature.moves, (m) => m.move_id), ([moveId]) => moveId);
+
 /** One entry per move, by move id; its details in table order (version group, then method). */
 function moves(ctx: BuildContext, creature: CreatureRecord) {
-  return sortedBy(groupInOrder(creature.moves, (m) => m.move_id), ([moveId]) => moveId).map(([moveId, rows]) => ({
+  return movesByMove(creature).map(([moveId, rows]) => ({
     move: ctx.ref('move', moveId),
     version_group_details: rows.map((r) => ({
       level_learned_at: r.level,
