@@ -34,7 +34,7 @@ export function versionsOf(build: BuildFiles): Promise<Versions> {
   return build.keep('as-of-versions', async () => new Versions(await readFacts(build, 'version-group'))) as Promise<Versions>;
 }
 
-/** Every move's name by id, read once per build: a creature's as-of document names its moves by id only. */
+/** Every move's name by id, read once per build: a creature's as-of document and the facts name moves by id only. */
 function moveNamesOf(build: BuildFiles): Promise<Map<number, string>> {
   return build.keep('as-of-move-names', async () => new Map((await build.requiredJson<MoveNamesFile>(asOfMoveNamesFile)).records)) as Promise<Map<number, string>>;
 }
@@ -58,6 +58,7 @@ export async function asOf(build: BuildFiles, rest: readonly string[], withQuery
   if (v === undefined || kind === undefined || rest.length > 4) return notFound();
   // the reads every answer over all creatures will wait on start now, beside the version groups'
   if (sub !== undefined || (key !== undefined && (kind === 'type' || kind === 'ability'))) readAhead(worldOf(build));
+  if (sub === undefined && key !== undefined && (kind === 'type' || kind === 'creature')) readAhead(moveNamesOf(build));
   if (key === undefined && isAsOfKind(kind)) readAhead(listViewsOf(build, kind));
   const versions = await versionsOf(build);
   const vg = versions.resolve(v);
@@ -85,13 +86,14 @@ async function itemAsOf(build: BuildFiles, kind: AsOfKind, key: string, context:
   if (!existed) return notFoundBecause(`${kind} "${key}" did not exist as of ${context.vg.name}`);
   if (kind === 'move') return jsonAnswer(200, moveAsOf(today, await asOfDocument<MoveAsOfDocument>(build, 'move', today.id as number), context));
   const all: AsOfAll = { ...context, world: await worldOf(build) };
-  return jsonAnswer(200, kind === 'type' ? typeAsOf(today, all) : abilityAsOf(today, all));
+  if (kind === 'ability') return jsonAnswer(200, abilityAsOf(today, all));
+  const names = await moveNamesOf(build);
+  return jsonAnswer(200, typeAsOf(today, all, (id) => names.get(id)));
 }
 
 /** A creature as of a game: its as-of document (by id or name) says all but its moves' names, when it came included. */
 async function creatureItem(build: BuildFiles, key: string, context: AsOf): Promise<Answer> {
   const names = moveNamesOf(build);
-  readAhead(names);
   const doc = await build.json<CreatureAsOfDocument>(asOfDocumentFile('creature', key));
   if (doc === null) return notFound();
   if (!context.versions.cameBy(doc.born, context.vg, `creature ${key}`)) return notFoundBecause(`creature "${key}" did not exist as of ${context.vg.name}`);

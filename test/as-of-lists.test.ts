@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { asOfFactsFile, asOfLearnsetFile, asOfListsFile, asOfStatsFile, type FactsFile, type LearnsetFile, type StatsFile } from '../edge/as-of/facts.ts';
+import { asOfFactsFile, asOfLearnsetFile, asOfListsFile, asOfMoveNamesFile, asOfStatsFile, type FactsFile, type LearnsetFile, type MoveNamesFile, type StatsFile } from '../edge/as-of/facts.ts';
 import { encodeColumnPatch, encodeFieldColumn, FieldColumn, PatchedColumn } from '../edge/query/field-column.ts';
 import { jsonBytes } from '../edge/query/raw-json.ts';
 import { asOfListFiles, type AsOfListFiles, type BuiltFile } from '../generator/indexes/as-of-lists.ts';
@@ -58,9 +58,19 @@ describe('the lists as of a game, made again after an edit', () => {
     expect(paths.filter((path) => path.endsWith('.jsonl')).length).toBeGreaterThan(0);
   });
 
-  it("a move renamed: the move list is made again; no creature list of then (its move filters hold move ids, named by today's filter at the edge)", () => {
+  it("a move renamed: no list of then is made again (the move facts hold no names, a creature list's move filters hold move ids, named by today's filter at the edge)", () => {
+    const read = editedJson<MoveNamesFile>(asOfMoveNamesFile, (names) => {
+      names.records[0]![1] = 'a-renamed-move';
+    });
+    const partial = asOfListFiles(read, baseUrl, (rel) => rel === asOfMoveNamesFile);
+    expect(partial).toEqual({ files: [], named: new Map() });
+    expectSameAsFull(asOfListFiles(served, baseUrl), asOfListFiles(read, baseUrl), read);
+  });
+
+  it("a move's power: the move list's values part is made again, no creature list", () => {
     const read = editedJson<FactsFile<'move'>>(asOfFactsFile('move'), (moves) => {
-      moves.records[0]![1].name = 'a-renamed-move';
+      const values = moves.records.find(([, facts]) => facts.values[0] !== null)![1].values;
+      values[0]! += 5;
     });
     const partial = asOfListFiles(read, baseUrl, (rel) => rel === asOfFactsFile('move'));
     const full = asOfListFiles(read, baseUrl);

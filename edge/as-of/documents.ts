@@ -5,7 +5,7 @@
  * today's, in today's key order.
  */
 import type { CreatureAsOfDocument, MoveAsOfDocument, Past, SlotAbility } from './facts.ts';
-import { inGroups, RELATION_KEYS } from './facts.ts';
+import { asOfMoveNamesFile, inGroups, RELATION_KEYS } from './facts.ts';
 import { abilitiesAsOf, moveFieldAsOf, multiplier, statsAsOf, typesAsOf } from './rules.ts';
 import type { Versions, VersionGroup } from './versions.ts';
 import type { AsOfWorld } from './world.ts';
@@ -73,6 +73,13 @@ export function creatureAsOf(doc: CreatureAsOfDocument, { vg, base }: AsOf, move
   );
 }
 
+/** A move's name by id, for the answer about `owner`; a move with none is a fault of the build. */
+function namedMove(id: number, moveName: (id: number) => string | undefined, owner: string): string {
+  const name = moveName(id);
+  if (name === undefined) throw new Error(`${owner}: move ${id} has no name in ${asOfMoveNamesFile}`);
+  return name;
+}
+
 /** A creature's moves in one version group, each with that group's details only; moves it did not learn there are left out. */
 function movesIn(doc: CreatureAsOfDocument, vg: VersionGroup, base: string, moveName: (id: number) => string | undefined): Doc[] {
   const group = link(base, 'version-group', vg.id, vg.name);
@@ -87,9 +94,7 @@ function movesIn(doc: CreatureAsOfDocument, vg: VersionGroup, base: string, move
       here.push({ level_learned_at: level, move_learn_method: link(base, 'move-learn-method', method, methodName), order: order < 0 ? null : order, version_group: group });
     }
     if (!here.length) continue;
-    const name = moveName(id);
-    if (name === undefined) throw new Error(`creature ${String(doc.item.id)}: move ${id} has no facts`);
-    out.push({ move: link(base, 'move', id, name), version_group_details: here });
+    out.push({ move: link(base, 'move', id, namedMove(id, moveName, `creature ${String(doc.item.id)}`)), version_group_details: here });
   }
   return out;
 }
@@ -106,7 +111,8 @@ export function moveAsOf(item: Doc, doc: MoveAsOfDocument, { vg, versions }: AsO
   return withChanges(item, changes, ['past_values']);
 }
 
-export function typeAsOf(item: Doc, { vg, world, base }: AsOfAll): Doc {
+/** A type as of `vg`; `moveName` names a move by id (facts.ts `asOfMoveNamesFile`). */
+export function typeAsOf(item: Doc, { vg, world, base }: AsOfAll, moveName: (id: number) => string | undefined): Doc {
   const id = item.id as number;
   const relations = world.typeRelations(id, vg);
   const typeLinks = (ids: number[]) => ids.map((t) => link(base, 'type', t, world.typeName(t)!));
@@ -117,7 +123,7 @@ export function typeAsOf(item: Doc, { vg, world, base }: AsOfAll): Doc {
     {
       damage_relations: damage,
       creature: world.creaturesOfType(id, vg).map((c) => ({ slot: c.entry[0], creature: link(base, 'creature', c.id, c.name) })),
-      moves: world.movesOfType(id, vg).map((m) => link(base, 'move', m.id, m.name)),
+      moves: world.movesOfType(id, vg).map((move) => link(base, 'move', move, namedMove(move, moveName, `type ${id}`))),
     },
     ['past_damage_relations'],
   );

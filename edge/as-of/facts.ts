@@ -61,8 +61,8 @@ export type MoveValue = (typeof MOVE_VALUES)[number];
 /** A move's values in `MOVE_VALUES` order (the type as its id); null where it has none (or, in a past entry, where it did not change). */
 export type MoveValues = [power: number | null, pp: number | null, accuracy: number | null, effectChance: number | null, type: number | null];
 
+/** A move's facts; its name is in `asOfMoveNamesFile` (a move renamed rewrites that file alone, which no list of then reads). */
 export interface MoveFacts {
-  name: string;
   generation: number;
   values: MoveValues;
   /** `[version group id, values]`: the values it had before that version group changed them */
@@ -154,7 +154,7 @@ export const AS_OF_PREFIX = 'v2/_as-of';
 export const asOfLearnsetFile = `${AS_OF_PREFIX}/creature-learnset.json`;
 /** Each creature's CreatureStats: `{records: [[id, stats], …]}`. */
 export const asOfStatsFile = `${AS_OF_PREFIX}/creature-stats.json`;
-/** Every move's name by id (19 kB): what a creature as of a game names its moves with (its as-of document holds their ids). */
+/** Every move's name by id (19 kB): what a creature and a type as of a game, and the coverage map, name moves with (the documents and facts hold their ids). */
 export const asOfMoveNamesFile = `${AS_OF_PREFIX}/move-names.json`;
 export interface MoveNamesFile {
   records: Array<[id: number, name: string]>;

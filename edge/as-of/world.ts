@@ -158,11 +158,9 @@ export class AsOfWorld {
     });
   }
 
-  /** The moves of a type as of the version group, in id order. */
-  movesOfType(type: number, vg: VersionGroup): Array<{ id: number; name: string }> {
-    return this.moves.flatMap(([id, move]) =>
-      existsInGeneration(move.generation, vg.generation) && this.moveType(move, vg) === type ? [{ id, name: move.name }] : [],
-    );
+  /** The ids of the moves of a type as of the version group, in id order (the facts hold no move names: facts.ts `asOfMoveNamesFile`). */
+  movesOfType(type: number, vg: VersionGroup): number[] {
+    return this.moves.flatMap(([id, move]) => (existsInGeneration(move.generation, vg.generation) && this.moveType(move, vg) === type ? [id] : []));
   }
 
   private existingCreatures(vg: VersionGroup): Array<[number, CreatureFacts]> {

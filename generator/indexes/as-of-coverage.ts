@@ -5,30 +5,42 @@
  * generation as of its last version group (the generation's own `{v}`).
  */
 import { join } from 'node:path';
-import { AS_OF_FACT_KINDS, asOfFactsFile, type FactKind, type FactsFile } from '../../edge/as-of/facts.ts';
+import { AS_OF_FACT_KINDS, asOfFactsFile, asOfMoveNamesFile, type FactKind, type FactsFile, type MoveNamesFile } from '../../edge/as-of/facts.ts';
 import { worldOfFacts, type AsOfWorld } from '../../edge/as-of/world.ts';
 import type { VersionGroup } from '../../edge/as-of/versions.ts';
 import type { AsOfDisagreement } from '../../schemas/output/coverage.ts';
 import { BuildError } from '../build-error.ts';
 import { readJsonIfThere } from '../files/folders.ts';
 
-/** The as-of facts of the build under `root`; null when a kind's file is missing (a build of some kinds only). */
-export function readWorld(root: string): AsOfWorld | null {
+/** The as-of facts of a build, and its moves' names (the facts hold their ids). */
+export interface FactsWorld {
+  world: AsOfWorld;
+  moveNames: ReadonlyMap<number, string>;
+}
+
+/** The as-of facts of the build under `root`; null when a file is missing (a build of some kinds only). */
+export function readWorld(root: string): FactsWorld | null {
   const files = new Map<FactKind, FactsFile<FactKind>>();
   for (const kind of AS_OF_FACT_KINDS) {
-    const path = join(root, asOfFactsFile(kind));
-    const file = readJsonIfThere<FactsFile<FactKind>>(path, (error) => {
-      throw new BuildError([`${path} cannot be parsed (${error.message})`]);
-    });
+    const file = readBuilt<FactsFile<FactKind>>(root, asOfFactsFile(kind));
     if (file === null) return null;
     files.set(kind, file);
   }
-  return worldOfFacts(<K extends FactKind>(kind: K) => files.get(kind) as unknown as FactsFile<K>);
+  const names = readBuilt<MoveNamesFile>(root, asOfMoveNamesFile);
+  if (names === null) return null;
+  return { world: worldOfFacts(<K extends FactKind>(kind: K) => files.get(kind) as unknown as FactsFile<K>), moveNames: new Map(names.records) };
+}
+
+function readBuilt<T>(root: string, file: string): T | null {
+  const path = join(root, file);
+  return readJsonIfThere<T>(path, (error) => {
+    throw new BuildError([`${path} cannot be parsed (${error.message})`]);
+  });
 }
 
 /** Every case, oldest generation first, then creatures before moves, each in id order. */
-export function asOfDisagreements(world: AsOfWorld): AsOfDisagreement[] {
-  return world.versions.generations().flatMap(({ name, vg }) => [...creatureCases(world, name, vg), ...moveCases(world, name, vg)]);
+export function asOfDisagreements({ world, moveNames }: FactsWorld): AsOfDisagreement[] {
+  return world.versions.generations().flatMap(({ name, vg }) => [...creatureCases(world, name, vg), ...moveCases(world, moveNames, name, vg)]);
 }
 
 function creatureCases(world: AsOfWorld, generation: string, vg: VersionGroup): AsOfDisagreement[] {
@@ -43,10 +55,10 @@ function creatureCases(world: AsOfWorld, generation: string, vg: VersionGroup): 
   });
 }
 
-function moveCases(world: AsOfWorld, generation: string, vg: VersionGroup): AsOfDisagreement[] {
+function moveCases(world: AsOfWorld, moveNames: ReadonlyMap<number, string>, generation: string, vg: VersionGroup): AsOfDisagreement[] {
   return world.moves.flatMap(([id, move]) => {
     if (!world.moveExists(id, vg)) return [];
     const type = world.moveType(move, vg);
-    return world.typeExists(type, vg) ? [] : [{ as_of: generation, kind: 'move', name: move.name, field: 'type', names: [world.typeName(type) ?? String(type)] }];
+    return world.typeExists(type, vg) ? [] : [{ as_of: generation, kind: 'move', name: moveNames.get(id) ?? String(id), field: 'type', names: [world.typeName(type) ?? String(type)] }];
   });
 }

@@ -43,8 +43,8 @@ const relationIds = (value: unknown): Relations => {
   return Object.fromEntries(RELATION_KEYS.map((key) => [key, links[key]!.map(idOf)])) as Relations;
 };
 
-/** What the build keeps of each record: its kind's facts, and for a creature its learnset (written to a file of its own). */
-type KeptOf<K extends FactKind> = K extends 'creature' ? FactsOf[K] & CreatureStats & { learnset: number[] } : FactsOf[K];
+/** What the build keeps of each record: its kind's facts, for a creature its stats and learnset, for a move its name (each written to a file of its own). */
+type KeptOf<K extends FactKind> = K extends 'creature' ? FactsOf[K] & CreatureStats & { learnset: number[] } : K extends 'move' ? FactsOf[K] & { name: string } : FactsOf[K];
 export type KeptFacts = KeptOf<FactKind>;
 
 /** A bit set of version group ids with `vg` in it; throws when `vg` is beyond what a bit set holds. */
@@ -143,10 +143,15 @@ export function asOfFacts(kind: string, doc: Doc): KeptFacts | null {
 /** A kind's facts files from its records' facts in id order: its own, for creatures the stats and learnsets, for moves their names. */
 export function asOfFactsBodies(kind: FactKind, records: Array<[number, KeptFacts]>): Array<[path: string, body: string]> {
   if (kind === 'creature') return creatureFactsBodies(records as Array<[number, KeptOf<'creature'>]>);
-  const own: [string, string] = [asOfFactsFile(kind), JSON.stringify({ kind, records } satisfies FactsFile<FactKind>)];
-  if (kind !== 'move') return [own];
-  const names: MoveNamesFile = { records: (records as Array<[number, FactsOf['move']]>).map(([id, facts]) => [id, facts.name]) };
-  return [own, [asOfMoveNamesFile, JSON.stringify(names)]];
+  if (kind === 'move') return moveFactsBodies(records as Array<[number, KeptOf<'move'>]>);
+  return [[asOfFactsFile(kind), JSON.stringify({ kind, records } satisfies FactsFile<FactKind>)]];
+}
+
+/** A move's facts go to two files: its own, and its name (which a rename alone changes, and no list of then reads). */
+function moveFactsBodies(moves: Array<[number, KeptOf<'move'>]>): Array<[path: string, body: string]> {
+  const own: FactsFile<'move'> = { kind: 'move', records: moves.map(([id, { name: _n, ...facts }]) => [id, facts]) };
+  const names: MoveNamesFile = { records: moves.map(([id, facts]) => [id, facts.name]) };
+  return [[asOfFactsFile('move'), JSON.stringify(own)], [asOfMoveNamesFile, JSON.stringify(names)]];
 }
 
 /** A creature's facts go to three files: its own, its stats and its learnset. */
@@ -158,14 +163,24 @@ function creatureFactsBodies(creatures: Array<[number, KeptOf<'creature'>]>): Ar
 }
 
 
-/** The facts a served build wrote for a kind (a creature's with its learnset), by id. */
+/** The facts a served build wrote for a kind (a creature's with its stats and learnset, a move's with its name), by id. */
 export function readAsOfFacts(dir: string, kind: FactKind): Map<number, KeptFacts> {
-  const own = new Map(readServed<FactsFile<FactKind>>(dir, asOfFactsFile(kind)).records);
+  if (kind === 'move') return readMoveFacts(dir);
+  const own = new Map(readServed<FactsFile<Exclude<FactKind, 'move'>>>(dir, asOfFactsFile(kind)).records);
   if (kind !== 'creature') return own;
   const stats = new Map(readServed<StatsFile>(dir, asOfStatsFile).records);
   const learnsets = new Map(readServed<LearnsetFile>(dir, asOfLearnsetFile).records);
   const kept = (id: number, facts: FactsOf['creature']): KeptOf<'creature'> => ({ ...facts, ...(stats.get(id) ?? { stats: [], pastStats: [] }), learnset: learnsets.get(id) ?? [] });
   return new Map([...own].map(([id, facts]) => [id, kept(id, facts as FactsOf['creature'])]));
+}
+
+function readMoveFacts(dir: string): Map<number, KeptOf<'move'>> {
+  const names = new Map(readServed<MoveNamesFile>(dir, asOfMoveNamesFile).records);
+  return new Map(readServed<FactsFile<'move'>>(dir, asOfFactsFile('move')).records.map(([id, facts]) => {
+    const name = names.get(id);
+    if (name === undefined) throw new BuildError([`${join(dir, asOfMoveNamesFile)} has no name for move ${id}; run a full build (npm run build -- --force)`]);
+    return [id, { ...facts, name }];
+  }));
 }
 
 function readServed<T>(dir: string, file: string): T {
