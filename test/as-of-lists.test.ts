@@ -10,6 +10,8 @@ import { describe, expect, inject, it } from 'vitest';
 import { asOfFactsFile, asOfLearnsetFile, asOfListsFile, asOfMoveNamesFile, asOfStatsFile, type FactsFile, type LearnsetFile, type MoveNamesFile, type StatsFile } from '../edge/as-of/facts.ts';
 import { encodeColumnPatch, encodeFieldColumn, FieldColumn, PatchedColumn } from '../edge/query/field-column.ts';
 import { jsonBytes } from '../edge/query/raw-json.ts';
+import { decodeFilterPack, encodeFilterPack, unpackFilterIndex } from '../edge/query/filter-pack.ts';
+import { filterIndexFile } from '../edge/layout.ts';
 import { asOfListFiles, type AsOfListFiles, type BuiltFile } from '../generator/indexes/as-of-lists.ts';
 
 const dist = inject('cutDistDir');
@@ -91,6 +93,20 @@ describe('the lists as of a game, made again after an edit', () => {
     const creatureFiles = partial.files.map(([path]) => path).filter((path) => path.includes('/creature/'));
     expect(creatureFiles.some((path) => path.endsWith('~move.bin'))).toBe(true);
     expect(creatureFiles.filter((path) => path.endsWith('.jsonl'))).toEqual([]);
+  });
+
+  it("today's filter index written again: the range patches are made again only when its ranges changed", () => {
+    const index = filterIndexFile('creature');
+    expect(asOfListFiles(served, baseUrl, (rel) => rel === index)).toEqual({ files: [], named: new Map() });
+    const edited = unpackFilterIndex(decodeFilterPack(served(index)!));
+    const attack = edited.ranges['attack']!;
+    attack[attack.findIndex((n) => n !== null)]! += 50;
+    const bytes = encodeFilterPack(edited);
+    const read: BuiltFile = (rel) => (rel === index ? bytes : served(rel));
+    const partial = asOfListFiles(read, baseUrl, (rel) => rel === index);
+    expectSameAsFull(partial, asOfListFiles(read, baseUrl), read);
+    expect([...partial.named.keys()]).toEqual(['creature']);
+    expect(partial.files.filter(([path]) => path.endsWith('~move.bin'))).toEqual([]);
   });
 
   it('an edit no list reads makes none again', () => {

@@ -182,6 +182,12 @@ export const asOfDocumentFile = (kind: DocumentKind, key: string | number): stri
 export interface ListViewsFile {
   kind: string;
   groups: Array<[versionGroup: number, existing: number[], view: string, moveFilter: string | null]>;
+  /**
+   * read by the build only: a hash of today's range columns the views' ranges patch, so that an
+   * edit that writes today's filter index again but leaves its ranges (a move renamed: a value
+   * name of the creature's) makes no range patch again; null for a kind with no ranges of then
+   */
+  todayRanges: string | null;
 }
 
 /** What changed in a kind's list as of a version group: every other filter, range and field is today's. */

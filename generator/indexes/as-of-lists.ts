@@ -70,8 +70,9 @@ class ListMaker {
 
   kind(kind: AsOfKind): void {
     const parts: readonly ViewPart[] = VIEW_PARTS[kind];
-    const remade = new Set(parts.filter((part) => this.remakes(kind, part)).map((part) => part.name));
-    const remakesMoves = kind === 'creature' && this.remakes(kind, MOVE_FILTER_INPUTS);
+    const todayRanges = parts.some((part) => part.ranges) ? this.rangesHash(kind) : null;
+    const remade = new Set(parts.filter((part) => this.remakes(kind, part, todayRanges)).map((part) => part.name));
+    const remakesMoves = kind === 'creature' && this.remakes(kind, MOVE_FILTER_INPUTS, todayRanges);
     if (!remade.size && !remakesMoves) return;
     const named = new Set<string>();
     this.named.set(kind, named);
@@ -92,23 +93,41 @@ class ListMaker {
       if (moveFilter !== null) named.add(asOfMoveFilterFile(kind, moveFilter));
       groups.push([vg.id, positionRuns(view.existing), key, moveFilter]);
     }
-    const lists: ListViewsFile = { kind, groups };
+    const lists: ListViewsFile = { kind, groups, todayRanges };
     this.files.set(asOfListsFile(kind), JSON.stringify(lists));
   }
 
   /**
-   * Whether a part is made again: the kind's list, one of its inputs, today's column of one of
-   * its fields or, for its ranges, today's filter index (they patch those) was written again.
+   * Whether a part is made again: the kind's list, one of its inputs or today's column of one of
+   * its fields was written again or, for its ranges, today's range columns (they patch those) are
+   * not those the served lists were made against (`todayRanges`, this making's hash of them).
    */
-  private remakes(kind: AsOfKind, { reads, fields, ranges }: Pick<ViewPart, 'reads' | 'fields' | 'ranges'>): boolean {
+  private remakes(kind: AsOfKind, { reads, fields, ranges }: Pick<ViewPart, 'reads' | 'fields' | 'ranges'>, todayRanges: string | null): boolean {
     const rewritten = this.rewritten;
     if (rewritten === null) return true;
     return (
       rewritten(listFile(kind)) ||
       reads.some((input) => rewritten(inputFile(input))) ||
       fields.some((field) => rewritten(fieldColumnFile(kind, field))) ||
-      (ranges && rewritten(filterIndexFile(kind)))
+      (ranges && rewritten(filterIndexFile(kind)) && this.json<ListViewsFile>(asOfListsFile(kind)).todayRanges !== todayRanges)
     );
+  }
+
+  /** A hash of today's range columns of a kind (its filter index's), each by name. */
+  private rangesHash(kind: string): string {
+    const today = this.todayRangesOf(kind);
+    const hash = createHash('sha1');
+    for (const name of today.names) {
+      const column = today.get(name)!;
+      hash.update(`${name}\n`).update(new Uint8Array(column.buffer, column.byteOffset, column.byteLength));
+    }
+    return hash.digest('hex').slice(0, 16);
+  }
+
+  private todayRangesOf(kind: string): RangeColumns {
+    let today = this.todayRanges.get(kind);
+    if (!today) this.todayRanges.set(kind, (today = decodeFilterPack(this.bytes(filterIndexFile(kind))).ranges));
+    return today;
   }
 
   /** A view's file, its remade parts from `view` and the others from the served view file `before`; the view's name. */
@@ -187,8 +206,7 @@ class ListMaker {
 
   /** The view's ranges where they differ from today's (those today's filter index holds; the others are never read). */
   private rangePatches(kind: string, view: AsOfListView): ViewFile['ranges'] {
-    const today = this.todayRanges.get(kind) ?? decodeFilterPack(this.bytes(filterIndexFile(kind))).ranges;
-    this.todayRanges.set(kind, today);
+    const today = this.todayRangesOf(kind);
     const patches: ViewFile['ranges'] = [];
     for (const [range, then] of view.ranges) {
       const now = today.get(range);
