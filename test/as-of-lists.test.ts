@@ -11,7 +11,7 @@ import { asOfFactsFile, asOfLearnsetFile, asOfListsFile, asOfMoveNamesFile, asOf
 import { encodeColumnPatch, encodeFieldColumn, FieldColumn, PatchedColumn } from '../edge/query/field-column.ts';
 import { jsonBytes } from '../edge/query/raw-json.ts';
 import { decodeFilterPack, encodeFilterPack, unpackFilterIndex } from '../edge/query/filter-pack.ts';
-import { filterIndexFile } from '../edge/layout.ts';
+import { filterIndexFile, listFile } from '../edge/layout.ts';
 import { asOfListFiles, type AsOfListFiles, type BuiltFile } from '../generator/indexes/as-of-lists.ts';
 
 const dist = inject('cutDistDir');
@@ -95,9 +95,10 @@ describe('the lists as of a game, made again after an edit', () => {
     expect(creatureFiles.filter((path) => path.endsWith('.jsonl'))).toEqual([]);
   });
 
-  it("today's filter index written again: the range patches are made again only when its ranges changed", () => {
+  it("today's list or filter index written again: the views are made again only when its ids or its ranges changed", () => {
     const index = filterIndexFile('creature');
-    expect(asOfListFiles(served, baseUrl, (rel) => rel === index)).toEqual({ files: [], named: new Map() });
+    const unchanged = [index, listFile('creature'), listFile('move'), filterIndexFile('move')];
+    expect(asOfListFiles(served, baseUrl, (rel) => unchanged.includes(rel))).toEqual({ files: [], named: new Map() });
     const edited = unpackFilterIndex(decodeFilterPack(served(index)!));
     const attack = edited.ranges['attack']!;
     attack[attack.findIndex((n) => n !== null)]! += 50;
@@ -107,6 +108,16 @@ describe('the lists as of a game, made again after an edit', () => {
     expectSameAsFull(partial, asOfListFiles(read, baseUrl), read);
     expect([...partial.named.keys()]).toEqual(['creature']);
     expect(partial.files.filter(([path]) => path.endsWith('~move.bin'))).toEqual([]);
+  });
+
+  it("today's list with an entry gone: that kind's views are made again", () => {
+    const read = editedJson<{ count: number; results: unknown[] }>(listFile('ability'), (list) => {
+      list.results.pop();
+      list.count -= 1;
+    });
+    const partial = asOfListFiles(read, baseUrl, (rel) => rel === listFile('ability'));
+    expectSameAsFull(partial, asOfListFiles(read, baseUrl), read);
+    expect([...partial.named.keys()]).toEqual(['ability']);
   });
 
   it('an edit no list reads makes none again', () => {

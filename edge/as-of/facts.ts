@@ -182,12 +182,19 @@ export const asOfDocumentFile = (kind: DocumentKind, key: string | number): stri
 export interface ListViewsFile {
   kind: string;
   groups: Array<[versionGroup: number, existing: number[], view: string, moveFilter: string | null]>;
-  /**
-   * read by the build only: a hash of today's range columns the views' ranges patch, so that an
-   * edit that writes today's filter index again but leaves its ranges (a move renamed: a value
-   * name of the creature's) makes no range patch again; null for a kind with no ranges of then
-   */
-  todayRanges: string | null;
+  /** read by the build only: what of today's files the views were made against (`MadeAgainst`) */
+  against: MadeAgainst;
+}
+
+/**
+ * Hashes of what of today's files a kind's views were made against: its list's ids in list
+ * order, and the range columns its ranges patch (null for a kind with no ranges of then). An edit
+ * that writes today's list or filter index again but leaves these (a move renamed: its name in
+ * the move list, a value name in the creature's filter index) makes no view again.
+ */
+export interface MadeAgainst {
+  ids: string;
+  ranges: string | null;
 }
 
 /** What changed in a kind's list as of a version group: every other filter, range and field is today's. */

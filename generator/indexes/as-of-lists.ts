@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import {
   asOfColumnFile, asOfFactsFile, asOfLearnsetFile, asOfListsFile, asOfMoveFilterFile, asOfStatsFile, asOfViewFile, positionRuns,
-  type CreatureStats, type FactKind, type FactsFile, type LearnsetFile, type ListViewsFile, type StatsFile, type ViewFile,
+  type CreatureStats, type FactKind, type FactsFile, type LearnsetFile, type ListViewsFile, type MadeAgainst, type StatsFile, type ViewFile,
 } from '../../edge/as-of/facts.ts';
 import {
   learnedByGroup, listView, MOVE_FILTER_INPUTS, VIEW_PARTS,
@@ -70,14 +70,14 @@ class ListMaker {
 
   kind(kind: AsOfKind): void {
     const parts: readonly ViewPart[] = VIEW_PARTS[kind];
-    const todayRanges = parts.some((part) => part.ranges) ? this.rangesHash(kind) : null;
-    const remade = new Set(parts.filter((part) => this.remakes(kind, part, todayRanges)).map((part) => part.name));
-    const remakesMoves = kind === 'creature' && this.remakes(kind, MOVE_FILTER_INPUTS, todayRanges);
+    const ids = this.json<FullList>(listFile(kind)).results.map((entry) => idOfUrl(entry.url));
+    const against: MadeAgainst = { ids: hashOf(JSON.stringify(ids)), ranges: parts.some((part) => part.ranges) ? this.rangesHash(kind) : null };
+    const remade = new Set(parts.filter((part) => this.remakes(kind, part, against)).map((part) => part.name));
+    const remakesMoves = kind === 'creature' && this.remakes(kind, MOVE_FILTER_INPUTS, against);
     if (!remade.size && !remakesMoves) return;
     const named = new Set<string>();
     this.named.set(kind, named);
     const world = (this.world ??= worldOfFacts(<K extends FactKind>(facts: K) => this.json<FactsFile<K>>(asOfFactsFile(facts))));
-    const ids = this.json<FullList>(listFile(kind)).results.map((entry) => idOfUrl(entry.url));
     const readsStats = parts.some((part) => remade.has(part.name) && part.reads.includes('stats'));
     const stats = readsStats ? (this.stats ??= new Map(this.json<StatsFile>(asOfStatsFile).records)) : undefined;
     const learned = remakesMoves ? learnedByGroup(ids, new Map(this.json<LearnsetFile>(asOfLearnsetFile).records)) : null;
@@ -93,23 +93,24 @@ class ListMaker {
       if (moveFilter !== null) named.add(asOfMoveFilterFile(kind, moveFilter));
       groups.push([vg.id, positionRuns(view.existing), key, moveFilter]);
     }
-    const lists: ListViewsFile = { kind, groups, todayRanges };
+    const lists: ListViewsFile = { kind, groups, against };
     this.files.set(asOfListsFile(kind), JSON.stringify(lists));
   }
 
   /**
-   * Whether a part is made again: the kind's list, one of its inputs or today's column of one of
-   * its fields was written again or, for its ranges, today's range columns (they patch those) are
-   * not those the served lists were made against (`todayRanges`, this making's hash of them).
+   * Whether a part is made again: one of its inputs or today's column of one of its fields was
+   * written again, or today's list ids or, for its ranges, today's range columns are not those the
+   * served lists were made against (`against`: this making's).
    */
-  private remakes(kind: AsOfKind, { reads, fields, ranges }: Pick<ViewPart, 'reads' | 'fields' | 'ranges'>, todayRanges: string | null): boolean {
+  private remakes(kind: AsOfKind, { reads, fields, ranges }: Pick<ViewPart, 'reads' | 'fields' | 'ranges'>, against: MadeAgainst): boolean {
     const rewritten = this.rewritten;
     if (rewritten === null) return true;
+    const served = () => this.json<ListViewsFile>(asOfListsFile(kind)).against as MadeAgainst | undefined;
     return (
-      rewritten(listFile(kind)) ||
       reads.some((input) => rewritten(inputFile(input))) ||
       fields.some((field) => rewritten(fieldColumnFile(kind, field))) ||
-      (ranges && rewritten(filterIndexFile(kind)) && this.json<ListViewsFile>(asOfListsFile(kind)).todayRanges !== todayRanges)
+      (rewritten(listFile(kind)) && served()?.ids !== against.ids) ||
+      (ranges && rewritten(filterIndexFile(kind)) && served()?.ranges !== against.ranges)
     );
   }
 
@@ -267,4 +268,6 @@ function moveFilterPack(kind: string, count: number, rows: ViewFile['values'][nu
   return encodeFilterPack({ format: 'filter-index/1', kind, count, values: { move: { about: 'a move it could learn then', target: 'move', values: rows } }, ranges: {} });
 }
 
-const nameOf = (body: string | Uint8Array): string => createHash('sha1').update(body).digest('hex').slice(0, 16);
+const hashOf = (body: string | Uint8Array): string => createHash('sha1').update(body).digest('hex').slice(0, 16);
+/** Files are named by the hash of their bytes. */
+const nameOf = hashOf;
