@@ -1,7 +1,9 @@
 /**
  * What the build keeps for answers "as of a game" (edge/as-of/facts.ts says the shapes and the
- * files): each record's facts, and the as-of document of a creature or a move, read off its item
- * document while it is in hand (builder/emit-kinds.ts), like the query and coverage facts.
+ * files): each record's facts, and the as-of document of a creature or a move. A move's (and
+ * every other kind's facts) are read off its item document while it is in hand
+ * (builder/emit-kinds.ts), like the query and coverage facts; a creature's are made from its
+ * record in a part of their own (creatureAsOf).
  */
 import {
   AS_OF_DOCUMENT_KINDS, AS_OF_FACT_KINDS, MAX_VERSION_GROUP_BIT, inGroups, MOVE_VALUES, RELATION_KEYS, asOfFactsFile, asOfLearnsetFile, asOfMoveNamesFile, asOfStatsFile, type CreatureStats, type LearnsetFile, type MoveNamesFile, type StatsFile,
