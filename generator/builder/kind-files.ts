@@ -24,7 +24,7 @@ export interface KindFileInput {
   query: KindFacts;
   /** every record's coverage facts in id order, for a kind the coverage map covers */
   coverage: Array<[id: number, facts: CoverageFacts]> | null;
-  /** every record's as-of facts in id order, for a kind the as-of rules read */
+  /** every record's as-of facts in id order, for a kind the as-of rules read; null for another kind, or on a copy that holds them already (kind-writer.ts) */
   asOf: Array<[id: number, facts: KeptFacts]> | null;
 }
 

@@ -134,10 +134,15 @@ export class KindWriter {
     });
   }
 
-  /** Every record's as-of facts (a kind the as-of rules read only): made now, or (on a copy) as the served build wrote them. */
+  /**
+   * Every record's as-of facts (a kind the as-of rules read only): made now, or (on a copy) as the
+   * served build wrote them. Null on a copy where none was made and the records are the served
+   * ones: the served files hold these facts as they are (a move renamed makes no creature's again).
+   */
   private asOfInput(): Array<[number, KeptFacts]> | null {
     const kind = this.em.kind;
     if (!hasAsOfFacts(kind)) return null;
+    if (this.served && this.asOf.size === 0 && sameIds(this.records, this.served.records)) return null;
     let kept: Map<number, KeptFacts> | null = null;
     return this.records.map((record): [number, KeptFacts] => {
       let facts = this.asOf.get(record.id);
@@ -193,3 +198,5 @@ export class KindWriter {
   }
 }
 
+/** Whether two lists of records hold the same ids in the same order. */
+const sameIds = (a: readonly AnyRecord[], b: readonly AnyRecord[]): boolean => a.length === b.length && a.every((record, i) => record.id === b[i]!.id);
