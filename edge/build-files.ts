@@ -306,13 +306,11 @@ export class ListKeys {
 
   positionOfId(id: number): number | undefined {
     const ids = this.pack.ids;
-    if (this.pack.idsAscending) {
-      const at = firstAtLeast(ids.length, (p) => ids[p]! < id);
-      return at < ids.length && ids[at] === id ? at : undefined;
-    }
-    const order = this.idOrder();
-    const at = firstAtLeast(order.length, (i) => ids[order[i]!]! < id);
-    return at < order.length && ids[order[at]!] === id ? order[at] : undefined;
+    // the i-th position by id: itself when the ids climb (every list the build writes)
+    const order = this.pack.idsAscending ? null : this.idOrder();
+    const nth = (i: number) => (order === null ? i : order[i]!);
+    const at = firstAtLeast(ids.length, (i) => ids[nth(i)]! < id);
+    return at < ids.length && ids[nth(at)] === id ? nth(at) : undefined;
   }
 
   private idOrder(): Int32Array {

@@ -48,7 +48,7 @@ export async function entriesWithFields(build: CollectionFiles, routes: Pick<Rou
   const { kind, shape, paths, lang } = asked;
   const followed = followedLinks(shape, paths).map((link) => ({ ...link, ids: linkIds(keys, kind, link.field) }));
   const items = await nestedItems(build, kind, shape.fields, page, {
-    paths: ownPathsAsked(shape, paths),
+    paths: ownPathsAsked(paths, followed),
     // a link's own value asked too is parsed, so the linked parts can be merged into it
     parsed: followed.map((link) => link.field),
     lang,
@@ -73,13 +73,20 @@ function linkIds(keys: ListKeys, kind: string, field: string): Int32Array {
  * The asked paths the kind's own columns answer: all but those only a followed link's target
  * answers (`species.names`), whose link the list pack already holds (edge/query/list-pack.ts).
  */
-function ownPathsAsked(shape: QueryShape, paths: readonly string[]): string[] {
-  const linked = new Set(followedLinks(shape, paths).flatMap((link) => link.rest.map((rest) => `${link.field}.${rest}`)));
+function ownPathsAsked(paths: readonly string[], followed: readonly FollowedLink[]): string[] {
+  const linked = new Set(followed.flatMap((link) => link.rest.map((rest) => `${link.field}.${rest}`)));
   return paths.filter((path) => !linked.has(path));
 }
 
-/** The links the asked paths go through, each with the paths asked of its target kind. */
-function followedLinks(shape: QueryShape, paths: readonly string[]): { field: string; target: string; rest: string[] }[] {
+/** A link the asked paths go through, with the paths asked of its target kind. */
+interface FollowedLink {
+  field: string;
+  target: string;
+  rest: string[];
+}
+
+/** The links the asked paths go through. */
+function followedLinks(shape: QueryShape, paths: readonly string[]): FollowedLink[] {
   const own = ownPaths(shape);
   return Object.entries(shape.links ?? {}).map(([field, target]) => ({
     field, target, rest: paths.filter((p) => p.startsWith(`${field}.`) && !own.includes(p)).map((p) => p.slice(field.length + 1)),
@@ -99,16 +106,18 @@ const fieldsReached = (declared: readonly string[], paths: readonly string[]): s
  * fresh process's first answer.
  */
 export function startFieldReads(build: CollectionFiles, routes: Pick<Routes, 'queries'>, asked: Omit<FieldsAsked, 'lang'>, lang: Promise<Parsed<string | null>>): void {
-  const start = (kind: string, shape: QueryShape, paths: readonly string[]) => {
-    for (const field of fieldsReached(shape.fields, ownPathsAsked(shape, paths))) {
+  const start = (kind: string, shape: QueryShape, paths: readonly string[], followed: readonly FollowedLink[]) => {
+    for (const field of fieldsReached(shape.fields, ownPathsAsked(paths, followed))) {
       if (!isNamesField(field)) readAhead(build.fieldColumn(kind, field));
       else readAhead(lang.then((parsed) => !parsed.ok ? null : inLanguage(field, parsed.value) ? build.languageColumn(kind, field, parsed.value) : build.fieldColumn(kind, field)));
     }
   };
-  start(asked.kind, asked.shape, asked.paths);
-  for (const link of followedLinks(asked.shape, asked.paths)) {
+  const followed = followedLinks(asked.shape, asked.paths);
+  start(asked.kind, asked.shape, asked.paths, followed);
+  for (const link of followed) {
     readAhead(build.listKeys(link.target));
-    start(link.target, queryShape(routes, link.target), link.rest);
+    const shape = queryShape(routes, link.target);
+    start(link.target, shape, link.rest, followedLinks(shape, link.rest));
   }
 }
 
@@ -180,7 +189,7 @@ function takesWhole(tree: FieldTree, field: string): boolean {
 }
 
 /** The linked kind's parts each item's link leads to (`rest`: the paths below the link), merged into the link's object. */
-async function mergeLinked(build: CollectionFiles, link: { field: string; target: string; rest: string[]; ids: Int32Array }, page: readonly number[], items: PartObject[], lang: string | null): Promise<void> {
+async function mergeLinked(build: CollectionFiles, link: FollowedLink & { ids: Int32Array }, page: readonly number[], items: PartObject[], lang: string | null): Promise<void> {
   const targetKeys = await build.listKeys(link.target);
   const targetShape = queryShape((await build.routes()) ?? { queries: {} }, link.target);
   const positions = page.map((p) => (p >= link.ids.length || link.ids[p] === NO_LINK ? undefined : targetKeys?.positionOfId(link.ids[p]!)));

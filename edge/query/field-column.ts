@@ -98,19 +98,18 @@ const textLength = (lines: readonly string[]): number => lines.reduce((n, line) 
  * the shape: only the runs that differ are cut out.
  */
 function shapedEntries(texts: readonly string[], runsOf: RegExp): { shapes: string[]; entries: string[] } {
-  const shapes = new Map<string, { index: number; runs: string[][] }>();
+  const shapes = new Map<string, { index: number; runs: string[][]; shared: (string | null)[] }>();
   const cut = texts.map((text) => {
     const key = text.replace(runsOf, HOLE_TEXT);
     let shape = shapes.get(key);
-    if (shape === undefined) shapes.set(key, (shape = { index: shapes.size, runs: [] }));
+    if (shape === undefined) shapes.set(key, (shape = { index: shapes.size, runs: [], shared: [] }));
     const runs = text.match(runsOf) ?? [];
     shape.runs.push(runs);
     return { shape, runs };
   });
-  const kept = new Map([...shapes.values()].map(({ index, runs }) => [index, sharedRuns(runs)]));
-  const shapeTexts = [...shapes].map(([key, { index }]) => fillHoles(key, kept.get(index)!));
-  const entries = cut.map(({ shape: { index }, runs }) => {
-    const shared = kept.get(index)!;
+  for (const shape of shapes.values()) shape.shared = sharedRuns(shape.runs);
+  const shapeTexts = [...shapes].map(([key, { shared }]) => fillHoles(key, shared));
+  const entries = cut.map(({ shape: { index, shared }, runs }) => {
     const own = runs.filter((_, hole) => shared[hole] === null);
     return own.length === 0 ? String(index) : `${index} ${own.join(',')}`;
   });
@@ -179,7 +178,7 @@ class LineIndex {
   }
 
   line(i: number): Uint8Array {
-    return this.bytes.subarray(this.starts[i]!, this.starts[i + 1]! - 1);
+    return this.bytes.subarray(this.start(i), this.end(i));
   }
 
   /** Where line `i` starts in the file's bytes (`bytes`), and where it ends (its line break): no view made. */

@@ -21,7 +21,7 @@
  * of it the move filter's gaps.
  */
 import type { FilterIndexFile, FilterValueRow } from './filter.ts';
-import { bytesOf, concat, decodePack, encodePack, firstAtLeast, isCount, utf8, utf8Bytes, type PackFormat, type SectionBody } from './pack.ts';
+import { bytesOf, concat, cutAt, decodePack, encodePack, firstAtLeast, isCount, utf8, utf8Bytes, type PackFormat, type SectionBody } from './pack.ts';
 
 export const FILTER_PACK_FORMAT = 'filter-pack/2';
 const SECTION_NAMES = ['ranges', 'ids', 'nameEnds', 'memberBounds', 'memberForms', 'members', 'names'] as const;
@@ -152,17 +152,13 @@ export function decodeFilterPack(file: Uint8Array): PackedFilters {
   if (!isHeader(pack.header)) throw new Error('filter pack: the header lacks kind, count, values or ranges');
   const { kind, count, values, ranges } = pack.header;
   const rows = values.reduce((n, filter) => n + filter.values, 0);
-  const int32 = (name: SectionName, length: number) => {
-    const view = pack.section(name, 'int32', length * 4).bytes;
-    return new Int32Array(view.buffer, view.byteOffset, length);
-  };
-  const memberBounds = checkedBounds(int32('memberBounds', rows + 1));
+  const memberBounds = checkedBounds(pack.int32('memberBounds', rows + 1));
   const members = pack.section('members', 'int8', memberBounds[rows]!).bytes;
   const memberForms = pack.section('memberForms', 'int8', rows).bytes;
   return {
     kind,
     count,
-    values: valueFilters(values, count, { ids: int32('ids', rows), nameEnds: int32('nameEnds', rows), memberBounds, memberForms, members, names: pack.section('names', 'utf8', sum(values, 'nameBytes')).bytes }),
+    values: valueFilters(values, count, { ids: pack.int32('ids', rows), nameEnds: pack.int32('nameEnds', rows), memberBounds, memberForms, members, names: pack.section('names', 'utf8', sum(values, 'nameBytes')).bytes }),
     ranges: rangeColumns(ranges, count, pack.section('ranges', ['int32', 'float64'], null)),
   };
 }
@@ -225,7 +221,7 @@ function valueFilters(filters: PackHeader['values'], count: number, columns: Col
         const id = columns.ids[first + value]!;
         return id === NO_ID ? null : id;
       },
-      names: () => (names ??= splitNames(namesText(), ends)),
+      names: () => (names ??= cutAt(namesText(), ends)!),
       keyOfName: (name) => valueNamed(namesText(), ends, name),
       keyOfId: (id) => {
         const at = columns.ids.subarray(first, first + filter.values).indexOf(id);
@@ -286,17 +282,6 @@ function checkedNames(filter: string, text: string, ends: Int32Array): string {
   }
   if (start !== text.length) throw new Error(`filter pack: the names of ${filter} do not match their ends`);
   return text;
-}
-
-/** The names cut from their text (checked) at their ends. */
-function splitNames(text: string, ends: Int32Array): string[] {
-  const names: string[] = [];
-  let start = 0;
-  for (const end of ends) {
-    names.push(text.slice(start, end));
-    start = end;
-  }
-  return names;
 }
 
 /** The index a packed file holds, in the build's form (what `encodeFilterPack` was given). */

@@ -19,7 +19,7 @@
  * - `links`: int32, each link's target ids in turn (count each), -2^31 where there is none;
  * - `names`: UTF-8, the names one after the other.
  */
-import { bytesOf, decodePack, encodePack, isCount, utf8, utf8Bytes, type PackFormat } from './pack.ts';
+import { bytesOf, cutAt, decodePack, encodePack, isCount, utf8, utf8Bytes, type PackFormat } from './pack.ts';
 
 export const LIST_PACK_FORMAT = 'list-pack/1';
 const SECTION_NAMES = ['ids', 'named', 'nameEnds', 'links', 'names'] as const;
@@ -85,14 +85,10 @@ export function decodeListPack(file: Uint8Array): ListPack {
   const pack = decodePack(PACK, file);
   if (!isHeader(pack.header)) throw new Error('list pack: the header lacks kind, count, links or nameUnits');
   const { kind, count, links, nameUnits, idsAscending } = pack.header;
-  const int32 = (name: SectionName, length: number) => {
-    const view = pack.section(name, 'int32', length * 4).bytes;
-    return new Int32Array(view.buffer, view.byteOffset, length);
-  };
-  const ids = int32('ids', count);
+  const ids = pack.int32('ids', count);
   const named = pack.section('named', 'int8', count).bytes;
-  const nameEnds = int32('nameEnds', count);
-  const linkIds = int32('links', links.length * count);
+  const nameEnds = pack.int32('nameEnds', count);
+  const linkIds = pack.int32('links', links.length * count);
   const bytes = pack.section('names', 'utf8', null).bytes;
   let text: string | undefined;
   const namesText = () => (text ??= checkedText(utf8.decode(bytes), nameUnits));
@@ -108,7 +104,7 @@ export function decodeListPack(file: Uint8Array): ListPack {
       if (start > end || end > nameUnits) throw new Error(`list pack: entry ${p}'s name ends outside the names`);
       return namesText().slice(start, end);
     },
-    names: () => (names ??= splitNames(namesText(), nameEnds, named, nameUnits)),
+    names: () => (names ??= namesOf(namesText(), nameEnds, named)),
     linkIds: (field) => {
       const l = links.indexOf(field);
       return l < 0 ? undefined : linkIds.subarray(l * count, (l + 1) * count);
@@ -122,18 +118,11 @@ function checkedText(text: string, units: number): string {
   return text;
 }
 
-/** Each entry's name cut from the names' text; throws unless the ends climb to the text's length. */
-function splitNames(text: string, ends: Int32Array, named: Uint8Array, units: number): Array<string | undefined> {
-  const names: Array<string | undefined> = [];
-  let start = 0;
-  for (let p = 0; p < ends.length; p++) {
-    const end = ends[p]!;
-    if (end < start || end > units) throw new Error(`list pack: entry ${p}'s name ends outside the names`);
-    names.push(named[p] === 1 ? text.slice(start, end) : undefined);
-    start = end;
-  }
-  if (start !== units) throw new Error('list pack: the names do not end where the text does');
-  return names;
+/** Each entry's name cut from the names' text (undefined where it has none); throws unless the ends climb to the text's length. */
+function namesOf(text: string, ends: Int32Array, named: Uint8Array): Array<string | undefined> {
+  const pieces = cutAt(text, ends);
+  if (pieces === null) throw new Error('list pack: the names do not end where the text does');
+  return pieces.map((name, p) => (named[p] === 1 ? name : undefined));
 }
 
 function isHeader(value: Record<string, unknown>): value is Record<string, unknown> & Header {

@@ -77,6 +77,8 @@ export interface Unpacked<Name extends string> {
   header: Record<string, unknown>;
   /** A section's bytes, throwing unless it has this type (one of these) and, when given, this length. */
   section(name: Name, types: SectionType | readonly SectionType[], expectedBytes: number | null): { type: SectionType; bytes: Uint8Array };
+  /** An int32 section of `count` numbers, as a view into the bytes. */
+  int32(name: Name, count: number): Int32Array;
 }
 
 /**
@@ -90,14 +92,19 @@ export function decodePack<Name extends string>(format: PackFormat<Name>, file: 
   const { header, sections, start } = readHeader(format, file, fail);
   const widestAlign = widest(Object.values(sections));
   const bytes = file.byteOffset % widestAlign === 0 ? file : file.slice();
+  const section: Unpacked<Name>['section'] = (name, types, expectedBytes) => {
+    const { type, offset, length } = sections[name];
+    const allowed: readonly SectionType[] = typeof types === 'string' ? [types] : types;
+    if (!allowed.includes(type)) throw fail(`section ${name} is ${String(type)}, not ${allowed.join(' or ')}`);
+    if (expectedBytes !== null && length !== expectedBytes) throw fail(`section ${name} holds ${length} bytes, not ${expectedBytes}`);
+    return { type, bytes: bytes.subarray(start + offset, start + offset + length) };
+  };
   return {
     header,
-    section(name, types, expectedBytes) {
-      const { type, offset, length } = sections[name];
-      const allowed: readonly SectionType[] = typeof types === 'string' ? [types] : types;
-      if (!allowed.includes(type)) throw fail(`section ${name} is ${String(type)}, not ${allowed.join(' or ')}`);
-      if (expectedBytes !== null && length !== expectedBytes) throw fail(`section ${name} holds ${length} bytes, not ${expectedBytes}`);
-      return { type, bytes: bytes.subarray(start + offset, start + offset + length) };
+    section,
+    int32(name, count) {
+      const view = section(name, 'int32', count * 4).bytes;
+      return new Int32Array(view.buffer, view.byteOffset, count);
     },
   };
 }
@@ -170,6 +177,21 @@ export function concat(parts: readonly Uint8Array[]): Uint8Array {
 }
 
 export const utf8Bytes = (text: string): Uint8Array => encoder.encode(text);
+
+/**
+ * A text cut into pieces at `ends` (where each piece ends, in UTF-16 units: what a pack's names
+ * section is cut at); null unless the ends climb to the text's length.
+ */
+export function cutAt(text: string, ends: Int32Array): string[] | null {
+  const pieces: string[] = [];
+  let start = 0;
+  for (const end of ends) {
+    if (end < start || end > text.length) return null;
+    pieces.push(text.slice(start, end));
+    start = end;
+  }
+  return start === text.length ? pieces : null;
+}
 
 /** The first of `0..length` for which `before` is false, by halves (`before` true for a leading run only): what a packed column's sorted numbers are searched with. */
 export function firstAtLeast(length: number, before: (i: number) => boolean): number {

@@ -61,20 +61,16 @@ export function decodeSearchPack(file: Uint8Array): PackedSearch {
   const resources = header.kinds.reduce((n, kind) => n + kind.resources, 0);
   const entries = header.kinds.reduce((n, kind) => n + kind.resources + kind.translations, 0);
   const section = (name: SectionName, expectedBytes: number | null) => pack.section(name, SECTIONS[name], expectedBytes).bytes;
-  const int32 = (name: SectionName, count: number) => {
-    const view = section(name, count * 4);
-    return new Int32Array(view.buffer, view.byteOffset, count);
-  };
   const entryLanguage = section('entryLanguage', entries);
   return {
     languages: header.languages,
     kinds: splitKinds(header.kinds, section('names', sum(header.kinds, 'names')), section('display', sum(header.kinds, 'display'))),
-    resourceKind: int32('resourceKind', resources),
-    resourceId: int32('resourceId', resources),
-    entryResource: int32('entryResource', entries),
+    resourceKind: pack.int32('resourceKind', resources),
+    resourceId: pack.int32('resourceId', resources),
+    entryResource: pack.int32('entryResource', entries),
     entryLanguage: new Int8Array(entryLanguage.buffer, entryLanguage.byteOffset, entries),
-    entryStart: int32('entryStart', entries + 1),
-    signatures: int32('signatures', entries),
+    entryStart: pack.int32('entryStart', entries + 1),
+    signatures: pack.int32('signatures', entries),
     joined: utf8.decode(section('joined', null)),
   };
 }

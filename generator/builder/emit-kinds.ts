@@ -13,7 +13,7 @@ import type { AnyResource } from '../resources/define.ts';
 import { resourceUrl, type BuildContext, type Media } from '../resources/context.ts';
 import { coverageFacts, type CoverageFacts, type Doc } from '../indexes/coverage.ts';
 import { kindQuery, type KindQuery, type QueryFacts } from '../indexes/query-facts.ts';
-import { asOfDocument, asOfFacts, creatureAsOf, hasAsOfPart, type CreatureAsOf, type KeptFacts } from '../indexes/as-of.ts';
+import { asOfDocument, asOfFacts, creatureAsOfPart, hasAsOfPart, type CreatureAsOfPart, type KeptFacts } from '../indexes/as-of.ts';
 
 type AnyRecord = { id: number; name: string | null };
 
@@ -35,7 +35,7 @@ export const manifestPaths = (text: string): Set<string> => new Set(text.split('
  * item reads (a move's name, in a creature's moves) does not make its subresources again.
  */
 export const ITEM_PART = 'item';
-/** A creature's as-of facts and document, made from its record apart from its item (indexes/as-of.ts creatureAsOf): a move renamed makes the item again, not them. */
+/** A creature's as-of facts and document, made from its record apart from its item (indexes/as-of.ts creatureAsOfPart): a move renamed makes the item again, not them. */
 export const AS_OF_PART = 'as-of';
 
 /** How one of a record's documents is made, and the schema check it must pass. */
@@ -69,7 +69,7 @@ export function kindEmitter(resource: AnyResource): KindEmitter {
   const emitItem = resource.emit as DocumentMaker['emit'];
   // made from the record, no document of the service: nothing to check
   const asOfPart: DocumentMaker[] = hasAsOfPart(resource.kind)
-    ? [{ part: AS_OF_PART, emit: (record, ctx) => creatureAsOf(record as RecordOf<'creature'>, (moveless) => emitItem(moveless, ctx) as Doc, ctx), check: () => null }]
+    ? [{ part: AS_OF_PART, emit: (record, ctx) => creatureAsOfPart(record as RecordOf<'creature'>, (moveless) => emitItem(moveless, ctx) as Doc, ctx), check: () => null }]
     : [];
   return {
     kind: resource.kind,
@@ -115,7 +115,7 @@ export function emitRecord(
       const docCtx = only.contextFor?.(part) ?? ctx;
       const doc = emit(record, docCtx);
       if (part === AS_OF_PART) {
-        const { facts, document } = doc as CreatureAsOf;
+        const { facts, document } = doc as CreatureAsOfPart;
         out.asOfFacts = facts;
         out.asOfDocument = JSON.stringify(document);
         continue;

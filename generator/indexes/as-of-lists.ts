@@ -59,6 +59,7 @@ class ListMaker {
   /** by kind and field, each key's JSON text (FieldOfThen): the same in every view of a making */
   private readonly fieldTexts = new Map<string, Map<unknown, string>>();
   private readonly todayRanges = new Map<string, RangeColumns>();
+  private readonly served = new Map<AsOfKind, ListViewsFile>();
   private world: AsOfWorld | null = null;
   private stats: ReadonlyMap<number, CreatureStats> | null = null;
 
@@ -81,7 +82,7 @@ class ListMaker {
     const readsStats = parts.some((part) => remade.has(part.name) && part.reads.includes('stats'));
     const stats = readsStats ? (this.stats ??= new Map(this.json<StatsFile>(asOfStatsFile).records)) : undefined;
     const learned = remakesMoves ? learnedByGroup(ids, new Map(this.json<LearnsetFile>(asOfLearnsetFile).records)) : null;
-    const served = remade.size < parts.length || (kind === 'creature' && !remakesMoves) ? this.json<ListViewsFile>(asOfListsFile(kind)) : null;
+    const served = remade.size < parts.length || (kind === 'creature' && !remakesMoves) ? this.servedLists(kind) : null;
     const creaturesThen: NonNullable<ViewScope['creaturesThen']> = new Map();
     const groups: ListViewsFile['groups'] = [];
     for (const vg of world.versions.all) {
@@ -105,13 +106,21 @@ class ListMaker {
   private remakes(kind: AsOfKind, { reads, fields, ranges }: Pick<ViewPart, 'reads' | 'fields' | 'ranges'>, against: MadeAgainst): boolean {
     const rewritten = this.rewritten;
     if (rewritten === null) return true;
-    const served = () => this.json<ListViewsFile>(asOfListsFile(kind)).against as MadeAgainst | undefined;
+    // a lists file of a build before `against` holds none: every view is made again
+    const served = () => this.servedLists(kind).against as MadeAgainst | undefined;
     return (
       reads.some((input) => rewritten(inputFile(input))) ||
       fields.some((field) => rewritten(fieldColumnFile(kind, field))) ||
       (rewritten(listFile(kind)) && served()?.ids !== against.ids) ||
       (ranges && rewritten(filterIndexFile(kind)) && served()?.ranges !== against.ranges)
     );
+  }
+
+  /** The served lists of a kind, parsed once per making. */
+  private servedLists(kind: AsOfKind): ListViewsFile {
+    let lists = this.served.get(kind);
+    if (!lists) this.served.set(kind, (lists = this.json<ListViewsFile>(asOfListsFile(kind))));
+    return lists;
   }
 
   /** A hash of today's range columns of a kind (its filter index's), each by name. */

@@ -3,7 +3,7 @@
  * files): each record's facts, and the as-of document of a creature or a move. A move's (and
  * every other kind's facts) are read off its item document while it is in hand
  * (builder/emit-kinds.ts), like the query and coverage facts; a creature's are made from its
- * record in a part of their own (creatureAsOf).
+ * record in a part of their own (creatureAsOfPart).
  */
 import {
   AS_OF_DOCUMENT_KINDS, AS_OF_FACT_KINDS, MAX_VERSION_GROUP_BIT, inGroups, MOVE_VALUES, RELATION_KEYS, asOfFactsFile, asOfLearnsetFile, asOfMoveNamesFile, asOfStatsFile, type CreatureStats, type LearnsetFile, type MoveNamesFile, type StatsFile,
@@ -89,7 +89,7 @@ function bornOfEvery(ctx: BuildContext): Map<number, number> {
   return born;
 }
 
-/** The facts of a creature but its learnset, read off its item (made without moves: creatureAsOf). */
+/** The facts of a creature but its learnset, read off its item (made without moves: creatureAsOfPart). */
 const creatureFacts = (doc: Doc, ctx: BuildContext): Omit<KeptOf<'creature'>, 'learnset'> => ({
   name: doc.name as string,
   born: bornIn(doc.id as number, ctx),
@@ -101,7 +101,7 @@ const creatureFacts = (doc: Doc, ctx: BuildContext): Omit<KeptOf<'creature'>, 'l
   pastStats: pastByGeneration(doc.past_stats, 'stats', statValues),
 });
 
-/** The kinds whose facts are read off their item document as it is made (a creature's are made in a part of their own: creatureAsOf). */
+/** The kinds whose facts are read off their item document as it is made (a creature's are made in a part of their own: creatureAsOfPart). */
 type ItemFactKind = Exclude<FactKind, 'creature'>;
 
 /** Each of those kinds' facts, read off its item document. */
@@ -137,7 +137,7 @@ export const hasAsOfDocument = (kind: string): kind is DocumentKind => (AS_OF_DO
 /** Whether a kind's as-of facts and document are made from its record in a part of their own (builder/emit-kinds.ts AS_OF_PART), not read off its item. */
 export const hasAsOfPart = (kind: string): kind is 'creature' => kind === 'creature';
 
-/** A record's as-of facts read off its item, for the kinds the rules read but a creature (creatureAsOf); null for any other kind. */
+/** A record's as-of facts read off its item, for the kinds the rules read but a creature (creatureAsOfPart); null for any other kind. */
 export function asOfFacts(kind: string, doc: Doc): KeptFacts | null {
   return hasAsOfFacts(kind) && !hasAsOfPart(kind) ? FACTS[kind](doc) : null;
 }
@@ -194,8 +194,8 @@ function readServed<T>(dir: string, file: string): T {
   return read;
 }
 
-/** A creature's as-of facts and document (creatureAsOf). */
-export interface CreatureAsOf {
+/** A creature's as-of facts and document (creatureAsOfPart). */
+export interface CreatureAsOfPart {
   facts: KeptOf<'creature'>;
   document: CreatureAsOfDocument;
 }
@@ -206,7 +206,7 @@ export interface CreatureAsOf {
  * AS_OF_PART), so that what the ledger records of them reads no move: a move renamed makes the
  * item of every creature that learns it again (its `moves` name it), and leaves these be.
  */
-export function creatureAsOf(record: RecordOf<'creature'>, emitItem: (record: RecordOf<'creature'>) => Doc, ctx: BuildContext): CreatureAsOf {
+export function creatureAsOfPart(record: RecordOf<'creature'>, emitItem: (record: RecordOf<'creature'>) => Doc, ctx: BuildContext): CreatureAsOfPart {
   const item = emitItem({ ...record, moves: [] });
   const methods: Record<string, string> = {};
   const moves: CreatureAsOfDocument['moves'] = [];
@@ -241,7 +241,7 @@ function moveDocument(doc: Doc, ctx: BuildContext): MoveAsOfDocument {
   return { learners };
 }
 
-/** A move's as-of document, made with its item; null for other kinds (a creature's: creatureAsOf). */
+/** A move's as-of document, made with its item; null for other kinds (a creature's: creatureAsOfPart). */
 export function asOfDocument(kind: string, doc: Doc, ctx: BuildContext): AsOfDocumentOf[DocumentKind] | null {
   return kind === 'move' ? moveDocument(doc, ctx) : null;
 }
