@@ -295,6 +295,11 @@ export class ListKeys {
     return this.pack.names();
   }
 
+  /** Each entry's name's rank among the list's names in code-point order (equal names share one), -1 where it has none. */
+  nameRanks(): Int32Array {
+    return this.pack.nameRanks;
+  }
+
   id(p: number): number {
     return this.pack.ids[p]!;
   }

@@ -34,7 +34,7 @@ import type { FilterIndex, FilterQuery } from './query/filter.ts';
 import { foldText } from './query/fold.ts';
 import type { Parsed, SortKey } from './query/parse.ts';
 import { SearchIndex, type SearchResult } from './query/search.ts';
-import { numberColumn, sortPositions, textRanks, type SortColumn } from './query/sort.ts';
+import { numberColumn, rankColumn, sortPositions, type SortColumn } from './query/sort.ts';
 import { summarize, type RangeSummary } from './query/summary.ts';
 
 /**
@@ -112,7 +112,7 @@ async function sorted(build: CollectionFiles, kind: string, keys: ListKeys, posi
 /** A sort key's numbers in list order, made once per build: ids, name ranks, or a range's column. */
 async function sortColumn(build: CollectionFiles, kind: string, keys: ListKeys, key: string): Promise<Float64Array> {
   if (key === 'id') return (await build.keep(`sort-id:${kind}`, async () => numberColumn(Array.from({ length: keys.count }, (_, p) => keys.id(p)))))!;
-  if (key === 'name') return (await build.keep(`sort-name:${kind}`, async () => textRanks(keys.names())))!;
+  if (key === 'name') return (await build.keep(`sort-name:${kind}`, async () => rankColumn(keys.nameRanks())))!;
   return (await indexOf(build, kind)).rangeColumn(key);
 }
 

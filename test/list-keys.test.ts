@@ -1,7 +1,8 @@
 /**
  * The compact lookups a cold start makes for every list a query touches (edge/build-files.ts
  * `ListKeys` over the packed list, edge/query/list-pack.ts: ids searched by halves in a typed
- * array, names decoded and mapped on first use; edge/query/sort.ts `textRanks`), against the
+ * array, names decoded and mapped on first use, names ranked at build time by edge/query/sort.ts
+ * `textRanks`), against the
  * plain definitions: the list's own entries, a map of ids and of names (the last entry of a key
  * wins), and ranks from the sorted distinct names. Lists are invented: ids out of order,
  * repeated or negative, names repeated, absent or not ASCII.
@@ -38,6 +39,9 @@ describe('ListKeys', () => {
         for (const name of ['a', 'b', 'c', 'ab', 'ba', 'z', 'mr-mime', 'flabébé', '', 'none']) expect(keys.positionOfName(name)).toBe(byName.get(name));
         expect(keys.positionOf('7')).toBe(byId.get(7));
         expect(keys.positionOf('ab')).toBe(byName.get('ab'));
+        // the ranks the build packs for sort=name: the distinct names' order by code points, -1 for none
+        const distinct = [...new Set(entries.flatMap(({ name }) => (name === null ? [] : [name])))].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+        expect([...keys.nameRanks()]).toEqual(entries.map(({ name }) => (name === null ? -1 : distinct.indexOf(name))));
       }),
       { numRuns: 2000 },
     );

@@ -43,6 +43,13 @@ export function numberColumn(values: ReadonlyArray<number | null>): Float64Array
   return column;
 }
 
+/** Ranks read from a list pack (-1: none) as a sort reads them, none as NaN. */
+export function rankColumn(ranks: Int32Array): Float64Array {
+  const column = new Float64Array(ranks.length);
+  for (let p = 0; p < ranks.length; p++) column[p] = ranks[p]! < 0 ? NaN : ranks[p]!;
+  return column;
+}
+
 /** Texts as sort ranks: equal texts share a rank, a missing text is NaN. */
 export function textRanks(texts: ReadonlyArray<string | undefined>): Float64Array {
   const ranks = new Float64Array(texts.length).fill(NaN);
