@@ -28,7 +28,7 @@ export interface AbilitySlot {
   is_hidden: boolean;
   slot: number;
 }
-interface StatEntry {
+export interface StatEntry {
   base_stat: number;
   effort: number;
   stat: Link;
@@ -92,9 +92,14 @@ export interface CreatureFacts {
   pastTypes: PastTypes[];
   abilities: AbilitySlot[];
   pastAbilities: PastAbilities[];
+  stats: StatEntry[];
+  pastStats: PastStats[];
   hasPast: boolean;
   /** move name → the version groups it has details for */
   learns: Map<string, Set<string>>;
+  /** its species (today's: the species' fields did not change over the games) */
+  species: Link;
+  weight: number;
 }
 
 /** True when the creature document has any past types, abilities or stats. */
@@ -125,7 +130,7 @@ const SPECIAL = 'special';
 const SPLIT_SPECIALS = new Set(['special-attack', 'special-defense']);
 
 /** `stats` as of the era: each stat's earliest past values at or after it; generation I has one `special`. */
-function statsAsOf(today: StatEntry[], pastStats: PastStats[], era: Era): StatEntry[] {
+export function statsAsOf(today: StatEntry[], pastStats: PastStats[], era: Era): StatEntry[] {
   const stats = new Map(today.map((s) => [s.stat.name, s.stat]));
   if (era.generation === 1) {
     for (const name of SPLIT_SPECIALS) stats.delete(name);
@@ -280,8 +285,12 @@ export class World {
       link: { name: doc['name'] as string, url: `${this.baseUrl}/creature/${id}/` },
       bornOrder: this.bornOrder(doc),
       ...slotsOf(doc),
+      stats: doc['stats'] as StatEntry[],
+      pastStats: doc['past_stats'] as PastStats[],
       hasPast: hasPast(doc),
       learns,
+      species: doc['species'] as Link,
+      weight: doc['weight'] as number,
     };
   }
 
