@@ -7,7 +7,9 @@
  *
  * Expected bodies are stated independently of the request module: a file of the build, a JSON
  * value, or a page worked out here from a collection's full list by the rules of issue 4 (the
- * offset and limit in a row are the ones those rules give for its query, written by hand).
+ * offset and limit in a row are the ones those rules give for its query, written by hand). The
+ * answers as of a game are the oracle's (support/as-of-oracle.ts, from today's documents), so
+ * every way of serving is held to them as the request module is in-process (test/as-of.test.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +17,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { changesListFile, coverageFile, itemFile, listFile, metaFile, rootFile, routesFile, subresourceFile, type Meta, type Routes } from '../../edge/layout.ts';
 import type { FullList, ListEntry } from '../../edge/pagination.ts';
 import { SPOOFED_HEADERS } from '../../netlify/deploy-checks.ts';
+import { creatureAsOf, TODAY, typesAsOf, World, type Doc, type Era } from './as-of-oracle.ts';
 
 export { SPOOFED_HEADERS };
 
@@ -96,7 +99,7 @@ const missing = (name: string, path: string, extra: Partial<HttpCase> = {}): Htt
  * The computed pages and the limits read the ability list: long enough in either (373 and 38) to
  * tell a limit of 20 from one of 100000 and to hold a page at offset 9.
  */
-export function httpCases(ctx: Pick<CaseContext, 'routes' | 'list'>): HttpCase[] {
+export function httpCases(ctx: Pick<CaseContext, 'distDir' | 'baseUrl' | 'routes' | 'list'>): HttpCase[] {
   const lastPage = Math.floor((ctx.list('creature').count - 1) / 20) * 20;
   const creature1 = item('creature', 1);
   const encounters25 = { file: subresourceFile('creature', 25, 'encounters') };
@@ -200,6 +203,7 @@ export function httpCases(ctx: Pick<CaseContext, 'routes' | 'list'>): HttpCase[]
     missing('as of a game, an unknown creature', '/v2/as-of/red-blue/creature/not-a-creature/'),
     missing('an as-of document of the build', '/v2/_as-of/creature/1.json'),
     missing('the as-of facts of the build', '/v2/_as-of/creature.json'),
+    ...asOfCases(ctx),
 
     // methods
     { name: 'POST', method: 'POST', path: '/v2/creature/1', status: 405, body: { json: 'Method Not Allowed' }, exactHeaders: { allow: 'GET, HEAD' } },
@@ -225,6 +229,41 @@ export function httpCases(ctx: Pick<CaseContext, 'routes' | 'list'>): HttpCase[]
   }
   return cases;
 }
+
+/**
+ * Answers as of a game, each the oracle's: a creature whose types changed, generation I's stats
+ * and moves, a version standing for its group, a move, a type, an ability, the matchups today
+ * and then, and a list filtered by a type of then with the fields of then.
+ */
+function asOfCases(ctx: Pick<CaseContext, 'distDir' | 'baseUrl' | 'list'>): HttpCase[] {
+  const world = new World(ctx.distDir, ctx.baseUrl);
+  const era = (segment: string): Era => world.resolve(segment) ?? oracleFails(`no era ${segment}`);
+  const creature = (name: string) => world.creatures.find((c) => c.link.name === name) ?? oracleFails(`no creature ${name}`);
+  const creatureThen = (name: string, segment: string): Doc => creatureAsOf(world.doc('creature', creature(name).id), creature(name).bornOrder, era(segment)) ?? oracleFails(`${name} as of ${segment}`);
+  const then = (answer: Doc | null): Doc => answer ?? oracleFails('an item that did not exist');
+  const normalThen = ctx.list('creature').results.flatMap(({ name, url }) => {
+    const c = world.creatures.find((x) => x.link.url === url)!;
+    const types = typesAsOf(c, era('generation-v'));
+    return c.bornOrder <= era('generation-v').order && types.some((t) => t.type.name === 'normal') ? [{ name, url, types }] : [];
+  });
+  return [
+    ok('as of a generation, a creature whose types changed', '/v2/as-of/generation-v/creature/clefairy/', { json: creatureThen('clefairy', 'generation-v') }),
+    ok("as of a version group, by id: generation I's stats and the group's moves", '/v2/as-of/red-blue/creature/1', { json: creatureThen('bulbasaur', 'red-blue') }),
+    ok('as of a version, its group', '/v2/as-of/firered/creature/bulbasaur/', { json: creatureThen('bulbasaur', 'firered') }),
+    ok('a move as of a game', '/v2/as-of/red-blue/move/tackle/', { json: then(world.moveAsOf(world.doc('move', 'tackle'), era('red-blue'))) }),
+    ok('a type as of a game', '/v2/as-of/generation-v/type/normal/', { json: then(world.typeAsOf(world.doc('type', 'normal'), era('generation-v'))) }),
+    ok('an ability as of a game', '/v2/as-of/emerald/ability/overgrow', { json: then(world.abilityAsOf(world.doc('ability', 'overgrow'), era('emerald'))) }),
+    ok('matchups today', '/v2/creature/clefairy/matchups/', { json: world.matchups(creature('clefairy'), TODAY) }),
+    ok('matchups as of a generation', '/v2/as-of/generation-v/creature/clefairy/matchups', { json: world.matchups(creature('clefairy'), era('generation-v')) }),
+    ok('a list as of a game, by a type of then, with the fields of then', '/v2/as-of/generation-v/creature/?type=normal&fields=types&limit=100000', {
+      json: { count: normalThen.length, next: null, previous: null, results: normalThen },
+    }),
+  ];
+}
+
+const oracleFails = (what: string): never => {
+  throw new Error(`the as-of oracle has no answer: ${what}`);
+};
 
 /**
  * Every row again with the spoofed headers added: each must get the same answer as without
