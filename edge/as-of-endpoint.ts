@@ -60,6 +60,9 @@ export async function asOf(build: BuildFiles, rest: readonly string[], withQuery
   if (sub !== undefined || (key !== undefined && (kind === 'type' || kind === 'ability'))) readAhead(worldOf(build));
   if (sub === undefined && key !== undefined && (kind === 'type' || kind === 'creature')) readAhead(moveNamesOf(build));
   if (key === undefined && isAsOfKind(kind)) readAhead(listViewsOf(build, kind));
+  // an item's own file too: at the edge each read is a request, and this one needs no other
+  const item = key !== undefined && sub === undefined && isAsOfKind(kind) ? itemRead(build, kind, canonicalKey(key)) : null;
+  if (item) readAhead(item);
   const versions = await versionsOf(build);
   const vg = versions.resolve(v);
   if (!vg) return notFoundBecause(`no version group, version or generation is named "${v}"`);
@@ -67,8 +70,12 @@ export async function asOf(build: BuildFiles, rest: readonly string[], withQuery
   if (key === undefined) return withQuery(async (params) => collectionAsOf(build, vg, v, kind, params));
   const context: AsOf = { vg, versions, base: build.baseUrl };
   if (sub !== undefined) return sub === MATCHUPS && kind === 'creature' ? creatureMatchups(build, key, { ...context, world: await worldOf(build) }) : notFound();
-  return itemAsOf(build, kind, canonicalKey(key), context);
+  return itemAsOf(build, kind, canonicalKey(key), context, item!);
 }
+
+/** The file an item as of a game is made from: a creature's as-of document, or the item today; null when there is none. */
+const itemRead = (build: BuildFiles, kind: AsOfKind, key: string): Promise<Doc | null> =>
+  kind === 'creature' ? build.json<Doc>(asOfDocumentFile('creature', key)) : build.json<Doc>(itemFile(kind, key));
 
 /** `GET /v2/creature/{key}/matchups/`: as of the newest version group. */
 export async function matchupsToday(build: BuildFiles, key: string): Promise<Answer> {
@@ -76,9 +83,9 @@ export async function matchupsToday(build: BuildFiles, key: string): Promise<Ans
   return creatureMatchups(build, key, { vg: world.versions.newest(), versions: world.versions, world, base: build.baseUrl });
 }
 
-async function itemAsOf(build: BuildFiles, kind: AsOfKind, key: string, context: AsOf): Promise<Answer> {
-  if (kind === 'creature') return creatureItem(build, key, context);
-  const today = await build.json<Doc>(itemFile(kind, key));
+async function itemAsOf(build: BuildFiles, kind: AsOfKind, key: string, context: AsOf, read: Promise<Doc | null>): Promise<Answer> {
+  if (kind === 'creature') return creatureItem(build, key, context, read as Promise<CreatureAsOfDocument | null>);
+  const today = await read;
   if (today === null) return notFound();
   const g = context.vg.generation;
   const generation = idOfUrl((today.generation as { url: string }).url) ?? Infinity;
@@ -92,9 +99,9 @@ async function itemAsOf(build: BuildFiles, kind: AsOfKind, key: string, context:
 }
 
 /** A creature as of a game: its as-of document (by id or name) says all but its moves' names, when it came included. */
-async function creatureItem(build: BuildFiles, key: string, context: AsOf): Promise<Answer> {
+async function creatureItem(build: BuildFiles, key: string, context: AsOf, read: Promise<CreatureAsOfDocument | null>): Promise<Answer> {
   const names = moveNamesOf(build);
-  const doc = await build.json<CreatureAsOfDocument>(asOfDocumentFile('creature', key));
+  const doc = await read;
   if (doc === null) return notFound();
   if (!context.versions.cameBy(doc.born, context.vg, `creature ${key}`)) return notFoundBecause(`creature "${key}" did not exist as of ${context.vg.name}`);
   const byId = await names;

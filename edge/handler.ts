@@ -58,6 +58,10 @@ async function fileAnswer(build: BuildFiles, path: string): Promise<Answer> {
 }
 
 async function route(build: BuildFiles, url: URL): Promise<Answer> {
+  const segments = pathSegments(url.pathname);
+  // an answer as of a game reads no routing table: started beside its read, it waits on one read fewer
+  const asOfAnswer = segments?.[0] === AS_OF_PATH ? asOf(build, segments.slice(1), (answer) => withQuery(url, answer)) : null;
+  if (asOfAnswer) readAhead(asOfAnswer);
   const sitePage = (await build.routes()).site?.[url.pathname];
   if (sitePage) {
     const bytes = await build.read(sitePage.file);
@@ -65,14 +69,13 @@ async function route(build: BuildFiles, url: URL): Promise<Answer> {
     if (bytes === null) throw new BrokenBuild(sitePage.file, `missing, though the routing table serves it at ${url.pathname}`);
     return { status: 200, body: bytes, file: sitePage.file, contentType: sitePage.type };
   }
-  const segments = pathSegments(url.pathname);
   if (segments === null) return notFound();
   if (segments.length === 0) return fileAnswer(build, rootFile);
   if (segments.length === 1 && segments[0] === 'meta') return fileAnswer(build, metaFile);
   if (segments.length === 2 && segments[0] === 'meta' && segments[1] === 'coverage') return fileAnswer(build, coverageFile);
   if (segments[0] === CHANGES_PATH && segments.length <= 2) return changes(build, segments[1]);
   if (segments.length === 1 && segments[0] === SEARCH_PATH) return withQuery(url, (params) => search(build, params));
-  if (segments[0] === AS_OF_PATH) return asOf(build, segments.slice(1), (answer) => withQuery(url, answer));
+  if (asOfAnswer) return asOfAnswer;
   const known = await build.routes();
   const [kind, key, sub] = segments as [string, string | undefined, string | undefined];
   if (!known.kinds.includes(kind)) return notFound();

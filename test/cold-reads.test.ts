@@ -109,3 +109,41 @@ describe("a cold start's reads", () => {
     for (const read of paths) expect(existsSync(join(distDir, read)), read).toBe(true);
   });
 });
+
+describe("a cold start's reads as of a game", () => {
+  /** The first answer of a fresh handler, in rounds, and that it is a warm handler's answer byte for byte. */
+  async function coldAsWarm(path: string) {
+    const cold = await firstAnswer(path);
+    const warm = createResponder(diskReader(distDir), { baseUrl });
+    const request = { method: 'GET', url: origin + path, headers: new Headers() };
+    await warm(request);
+    const again = await warm(request);
+    expect(cold.reply.status, path).toBe(again.status);
+    expect(Buffer.from(cold.reply.body!).equals(Buffer.from(again.body!)), path).toBe(true);
+    return cold;
+  }
+
+  it('a creature as of a game waits on one round: its document is read beside the routing table, meta and the version groups', async () => {
+    const cold = await coldAsWarm('/v2/as-of/generation-i/creature/mew/');
+    expect(cold.reply.status).toBe(200);
+    expect(cold.rounds, cold.paths.join(' ')).toBe(1);
+    expect(cold.paths).toContain('v2/_as-of/creature/mew.json');
+  });
+
+  it('a move as of a game waits on two: its item today in the first, its as-of document (by the id the item gives) in the second', async () => {
+    const cold = await coldAsWarm('/v2/as-of/red-blue/move/surf/');
+    expect(cold.reply.status).toBe(200);
+    expect(cold.rounds, cold.paths.join(' ')).toBe(2);
+  });
+
+  it('a heavy list as of a game waits on three: the views beside the routing table, then the view with the query\'s files, then its columns of then', async () => {
+    const cold = await coldAsWarm('/v2/as-of/generation-v/creature/?type=normal,fairy&sort=-base_stat_total,name&facets=type&summary=base_stat_total,special-attack&fields=types,stats,abilities&limit=100000');
+    expect(cold.reply.status).toBe(200);
+    expect(cold.rounds, cold.paths.join(' ')).toBeLessThanOrEqual(3);
+  });
+
+  it('an unknown game is a 404 whatever was read beside it', async () => {
+    const cold = await coldAsWarm('/v2/as-of/nope/creature/mew/');
+    expect(cold.reply.status).toBe(404);
+  });
+});
