@@ -12,7 +12,8 @@ import { BrokenBuild, BuildFiles, readAhead, type FileReader } from './build-fil
 import { collection } from './collection.ts';
 import { compose, contentHash, HTTP_STEPS, replyOf, type Answer, type Reply, type RequestLike, type Respond, type Step } from './http.ts';
 import { API_PREFIX, canonicalKey, changeReportFile, changesListFile, coverageFile, itemFile, metaFile, rootFile, subresourceFile } from './layout.ts';
-import { checkedQuery, collectionParams, SEARCH_PARAMS } from './params.ts';
+import { checkedQuery, collectionParams, namesLanguage, SEARCH_PARAMS } from './params.ts';
+import { languageList } from './parameter-table.ts';
 import { search, SEARCH_PATH } from './search-endpoint.ts';
 import { asOf, AS_OF_PATH, isAsOfKind, MATCHUPS, matchupsToday } from './as-of-endpoint.ts';
 
@@ -62,6 +63,8 @@ async function route(build: BuildFiles, url: URL): Promise<Answer> {
   // an answer as of a game reads no routing table: started beside its read, it waits on one read fewer
   const asOfAnswer = segments?.[0] === AS_OF_PATH ? asOf(build, segments.slice(1), (answer) => withQuery(url, answer)) : null;
   if (asOfAnswer) readAhead(asOfAnswer);
+  // a query's language is checked against a list every build has: read beside the routing table too
+  if (namesLanguage(url)) readAhead(languageList(build));
   const sitePage = (await build.routes()).site?.[url.pathname];
   if (sitePage) {
     const bytes = await build.read(sitePage.file);

@@ -186,13 +186,19 @@ const name: QueryParam<string[] | null> = {
 };
 
 /**
+ * The list `lang` is checked against. Every build has it, so a cold start reads it beside the
+ * routing table (edge/handler.ts), before anything says which kind the request asks for.
+ */
+export const languageList = (build: Pick<CollectionFiles, 'listKeys'>): Promise<ListKeys | null> => build.listKeys('language');
+
+/**
  * `lang=de`: a language by its name in `/language/` (any letter case), or null when absent or
  * empty; a name that is no language is a 400 listing them.
  */
 async function parseLanguage(values: readonly string[], { build }: ReadScope): Promise<Parsed<string | null>> {
   const raw = values[0]?.trim().toLowerCase() ?? '';
   if (raw === '') return ok(null);
-  const languages = await build.listKeys('language');
+  const languages = await languageList(build);
   if (languages?.positionOfName(raw) !== undefined) return ok(raw);
   const names = languages?.names().filter((name): name is string => name !== undefined) ?? [];
   return { ok: false, error: { parameter: 'lang', value: raw.slice(0, 100), accepts: `a language by its name in /language/: ${names.join(', ')}` } };

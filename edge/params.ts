@@ -75,6 +75,12 @@ export function queryValues(params: URLSearchParams, name: string): string[] {
 }
 
 /**
+ * Whether a request names a language (`lang`): its check reads the language list, which a cold
+ * start then reads beside the routing table (edge/handler.ts `route`).
+ */
+export const namesLanguage = (url: URL): boolean => queryValues(url.searchParams, COLLECTION_TABLE.lang.name).length > 0;
+
+/**
  * The parameters a collection reads: the fixed ones, then (for a kind that declares queries)
  * `fields`, `sort`, `facets`, `summary`, its value filters and its range filters in declared
  * order (the build refuses a declared name that is a fixed one or declared twice).
