@@ -73,9 +73,18 @@ export async function asOf(build: BuildFiles, rest: readonly string[], withQuery
   return itemAsOf(build, kind, canonicalKey(key), context, item!);
 }
 
-/** The file an item as of a game is made from: a creature's as-of document, or the item today; null when there is none. */
-const itemRead = (build: BuildFiles, kind: AsOfKind, key: string): Promise<Doc | null> =>
-  kind === 'creature' ? build.json<Doc>(asOfDocumentFile('creature', key)) : build.json<Doc>(itemFile(kind, key));
+/** What an item as of a game is made from: a creature's as-of document, or the item today and, for a move, its as-of document; null where there is none. */
+interface ItemFiles {
+  doc: Doc | null;
+  moveDocument: MoveAsOfDocument | null;
+}
+
+/** An item's files, read side by side: each is named by the key (names are hard links, as items' are), so none waits on another. */
+async function itemRead(build: BuildFiles, kind: AsOfKind, key: string): Promise<ItemFiles> {
+  if (kind === 'creature') return { doc: await build.json<Doc>(asOfDocumentFile('creature', key)), moveDocument: null };
+  const [doc, moveDocument] = await Promise.all([build.json<Doc>(itemFile(kind, key)), kind === 'move' ? build.json<MoveAsOfDocument>(asOfDocumentFile('move', key)) : null]);
+  return { doc, moveDocument };
+}
 
 /** `GET /v2/creature/{key}/matchups/`: as of the newest version group. */
 export async function matchupsToday(build: BuildFiles, key: string): Promise<Answer> {
@@ -83,15 +92,18 @@ export async function matchupsToday(build: BuildFiles, key: string): Promise<Ans
   return creatureMatchups(build, key, { vg: world.versions.newest(), versions: world.versions, world, base: build.baseUrl });
 }
 
-async function itemAsOf(build: BuildFiles, kind: AsOfKind, key: string, context: AsOf, read: Promise<Doc | null>): Promise<Answer> {
-  if (kind === 'creature') return creatureItem(build, key, context, read as Promise<CreatureAsOfDocument | null>);
-  const today = await read;
+async function itemAsOf(build: BuildFiles, kind: AsOfKind, key: string, context: AsOf, read: Promise<ItemFiles>): Promise<Answer> {
+  const { doc: today, moveDocument } = await read;
+  if (kind === 'creature') return creatureItem(build, key, context, today as CreatureAsOfDocument | null);
   if (today === null) return notFound();
   const g = context.vg.generation;
   const generation = idOfUrl((today.generation as { url: string }).url) ?? Infinity;
   const existed = kind === 'ability' ? abilityExists(generation, g) : existsInGeneration(generation, g);
   if (!existed) return notFoundBecause(`${kind} "${key}" did not exist as of ${context.vg.name}`);
-  if (kind === 'move') return jsonAnswer(200, moveAsOf(today, await asOfDocument<MoveAsOfDocument>(build, 'move', today.id as number), context));
+  if (kind === 'move') {
+    if (moveDocument === null) throw new BrokenBuild(asOfDocumentFile('move', key), `missing, though move ${key} has an item`);
+    return jsonAnswer(200, moveAsOf(today, moveDocument, context));
+  }
   const all: AsOfAll = { ...context, world: await worldOf(build) };
   if (kind === 'ability') return jsonAnswer(200, abilityAsOf(today, all));
   const names = await moveNamesOf(build);
@@ -99,17 +111,13 @@ async function itemAsOf(build: BuildFiles, kind: AsOfKind, key: string, context:
 }
 
 /** A creature as of a game: its as-of document (by id or name) says all but its moves' names, when it came included. */
-async function creatureItem(build: BuildFiles, key: string, context: AsOf, read: Promise<CreatureAsOfDocument | null>): Promise<Answer> {
+async function creatureItem(build: BuildFiles, key: string, context: AsOf, doc: CreatureAsOfDocument | null): Promise<Answer> {
   const names = moveNamesOf(build);
-  const doc = await read;
   if (doc === null) return notFound();
   if (!context.versions.cameBy(doc.born, context.vg, `creature ${key}`)) return notFoundBecause(`creature "${key}" did not exist as of ${context.vg.name}`);
   const byId = await names;
   return jsonAnswer(200, creatureAsOf(doc, context, (id) => byId.get(id)));
 }
-
-const asOfDocument = <T>(build: BuildFiles, kind: 'creature' | 'move', id: number): Promise<T> =>
-  build.requiredJson<T>(asOfDocumentFile(kind, id), `missing, though ${kind} ${id} has an item`);
 
 async function creatureMatchups(build: BuildFiles, key: string, context: AsOfAll): Promise<Answer> {
   const id = context.world.creatureId(canonicalKey(key));

@@ -16,7 +16,7 @@ import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { parseAllRedirects } from '@netlify/redirect-parser';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { asOfColumnFile, asOfListsFile, asOfViewFile, type ListViewsFile, type ViewFile } from '../edge/as-of/facts.ts';
+import { asOfColumnFile, asOfDocumentFile, asOfListsFile, asOfViewFile, type ListViewsFile, type ViewFile } from '../edge/as-of/facts.ts';
 import { looksWhole } from '../edge/build-files.ts';
 import { filterIndexFile, itemFile, listFile, routesFile, type Routes } from '../edge/layout.ts';
 import { repoRoot } from '../generator/config.ts';
@@ -39,7 +39,7 @@ const filtered = routes.kinds.find((kind) => (routes.queries[kind]?.filters.leng
 const filterName = routes.queries[filtered]!.filters[0]!.name;
 const unlisted = routes.kinds.find((kind) => kind !== filtered)!;
 
-/** The cut's build, copied (the copy's files are its own, not links), with three faults. */
+/** The cut's build, copied (the copy's files are its own, not links), with five faults. */
 function brokenCopy(): string {
   const dist = join(scratch, 'broken');
   cpSync(cutDist, dist, { recursive: true });
@@ -51,6 +51,8 @@ function brokenCopy(): string {
   cut(itemFile('creature', 1));
   rmSync(join(dist, listFile(unlisted)));
   rmSync(join(dist, firstStatsPatch(dist)));
+  // a move's as-of document by the name its answer reads it by, the move itself intact
+  rmSync(join(dist, asOfDocumentFile('move', 'tackle')));
   return dist;
 }
 
@@ -64,7 +66,7 @@ function firstStatsPatch(dist: string): string {
 }
 
 /** What each request must get from the broken build, whoever serves it. */
-const FAULTS = [`/v2/${filtered}/?${filterName}=x`, '/v2/creature/1', `/v2/${unlisted}/?limit=3`, '/v2/as-of/red-blue/creature/?fields=stats'];
+const FAULTS = [`/v2/${filtered}/?${filterName}=x`, '/v2/creature/1', `/v2/${unlisted}/?limit=3`, '/v2/as-of/red-blue/creature/?fields=stats', '/v2/as-of/red-blue/move/tackle/'];
 const MISSING = '/v2/creature/999999';
 const INTACT = '/v2/creature/2';
 const INTERNAL = '{"error":"internal"}';
