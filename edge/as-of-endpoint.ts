@@ -58,6 +58,7 @@ export async function asOf(build: BuildFiles, rest: readonly string[], withQuery
   if (v === undefined || kind === undefined || rest.length > 4) return notFound();
   // the reads every answer over all creatures will wait on start now, beside the version groups'
   if (sub !== undefined || (key !== undefined && (kind === 'type' || kind === 'ability'))) readAhead(worldOf(build));
+  if (sub === MATCHUPS) readAhead(build.list('type'));
   if (sub === undefined && key !== undefined && (kind === 'type' || kind === 'creature')) readAhead(moveNamesOf(build));
   if (key === undefined && isAsOfKind(kind)) readAhead(listViewsOf(build, kind));
   // an item's own file too: at the edge each read is a request, and this one needs no other
@@ -88,6 +89,7 @@ async function itemRead(build: BuildFiles, kind: AsOfKind, key: string): Promise
 
 /** `GET /v2/creature/{key}/matchups/`: as of the newest version group. */
 export async function matchupsToday(build: BuildFiles, key: string): Promise<Answer> {
+  readAhead(build.list('type'));
   const world = await worldOf(build);
   return creatureMatchups(build, key, { vg: world.versions.newest(), versions: world.versions, world, base: build.baseUrl });
 }

@@ -60,9 +60,9 @@ async function fileAnswer(build: BuildFiles, path: string): Promise<Answer> {
 
 async function route(build: BuildFiles, url: URL): Promise<Answer> {
   const segments = pathSegments(url.pathname);
-  // an answer as of a game reads no routing table: started beside its read, it waits on one read fewer
-  const asOfAnswer = segments?.[0] === AS_OF_PATH ? asOf(build, segments.slice(1), (answer) => withQuery(url, answer)) : null;
-  if (asOfAnswer) readAhead(asOfAnswer);
+  // an answer as of a game, or a creature's matchups, reads no routing table: started beside its read, it waits on one read fewer
+  const started = segments === null ? null : answerOfNoRoutes(build, url, segments);
+  if (started) readAhead(started);
   // a query's language is checked against a list every build has: read beside the routing table too
   if (namesLanguage(url)) readAhead(languageList(build));
   const sitePage = (await build.routes()).site?.[url.pathname];
@@ -78,15 +78,21 @@ async function route(build: BuildFiles, url: URL): Promise<Answer> {
   if (segments.length === 2 && segments[0] === 'meta' && segments[1] === 'coverage') return fileAnswer(build, coverageFile);
   if (segments[0] === CHANGES_PATH && segments.length <= 2) return changes(build, segments[1]);
   if (segments.length === 1 && segments[0] === SEARCH_PATH) return withQuery(url, (params) => search(build, params));
-  if (asOfAnswer) return asOfAnswer;
+  if (started) return started;
   const known = await build.routes();
   const [kind, key, sub] = segments as [string, string | undefined, string | undefined];
   if (!known.kinds.includes(kind)) return notFound();
   if (key === undefined) return withQuery(url, (params) => collection(build, kind, params));
   if (sub === undefined) return fileAnswer(build, itemFile(kind, canonicalKey(key)));
-  if (segments.length === 3 && kind === 'creature' && sub === MATCHUPS) return matchupsToday(build, key);
   if (segments.length === 3 && known.subresources[kind]?.includes(sub)) return fileAnswer(build, subresourceFile(kind, canonicalKey(key), sub));
   return notFound();
+}
+
+/** The answers the routing table does not decide, below a site page: as of a game, and a creature's matchups (creature is a kind of every build). */
+function answerOfNoRoutes(build: BuildFiles, url: URL, segments: readonly string[]): Promise<Answer> | null {
+  if (segments[0] === AS_OF_PATH) return asOf(build, segments.slice(1), (answer) => withQuery(url, answer));
+  if (segments.length === 3 && segments[0] === 'creature' && segments[2] === MATCHUPS) return matchupsToday(build, segments[1]!);
+  return null;
 }
 
 const CHANGES_PATH = 'changes';

@@ -144,6 +144,14 @@ describe("a cold start's reads as of a game", () => {
     expect(cold.rounds, cold.paths.join(' ')).toBeLessThanOrEqual(3);
   });
 
+  it("a creature's matchups, today and as of a game, wait on one: the facts and the type list beside the routing table", async () => {
+    for (const path of ['/v2/creature/clefairy/matchups/', '/v2/as-of/generation-v/creature/clefairy/matchups/']) {
+      const cold = await coldAsWarm(path);
+      expect(cold.reply.status).toBe(200);
+      expect(cold.rounds, cold.paths.join(' ')).toBe(1);
+    }
+  });
+
   it('an unknown game is a 404 whatever was read beside it', async () => {
     const cold = await coldAsWarm('/v2/as-of/nope/creature/mew/');
     expect(cold.reply.status).toBe(404);
