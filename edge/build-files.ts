@@ -83,8 +83,16 @@ export class BuildFiles {
 
   /** The routing table; every build writes one, so a build without it is broken. */
   async routes(): Promise<Routes> {
-    return (await this.keep(routesFile, () => this.readRequired<Routes>(routesFile, parseJson)))!;
+    const routes = (await this.keep(routesFile, () => this.readRequired<Routes>(routesFile, parseJson)))!;
+    this.routesIn = true;
+    return routes;
   }
+
+  /** Whether the routing table has been read: until it is (a cold start), some reads start beside it. */
+  get routesKnown(): boolean {
+    return this.routesIn;
+  }
+  private routesIn = false;
 
   meta(): Promise<Meta | null> {
     return this.keepRead<Meta>(metaFile);

@@ -53,8 +53,9 @@ export function pathSegments(pathname: string): string[] | null {
 }
 
 
-async function fileAnswer(build: BuildFiles, path: string): Promise<Answer> {
-  const bytes = await build.read(path);
+/** The file at `path` as the answer, read now or already being read (`started`). */
+async function fileAnswer(build: BuildFiles, path: string, started: Promise<Uint8Array | null> | null = null): Promise<Answer> {
+  const bytes = await (started ?? build.read(path));
   return bytes === null ? notFound() : { status: 200, body: bytes, file: path };
 }
 
@@ -63,6 +64,9 @@ async function route(build: BuildFiles, url: URL): Promise<Answer> {
   // an answer as of a game, or a creature's matchups, reads no routing table: started beside its read, it waits on one read fewer
   const started = segments === null ? null : answerOfNoRoutes(build, url, segments);
   if (started) readAhead(started);
+  // on a cold start an item's file is read beside the routing table, and served only once the table lists its kind
+  const itemRead = segments?.length === 2 && !build.routesKnown && !NOT_KINDS.has(segments[0]!) ? build.read(itemFile(segments[0]!, canonicalKey(segments[1]!))) : null;
+  if (itemRead) readAhead(itemRead);
   // a query's language is checked against a list every build has: read beside the routing table too
   if (namesLanguage(url)) readAhead(languageList(build));
   const sitePage = (await build.routes()).site?.[url.pathname];
@@ -83,7 +87,7 @@ async function route(build: BuildFiles, url: URL): Promise<Answer> {
   const [kind, key, sub] = segments as [string, string | undefined, string | undefined];
   if (!known.kinds.includes(kind)) return notFound();
   if (key === undefined) return withQuery(url, (params) => collection(build, kind, params));
-  if (sub === undefined) return fileAnswer(build, itemFile(kind, canonicalKey(key)));
+  if (sub === undefined) return fileAnswer(build, itemFile(kind, canonicalKey(key)), itemRead);
   if (segments.length === 3 && known.subresources[kind]?.includes(sub)) return fileAnswer(build, subresourceFile(kind, canonicalKey(key), sub));
   return notFound();
 }
@@ -96,6 +100,8 @@ function answerOfNoRoutes(build: BuildFiles, url: URL, segments: readonly string
 }
 
 const CHANGES_PATH = 'changes';
+/** First segments that name no kind: their paths are answered before the routing table's kinds are asked. */
+const NOT_KINDS = new Set(['meta', CHANGES_PATH, SEARCH_PATH, AS_OF_PATH]);
 const FULL_COMMIT = /^[0-9a-f]{40}$/;
 /** The shortest commit prefix answered, as git abbreviates. */
 const SHORT_COMMIT = /^[0-9a-f]{7,39}$/;

@@ -79,6 +79,16 @@ describe("a cold start's reads", () => {
     expect(Buffer.from(cold.reply.body!).equals(Buffer.from(again.body!))).toBe(true);
   });
 
+  it("an item waits on one round: its file is read beside the routing table, and served once the table lists its kind", async () => {
+    const item = await firstAnswer('/v2/creature/bulbasaur/');
+    expect(item.reply.status).toBe(200);
+    expect(item.rounds, item.paths.join(' ')).toBe(1);
+    // a build's own file named as an item is read beside the table too, and never served: the table lists no such kind
+    const internal = await firstAnswer('/v2/_lists/type');
+    expect(internal.reply.status).toBe(404);
+    expect(Buffer.from(internal.reply.body!).toString()).toBe('"Not Found"');
+  });
+
   it('a search waits on two rounds: the routing table beside meta, then the packed index', async () => {
     const cold = await firstAnswer('/v2/search/?q=charzard');
     expect(cold.reply.status).toBe(200);
