@@ -18,6 +18,7 @@ import { createResponder } from '../edge/handler.ts';
 import { itemFile, listFile, routesFile, type Routes } from '../edge/layout.ts';
 import { diskReader } from '../generator/preview/disk-reader.ts';
 import { differences } from './support/examples.ts';
+import { seeded } from './support/seeded.ts';
 import { abilitiesAsOf, creatureExists, idOf, statsAsOf, typesAsOf, World, type Doc, type Era, type Link, type TypeSlot } from './support/as-of-oracle.ts';
 
 const distDir = inject('distDir');
@@ -130,15 +131,6 @@ const MOVES: KindQueries = {
     }];
   }),
 };
-
-/** A small seeded generator, so a failing query can be asked again. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 interface Asked {
   filters: Array<{ filter: string; values: string[] }>;

@@ -140,26 +140,21 @@ describe("a cold start's reads as of a game", () => {
     expect(cold.paths).toContain('v2/_as-of/creature/mew.json');
   });
 
-  it('a move as of a game waits on one: its item today and its as-of document, both named by the key, beside the routing table', async () => {
-    for (const path of ['/v2/as-of/red-blue/move/surf/', '/v2/as-of/red-blue/move/57/']) {
-      const cold = await coldAsWarm(path);
-      expect(cold.reply.status).toBe(200);
-      expect(cold.rounds, cold.paths.join(' ')).toBe(1);
-    }
-  });
-
   it('a heavy list as of a game waits on three: the views beside the routing table, then the view with the query\'s files, then its columns of then', async () => {
     const cold = await coldAsWarm('/v2/as-of/generation-v/creature/?type=normal,fairy&sort=-base_stat_total,name&facets=type&summary=base_stat_total,special-attack&fields=types,stats,abilities&limit=100000');
     expect(cold.reply.status).toBe(200);
     expect(cold.rounds, cold.paths.join(' ')).toBeLessThanOrEqual(3);
   });
 
-  it("a creature's matchups, today and as of a game, wait on one: the facts and the type list beside the routing table", async () => {
-    for (const path of ['/v2/creature/clefairy/matchups/', '/v2/as-of/generation-v/creature/clefairy/matchups/']) {
-      const cold = await coldAsWarm(path);
-      expect(cold.reply.status).toBe(200);
-      expect(cold.rounds, cold.paths.join(' ')).toBe(1);
-    }
+  it.each([
+    ['a move as of a game, by name: its item today and its as-of document, both named by the key', '/v2/as-of/red-blue/move/surf/'],
+    ['a move as of a game, by id', '/v2/as-of/red-blue/move/57/'],
+    ["a creature's matchups today: the facts and the type list", '/v2/creature/clefairy/matchups/'],
+    ["a creature's matchups as of a game", '/v2/as-of/generation-v/creature/clefairy/matchups/'],
+  ])('%s: one round, every read beside the routing table (%s)', async (_what, path) => {
+    const cold = await coldAsWarm(path);
+    expect(cold.reply.status).toBe(200);
+    expect(cold.rounds, cold.paths.join(' ')).toBe(1);
   });
 
   it('an unknown game is a 404 whatever was read beside it', async () => {

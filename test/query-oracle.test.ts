@@ -19,6 +19,7 @@ import { createResponder } from '../edge/handler.ts';
 import { idOfUrl, itemFile, listFile, routesFile, type Routes } from '../edge/layout.ts';
 import { testConfig } from './support/config.ts';
 import { diskReader } from '../generator/preview/disk-reader.ts';
+import { seeded } from './support/seeded.ts';
 import type { FullList } from '../edge/pagination.ts';
 
 const previewUrl = inject('previewUrl');
@@ -161,15 +162,6 @@ async function answered(kind: string, query: string): Promise<string[]> {
   const results = body.results as Array<{ name: string }>;
   expect(body.count, `${kind}/?${query} count`).toBe(results.length);
   return results.map((r) => r.name);
-}
-
-/** A small seeded generator, so a failing sample can be run again. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
 }
 
 /** A kind's listed items with what the oracle says of each filter. */
