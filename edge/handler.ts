@@ -61,14 +61,7 @@ async function fileAnswer(build: BuildFiles, path: string, started: Promise<Uint
 
 async function route(build: BuildFiles, url: URL): Promise<Answer> {
   const segments = pathSegments(url.pathname);
-  // an answer as of a game, or a creature's matchups, reads no routing table: started beside its read, it waits on one read fewer
-  const started = segments === null ? null : answerOfNoRoutes(build, url, segments);
-  if (started) readAhead(started);
-  // on a cold start an item's file is read beside the routing table, and served only once the table lists its kind
-  const itemRead = segments?.length === 2 && !build.routesKnown && !NOT_KINDS.has(segments[0]!) ? build.read(itemFile(segments[0]!, canonicalKey(segments[1]!))) : null;
-  if (itemRead) readAhead(itemRead);
-  // a query's language is checked against a list every build has: read beside the routing table too
-  if (namesLanguage(url)) readAhead(languageList(build));
+  const early = startedBesideRoutes(build, url, segments);
   const sitePage = (await build.routes()).site?.[url.pathname];
   if (sitePage) {
     const bytes = await build.read(sitePage.file);
@@ -82,14 +75,29 @@ async function route(build: BuildFiles, url: URL): Promise<Answer> {
   if (segments.length === 2 && segments[0] === 'meta' && segments[1] === 'coverage') return fileAnswer(build, coverageFile);
   if (segments[0] === CHANGES_PATH && segments.length <= 2) return changes(build, segments[1]);
   if (segments.length === 1 && segments[0] === SEARCH_PATH) return withQuery(url, (params) => search(build, params));
-  if (started) return started;
+  if (early.answer) return early.answer;
   const known = await build.routes();
   const [kind, key, sub] = segments as [string, string | undefined, string | undefined];
   if (!known.kinds.includes(kind)) return notFound();
   if (key === undefined) return withQuery(url, (params) => collection(build, kind, params));
-  if (sub === undefined) return fileAnswer(build, itemFile(kind, canonicalKey(key)), itemRead);
+  if (sub === undefined) return fileAnswer(build, itemFile(kind, canonicalKey(key)), early.item);
   if (segments.length === 3 && known.subresources[kind]?.includes(sub)) return fileAnswer(build, subresourceFile(kind, canonicalKey(key), sub));
   return notFound();
+}
+
+/**
+ * What a request starts before the routing table is in, named by its URL alone: at the edge each
+ * read is a request, so each of these waits on one fewer. An answer that reads no routing table;
+ * on a cold start an item's file (served only once the table lists its kind); the language list
+ * a query's `lang` is checked against (a list every build has).
+ */
+function startedBesideRoutes(build: BuildFiles, url: URL, segments: readonly string[] | null): { answer: Promise<Answer> | null; item: Promise<Uint8Array | null> | null } {
+  const answer = segments === null ? null : answerOfNoRoutes(build, url, segments);
+  const item = segments?.length === 2 && !build.routesKnown && !NOT_KINDS.has(segments[0]!) ? build.read(itemFile(segments[0]!, canonicalKey(segments[1]!))) : null;
+  if (answer) readAhead(answer);
+  if (item) readAhead(item);
+  if (namesLanguage(url)) readAhead(languageList(build));
+  return { answer, item };
 }
 
 /** The answers the routing table does not decide, below a site page: as of a game, and a creature's matchups (creature is a kind of every build). */
