@@ -132,6 +132,31 @@ const MOVES: KindQueries = {
   }),
 };
 
+/** Type and ability lists of then: which existed is all that changes; their filters and fields are today's. */
+const todays = (kind: 'type' | 'ability', filters: readonly string[], existed: (doc: Doc, era: Era) => boolean): KindQueries => {
+  let docs: Map<number, Doc> | null = null;
+  return {
+    kind,
+    valueFilters: filters,
+    ranges: [],
+    sortKeys: ['id', 'name'],
+    facets: filters,
+    summaries: [],
+    fields: ['generation'],
+    then: (era) => {
+      docs ??= new Map(listed(kind).map((link) => [idOf(link), world.doc(kind, idOf(link))]));
+      return listed(kind).flatMap((link, position) => {
+        const doc = docs!.get(idOf(link))!;
+        if (!existed(doc, era)) return [];
+        const values = Object.fromEntries(filters.map((f) => [f, [(doc[f] as Link | null)?.name].filter((n): n is string => n !== undefined)]));
+        return [{ position, link, id: idOf(link), values, numbers: {}, fields: { generation: doc['generation'] } }];
+      });
+    },
+  };
+};
+const TYPES = todays('type', ['generation', 'move_damage_class'], (doc, era) => world.typeAsOf(doc, era) !== null);
+const ABILITIES = todays('ability', ['generation'], (doc, era) => world.abilityAsOf(doc, era) !== null);
+
 interface Asked {
   filters: Array<{ filter: string; values: string[] }>;
   range: { name: string; low: number; high: number } | null;
@@ -153,7 +178,7 @@ function drawQuery(random: () => number, of: KindQueries, entries: readonly Then
     return { filter, values: held.length === 0 ? [] : some(held, 2) };
   }).filter((f) => f.values.length > 0);
   let range: Asked['range'] = null;
-  if (random() < 0.5) {
+  if (of.ranges.length > 0 && random() < 0.5) {
     const name = pick(of.ranges);
     const numbers = entries.map((e) => e.numbers[name]).filter((n): n is number => n !== null).sort((a, b) => a - b);
     if (numbers.length > 0) range = { name, low: numbers[Math.floor(random() * numbers.length * 0.5)]!, high: numbers[Math.floor(numbers.length * (0.5 + random() * 0.5))]! };
@@ -163,7 +188,7 @@ function drawQuery(random: () => number, of: KindQueries, entries: readonly Then
     range,
     sort: random() < 0.85 ? some(of.sortKeys, 3).map((key) => ({ key, descending: random() < 0.5 })) : [],
     facets: random() < 0.7 ? some(of.facets, 2) : [],
-    summary: random() < 0.7 ? some(of.summaries, 2) : [],
+    summary: of.summaries.length > 0 && random() < 0.7 ? some(of.summaries, 2) : [],
     fields: random() < 0.4 ? of.fields.filter(() => random() < 0.6) : [],
     offset: random() < 0.5 ? 0 : Math.floor(random() * 6),
     limit: 3 + Math.floor(random() * 8),
@@ -238,7 +263,7 @@ const checkedParts = (body: Doc): Doc => Object.fromEntries(['count', 'facets', 
 const SEGMENTS = () => [...listed('generation').map((g) => g.name), 'red-blue', 'black-white', 'x-y'];
 
 describe('queries as of a game, against the documents of then', () => {
-  it.each([CREATURES, MOVES].map((of) => [of.kind, of] as const))(`%s: ${QUERIES_PER_ERA} seeded queries as of each generation and three version groups (filters, a range, sorts, facets, summaries, fields and pages of then)`, async (kind, of) => {
+  it.each([CREATURES, MOVES, TYPES, ABILITIES].map((of) => [of.kind, of] as const))(`%s: ${QUERIES_PER_ERA} seeded queries as of each generation and three version groups (filters, a range, sorts, facets, summaries, fields and pages of then)`, async (kind, of) => {
     const problems: string[] = [];
     let asked = 0, matchedSome = 0;
     for (const [n, segment] of SEGMENTS().entries()) {
