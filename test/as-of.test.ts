@@ -4,7 +4,8 @@
  * with the feature. Each `{v}` is a generation (all nine), four version groups and two versions:
  * - the creature answer for every creature with past types, abilities or stats and a seeded 20
  *   others (ids ≥ 10001 among them); the move answer for every move with past values and 10
- *   others; every type; a seeded 30 abilities; a 404 wherever the item did not exist yet;
+ *   others; every type; a seeded 30 abilities; a 404 wherever the item did not exist yet; and
+ *   seeded samples of each, with matchups, as of every other version group;
  * - the matchups of the same creatures today and as of each generation;
  * - the issue's named cases, as plain assertions with their values read from the documents;
  * - how `{v}` resolves (a version, a generation, an unknown segment or kind) and that a name and
@@ -176,6 +177,27 @@ describe('as of each v, the answers are the oracle\'s', () => {
 
   it.each(SEGMENTS)('ability: a seeded 30, as of %s', async (segment) => {
     expect(await checkEach(segment, 'ability', abilityIds, (id, era) => world.abilityAsOf(world.doc('ability', id), era))).toEqual([]);
+  });
+
+  it('every other version group (the DLC groups and the remakes among them): seeded samples of each kind, and matchups', async () => {
+    const mismatches = new Mismatches();
+    const named = new Set(eras.map((era) => era.group));
+    const others = [...world.groupOrder.keys()].filter((group) => !named.has(group));
+    const creatures = spread(creatureIds, 12, SEED), moves = spread(moveIds, 8, SEED), abilities = spread(abilityIds, 4, SEED);
+    const types = world.typeDocs.map((doc) => doc['id'] as number);
+    for (const group of others) {
+      const era = world.resolve(group)!;
+      for (const id of creatures) {
+        const c = world.creatureById.get(id)!;
+        await check(mismatches, `as-of/${group}/creature/${id}/`, creatureAsOf(world.doc('creature', id), c.bornOrder, era));
+        await check(mismatches, `as-of/${group}/creature/${id}/matchups/`, creatureExists(c, era) ? world.matchups(c, era) : null);
+      }
+      for (const id of moves) await check(mismatches, `as-of/${group}/move/${id}/`, world.moveAsOf(world.doc('move', id), era));
+      for (const id of types) await check(mismatches, `as-of/${group}/type/${id}/`, world.typeAsOf(world.doc('type', id), era));
+      for (const id of abilities) await check(mismatches, `as-of/${group}/ability/${id}/`, world.abilityAsOf(world.doc('ability', id), era));
+    }
+    expect(others.length).toBeGreaterThan(10);
+    expect(mismatches.report()).toEqual([]);
   });
 });
 
