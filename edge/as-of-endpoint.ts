@@ -57,8 +57,8 @@ export async function asOf(build: BuildFiles, rest: readonly string[], withQuery
   const [v, kind, key, sub] = rest;
   if (v === undefined || kind === undefined || rest.length > 4) return notFound();
   // the reads every answer over all creatures will wait on start now, beside the version groups'
-  if (sub !== undefined || (key !== undefined && (kind === 'type' || kind === 'ability'))) readAhead(worldOf(build));
-  if (sub === MATCHUPS) readAhead(build.list('type'));
+  if (sub !== undefined) startMatchupsReads(build);
+  else if (key !== undefined && (kind === 'type' || kind === 'ability')) readAhead(worldOf(build));
   if (sub === undefined && key !== undefined && (kind === 'type' || kind === 'creature')) readAhead(moveNamesOf(build));
   if (key === undefined && isAsOfKind(kind)) readAhead(listViewsOf(build, kind));
   // an item's own file too: at the edge each read is a request, and this one needs no other
@@ -89,7 +89,7 @@ async function itemRead(build: BuildFiles, kind: AsOfKind, key: string): Promise
 
 /** `GET /v2/creature/{key}/matchups/`: as of the newest version group. */
 export async function matchupsToday(build: BuildFiles, key: string): Promise<Answer> {
-  readAhead(build.list('type'));
+  startMatchupsReads(build);
   const world = await worldOf(build);
   return creatureMatchups(build, key, { vg: world.versions.newest(), versions: world.versions, world, base: build.baseUrl });
 }
@@ -119,6 +119,12 @@ async function creatureItem(build: BuildFiles, key: string, context: AsOf, doc: 
   if (!context.versions.cameBy(doc.born, context.vg, `creature ${key}`)) return notFoundBecause(`creature "${key}" did not exist as of ${context.vg.name}`);
   const byId = await names;
   return jsonAnswer(200, creatureAsOf(doc, context, (id) => byId.get(id)));
+}
+
+/** What matchups read, started side by side: the facts of every kind and the type list (its order is the answer's). */
+function startMatchupsReads(build: BuildFiles): void {
+  readAhead(worldOf(build));
+  readAhead(build.list('type'));
 }
 
 async function creatureMatchups(build: BuildFiles, key: string, context: AsOfAll): Promise<Answer> {

@@ -19,6 +19,7 @@ import { itemFile, listFile, routesFile, type Routes } from '../edge/layout.ts';
 import { diskReader } from '../generator/preview/disk-reader.ts';
 import { differences } from './support/examples.ts';
 import { seeded } from './support/seeded.ts';
+import { facetOf, orderedBy, summaryOf } from './support/query-rules.ts';
 import { abilitiesAsOf, creatureExists, idOf, statsAsOf, typesAsOf, World, type Doc, type Era, type Link, type TypeSlot } from './support/as-of-oracle.ts';
 
 const distDir = inject('distDir');
@@ -28,7 +29,6 @@ const decoder = new TextDecoder();
 
 /** A listed item that existed as of an era, with what the queries read of it then. */
 interface Then {
-  position: number;
   link: Link;
   id: number;
   /** the value filters' values, by filter */
@@ -49,6 +49,7 @@ interface KindQueries {
   summaries: readonly string[];
   /** fields a query may ask, in the item's key order (the order an entry shows them) */
   fields: readonly string[];
+  /** the kind's entries that existed as of the era, in list order */
   then(era: Era): Then[];
 }
 
@@ -86,7 +87,7 @@ const CREATURES: KindQueries = {
   facets: ['type', 'ability', 'generation', 'egg_group'],
   summaries: CREATURE_RANGES,
   fields: ['stats', 'types'],
-  then: (era) => listed('creature').flatMap((link, position) => {
+  then: (era) => listed('creature').flatMap((link) => {
     const c = world.creatureById.get(idOf(link))!;
     if (!creatureExists(c, era)) return [];
     const types = typesAsOf(c, era);
@@ -101,7 +102,7 @@ const CREATURES: KindQueries = {
       generation: [species.generation],
       egg_group: species.eggGroups,
     };
-    return [{ position, link, id: c.id, values, numbers, fields: { stats, types } }];
+    return [{ link, id: c.id, values, numbers, fields: { stats, types } }];
   }),
 };
 
@@ -118,14 +119,14 @@ const MOVES: KindQueries = {
   facets: ['type', 'damage_class', 'generation'],
   summaries: MOVE_RANGES,
   fields: ['accuracy', 'power', 'type'],
-  then: (era) => listed('move').flatMap((link, position) => {
+  then: (era) => listed('move').flatMap((link) => {
     const doc = world.moveAsOf(moveDocs().get(idOf(link))!, era);
     if (doc === null) return [];
     const name = (field: string) => ((doc[field] as Link | null)?.name ?? null);
     const values = { type: [name('type')], damage_class: [name('damage_class')], generation: [name('generation')] };
     const numbers = Object.fromEntries(MOVE_RANGES.map((r) => [r, doc[r] as number | null]));
     return [{
-      position, link, id: idOf(link), numbers,
+      link, id: idOf(link), numbers,
       values: Object.fromEntries(Object.entries(values).map(([f, v]) => [f, v.filter((x): x is string => x !== null)])),
       fields: { accuracy: doc['accuracy'], power: doc['power'], type: doc['type'] },
     }];
@@ -145,11 +146,11 @@ const todays = (kind: 'type' | 'ability', filters: readonly string[], existed: (
     fields: ['generation'],
     then: (era) => {
       docs ??= new Map(listed(kind).map((link) => [idOf(link), world.doc(kind, idOf(link))]));
-      return listed(kind).flatMap((link, position) => {
+      return listed(kind).flatMap((link) => {
         const doc = docs!.get(idOf(link))!;
         if (!existed(doc, era)) return [];
         const values = Object.fromEntries(filters.map((f) => [f, [(doc[f] as Link | null)?.name].filter((n): n is string => n !== undefined)]));
-        return [{ position, link, id: idOf(link), values, numbers: {}, fields: { generation: doc['generation'] } }];
+        return [{ link, id: idOf(link), values, numbers: {}, fields: { generation: doc['generation'] } }];
       });
     },
   };
@@ -209,40 +210,19 @@ function queryString(q: Asked): string {
 /** The value a sort key reads of an entry: its id, its name or a number (null: none). */
 const keyOf = (c: Then, key: string): string | number | null => (key === 'id' ? c.id : key === 'name' ? c.link.name : c.numbers[key]!);
 
-/** Entries in the order of the keys: none last either way, ties in list order. */
-function sortedBy(entries: readonly Then[], keys: Asked['sort']): Then[] {
-  return [...entries].sort((a, b) => {
-    for (const { key, descending } of keys) {
-      const [va, vb] = [keyOf(a, key), keyOf(b, key)];
-      if (va === null || vb === null) {
-        if (va !== vb) return va === null ? 1 : -1;
-        continue;
-      }
-      if (va !== vb) return (va < vb ? -1 : 1) * (descending ? -1 : 1);
-    }
-    return a.position - b.position;
-  });
-}
+/** Entries (in list order) in the order of the keys: none last either way, ties in list order. */
+const sortedBy = (entries: readonly Then[], keys: Asked['sort']): Then[] => orderedBy(entries, keys.map(({ key, descending }) => ({ of: (e: Then) => keyOf(e, key), descending })));
 
 /** A facet's counts over the matching entries, in its target's list order, then values the list does not show by id. */
 function expectedFacet(kind: string, filter: string, matching: readonly Then[]) {
-  const target = routes.queries[kind]!.filters.find((f) => f.name === filter)!.target!;
+  const target = routes.queries[kind]!.filters.find((f) => f.name === filter)!.target;
   const counts = new Map<string, number>();
   for (const e of matching) for (const value of new Set(e.values[filter]!)) counts.set(value, (counts.get(value) ?? 0) + 1);
-  const inList = listed(target).map((link) => ({ name: link.name, id: idOf(link) }));
-  const unlisted = [...counts.keys()].filter((name) => !inList.some((v) => v.name === name))
-    .map((name) => ({ name, id: (JSON.parse(readFileSync(join(distDir, itemFile(target, name)), 'utf8')) as { id: number }).id }))
-    .sort((a, b) => a.id - b.id);
-  return [...inList, ...unlisted].filter((v) => counts.has(v.name)).map((v) => ({ name: v.name, url: `${baseUrl}/${target}/${v.id}/`, count: counts.get(v.name)! }));
+  const itemId = (name: string) => (JSON.parse(readFileSync(join(distDir, itemFile(target!, name)), 'utf8')) as { id: number }).id;
+  return facetOf(counts, target, () => listed(target!).map((link) => ({ name: link.name, id: idOf(link) })), itemId, baseUrl);
 }
 
-function expectedSummary(range: string, matching: readonly Then[]) {
-  const numbers = matching.map((e) => e.numbers[range]!).filter((n): n is number => n !== null);
-  const sum = numbers.reduce((a, b) => a + b, 0);
-  return numbers.length === 0
-    ? { count: 0, min: null, max: null, sum: 0, avg: null }
-    : { count: numbers.length, min: Math.min(...numbers), max: Math.max(...numbers), sum, avg: sum / numbers.length };
-}
+const expectedSummary = (range: string, matching: readonly Then[]) => summaryOf(matching.map((e) => e.numbers[range]!));
 
 /** What the answer to `q` should hold, worked out from the entries of then. */
 function expectedAnswer(q: Asked, kind: string, entries: readonly Then[]): Doc {

@@ -20,6 +20,7 @@ import { idOfUrl, itemFile, listFile, routesFile, type Routes } from '../edge/la
 import { testConfig } from './support/config.ts';
 import { diskReader } from '../generator/preview/disk-reader.ts';
 import { seeded } from './support/seeded.ts';
+import { facetOf, orderedBy, summaryOf } from './support/query-rules.ts';
 import type { FullList } from '../edge/pagination.ts';
 
 const previewUrl = inject('previewUrl');
@@ -295,20 +296,9 @@ function keyValues(kind: string, facts: Facts, key: string): Array<string | numb
   return facts.numbers.get(key)!;
 }
 
-/** The names of these list positions in the order of the keys: no value last either way, ties in list order. */
+/** The names of these list positions (ascending) in the order of the keys: no value last either way, ties in list order. */
 function sortedBy(facts: Facts, positions: number[], keys: Array<{ values: Array<string | number | null>; descending: boolean }>): string[] {
-  const order = [...positions].sort((a, b) => {
-    for (const { values, descending } of keys) {
-      const [va, vb] = [values[a]!, values[b]!];
-      if (va === null || vb === null) {
-        if (va !== vb) return va === null ? 1 : -1;
-        continue;
-      }
-      if (va !== vb) return (va < vb ? -1 : 1) * (descending ? -1 : 1);
-    }
-    return a - b;
-  });
-  return order.map((p) => facts.names[p]!);
+  return orderedBy(positions, keys.map(({ values, descending }) => ({ of: (p: number) => values[p]!, descending }))).map((p) => facts.names[p]!);
 }
 
 /** The list positions a value filter's value holds, by the documents. */
@@ -325,22 +315,14 @@ function expectedFacet(kind: string, facts: Facts, filter: string, positions: nu
   const target = routes().queries[kind]!.filters.find((f) => f.name === filter)!.target;
   const counts = new Map<string, number>();
   for (const p of positions) for (const v of distinct(facts.values.get(filter)![p]!)) counts.set(wire(v), (counts.get(wire(v)) ?? 0) + 1);
-  if (target === null) return ['false', 'true'].filter((v) => counts.has(v)).map((name) => ({ name, url: null, count: counts.get(name)! }));
-  const listed = listOf(target).results.map((entry) => ({ name: entry.name!, id: idOf(entry.url) }));
-  const unlisted = [...counts.keys()].filter((name) => !listed.some((v) => v.name === name))
-    .map((name) => ({ name, id: (JSON.parse(readFileSync(join(distDir, itemFile(target, name)), 'utf8')) as { id: number }).id }))
-    .sort((a, b) => a.id - b.id);
-  return [...listed, ...unlisted].filter((v) => counts.has(v.name)).map((v) => ({ name: v.name, url: `${baseUrl}/${target}/${v.id}/`, count: counts.get(v.name)! }));
+  return facetOf(counts, target, () => listOf(target!).results.map((entry) => ({ name: entry.name!, id: idOf(entry.url) })), (name) => itemId(target!, name), baseUrl);
 }
 
+/** The id of a kind's item by name, from its document. */
+const itemId = (kind: string, name: string): number => (JSON.parse(readFileSync(join(distDir, itemFile(kind, name)), 'utf8')) as { id: number }).id;
+
 /** What `summary` should say of one range over these positions. */
-function expectedSummary(facts: Facts, range: string, positions: number[]) {
-  const numbers = positions.map((p) => facts.numbers.get(range)![p]!).filter((n): n is number => n !== null);
-  const sum = numbers.reduce((a, b) => a + b, 0);
-  return numbers.length === 0
-    ? { count: 0, min: null, max: null, sum: 0, avg: null }
-    : { count: numbers.length, min: Math.min(...numbers), max: Math.max(...numbers), sum, avg: sum / numbers.length };
-}
+const expectedSummary = (facts: Facts, range: string, positions: number[]) => summaryOf(positions.map((p) => facts.numbers.get(range)![p]!));
 
 describe.each(['creature', 'creature-species', 'move'])('%s sort, facets and summaries against the documents', (kind) => {
   let facts: Facts;

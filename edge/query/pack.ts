@@ -183,14 +183,21 @@ export const utf8Bytes = (text: string): Uint8Array => encoder.encode(text);
  * section is cut at); null unless the ends climb to the text's length.
  */
 export function cutAt(text: string, ends: Int32Array): string[] | null {
+  if (!endsClimbTo(ends, text.length)) return null;
   const pieces: string[] = [];
+  for (let i = 0; i < ends.length; i++) pieces.push(text.slice(i === 0 ? 0 : ends[i - 1]!, ends[i]!));
+  return pieces;
+}
+
+/** Whether `ends` never go back and the last is `length` (none: `length` is 0): where a names section's pieces can be cut. */
+export function endsClimbTo(ends: Int32Array, length: number): boolean {
   let start = 0;
-  for (const end of ends) {
-    if (end < start || end > text.length) return null;
-    pieces.push(text.slice(start, end));
-    start = end;
+  // an indexed loop: a for…of over a typed array makes an iterator result per step in a new process
+  for (let i = 0; i < ends.length; i++) {
+    if (ends[i]! < start || ends[i]! > length) return false;
+    start = ends[i]!;
   }
-  return start === text.length ? pieces : null;
+  return start === length;
 }
 
 /** The first of `0..length` for which `before` is false, by halves (`before` true for a leading run only): what a packed column's sorted numbers are searched with. */

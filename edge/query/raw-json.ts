@@ -37,7 +37,7 @@ const SHORT_TEXT = 256;
 const QUOTE = 0x22;
 const COMMA = 0x2c;
 const BACKSLASH = 0x5c;
-const BRACES = { '[': 0x5b, ']': 0x5d, '{': 0x7b, '}': 0x7d, ',': 0x2c, ':': 0x3a } as const;
+const BRACES = { '[': 0x5b, ']': 0x5d, '{': 0x7b, '}': 0x7d, ',': 0x2c } as const;
 
 /**
  * The buffer writers start from, kept between answers (a writer runs to its end without
