@@ -73,7 +73,7 @@ export async function collection(build: CollectionFiles, kind: string, params: U
   const results = query.fields === null || queries === undefined
     ? page.map((p) => keys.entry(p))
     : await entriesWithFields(build, routes!, keys, page, { kind, shape: queries, paths: query.fields, lang: query.lang });
-  const links = pageLinks(matching.length, scope.url, offset, limit, collectionLinkSuffix(table, query));
+  const links = pageLinks(matching.length, scope.url, offset, limit, () => collectionLinkSuffix(table, query));
   return jsonAnswer(200, { count: matching.length, ...links, ...(await aggregates(build, kind, queries, matching, query)), results });
 }
 

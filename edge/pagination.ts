@@ -44,16 +44,22 @@ export function parseOffset(value: string | null): number {
 
 /**
  * The links to the next and previous page of `count` results at `url` (`{base}/{kind}/`);
- * `suffix` is the rest of the query they carry after offset and limit (`&q=…`), or ''.
+ * `suffix` makes the rest of the query they carry after offset and limit (`&q=…`), asked only
+ * when the page has a link: a whole list in one page makes none (0.4-0.75 ms of a new process's
+ * first answer of issue 24's heaviest query, where every parameter was written back for nothing).
  */
-export function pageLinks(count: number, url: string, offset: number, limit: number, suffix = ''): { next: string | null; previous: string | null } {
-  const next = offset + limit < count ? `${url}?offset=${offset + limit}&limit=${limit}${suffix}` : null;
-  const previous = offset > 0 ? `${url}?offset=${Math.max(0, offset - limit)}&limit=${limit}${suffix}` : null;
+export function pageLinks(count: number, url: string, offset: number, limit: number, suffix: () => string = noSuffix): { next: string | null; previous: string | null } {
+  const hasNext = offset + limit < count, hasPrevious = offset > 0;
+  const rest = hasNext || hasPrevious ? suffix() : '';
+  const next = hasNext ? `${url}?offset=${offset + limit}&limit=${limit}${rest}` : null;
+  const previous = hasPrevious ? `${url}?offset=${Math.max(0, offset - limit)}&limit=${limit}${rest}` : null;
   return { next, previous };
 }
 
+const noSuffix = (): string => '';
+
 /** One page of a collection; `collectionUrl` is `{base}/{kind}/`. */
-export function paginate(list: FullList, collectionUrl: string, offset: number, limit: number, suffix = ''): Page {
+export function paginate(list: FullList, collectionUrl: string, offset: number, limit: number): Page {
   const results = list.results.slice(offset, offset + limit);
-  return { count: list.count, ...pageLinks(list.count, collectionUrl, offset, limit, suffix), results };
+  return { count: list.count, ...pageLinks(list.count, collectionUrl, offset, limit), results };
 }
