@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createResponder } from '../edge/handler.ts';
-import { itemFile, listFile, routesFile, type Routes } from '../edge/layout.ts';
+import { routesFile, type Routes } from '../edge/layout.ts';
 import { diskReader } from '../generator/preview/disk-reader.ts';
 import { differences } from './support/examples.ts';
 import { seeded } from './support/seeded.ts';
@@ -58,7 +58,6 @@ const QUERIES_PER_ERA = 14;
 
 let world: World;
 let routes: Routes;
-const listed = (kind: string): Link[] => (JSON.parse(readFileSync(join(distDir, listFile(kind)), 'utf8')) as { results: Link[] }).results;
 
 beforeAll(() => {
   world = new World(distDir, baseUrl);
@@ -71,7 +70,7 @@ const speciesFacts = (() => {
   return (species: Link) => {
     let facts = known.get(species.url);
     if (!facts) {
-      const doc = JSON.parse(readFileSync(join(distDir, itemFile('creature-species', idOf(species))), 'utf8')) as Doc;
+      const doc = world.doc('creature-species', idOf(species));
       known.set(species.url, (facts = { generation: (doc['generation'] as Link).name, eggGroups: (doc['egg_groups'] as Link[]).map((g) => g.name) }));
     }
     return facts;
@@ -87,7 +86,7 @@ const CREATURES: KindQueries = {
   facets: ['type', 'ability', 'generation', 'egg_group'],
   summaries: CREATURE_RANGES,
   fields: ['stats', 'types'],
-  then: (era) => listed('creature').flatMap((link) => {
+  then: (era) => world.list('creature').flatMap((link) => {
     const c = world.creatureById.get(idOf(link))!;
     if (!creatureExists(c, era)) return [];
     const types = typesAsOf(c, era);
@@ -119,7 +118,7 @@ const MOVES: KindQueries = {
   facets: ['type', 'damage_class', 'generation'],
   summaries: MOVE_RANGES,
   fields: ['accuracy', 'power', 'type'],
-  then: (era) => listed('move').flatMap((link) => {
+  then: (era) => world.list('move').flatMap((link) => {
     const doc = world.moveAsOf(moveDocs().get(idOf(link))!, era);
     if (doc === null) return [];
     const name = (field: string) => ((doc[field] as Link | null)?.name ?? null);
@@ -145,8 +144,8 @@ const todays = (kind: 'type' | 'ability', filters: readonly string[], existed: (
     summaries: [],
     fields: ['generation'],
     then: (era) => {
-      docs ??= new Map(listed(kind).map((link) => [idOf(link), world.doc(kind, idOf(link))]));
-      return listed(kind).flatMap((link) => {
+      docs ??= new Map(world.list(kind).map((link) => [idOf(link), world.doc(kind, idOf(link))]));
+      return world.list(kind).flatMap((link) => {
         const doc = docs!.get(idOf(link))!;
         if (!existed(doc, era)) return [];
         const values = Object.fromEntries(filters.map((f) => [f, [(doc[f] as Link | null)?.name].filter((n): n is string => n !== undefined)]));
@@ -218,8 +217,7 @@ function expectedFacet(kind: string, filter: string, matching: readonly Then[]) 
   const target = routes.queries[kind]!.filters.find((f) => f.name === filter)!.target;
   const counts = new Map<string, number>();
   for (const e of matching) for (const value of new Set(e.values[filter]!)) counts.set(value, (counts.get(value) ?? 0) + 1);
-  const itemId = (name: string) => (JSON.parse(readFileSync(join(distDir, itemFile(target!, name)), 'utf8')) as { id: number }).id;
-  return facetOf(counts, target, () => listed(target!).map((link) => ({ name: link.name, id: idOf(link) })), itemId, baseUrl);
+  return facetOf(counts, target, () => world.list(target!).map((link) => ({ name: link.name, id: idOf(link) })), (name) => world.doc(target!, name)['id'] as number, baseUrl);
 }
 
 const expectedSummary = (range: string, matching: readonly Then[]) => summaryOf(matching.map((e) => e.numbers[range]!));
@@ -240,7 +238,7 @@ function expectedAnswer(q: Asked, kind: string, entries: readonly Then[]): Doc {
 /** The parts of an answer the oracle works out (its page links are checked by test/as-of.test.ts). */
 const checkedParts = (body: Doc): Doc => Object.fromEntries(['count', 'facets', 'summary', 'results'].filter((k) => k in body).map((k) => [k, body[k]]));
 
-const SEGMENTS = () => [...listed('generation').map((g) => g.name), 'red-blue', 'black-white', 'x-y'];
+const SEGMENTS = () => [...world.list('generation').map((g) => g.name), 'red-blue', 'black-white', 'x-y'];
 
 describe('queries as of a game, against the documents of then', () => {
   it.each([CREATURES, MOVES, TYPES, ABILITIES].map((of) => [of.kind, of] as const))(`%s: ${QUERIES_PER_ERA} seeded queries as of each generation and three version groups (filters, a range, sorts, facets, summaries, fields and pages of then)`, async (kind, of) => {

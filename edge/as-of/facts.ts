@@ -182,8 +182,8 @@ export const asOfDocumentFile = (kind: DocumentKind, key: string | number): stri
 export interface ListViewsFile {
   kind: string;
   groups: Array<[versionGroup: number, existing: number[], view: string, moveFilter: string | null]>;
-  /** read by the build only: what of today's files the views were made against (`MadeAgainst`) */
-  against: MadeAgainst;
+  /** read by the build only: what of today's files the views were made against (`MadeAgainst`); absent from a build before it */
+  against?: MadeAgainst;
 }
 
 /**

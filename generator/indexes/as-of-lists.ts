@@ -107,7 +107,7 @@ class ListMaker {
     const rewritten = this.rewritten;
     if (rewritten === null) return true;
     // a lists file of a build before `against` holds none: every view is made again
-    const served = () => this.servedLists(kind).against as MadeAgainst | undefined;
+    const served = () => this.servedLists(kind).against;
     return (
       reads.some((input) => rewritten(inputFile(input))) ||
       fields.some((field) => rewritten(fieldColumnFile(kind, field))) ||
@@ -187,7 +187,7 @@ class ListMaker {
       }
       if (!positions.length) continue;
       const text = encodeColumnPatch({ kind, field, count: view.count, positions }, lines);
-      made.push({ field, patch: nameOf(text), text });
+      made.push({ field, patch: hashOf(text), text });
     }
     this.patches.set(key, made);
     return made;
@@ -235,7 +235,7 @@ class ListMaker {
 
   /** Files are named by the hash of their bytes: equal views, filters and columns are one file. */
   private put(path: (name: string) => string, body: string | Uint8Array): string {
-    const name = nameOf(body);
+    const name = hashOf(body);
     this.files.set(path(name), body);
     return name;
   }
@@ -277,6 +277,5 @@ function moveFilterPack(kind: string, count: number, rows: ViewFile['values'][nu
   return encodeFilterPack({ format: 'filter-index/1', kind, count, values: { move: { about: 'a move it could learn then', target: 'move', values: rows } }, ranges: {} });
 }
 
+/** 16 hex digits of a text's SHA-1: what a view or a patch file is named by, and what `against` holds. */
 const hashOf = (body: string | Uint8Array): string => createHash('sha1').update(body).digest('hex').slice(0, 16);
-/** Files are named by the hash of their bytes. */
-const nameOf = hashOf;

@@ -208,13 +208,14 @@ function moveValueAsOf(today: unknown, pastValues: PastValue[], field: string, e
 /** Reads the item documents the rules need, each once, and answers the oracle's questions. */
 export class World {
   private readonly texts = new Map<string, string>();
+  private readonly lists = new Map<string, readonly Link[]>();
   readonly groupOrder = new Map<string, number>();
   readonly groupGeneration = new Map<string, number>();
   readonly versionGroupOf = new Map<string, string>();
-  readonly generations: Link[];
+  readonly generations: readonly Link[];
   readonly typeDocs: Doc[];
   readonly typeGeneration = new Map<string, number>();
-  readonly typeList: Link[];
+  readonly typeList: readonly Link[];
   readonly moves: MoveFacts[];
   readonly creatures: CreatureFacts[];
   readonly creatureById = new Map<number, CreatureFacts>();
@@ -250,8 +251,11 @@ export class World {
     return doc;
   }
 
-  private list(kind: string): Link[] {
-    return (JSON.parse(readFileSync(join(this.distDir, listFile(kind)), 'utf8')) as { results: Link[] }).results;
+  /** A kind's list entries, in list order; each list is read once. */
+  list(kind: string): readonly Link[] {
+    let entries = this.lists.get(kind);
+    if (!entries) this.lists.set(kind, (entries = (JSON.parse(readFileSync(join(this.distDir, listFile(kind)), 'utf8')) as { results: Link[] }).results));
+    return entries;
   }
 
   private readVersions(): void {
