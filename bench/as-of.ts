@@ -7,7 +7,7 @@
  *   - a spread: every creature as of one generation, one request each after a warm-up over the
  *     same URLs, p99 (the warm figure over items of every size, mew's 650 kB of today's moves included);
  * and the size of the files the build writes for them (v2/_as-of/).
- * `tsx bench/as-of.ts DIST [BASE_URL]` prints them alone; `npm run bench` prints them with the rest.
+ * `node bench/as-of.ts DIST [BASE_URL]` prints them alone; `npm run bench` prints them with the rest.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -91,6 +91,6 @@ export async function runAsOfBench(dist: string, baseUrl: string): Promise<Array
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { dist, baseUrl } = distArgs('tsx bench/as-of.ts DIST [BASE_URL]');
+  const { dist, baseUrl } = distArgs('node bench/as-of.ts DIST [BASE_URL]');
   printRows(await runAsOfBench(dist, baseUrl));
 }

@@ -17,8 +17,8 @@ import { dirname, join } from 'node:path';
 import { metaFile, type Meta } from '../edge/layout.ts';
 import { repoRoot, resolveConfig } from '../generator/config.ts';
 import { autocannon, fmtLoad, measure as measureLoad, rate, startPreviewProcess, TARGETS, type Load, type Server } from './http.ts';
-import { CLI, fmtLoadAvg, measure, median, range } from './measure.ts';
-import { nodeFlagsOf } from './npm-flags.ts';
+import { fmtLoadAvg, measure, median, range } from './measure.ts';
+import { cliOf, nodeFlagsOf } from './npm-flags.ts';
 
 const BUILD_ROUNDS = 3;
 const HTTP_CONNECTIONS = 64;
@@ -76,19 +76,19 @@ const ratioOf = (before: number, after: number) => (Number.isFinite(before) && N
 
 /** Import, builds (alternating, median of 3) and a rebuild with nothing changed, in both checkouts. */
 function buildRows(trees: [Checkout, Checkout], dataDir: string): Row[] {
-  const imports = trees.map((t) => measure([...CLI, 'import', '--force'], envOf(t, dataDir), t.root));
+  const imports = trees.map((t) => measure([...cliOf(t.root), 'import', '--force'], envOf(t, dataDir), t.root));
   const builds: number[][] = [[], []];
   const rss: number[][] = [[], []];
   for (let round = 0; round < BUILD_ROUNDS; round++) {
     trees.forEach((t, i) => {
       rmSync(t.dist, { recursive: true, force: true });
       spawnSync('sync');
-      const m = measure([...CLI, 'build', '--force'], envOf(t, dataDir), t.root);
+      const m = measure([...cliOf(t.root), 'build', '--force'], envOf(t, dataDir), t.root);
       builds[i]!.push(m.seconds);
       rss[i]!.push(m.peakRssMb);
     });
   }
-  const again = trees.map((t) => measure([...CLI, 'build'], envOf(t, dataDir), t.root).seconds);
+  const again = trees.map((t) => measure([...cliOf(t.root), 'build'], envOf(t, dataDir), t.root).seconds);
   const [b, a] = [median(builds[0]!), median(builds[1]!)];
   return [
     { what: 'import (tables → records)', before: seconds(imports[0]!.seconds), after: seconds(imports[1]!.seconds), ratio: ratioOf(imports[0]!.seconds, imports[1]!.seconds) },
@@ -103,7 +103,7 @@ async function devFigures(tree: Checkout, dataDir: string): Promise<Map<string, 
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
   delete env['BASE_URL'];
   const output = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/dev.ts', '--root', tree.root], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['bench/dev.ts', '--root', tree.root], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));

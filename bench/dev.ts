@@ -27,7 +27,7 @@ export interface Cli {
 
 /** The CLI of the checkout at `root`, with the Node flags of the npm script that runs it (package.json). */
 export function cli(args: string[], env: NodeJS.ProcessEnv, nodeFlags: string[] = [], root = repoRoot): Cli {
-  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'generator/cli.ts', ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeFlags, 'generator/cli.ts', ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
@@ -185,7 +185,7 @@ export async function previewPeakRss(dist: string, env: NodeJS.ProcessEnv, root 
   }
 }
 
-// `tsx bench/dev.ts [--root DIR]`: these figures alone, in a scratch folder of their own, of the
+// `node bench/dev.ts [--root DIR]`: these figures alone, in a scratch folder of their own, of the
 // checkout at DIR (default: this one; bench/compare.ts measures an earlier commit the same way)
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const scratch = mkdtempSync(join(tmpdir(), 'creature-bench-dev-'));

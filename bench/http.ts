@@ -1,6 +1,6 @@
 /**
  * The HTTP figures of issue 4, in one run on one built dist/ (`npm run bench` ends with it;
- * `tsx bench/http.ts [DIST]` runs it alone, on OUT_DIR by default):
+ * `node bench/http.ts [DIST]` runs it alone, on OUT_DIR by default):
  *   - the preview and nginx (Debian package, bench/nginx.conf) side by side: req/s and p99 with
  *     autocannon, 64 connections, 15 s, for an item, a default-size page and a computed page
  *   - 256 connections for 30 s on the preview, spread over those requests: errors must be 0
@@ -99,7 +99,7 @@ async function waitUntilServing(url: string, child: ChildProcess, log: () => str
  */
 export async function startPreviewProcess(dist: string, baseUrl: string, nodeFlags = nodeFlagsOf('start'), tree = repoRoot): Promise<Server> {
   const entry = join(tree, 'bench/http.ts');
-  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', entry, '--serve-preview', dist, baseUrl], { cwd: tree, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeFlags, entry, '--serve-preview', dist, baseUrl], { cwd: tree, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
   const url = await new Promise<string>((resolveUrl, reject) => {

@@ -1,7 +1,7 @@
 /**
  * The import of the update bench's edit (three tables: a name, a base stat, a move's power)
  * with and without the previous records to take unchanged kinds from, in a scratch folder:
- *   node --import tsx bench/import-reuse.ts
+ *   node bench/import-reuse.ts
  * Prints each import's seconds and how many kinds it took as they were; checks that both wrote
  * the same bytes.
  */

@@ -18,7 +18,7 @@ export interface Measured {
 }
 
 /** The command line as `measure` runs it, in the checkout it is run in. */
-export const CLI = ['node', '--import', 'tsx', 'generator/cli.ts'];
+export const CLI = ['node', 'generator/cli.ts'];
 
 /** Runs a command under GNU time in `cwd`; wall seconds and peak RSS come from its report. */
 export function measure(command: string[], env: NodeJS.ProcessEnv, cwd = repoRoot): Measured {

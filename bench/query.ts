@@ -8,7 +8,7 @@
  *   - under Deno, the edge function's runtime, the same way in a Deno process of its own;
  * issue 24's heaviest also as the first answer of a fresh handler whose reads each take a few
  * milliseconds (the edge's reads are fetches), and of a fresh Deno process; and the size of every kind's index files and of the packed all-kinds search index, raw and gzip'd.
- * `tsx bench/query.ts DIST [BASE_URL]` prints them alone; `npm run bench` prints them with the rest.
+ * `node bench/query.ts DIST [BASE_URL]` prints them alone; `npm run bench` prints them with the rest.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -319,6 +319,6 @@ export async function runQueryBench(dist: string, baseUrl: string): Promise<Arra
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { dist, baseUrl } = distArgs('tsx bench/query.ts DIST [BASE_URL]');
+  const { dist, baseUrl } = distArgs('node bench/query.ts DIST [BASE_URL]');
   printRows(await runQueryBench(dist, baseUrl));
 }

@@ -5,7 +5,7 @@
  * the collector's threads) and its main thread (/proc/PID/task/PID/schedstat). CPU time moves
  * far less with the load of this shared 2-core machine than the wall time does.
  *
- *   tsx bench/rename-served.ts --before DIR [--after DIR] [--also DIR]... [--warmup 2] [--rounds 10]
+ *   node bench/rename-served.ts --before DIR [--after DIR] [--also DIR]... [--warmup 2] [--rounds 10]
  *
  * Each checkout runs its own `npm run dev` (its package.json's Node flags) on its own copy of
  * the data set; then move 33 is renamed (tackle ↔ body-tackle in moves.csv) in each in turn,
@@ -29,17 +29,21 @@ class DevProcess {
   private readonly child: ChildProcess;
   private out = '';
   readonly origin: string;
+  readonly label: string;
+  readonly data: string;
   constructor(
-    readonly label: string,
+    label: string,
     root: string,
-    readonly data: string,
+    data: string,
     scratch: string,
     port: number,
   ) {
+    this.label = label;
+    this.data = data;
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: data, OUT_DIR: join(scratch, 'dist'), RECORDS_DIR: join(scratch, 'records'), PORT: String(port), CI: 'true' };
     delete env['BASE_URL'];
     this.origin = `http://127.0.0.1:${port}`;
-    this.child = spawn(process.execPath, [...nodeFlagsOf('dev', root), '--import', 'tsx', 'generator/cli.ts', 'dev'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, [...nodeFlagsOf('dev', root), 'generator/cli.ts', 'dev'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child.stdout?.on('data', (c: Buffer) => (this.out += c.toString()));
     this.child.stderr?.on('data', (c: Buffer) => (this.out += c.toString()));
   }

@@ -6,7 +6,7 @@
  * and of the whole process (`process.cpuUsage()`: the main thread, the thread pool's file
  * writes, the collector's helpers), and as the event loop's active time.
  *
- *   tsx bench/rename-steps.ts --before DIR [--after DIR] [--also DIR]... [--edit rename|stat] [--warmup 2] [--rounds 10] [--profiles 1] [--out DIR]
+ *   node bench/rename-steps.ts --before DIR [--after DIR] [--also DIR]... [--edit rename|stat] [--warmup 2] [--rounds 10] [--profiles 1] [--out DIR]
  *
  * The first `--warmup` renames (2) of each checkout are not counted. DIR is a checkout with its own node_modules (`git worktree add --detach DIR be32bb2 && cd DIR
  * && npm ci`). Each checkout gets a worker process: a copy of the data set, a full build by its
@@ -154,7 +154,7 @@ async function runWorker(setup: WorkerSetup): Promise<void> {
   const data = join(setup.scratch, 'data');
   const dist = join(setup.scratch, 'dist');
   const env = { ...process.env, DATA_DIR: data, OUT_DIR: dist, RECORDS_DIR: join(setup.scratch, 'records'), BASE_URL: setup.baseUrl, CI: 'true' };
-  const built = spawnSync(process.execPath, ['--import', 'tsx', 'generator/cli.ts', 'build'], { cwd: setup.root, env, encoding: 'utf8' });
+  const built = spawnSync(process.execPath, [...nodeFlagsOf('cli', setup.root), 'generator/cli.ts', 'build'], { cwd: setup.root, env, encoding: 'utf8' });
   if (built.status !== 0) throw new Error(`build in ${setup.root} failed:\n${built.stdout}\n${built.stderr}`);
   const meta = JSON.parse(readFileSync(join(dist, 'v2', 'meta.json'), 'utf8')) as { upstream_commit: string; version: string; built_at: string };
   const stamp = JSON.parse(readFileSync(join(dist, 'build-stamp.json'), 'utf8')) as { inputHash: string };
@@ -207,14 +207,16 @@ async function runWorker(setup: WorkerSetup): Promise<void> {
 class Worker {
   private readonly child: ChildProcess;
   private waiting: { resolve: (m: Message) => void; reject: (e: Error) => void } | null = null;
+  readonly label: string;
   constructor(
-    readonly label: string,
+    label: string,
     root: string,
     scratch: string,
     baseUrl: string,
   ) {
+    this.label = label;
     const setup: WorkerSetup = { root, scratch, baseUrl };
-    this.child = spawn(process.execPath, [...nodeFlagsOf('dev', root), '--import', 'tsx', fileURLToPath(import.meta.url), '--worker', JSON.stringify(setup)], {
+    this.child = spawn(process.execPath, [...nodeFlagsOf('dev', root), fileURLToPath(import.meta.url), '--worker', JSON.stringify(setup)], {
       cwd: root,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

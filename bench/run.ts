@@ -7,7 +7,7 @@
  *   - the dev loop (bench/dev.ts): edit → served answer for a stat change, a move rename and a
  *     save that changes nothing; the preview's peak RSS serving every item once
  *   - the serving process's RSS after a first `npm start`, beside one started on a built dist/
- *     (bench/start-memory.ts; `tsx bench/start-memory.ts` for this part alone)
+ *     (bench/start-memory.ts; `node bench/start-memory.ts` for this part alone)
  *   - filters and search (bench/query.ts): warm and cold answers in-process and under Deno, index sizes
  *   - `npm run data:update` to a commit changing a few tables, beside a full build (bench/update.ts;
  *     `npm run bench -- --update` for this part alone)

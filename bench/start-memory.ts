@@ -6,7 +6,7 @@
  *   - `npm start` with no records and no dist/: the serving process's RSS once it serves, its
  *     peak (it never built), and the build child's peak;
  *   - `npm start` again on the dist/ it built: the serving process's RSS once it serves.
- * `tsx bench/start-memory.ts` prints these figures alone; `npm run bench` prints them with the rest.
+ * `node bench/start-memory.ts` prints these figures alone; `npm run bench` prints them with the rest.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -72,7 +72,7 @@ export async function runStartMemoryBench(scratch: string, upstream: string, roo
   ];
 }
 
-// `tsx bench/start-memory.ts [--root DIR]`: with the CLI of the checkout at DIR (default: this one)
+// `node bench/start-memory.ts [--root DIR]`: with the CLI of the checkout at DIR (default: this one)
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const scratch = mkdtempSync(join(tmpdir(), 'creature-bench-start-'));
   const root = checkoutArg();

@@ -86,7 +86,7 @@ export async function runUpdateBench(scratch: string): Promise<UpdateBenchRow[]>
       writeFileSync(join(root, 'lock.json'), pinned);
       for (const made of ['changes', 'records']) rmSync(join(root, made), { recursive: true, force: true });
       const full = measure([...CLI, 'build', '--force'], env);
-      const update = measure([...CLI.slice(0, 3), 'bench/update.ts', '--run', root, config.dataDir], updateEnv);
+      const update = measure(['node', 'bench/update.ts', '--run', root, config.dataDir], updateEnv);
       pairs.push({ full, update, download: Number(/^fetch: .* in ([\d.]+) s$/m.exec(update.output)?.[1] ?? NaN) });
     }
   } finally {

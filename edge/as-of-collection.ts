@@ -64,12 +64,19 @@ interface View {
 
 /** The build's files as a collection reads them, with a kind's changed indexes and columns of then in place of today's. */
 class AsOfFiles implements CollectionFiles {
+  private readonly build: BuildFiles;
+  private readonly vg: VersionGroup;
+  private readonly moves: boolean;
   constructor(
-    private readonly build: BuildFiles,
-    private readonly vg: VersionGroup,
+    build: BuildFiles,
+    vg: VersionGroup,
     /** read the `move` filter of then: the query filters or counts by move */
-    private readonly moves: boolean,
-  ) {}
+    moves: boolean,
+  ) {
+    this.build = build;
+    this.vg = vg;
+    this.moves = moves;
+  }
 
   get baseUrl(): string {
     return this.build.baseUrl;

@@ -36,8 +36,10 @@ const decoder = new TextDecoder();
 
 /** A file of the build that is missing though the build always writes it, or that cannot be parsed. */
 export class BrokenBuild extends Error {
-  constructor(readonly path: string, reason: string) {
+  readonly path: string;
+  constructor(path: string, reason: string) {
     super(`${path}: ${reason}`);
+    this.path = path;
     this.name = 'BrokenBuild';
   }
 }
@@ -71,11 +73,16 @@ export class BuildFiles {
   private readonly kept = new Map<string, Promise<unknown>>();
   private readonly fileHashes = new Map<string, Promise<string>>();
 
+  private readonly files: FileReader;
+  readonly baseUrl: string;
   constructor(
-    private readonly files: FileReader,
+    files: FileReader,
     /** `{base_url}` as links in the files carry it */
-    readonly baseUrl: string,
-  ) {}
+    baseUrl: string,
+  ) {
+    this.files = files;
+    this.baseUrl = baseUrl;
+  }
 
   read(path: string): Promise<Uint8Array | null> {
     return this.files.read(path);
@@ -285,7 +292,12 @@ export class ListKeys {
   private byIdOrder: Int32Array | null = null;
   private byName: Map<string, number> | null = null;
 
-  constructor(private readonly pack: ListPack, private readonly baseUrl: string) {}
+  private readonly pack: ListPack;
+  private readonly baseUrl: string;
+  constructor(pack: ListPack, baseUrl: string) {
+    this.pack = pack;
+    this.baseUrl = baseUrl;
+  }
 
   get count(): number {
     return this.pack.count;

@@ -27,14 +27,6 @@ export function withoutSemiSpace(flags: readonly string[]): string[] {
 }
 
 /**
- * The Node flags of a child that runs this project's TypeScript: `flags` (this process's own,
- * tsx's loader among them under npm's scripts), with tsx's loader added when they lack it (under vitest).
- */
-export function childNodeFlags(flags: readonly string[] = process.execArgv): string[] {
-  return flags.some((flag) => flag.includes('tsx')) ? [...flags] : [...flags, '--import', import.meta.resolve('tsx')];
-}
-
-/**
  * The `build` command's arguments for the configuration `serve` resolved: the base URL and the
  * output folder as resolved (a `--port` changes the default base URL), the data folder only when
  * the user gave one (giving it makes it a folder used as it is, never downloaded into).
@@ -51,7 +43,7 @@ const signalExitCode = (signal: NodeJS.Signals): number => 128 + (constants.sign
  * exit code. The build itself leaves the previous dist/ as it was when it fails.
  */
 export function buildInChild(args: readonly string[], log: Log): Promise<number> {
-  const child = spawn(process.execPath, [...childNodeFlags(withoutSemiSpace(process.execArgv)), cliEntry, ...args], { stdio: 'inherit' });
+  const child = spawn(process.execPath, [...withoutSemiSpace(process.execArgv), cliEntry, ...args], { stdio: 'inherit' });
   log.info(`serve: building in a child process (pid ${child.pid}); this process only serves`);
   return new Promise((resolve, reject) => {
     child.once('error', reject);

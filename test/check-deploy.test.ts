@@ -20,7 +20,7 @@ const run = promisify(execFile);
 const previewUrl = inject('cutPreviewUrl');
 
 async function checkDeploy(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return run(join(repoRoot, 'node_modules/.bin/tsx'), [join(repoRoot, 'scripts/check-deploy.ts'), ...args], { cwd: repoRoot }).then(
+  return run(process.execPath, [join(repoRoot, 'scripts/check-deploy.ts'), ...args], { cwd: repoRoot }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
   );

@@ -19,7 +19,7 @@ const manifest = join(records, 'manifest.json');
 
 /** `npm run import` (the CLI's `import` command), with the given flags, over the scratch data set. */
 function runImport(...flags: string[]): string {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'generator/cli.ts', '--data', data, 'import', ...flags], {
+  const result = spawnSync(process.execPath, ['generator/cli.ts', '--data', data, 'import', ...flags], {
     cwd: repoRoot,
     env: childEnv(),
     encoding: 'utf8',

@@ -1,7 +1,7 @@
 /**
  * A developer's loop for one or more kinds: builds only those kinds into a scratch folder and
  * prints where each example of theirs differs from what we make.
- *   npx tsx test/compare-examples.ts creature-color type
+ *   node test/compare-examples.ts creature-color type
  * It keeps its records in the system's temp folder, keyed by their input hash, so several of
  * these can run at once without touching data/records or dist/.
  */
@@ -15,7 +15,7 @@ import { differences, pinnedExamples, readJson } from './support/examples.ts';
 
 const kinds = process.argv.slice(2);
 if (!kinds.length) {
-  console.error('usage: npx tsx test/compare-examples.ts KIND [KIND...]');
+  console.error('usage: node test/compare-examples.ts KIND [KIND...]');
   process.exit(2);
 }
 const config = resolveConfig();

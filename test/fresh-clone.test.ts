@@ -97,7 +97,7 @@ describe('a clone with no ../shared', () => {
 
   it('`npm run fetch-data` says the cache is complete; with --force it downloads again and swaps the cache whole', { timeout: 120_000 }, async () => {
     const fetchData = (...args: string[]) =>
-      run(join(clone, 'node_modules/.bin/tsx'), ['generator/cli.ts', 'fetch-data', ...args], { cwd: clone, env: userEnv({ DATA_URL: fresh.dataUrl() }) });
+      run(process.execPath, ['generator/cli.ts', 'fetch-data', ...args], { cwd: clone, env: userEnv({ DATA_URL: fresh.dataUrl() }) });
     const before = fresh.server.hits.get(archivePath)!;
     expect((await fetchData()).stdout).toMatch(new RegExp(`already holds the ${tableCount} verified tables at ${realLock.commit.slice(0, 12)} \\(--force downloads them again\\)`));
     expect(fresh.server.hits.get(archivePath)).toBe(before);
@@ -164,10 +164,10 @@ interface Started {
 async function npmStart(root: string, env: Record<string, string>, traceDir = join(scratch, 'trace-unused')): Promise<Started> {
   mkdirSync(traceDir, { recursive: true });
   const script = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ');
-  expect(script.slice(0, 1)).toEqual(['tsx']);
+  expect(script.slice(0, 1)).toEqual(['node']);
   const entry = script.findIndex((a) => a.endsWith('.ts'));
   const args = [...script.slice(1, entry), '--import', traceHook, ...script.slice(entry)];
-  const child = spawn(join(root, 'node_modules/.bin/tsx'), args, { cwd: root, env: userEnv({ PORT: '0', MODULE_TRACE_DIR: traceDir, ...env }) });
+  const child = spawn(process.execPath, args, { cwd: root, env: userEnv({ PORT: '0', MODULE_TRACE_DIR: traceDir, ...env }) });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

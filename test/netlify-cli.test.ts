@@ -60,10 +60,15 @@ class NetlifyServe {
   origin = '';
   private child: ChildProcess | undefined;
 
+  readonly label: string;
+  private readonly root: () => string;
   constructor(
-    readonly label: string,
-    private readonly root: () => string,
-  ) {}
+    label: string,
+    root: () => string,
+  ) {
+    this.label = label;
+    this.root = root;
+  }
 
   /**
    * Starts it on a free port; again on another when the port was taken between our check and
@@ -265,7 +270,7 @@ describe(NETLIFY_CLI, { concurrent: true }, () => {
     });
 
     it('`npm run check:deploy` against it: every check it can run passes, the CDN ones are skipped', async () => {
-      const { stdout, code } = await run(join(clone, 'node_modules/.bin/tsx'), ['scripts/check-deploy.ts', cli.origin], { cwd: clone, env: userEnv({}) }).then(
+      const { stdout, code } = await run(process.execPath, ['scripts/check-deploy.ts', cli.origin], { cwd: clone, env: userEnv({}) }).then(
         ({ stdout }) => ({ stdout, code: 0 }),
         (e: { stdout: string; code: number }) => ({ stdout: e.stdout, code: e.code }),
       );

@@ -77,7 +77,7 @@ describe('edge/query under Deno', () => {
       const file = join(work, 'answers.ts');
       writeFileSync(file, script((name) => pathToFileURL(join(queryDir, name)).href));
       const inDeno = (await run(deno, ['run', '--no-lock', '--no-config', file], { cwd: work, env: denoEnv })).stdout;
-      const inNode = (await run(join(repoRoot, 'node_modules/.bin/tsx'), [file], { cwd: repoRoot, env: process.env })).stdout;
+      const inNode = (await run(process.execPath, [file], { cwd: repoRoot, env: process.env })).stdout;
       expect(JSON.parse(inDeno)).toEqual(JSON.parse(inNode));
       const answers = JSON.parse(inDeno) as { fold: string[]; filter: number[]; junk: string; search: { name: string }[][]; packed: unknown };
       expect(answers.packed).toEqual(answers.search);

@@ -41,10 +41,12 @@ export class AsOfWorld {
   private readonly abilities: Map<number, AbilityFacts>;
   private readonly stats: Map<number, StatFacts>;
 
+  readonly versions: Versions;
   constructor(
-    readonly versions: Versions,
+    versions: Versions,
     files: WorldFiles,
   ) {
+    this.versions = versions;
     this.creatures = files.creatures.records;
     this.creatureById = new Map(files.creatures.records);
     this.moves = files.moves.records;

@@ -173,7 +173,9 @@ class LineIndex {
   /** where each line starts, then the end of the last */
   private readonly starts: Uint32Array;
 
-  constructor(readonly bytes: Uint8Array, from: number, count: number) {
+  readonly bytes: Uint8Array;
+  constructor(bytes: Uint8Array, from: number, count: number) {
+    this.bytes = bytes;
     this.starts = lineStarts(bytes, from, count);
   }
 
@@ -231,7 +233,10 @@ class JsonLines {
   private readonly parsed = new Map<number, Json>();
   private readonly parts: (RawJson | SplicedJson | undefined)[] = [];
 
-  constructor(private readonly partOf: (line: number) => RawJson | SplicedJson) {}
+  private readonly partOf: (line: number) => RawJson | SplicedJson;
+  constructor(partOf: (line: number) => RawJson | SplicedJson) {
+    this.partOf = partOf;
+  }
 
   raw(line: number): RawJson | SplicedJson {
     return (this.parts[line] ??= this.partOf(line));
@@ -283,7 +288,9 @@ export class PatchedColumn implements ColumnReader {
   /** by position, the patch's entry for it, -1 for none */
   private readonly entryAt: Int32Array;
 
-  constructor(private readonly base: ColumnReader, bytes: Uint8Array) {
+  private readonly base: ColumnReader;
+  constructor(base: ColumnReader, bytes: Uint8Array) {
+    this.base = base;
     const { header, end } = headerLine<ColumnPatchHeader>(bytes, COLUMN_PATCH_FORMAT, 'a column patch');
     if (header.count !== base.count) throw new Error(`a column patch of ${header.count} entries over a column of ${base.count}`);
     this.patch = entriesAt(bytes, end + 1, header.positions.length, header.shapes ?? 0);

@@ -106,7 +106,12 @@ class Bitset {
 class ValueFilter implements Vocabulary {
   private readonly members: (Bitset | undefined)[] = [];
 
-  constructor(private readonly count: number, private readonly packed: PackedValueFilter) {}
+  private readonly count: number;
+  private readonly packed: PackedValueFilter;
+  constructor(count: number, packed: PackedValueFilter) {
+    this.count = count;
+    this.packed = packed;
+  }
 
   /** What a 400 body says the filter takes; made only for one. */
   get accepts(): string {
@@ -161,7 +166,9 @@ export class FilterIndex {
   private readonly packedValues: Map<string, PackedValueFilter>;
 
   /** `packed`: the file's columns, views into its bytes (a list as of a game puts some of its own in place: edge/as-of-collection.ts). */
-  constructor(readonly packed: PackedFilters) {
+  readonly packed: PackedFilters;
+  constructor(packed: PackedFilters) {
+    this.packed = packed;
     this.kind = packed.kind;
     this.count = packed.count;
     this.packedValues = new Map(packed.values.map((filter) => [filter.name, filter]));

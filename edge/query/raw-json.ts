@@ -12,7 +12,10 @@
 
 /** JSON text kept as its UTF-8 bytes: written as it is. */
 export class RawJson {
-  constructor(readonly bytes: Uint8Array) {}
+  readonly bytes: Uint8Array;
+  constructor(bytes: Uint8Array) {
+    this.bytes = bytes;
+  }
 }
 
 /**
@@ -22,7 +25,16 @@ export class RawJson {
  * text is made on its own.
  */
 export class SplicedJson {
-  constructor(readonly pieces: readonly Uint8Array[], readonly runs: Uint8Array, readonly from: number, readonly to: number) {}
+  readonly pieces: readonly Uint8Array[];
+  readonly runs: Uint8Array;
+  readonly from: number;
+  readonly to: number;
+  constructor(pieces: readonly Uint8Array[], runs: Uint8Array, from: number, to: number) {
+    this.pieces = pieces;
+    this.runs = runs;
+    this.from = from;
+    this.to = to;
+  }
 }
 
 /** A JSON value whose parts may be raw bytes. */

@@ -325,7 +325,14 @@ class KindNames {
   private ownNames: string[] | null = null;
   private displayNames: string[] | null = null;
 
-  constructor(private readonly kind: PackedKind, readonly firstResource: number, readonly firstEntry: number) {}
+  private readonly kind: PackedKind;
+  readonly firstResource: number;
+  readonly firstEntry: number;
+  constructor(kind: PackedKind, firstResource: number, firstEntry: number) {
+    this.kind = kind;
+    this.firstResource = firstResource;
+    this.firstEntry = firstEntry;
+  }
 
   ownName(resource: number): string {
     return (this.ownNames ??= splitNames(this.kind.kind, this.kind.names.text, this.kind.resources))[resource]!;

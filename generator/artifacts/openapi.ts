@@ -180,7 +180,10 @@ class ComponentSet {
   readonly schemas: Record<string, JsonSchema> = {};
 
   /** @param summaries component → what it is, for the resources' responses */
-  constructor(private readonly summaries: ReadonlyMap<string, string>) {}
+  private readonly summaries: ReadonlyMap<string, string>;
+  constructor(summaries: ReadonlyMap<string, string>) {
+    this.summaries = summaries;
+  }
 
   claim(name: string, schema: object): void {
     const holder = this.claimed.get(name);

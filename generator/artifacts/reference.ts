@@ -24,8 +24,10 @@ export const shapeAnchor = (component: string) => `shape-${component}`;
 
 /** The named shapes a reference links to, gathered while it is written; resources' own components link to their section. */
 class Shapes extends Set<string> {
-  constructor(readonly resourceOf: ReadonlyMap<string, string>) {
+  readonly resourceOf: ReadonlyMap<string, string>;
+  constructor(resourceOf: ReadonlyMap<string, string>) {
     super();
+    this.resourceOf = resourceOf;
   }
 }
 

@@ -84,8 +84,8 @@ const YOUNG_GENERATION_MB = 96;
 
 function runShardInWorker(job: ShardJob, progress: (records: number) => void): Promise<ShardResult> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), {
-      workerData: { entry: new URL('./build-worker.ts', import.meta.url).href, job },
+    const worker = new Worker(new URL('./build-worker.ts', import.meta.url), {
+      workerData: { job },
       // documents are many short-lived objects: a larger young generation means far fewer scavenges
       resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     });

@@ -29,11 +29,15 @@ export class BulkWriter {
   private readonly file: MemberGzipFile;
   private chunk: string | null = null;
   private lines: Array<() => Buffer> = [];
+  private readonly previous: PreviousMembers;
+  private readonly changed: (chunk: string) => boolean;
   constructor(
     path: string,
-    private readonly previous: PreviousMembers,
-    private readonly changed: (chunk: string) => boolean,
+    previous: PreviousMembers,
+    changed: (chunk: string) => boolean,
   ) {
+    this.previous = previous;
+    this.changed = changed;
     mkdirSync(dirname(path), { recursive: true });
     this.file = new MemberGzipFile(path);
   }

@@ -46,13 +46,21 @@ export class KindWriter {
   private readonly bulk: BulkWriter;
   private started = false;
 
+  private readonly out: Output;
+  private readonly em: KindEmitter;
+  private readonly baseUrl: string;
+  private readonly served: ServedKind | null;
   constructor(
-    private readonly out: Output,
-    private readonly em: KindEmitter,
-    private readonly baseUrl: string,
+    out: Output,
+    em: KindEmitter,
+    baseUrl: string,
     /** the served build's result for the kind and its records, when writing onto a copy */
-    private readonly served: ServedKind | null,
+    served: ServedKind | null,
   ) {
+    this.out = out;
+    this.em = em;
+    this.baseUrl = baseUrl;
+    this.served = served;
     const previous = served?.result ? memberSource({ file: join(served.dir, bulkFile(em.kind)), members: served.result.bulk }) : noPrevious;
     this.bulk = new BulkWriter(join(out.root, bulkFile(em.kind)), previous, (chunk) => this.changedChunks.has(chunk));
   }

@@ -21,10 +21,15 @@ export class Output {
   private readonly aliases: Array<[string, string]> = [];
   private failure: unknown = null;
 
+  readonly root: string;
+  private readonly maxInFlight: number;
   constructor(
-    readonly root: string,
-    private readonly maxInFlight = 32,
-  ) {}
+    root: string,
+    maxInFlight = 32,
+  ) {
+    this.root = root;
+    this.maxInFlight = maxInFlight;
+  }
 
   /** Called before a path is written, linked or removed. */
   protected claim(_rel: string): void {}

@@ -71,10 +71,15 @@ interface Served {
 }
 
 export class BuildWriter {
+  private readonly out: Output;
+  private readonly served: Served | null;
   private constructor(
-    private readonly out: Output,
-    private readonly served: Served | null,
-  ) {}
+    out: Output,
+    served: Served | null,
+  ) {
+    this.out = out;
+    this.served = served;
+  }
 
   /** Onto a folder this build fills (a full build's temporary folder). */
   static fresh(root: string): BuildWriter {

@@ -60,7 +60,9 @@ class Selection {
 
   private readonly plans: ReadonlyMap<TableKey, TablePlan>;
 
-  constructor(plans: readonly TablePlan[], private readonly read: (table: TableKey) => CutTable) {
+  private readonly read: (table: TableKey) => CutTable;
+  constructor(plans: readonly TablePlan[], read: (table: TableKey) => CutTable) {
+    this.read = read;
     this.plans = new Map(plans.map((plan) => [plan.table, plan]));
     for (const plan of plans) this.kept.set(plan.table, new Set());
     for (const plan of plans) {

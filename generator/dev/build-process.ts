@@ -9,7 +9,6 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { childNodeFlags } from '../build-in-child.ts';
 import type { Config } from '../config.ts';
 import { consoleLog, type Log } from '../pipeline.ts';
 
@@ -34,10 +33,12 @@ class Requests {
   private waiting: { resolve: () => void; reject: (e: Error) => void } | null = null;
   readonly exited: Promise<void>;
 
+  private readonly child: ChildProcess;
   constructor(
-    private readonly child: ChildProcess,
+    child: ChildProcess,
     log: Log,
   ) {
+    this.child = child;
     child.on('message', (message: FromBuildProcess) => {
       if (message.type === 'log') log[message.level](message.message);
       else this.settle(message.type === 'done' ? null : new Error(message.message));
@@ -74,7 +75,7 @@ class Requests {
  * planner; throws with the text the CLI prints when it could not (bad data, a failed download).
  */
 export async function startBuildProcess(config: Config, log: Log): Promise<BuildProcess> {
-  const child = fork(entry, [], { execArgv: childNodeFlags(), stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(entry, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const requests = new Requests(child, log);
   log.info(`dev: building in a child process (pid ${child.pid}); this process only serves`);
   // the CLI's own log is the child's console: its progress bars and lines in the order it writes them

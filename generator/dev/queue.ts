@@ -20,10 +20,15 @@ export class UpdateQueue {
   private pending = false;
   private closed = false;
 
+  private readonly update: () => Promise<void>;
+  private readonly debounceMs: number;
   constructor(
-    private readonly update: () => Promise<void>,
-    private readonly debounceMs = DEBOUNCE_MS,
-  ) {}
+    update: () => Promise<void>,
+    debounceMs = DEBOUNCE_MS,
+  ) {
+    this.update = update;
+    this.debounceMs = debounceMs;
+  }
 
   /** A file changed. */
   notify(): void {

@@ -39,10 +39,14 @@ class StampedInputs {
   private readonly code: string;
   private codeChangeSaid = false;
   current = '';
+  private readonly config: Config;
+  private readonly log: Log;
   constructor(
-    private readonly config: Config,
-    private readonly log: Log,
+    config: Config,
+    log: Log,
   ) {
+    this.config = config;
+    this.log = log;
     this.code = codeHash(this.memo);
   }
   /** the inputs' hash now */

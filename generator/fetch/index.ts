@@ -176,11 +176,13 @@ const isRunning = (pid: number): boolean => {
 
 /** One failed attempt: why, and whether trying again could help. */
 class AttemptError extends Error {
+  readonly retryable: boolean;
   constructor(
     message: string,
-    readonly retryable: boolean,
+    retryable: boolean,
   ) {
     super(message);
+    this.retryable = retryable;
   }
 }
 
@@ -194,7 +196,9 @@ class IdleWatch {
   readonly controller = new AbortController();
   timedOut = false;
   private timer: NodeJS.Timeout | undefined;
-  constructor(private readonly timeoutMs: number) {
+  private readonly timeoutMs: number;
+  constructor(timeoutMs: number) {
+    this.timeoutMs = timeoutMs;
     this.arm();
   }
   arm(): void {
@@ -222,11 +226,17 @@ class TableExtractor {
   /** the file being written, closed on the way out should the attempt stop inside it */
   private open: number | null = null;
   private readonly prefix: string;
+  private readonly lock: UpstreamLock;
+  private readonly csvDir: string;
+  private readonly onTable: () => void;
   constructor(
-    private readonly lock: UpstreamLock,
-    private readonly csvDir: string,
-    private readonly onTable: () => void,
+    lock: UpstreamLock,
+    csvDir: string,
+    onTable: () => void,
   ) {
+    this.lock = lock;
+    this.csvDir = csvDir;
+    this.onTable = onTable;
     this.prefix = `/${lock.tablesPath.replace(/^\/+|\/+$/g, '')}/`;
   }
 

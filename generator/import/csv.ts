@@ -16,8 +16,10 @@ export interface CsvTable {
 }
 
 export class CsvSyntaxError extends Error {
-  constructor(readonly line: number, message: string) {
+  readonly line: number;
+  constructor(line: number, message: string) {
     super(`line ${line}: ${message}`);
+    this.line = line;
   }
 }
 

@@ -19,7 +19,8 @@ export interface DataLocation {
 }
 
 export class DataError extends Error {
-  constructor(readonly problems: ReadonlyArray<DataLocation & { message: string }>) {
+  readonly problems: ReadonlyArray<DataLocation & { message: string }>;
+  constructor(problems: ReadonlyArray<DataLocation & { message: string }>) {
     super(
       problems
         .map((p) => {
@@ -30,6 +31,7 @@ export class DataError extends Error {
         })
         .join('\n'),
     );
+    this.problems = problems;
     this.name = 'DataError';
   }
 }
@@ -231,8 +233,10 @@ export function loadTables(csvDir: string, options: LoadOptions = {}): TableStor
 
 /** A table asked of a store that did not read it: the caller guessed too few (see loadTables' `only`). */
 export class TableNotLoaded extends Error {
-  constructor(readonly table: TableKey) {
+  readonly table: TableKey;
+  constructor(table: TableKey) {
     super(`table ${table} was not read`);
+    this.table = table;
   }
 }
 

@@ -78,7 +78,9 @@ class Planner implements IncrementalBuild {
   /** a hash of the change reports the served build was finished with */
   private reports: string;
 
-  constructor(private readonly options: IncrementalOptions) {
+  private readonly options: IncrementalOptions;
+  constructor(options: IncrementalOptions) {
+    this.options = options;
     this.emitters = new Map(allResources.map((r) => [r.kind, kindEmitter(r)]));
     this.sources = new DataSetFiles(options.dataDir, options.mediaDir, options.memo);
     this.records = new RecordState(this.sources.store);

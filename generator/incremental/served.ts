@@ -20,7 +20,9 @@ export class ServedFolder {
   private spare: { from: number | null; path: string; ready: Promise<boolean>; hurry: () => void } | null = null;
   private swaps = 0;
 
-  constructor(readonly dir: string) {
+  readonly dir: string;
+  constructor(dir: string) {
+    this.dir = dir;
     this.served = folderIdentity(dir);
     this.entries = archiveEntries(dir, API_PREFIX);
     this.prepareSpare();

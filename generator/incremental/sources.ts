@@ -45,12 +45,16 @@ export class DataSetFiles {
   media: Media;
 
   /** Reads every table and manifest; throws DataError naming every problem. */
+  private readonly mediaDir: string;
+  private readonly memo: FileMemo;
   constructor(
     dataDir: string,
-    private readonly mediaDir: string,
+    mediaDir: string,
     /** may be shared with the input hash's (dev/index.ts): the digests it holds are taken as they are, never the bytes */
-    private readonly memo: FileMemo = new FileMemo(),
+    memo: FileMemo = new FileMemo(),
   ) {
+    this.mediaDir = mediaDir;
+    this.memo = memo;
     this.csvDir = join(dataDir, 'csv');
     this.media = readMedia(mediaDir);
     this.store = storeOf(this.rows);

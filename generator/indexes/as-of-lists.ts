@@ -63,11 +63,18 @@ class ListMaker {
   private world: AsOfWorld | null = null;
   private stats: ReadonlyMap<number, CreatureStats> | null = null;
 
+  private readonly readFile: BuiltFile;
+  private readonly baseUrl: string;
+  private readonly rewritten: ((rel: string) => boolean) | null;
   constructor(
-    private readonly readFile: BuiltFile,
-    private readonly baseUrl: string,
-    private readonly rewritten: ((rel: string) => boolean) | null,
-  ) {}
+    readFile: BuiltFile,
+    baseUrl: string,
+    rewritten: ((rel: string) => boolean) | null,
+  ) {
+    this.readFile = readFile;
+    this.baseUrl = baseUrl;
+    this.rewritten = rewritten;
+  }
 
   kind(kind: AsOfKind): void {
     const parts: readonly ViewPart[] = VIEW_PARTS[kind];

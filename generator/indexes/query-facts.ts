@@ -67,11 +67,15 @@ export class KindQuery {
   private readonly fieldKeys: string[][];
 
   /** `schema`, the item's output schema, gives the paths accepted below the declared fields. */
+  readonly kind: KindName;
+  private readonly decl: AnyQueryDecl;
   constructor(
-    readonly kind: KindName,
-    private readonly decl: AnyQueryDecl,
+    kind: KindName,
+    decl: AnyQueryDecl,
     schema?: TSchema,
   ) {
+    this.kind = kind;
+    this.decl = decl;
     this.shape = schema === undefined ? shapeOf(decl) : { ...shapeOf(decl), below: pathsBelow(kind, schema, decl.fields) };
     checkParameterNames(kind, this.shape);
     this.fieldTree = compileFields(decl.fields);

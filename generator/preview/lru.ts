@@ -16,10 +16,15 @@ export class PromiseLru<V> {
   private readonly entries = new Map<string, Promise<V>>();
   private readonly sizes = new Map<string, number>();
   private bytes = 0;
+  private readonly maxBytes: number;
+  private readonly sizeOf: (value: V) => number | null;
   constructor(
-    private readonly maxBytes: number,
-    private readonly sizeOf: (value: V) => number | null,
-  ) {}
+    maxBytes: number,
+    sizeOf: (value: V) => number | null,
+  ) {
+    this.maxBytes = maxBytes;
+    this.sizeOf = sizeOf;
+  }
 
   /** The bytes the settled values are counted as. */
   get bytesKept(): number {

@@ -66,12 +66,19 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 export class OneBuildServing {
   private current: ServedBuild | null = null;
 
+  private readonly root: string;
+  private readonly fallbackBaseUrl: string;
+  private readonly sizes: PreviewCacheSizes;
   constructor(
-    private readonly root: string,
+    root: string,
     /** the base URL of computed pages when the build has no stamp to say it */
-    private readonly fallbackBaseUrl: string,
-    private readonly sizes: PreviewCacheSizes = {},
-  ) {}
+    fallbackBaseUrl: string,
+    sizes: PreviewCacheSizes = {},
+  ) {
+    this.root = root;
+    this.fallbackBaseUrl = fallbackBaseUrl;
+    this.sizes = sizes;
+  }
 
   async respond(request: RequestLike): Promise<Reply> {
     let last: Reply | null = null;

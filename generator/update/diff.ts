@@ -27,8 +27,10 @@ const isObject = (v: Json): v is Record<string, Json> => typeof v === 'object' &
 
 /** An input of the change report that is there but cannot be unpacked or parsed. */
 export class UnreadableInput extends Error {
-  constructor(readonly path: string, reason: string) {
+  readonly path: string;
+  constructor(path: string, reason: string) {
     super(`the change report cannot read ${path}: ${reason}`);
+    this.path = path;
     this.name = 'UnreadableInput';
   }
 }
@@ -244,7 +246,10 @@ export class KindByKindDiff {
   /** how long `add` took, all calls together */
   earlySeconds = 0;
 
-  constructor(private readonly old: BuildSide) {}
+  private readonly old: BuildSide;
+  constructor(old: BuildSide) {
+    this.old = old;
+  }
 
   /** Compares the kinds written so far (their bulk members from the kinds' results). */
   add(dir: string, kinds: readonly Pick<KindResult, 'kind' | 'bulk'>[]): void {

@@ -220,7 +220,11 @@ export class World {
   readonly creatures: CreatureFacts[];
   readonly creatureById = new Map<number, CreatureFacts>();
 
-  constructor(readonly distDir: string, readonly baseUrl: string) {
+  readonly distDir: string;
+  readonly baseUrl: string;
+  constructor(distDir: string, baseUrl: string) {
+    this.distDir = distDir;
+    this.baseUrl = baseUrl;
     this.readVersions();
     this.generations = this.list('generation');
     this.typeList = this.list('type');

@@ -74,7 +74,7 @@ export class FreshClone {
 
   /** `npm run build` in the clone, or in a copy of it (the command npm runs). */
   build(env: Record<string, string>, root = this.clone): Promise<BuildResult> {
-    return run(join(root, 'node_modules/.bin/tsx'), ['generator/cli.ts', 'build'], { cwd: root, env: userEnv(env), maxBuffer: 1 << 26 }).then(
+    return run(process.execPath, ['generator/cli.ts', 'build'], { cwd: root, env: userEnv(env), maxBuffer: 1 << 26 }).then(
       ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
       (e: BuildResult) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
     );

@@ -1,7 +1,7 @@
 // Lists the modules a Node process loads, for tests that assert what a process never loaded
 // (test/fresh-clone.test.ts: `npm start`'s serving process loads none of the build's). Given to
-// node with `--import` after tsx's loader, its hook sees every module as tsx resolved it, and
-// appends its URL to <MODULE_TRACE_DIR>/<pid>.txt: one file a process, child processes included.
+// node with `--import`, its hook sees every module node resolves, and appends its URL to
+// <MODULE_TRACE_DIR>/<pid>.txt: one file a process, child processes included.
 import { register } from 'node:module';
 
 const dir = process.env.MODULE_TRACE_DIR;
