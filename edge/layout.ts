@@ -74,7 +74,7 @@ export const listFile = (kind: string) => `${API_PREFIX}/_lists/${kind}.json`;
 /** A precomputed page of the default size. */
 export const pageFile = (kind: string, offset: number) => `${API_PREFIX}/_pages/${kind}/${offset}.json`;
 /**
- * The query indexes of a kind (issue 18), written by the build for every listed kind, read by
+ * The query indexes of a kind, written by the build for every listed kind, read by
  * the request logic for filters, `q`, `fields` and `GET /v2/search/`. Positions in them are
  * positions in the kind's list (`listFile`), so results come out in list order.
  */
@@ -116,9 +116,9 @@ export const bulkFile = (kind: string) => `${DOWNLOADS_DIR}/${kind}.ndjson.gz`;
 export const archiveFile = (version: string, upstreamCommit: string) => `${DOWNLOADS_DIR}/creature-api-v2-${version}-${upstreamCommit.slice(0, 7)}.tar.gz`;
 /** What was built: `GET {base}/meta/`. */
 export const metaFile = `${API_PREFIX}/meta.json`;
-/** The coverage map (issue 25): `GET {base}/meta/coverage/`. */
+/** The coverage map: `GET {base}/meta/coverage/`. */
 export const coverageFile = `${API_PREFIX}/meta/coverage.json`;
-/** The data versions' change reports (issue 25): `GET {base}/changes/` lists them, newest first. */
+/** The data versions' change reports: `GET {base}/changes/` lists them, newest first. */
 export const changesListFile = `${API_PREFIX}/changes.json`;
 /** `GET {base}/changes/{to}`: the report of the data version at upstream commit `to` (40 hex). */
 export const changeReportFile = (to: string) => `${API_PREFIX}/changes/${to}.json`;
@@ -136,7 +136,7 @@ export interface Routes {
   /** kinds addressed by id only */
   idOnly: string[];
   /**
-   * What each kind's collection can be asked besides limit and offset (issue 18): its value
+   * What each kind's collection can be asked besides limit and offset: its value
    * filters, range filters and the fields its list entries may carry, in declared order.
    * Kinds without an entry take none of them.
    */

@@ -1,5 +1,5 @@
 /**
- * `fields=` on a collection's entries (issue 18, 24): which paths a kind takes, and the page's
+ * `fields=` on a collection's entries: which paths a kind takes, and the page's
  * entries made from the field columns the build writes (edge/query/field-column.ts).
  *
  * A kind takes its declared fields, the paths below them its items' schema has (`below`), and,

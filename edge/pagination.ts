@@ -45,8 +45,8 @@ export function parseOffset(value: string | null): number {
 /**
  * The links to the next and previous page of `count` results at `url` (`{base}/{kind}/`);
  * `suffix` makes the rest of the query they carry after offset and limit (`&q=…`), asked only
- * when the page has a link: a whole list in one page makes none (0.4-0.75 ms of a new process's
- * first answer of issue 24's heaviest query, where every parameter was written back for nothing).
+ * when the page has a link: a whole list in one page makes none, so no parameter is written back
+ * for nothing on a new process's first answer.
  */
 export function pageLinks(count: number, url: string, offset: number, limit: number, suffix: () => string = noSuffix): { next: string | null; previous: string | null } {
   const hasNext = offset + limit < count, hasPrevious = offset > 0;

@@ -311,7 +311,7 @@ const summary: QueryParam<string[] | null> = {
 
 /**
  * What shapes a collection's answer rather than narrows it, read by a kind whose routing-table
- * entry declares queries (issue 24), after the ones every collection reads.
+ * entry declares queries, after the ones every collection reads.
  */
 export const SHAPING_TABLE = { fields, sort, facets, summary } as const;
 

@@ -29,7 +29,7 @@ const names = (table: ParamTable): string[] => Object.values(table).map((param) 
 export const COLLECTION_PARAMS: readonly string[] = names(COLLECTION_TABLE);
 /**
  * What a collection whose kind declares queries reads besides its own filters and ranges:
- * `fields`, and (issue 24) `sort`, `facets` and `summary`.
+ * `fields`, `sort`, `facets` and `summary`.
  */
 export const QUERYABLE_COLLECTION_PARAMS: readonly string[] = [...COLLECTION_PARAMS, ...names(SHAPING_TABLE)];
 /** What `GET /v2/search/` reads. */

@@ -94,7 +94,7 @@ describe('the docs page', () => {
     expect(dangling).toEqual([]);
     // the creature's example: an excerpt of the real response, and the whole one in the try box
     await page.goto(`${origin}/#ref-creature`);
-    // opened as such, not by a click on its summary: under load that click could miss it (the page scrolling) and leave it shut, and the link in it then never showed (a Node 24 CI run, 2026-11-28)
+    // opened as such, not by a click on its summary: under load that click could miss it (the page scrolling) and leave it shut, and the link in it then never showed
     await creature.locator('details.example').evaluate((el) => { (el as HTMLDetailsElement).open = true; });
     await expect.poll(() => creature.locator('details.example pre').isVisible()).toBe(true);
     const example = (await creature.locator('details.example pre').textContent()) ?? '';

@@ -245,7 +245,7 @@ describe('fuzz: the request module', () => {
     );
 
     // the generators reach real answers, not only 404s: a tenth of the runs answer 200 (on the
-    // cut's build 658, 702 and 746 of 5000 in three runs of 2026-11-27, each with its own seed)
+    // cut's build 658, 702 and 746 of 5000 in three runs, each with its own seed)
     console.log(`fuzz: ${runs} runs, statuses ${JSON.stringify(Object.fromEntries(statuses))}, ${reader.reads} file reads`);
     expect(statuses.get(200) ?? 0).toBeGreaterThan(500);
     expect(statuses.get(404) ?? 0).toBeGreaterThan(1000);

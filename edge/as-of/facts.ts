@@ -1,5 +1,5 @@
 /**
- * What the build keeps for answers "as of a game" (issue 33), and where: the request logic makes
+ * What the build keeps for answers "as of a game", and where: the request logic makes
  * those answers from today's documents and these small files, written by the build
  * (generator/indexes/as-of.ts) and read here, so both sides share the shapes.
  *

@@ -1,5 +1,5 @@
 /**
- * The rules of "as of a game" (issue 33), as pure functions over any form of the values (the
+ * The rules of "as of a game", as pure functions over any form of the values (the
  * documents' links, or the facts' ids): which past entry applies, and what existed. `g` is the
  * generation of the version group asked for, `order` its place among version groups.
  *

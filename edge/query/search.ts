@@ -17,7 +17,7 @@
  * count from 3 characters (a 2-character han or kana word inside a name is then found only as a
  * prefix). Edits count from 4 characters, one edit up to 6 and two from 7, so that an edit changes
  * about a quarter of the word or less. Lower thresholds would not flood the answer (on the real
- * names, 2026-11-25: `pik`, `fir`, `abr`, `mew` within one edit match 4–7 resources, `pichu`
+ * names `pik`, `fir`, `abr`, `mew` within one edit match 4–7 resources, `pichu`
  * within two 33) but one edit in three letters or two in five rewrite a third of the word or
  * more: such matches are seldom the name meant, and they would follow every prefix match.
  */

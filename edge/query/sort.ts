@@ -1,5 +1,5 @@
 /**
- * `sort=key[,key…]`: a filtered list in another order than the list's (issue 24). A key is `id`,
+ * `sort=key[,key…]`: a filtered list in another order than the list's. A key is `id`,
  * `name` or one of the kind's ranges (edge/parameter-table.ts `sortKeys`); a leading `-` sorts it
  * descending. The parameter is edge/parameter-table.ts `sort`; the answer is edge/collection.ts's.
  *

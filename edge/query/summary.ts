@@ -1,5 +1,5 @@
 /**
- * `summary=r[,r…]`: numbers over a filtered set for each asked range (issue 24), in the answer
+ * `summary=r[,r…]`: numbers over a filtered set for each asked range, in the answer
  * as `"summary": {"speed": {"count", "min", "max", "sum", "avg"}}`. The parameter is
  * edge/parameter-table.ts `summary`; the answer is edge/collection.ts's. An entry without a
  * value (a move without power) is not counted; with none counted, min, max and avg are null and

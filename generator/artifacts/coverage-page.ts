@@ -38,7 +38,7 @@ function kindTable(k: KindCoverage): string {
   );
 }
 
-/** The as-of disagreements (issue 33) as a table: each case's generation, item, field and the names that did not exist yet. */
+/** The as-of disagreements as a table: each case's generation, item, field and the names that did not exist yet. */
 function asOfTable(cases: CoverageMap['as_of']): string {
   if (!cases.length) return '<p id="coverage-as-of">As of every generation, no as-of value names a type or ability that did not exist yet.</p>';
   const rows = cases.map((c) =>

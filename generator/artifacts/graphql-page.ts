@@ -16,7 +16,7 @@ export interface GraphqlExample {
   uses: string;
 }
 
-/** In the order of issue 24's table; the browser test runs some of them by their path. */
+/** The browser test runs some of them by their path. */
 export const GRAPHQL_EXAMPLES: readonly GraphqlExample[] = [
   {
     file: 'pokemon_stats.gql',

@@ -53,9 +53,9 @@ export type JsonSchema = { [key: string]: JsonValue };
 /** Every module of schemas/output/ by file name: their exported constants name the shared shapes. */
 export const outputSchemaModules: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
   battle, berries, changes, common, contests, creatures, encounters, evolution, items, moves, 'species-traits': speciesTraits, species, sprites, summaries, world,
-  // issue 25's documents made by the build itself
+  // the documents about the data, made by the build itself: the change reports, the coverage map
   'change-list': changeList, coverage,
-  // issue 33's answers made at the edge
+  // the answers as of a game, made at the edge
   'as-of': asOfSchemas,
 };
 
@@ -92,7 +92,7 @@ export const MetaSchema = Type.Object(
         list: Type.String({ format: 'uri', description: 'URL of `/changes/`: every data version’s change report, newest first.' }),
         latest: Type.Union([Type.String({ format: 'uri' }), Type.Null()], { description: 'URL of the change report of this build’s data version; null when none was made for it.' }),
       },
-      { additionalProperties: false, description: 'What each data version changed (issue 25).' },
+      { additionalProperties: false, description: 'What each data version changed.' },
     ),
   },
   { additionalProperties: false },

@@ -1,5 +1,5 @@
 /**
- * The query side of the contract (issue 18): what the OpenAPI document and the TypeScript types
+ * The query side of the contract: what the OpenAPI document and the TypeScript types
  * say about a collection's filters, batches, `q`, `fields` and `GET /v2/search/`. Everything is
  * read from the routing table's `queries` (edge/layout.ts `QueryShape`) and, for the values a
  * filter takes, from the target kind's list in the build's output, so the documents describe

@@ -161,8 +161,8 @@ async function buildInto(tmp: string, options: BuildOptions): Promise<BuildSumma
 /**
  * Records below this size are built on the main thread alone: a worker starts by loading the
  * build's modules and schemas, which cost more than its share of a small data set's work (the
- * data cut's 2.5 MB of records: 3.8-5.6 s on one thread, 13-15 s on two, measured 2026-11-27
- * under load); the whole data set's 124 MB is built on two.
+ * data cut's records build several times faster on one thread than on two); the whole data
+ * set's records are built on two.
  */
 const ONE_THREAD_BELOW_BYTES = 16 * 1024 * 1024;
 

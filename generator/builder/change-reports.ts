@@ -1,5 +1,5 @@
 /**
- * The served change reports (issue 25): the build reads the committed reports
+ * The served change reports: the build reads the committed reports
  * (`data/changes/{from}..{to}.json`, made by `npm run data:update`), checks each against its
  * schema and its file name, and serves the chain that leads to the build's commit:
  * `GET /v2/changes/` (newest first, with summary counts) and `GET /v2/changes/{to}` (a report).

@@ -64,7 +64,7 @@ export const kindFiles: readonly KindFileMaker[] = [
     },
     folder: pagesFolder,
   },
-  // the query indexes (issue 18): the request side's list, filters, q, search and fields
+  // the query indexes: the request side's list, filters, q, search and fields
   { make: ({ kind, query }) => [[listPackFile(kind), listPack(kind, query.shape, query.listed)]] },
   { make: ({ kind, query }) => [[filterIndexFile(kind), encodeFilterPack(filterIndex(kind, query.shape, query.listed))]] },
   {

@@ -24,7 +24,7 @@ export function routesOf(built: readonly KindResult[], resources: readonly AnyRe
     kinds,
     subresources: Object.fromEntries(built.filter((k) => k.subresources.length).map((k) => [k.kind, k.subresources])),
     idOnly: built.filter((k) => k.idOnly).map((k) => k.kind),
-    // each kind's query declaration (issue 18), in the kinds' order
+    // each kind's query declaration, in the kinds' order
     queries: Object.fromEntries(kinds.flatMap((kind) => {
       const resource = resources.find((r) => r.kind === kind);
       return resource ? [[kind, kindQuery(resource).shape]] : [];

@@ -1,5 +1,5 @@
 /**
- * Where the data disagrees with itself as of a game (issue 33): an as-of value, made by the same
+ * Where the data disagrees with itself as of a game: an as-of value, made by the same
  * rules as the answers (edge/as-of/), that names a type or ability that did not exist yet then.
  * The answers keep such a value as the data gives it; the coverage map lists every case, for each
  * generation as of its last version group (the generation's own `{v}`).

@@ -1,5 +1,5 @@
 /**
- * The coverage map (issue 25): for the kinds whose gaps users meet most, per generation, the
+ * The coverage map: for the kinds whose gaps users meet most, per generation, the
  * share of items whose each top-level field is null, empty or missing, and whose names and
  * flavor texts lack a language. Pure: made from the item documents as the build wrote them
  * (the writer reads them back, coverageFile), so a dev update's map is a full build's.

@@ -73,7 +73,7 @@ function schemaAt(schema: Schema, keys: readonly string[]): Schema | undefined {
 }
 
 /**
- * The declared fields with `names` added where the item's schema has it (issue 24: every kind
+ * The declared fields with `names` added where the item's schema has it (every kind
  * that carries names allows it as a field), at its place in the schema's key order, which is
  * the item's (the build proves the order for every item: query-facts.ts).
  */

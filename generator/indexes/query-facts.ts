@@ -1,5 +1,5 @@
 /**
- * A record's query facts (issue 18): what the kind's query indexes say of it, read off its item
+ * A record's query facts: what the kind's query indexes say of it, read off its item
  * by the kind's declaration (resources/query.ts) when the item is made, with the item's own
  * context, so the planner counts those reads as the item's. Facts are plain JSON: they travel
  * with the item's bytes (RecordDocuments), and a build keeps them beside its build index

@@ -1,5 +1,5 @@
 /**
- * A kind's query index files (issue 18), made from the facts of its listed records in list
+ * A kind's query index files, made from the facts of its listed records in list
  * order, in the shapes the request side reads (edge/query/): the list packed, the filter index,
  * the search index of this kind alone, and one column per declared field
  * (and per language of a `names` field). Pure: the writer's `kindFiles` call

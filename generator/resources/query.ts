@@ -1,5 +1,5 @@
 /**
- * What a kind's collection can be asked (issue 18), declared beside its resource's `emit`: its
+ * What a kind's collection can be asked, declared beside its resource's `emit`: its
  * value filters (`type=fire,water`), integer ranges (`speed=100..`), the fields its list entries
  * may carry (`fields=types`) and the translated names `q` and `/v2/search/` match. Each
  * declaration reads a record's facts off the item as it was just emitted (the record and the
@@ -71,7 +71,7 @@ export interface QueryDecl<K extends KindName, I> {
    */
   fields: readonly FieldPath<I>[];
   /**
-   * One step through a link (issue 24): a declared field that links one resource of another
+   * One step through a link: a declared field that links one resource of another
    * kind, and that kind. `fields=` then takes, below the field, any field the other kind's
    * entries take (`links: { species: 'creature-species' }` allows `species.names`,
    * `species.generation`); the entry nests it as `{"species": {"names": […]}}`.

@@ -1,5 +1,5 @@
 /**
- * `GET /v2/meta/coverage/`: the coverage map (issue 25), what the data lacks by kind,
+ * `GET /v2/meta/coverage/`: the coverage map, what the data lacks by kind,
  * generation and field. Made by the build from the item documents (generator/indexes/coverage.ts).
  */
 import { Type, type Static } from '@sinclair/typebox';
