@@ -28,8 +28,8 @@ const isObject = (v: Json): v is Record<string, Json> => typeof v === 'object' &
 /** An input of the change report that is there but cannot be unpacked or parsed. */
 export class UnreadableInput extends Error {
   readonly path: string;
-  constructor(path: string, reason: string) {
-    super(`the change report cannot read ${path}: ${reason}`);
+  constructor(path: string, reason: string, options?: ErrorOptions) {
+    super(`the change report cannot read ${path}: ${reason}`, options);
     this.path = path;
     this.name = 'UnreadableInput';
   }
@@ -43,7 +43,7 @@ function readingFile<T>(path: string, read: () => T): T {
   try {
     return read();
   } catch (error) {
-    if (error instanceof SyntaxError || isZlibError(error)) throw new UnreadableInput(path, (error as Error).message);
+    if (error instanceof SyntaxError || isZlibError(error)) throw new UnreadableInput(path, (error as Error).message, { cause: error });
     throw error;
   }
 }
