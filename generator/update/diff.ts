@@ -120,7 +120,7 @@ export function unfinishedSide(dir: string, kinds: readonly Pick<KindResult, 'ki
 function kindsOf(dist: string): string[] {
   const path = join(dist, rootFile);
   const root = readJsonIfThere<Record<string, string>>(path, (error) => {
-    throw new UnreadableInput(path, error.message);
+    throw new UnreadableInput(path, error.message, { cause: error });
   });
   return root === null ? [] : Object.keys(root).filter((k) => k !== 'meta');
 }
