@@ -34,11 +34,11 @@ export interface FileReader {
 
 const decoder = new TextDecoder();
 
-/** A file of the build that is missing though the build always writes it, or that cannot be parsed. */
+/** A file of the build that is missing though the build always writes it, or that cannot be parsed (`cause`: what its parser threw). */
 export class BrokenBuild extends Error {
   readonly path: string;
-  constructor(path: string, reason: string) {
-    super(`${path}: ${reason}`);
+  constructor(path: string, reason: string, options?: ErrorOptions) {
+    super(`${path}: ${reason}`, options);
     this.path = path;
     this.name = 'BrokenBuild';
   }
@@ -49,7 +49,7 @@ function parsed<T>(path: string, bytes: Uint8Array, parse: (bytes: Uint8Array) =
   try {
     return parse(bytes);
   } catch (error) {
-    throw new BrokenBuild(path, error instanceof Error ? error.message : String(error));
+    throw new BrokenBuild(path, error instanceof Error ? error.message : String(error), { cause: error });
   }
 }
 

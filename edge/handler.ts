@@ -5,10 +5,11 @@
  * edge/collection.ts's, `GET /v2/search/` edge/search-endpoint.ts's; HTTP semantics (HEAD,
  * conditional GET, the headers every answer carries) are edge/http.ts's.
  * A missing file is a 404; a broken build (edge/build-files.ts `BrokenBuild`) or any other
- * exception is a 500 stored nowhere, logged in one line: it must show, not hide as a 404.
+ * exception is a 500 stored nowhere, logged with its stack: it must show, not hide as a 404.
  */
 import { badParameter, internalError, methodNotAllowed, notFound } from './answers.ts';
 import { BrokenBuild, BuildFiles, readAhead, type FileReader } from './build-files.ts';
+import { stackWithCauses } from './error-text.ts';
 import { collection } from './collection.ts';
 import { compose, contentHash, HTTP_STEPS, replyOf, type Answer, type Reply, type RequestLike, type Respond, type Step } from './http.ts';
 import { API_PREFIX, canonicalKey, changeReportFile, changesListFile, coverageFile, itemFile, metaFile, rootFile, subresourceFile } from './layout.ts';
@@ -176,15 +177,21 @@ async function answer(build: BuildFiles, request: RequestLike): Promise<Reply> {
 }
 
 /**
- * A broken build or a bug: a 500, stored nowhere (edge/http.ts), and one line on stderr, which
- * is what the preview's terminal and the edge function's log show. No data version: the
- * build's meta may be what failed.
+ * A broken build or a bug: a 500, stored nowhere (edge/http.ts), and one line on stderr naming
+ * the path and the error, then its stack with its causes (edge/error-text.ts): the preview's
+ * terminal and the edge function's log show both. The body says only that the fault is ours.
+ * No data version: the build's meta may be what failed.
  */
 export async function faultReply(request: RequestLike, error: unknown): Promise<Reply> {
-  const message = error instanceof Error ? error.message : String(error);
-  console.error(`${request.method} ${pathOf(request.url)}: 500: ${message.replace(/\s*\n\s*/g, ' ')}`);
+  console.error(faultLog(request, error));
   const decided = internalError();
   return replyOf(decided, { etag: await contentHash(decided.body), version: undefined });
+}
+
+/** What a fault logs: `GET /v2/x: 500: the message` on one line, then the stack with its causes. */
+function faultLog(request: Pick<RequestLike, 'method' | 'url'>, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return `${request.method} ${pathOf(request.url)}: 500: ${message.replace(/\s*\n\s*/g, ' ')}\n${stackWithCauses(error)}`;
 }
 
 /** The path of a URL as the log names it; the URL as it is when it cannot be parsed. */

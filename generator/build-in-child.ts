@@ -29,10 +29,11 @@ export function withoutSemiSpace(flags: readonly string[]): string[] {
 /**
  * The `build` command's arguments for the configuration `serve` resolved: the base URL and the
  * output folder as resolved (a `--port` changes the default base URL), the data folder only when
- * the user gave one (giving it makes it a folder used as it is, never downloaded into).
+ * the user gave one (giving it makes it a folder used as it is, never downloaded into), and
+ * `--verbose` when the user asked for stacks (DEBUG the child has from the environment).
  */
-export function buildCommandArgs(config: Config, givenData: string | undefined): string[] {
-  return [...(givenData ? ['--data', givenData] : []), '--base-url', config.baseUrl, '--out', config.outDir, 'build'];
+export function buildCommandArgs(config: Config, givenData: string | undefined, verbose = false): string[] {
+  return [...(givenData ? ['--data', givenData] : []), '--base-url', config.baseUrl, '--out', config.outDir, ...(verbose ? ['--verbose'] : []), 'build'];
 }
 
 /** The exit code a child stopped by `signal` reports, as a shell does: 128 + the signal's number. */

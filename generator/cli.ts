@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 /** The command line: `fetch-data`, `data-update`, `cut`, `import`, `build`, `serve` and `dev` (what `npm run fetch-data|import|build` and `npm start` call). */
+import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
-import { dataCacheDir, lockPath, resolveConfig, sharedRoot, type ConfigOptions } from './config.ts';
+import { dataCacheDir, lockPath, outDirOf, resolveConfig, sharedRoot, type ConfigOptions } from './config.ts';
 import type { UpdateRequest } from './update/index.ts';
 import { ensureDataSet, fetchCommand } from './fetch/index.ts';
 import { buildCommandArgs, buildInChild } from './build-in-child.ts';
-import { failureText } from './failure-text.ts';
+import { debugAsked, failureText, problemsFileOf } from './failure-text.ts';
 import { buildStep, consoleLog, importStep, inputHashes, isBuildCurrent } from './pipeline.ts';
 import { startPreview } from './preview/index.ts';
 
@@ -14,9 +15,14 @@ const program = new Command('creature-api')
   .description('Builds the creature reference API as static files and serves them.')
   .option('--data <dir>', 'the upstream data set (csv/ and media/); env DATA_DIR', undefined)
   .option('--base-url <url>', 'the base URL links carry, ending in /v2; env BASE_URL (default http://localhost:8080/v2)')
-  .option('--out <dir>', 'the output folder; env OUT_DIR (default dist)');
+  .option('--out <dir>', 'the output folder; env OUT_DIR (default dist)')
+  .option('--verbose', 'on a failure, print its stack with its causes after the message; env DEBUG=1');
 
 const config = () => resolveConfig(program.opts<ConfigOptions>());
+/** A list of problems left by an earlier failure is not this run's: a run that fails again writes its own. */
+const forgetProblems = (outDir: string): void => rmSync(problemsFileOf(outDir), { force: true });
+/** Whether a failure prints its stack: `--verbose`, or DEBUG set. */
+const verbose = (): boolean => program.opts<{ verbose?: boolean }>().verbose === true || debugAsked();
 
 program
   .command('fetch-data')
@@ -65,6 +71,7 @@ program
   .option('--force', 'import even when the records are up to date')
   .action(async (opts: { force?: boolean }) => {
     const c = config();
+    forgetProblems(c.outDir);
     await ensureDataSet(c, consoleLog);
     await importStep(c, inputHashes(c).records, consoleLog, opts.force ?? false);
   });
@@ -75,6 +82,7 @@ program
   .option('--force', 'build even when dist/ is up to date')
   .action(async (opts: { force?: boolean }) => {
     const c = config();
+    forgetProblems(c.outDir);
     await ensureDataSet(c, consoleLog);
     const hashes = inputHashes(c);
     await importStep(c, hashes.records, consoleLog);
@@ -91,7 +99,7 @@ program
     if (isBuildCurrent(c)) consoleLog.info('build: dist/ is up to date');
     else {
       // the child printed its own failure, as `npm run build` does; its exit code is ours
-      const code = await buildInChild(buildCommandArgs(c, program.opts<ConfigOptions>().data), consoleLog);
+      const code = await buildInChild(buildCommandArgs(c, program.opts<ConfigOptions>().data, verbose()), consoleLog);
       if (code !== 0) {
         process.exitCode = code;
         return;
@@ -117,6 +125,6 @@ program
 try {
   await program.parseAsync();
 } catch (e) {
-  console.error(await failureText(e));
+  console.error(await failureText(e, { problemsFile: problemsFileOf(outDirOf(program.opts<ConfigOptions>())), verbose: verbose() }));
   process.exitCode = 1;
 }

@@ -75,6 +75,9 @@ export interface ConfigOptions {
   out?: string;
 }
 
+/** The output folder alone: what a failure names even when the rest of the options are what failed. */
+export const outDirOf = (options: ConfigOptions = {}, env: NodeJS.ProcessEnv = process.env): string => resolve(options.out ?? env.OUT_DIR ?? resolve(repoRoot, 'dist'));
+
 /** `findShared` says where the team's copy at the pinned commit is (tests give their own). */
 export function resolveConfig(options: ConfigOptions = {}, env: NodeJS.ProcessEnv = process.env, findShared: () => string | null = sharedDataDir): Config {
   const port = Number(options.port ?? env.PORT ?? 8080);
@@ -92,7 +95,7 @@ export function resolveConfig(options: ConfigOptions = {}, env: NodeJS.ProcessEn
     dataSource,
     baseUrl,
     port,
-    outDir: resolve(options.out ?? env.OUT_DIR ?? resolve(repoRoot, 'dist')),
+    outDir: outDirOf(options, env),
     recordsDir: resolve(env.RECORDS_DIR ?? resolve(repoRoot, 'data/records')),
     changesDir,
   };

@@ -7,6 +7,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { messageWithCauses } from '../edge/error-text.ts';
 // the API's own cache policy for 200s, which _headers gives the static pages too
 import { CACHE_OK } from '../edge/http.ts';
 
@@ -354,7 +355,7 @@ export async function runChecks(origin: string, onResult: (r: CheckResult) => vo
     try {
       r = await check(run);
     } catch (e) {
-      r = result(check.name, 'failed', e instanceof Error ? e.message : String(e));
+      r = result(check.name, 'failed', messageWithCauses(e));
     }
     results.push(r);
     onResult(r);

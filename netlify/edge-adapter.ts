@@ -5,6 +5,7 @@
  * never run it again and no request header decides whether it answers.
  * Kept out of netlify/edge-functions/ because Netlify deploys every file there as a function.
  */
+import { UNAVAILABLE_BODY } from '../edge/error-body.ts';
 import { createService, type FileReader, type Service } from '../edge/handler.ts';
 import { API_PREFIX, metaFile, type Meta } from '../edge/layout.ts';
 import { keysWholeQuery } from '../edge/params.ts';
@@ -102,7 +103,7 @@ function serveDeploy(origin: string, fetcher: Fetcher): ServedDeploy {
 
 /** The answer when the deploy's own files could not be read: retry soon, store nowhere. */
 function unavailable(): Response {
-  return new Response(JSON.stringify('Service Unavailable'), {
+  return new Response(JSON.stringify(UNAVAILABLE_BODY), {
     status: 503,
     headers: {
       'Content-Type': 'application/json; charset=utf-8',

@@ -12,6 +12,9 @@ import { fileHashes } from './support/files.ts';
 import { BuildError, runBuild } from '../generator/builder/build.ts';
 import { bulkFile, metaFile, rootFile, type Meta } from '../edge/layout.ts';
 import { readBuildStamp } from '../generator/builder/stamp.ts';
+import { failureText, problemsFileOf } from '../generator/failure-text.ts';
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const config = cutConfig(inject('cutDataDir'));
 const mediaDir = join(config.dataDir, 'media');
@@ -83,6 +86,54 @@ describe('build', () => {
     expect(error).toBeInstanceOf(BuildError);
     expect((error as BuildError).problems).toEqual(['creature-color 3: no language with id 424242']);
     expectPreviousKept(out);
+  });
+
+  it('names every bad document, past a screenful and across shards, and keeps what their code threw as the cause', async () => {
+    const records = join(scratch, 'many-bad-records');
+    mkdirSync(records, { recursive: true });
+    copyFileSync(join(config.recordsDir, 'language.ndjson'), join(records, 'language.ndjson'));
+    copyFileSync(join(config.recordsDir, 'creature-species.ndjson'), join(records, 'creature-species.ndjson'));
+    // every encounter method names a language that is none: more problems than a shard once stopped at (50)
+    const methods = readFileSync(join(config.recordsDir, 'encounter-method.ndjson'), 'utf8').split('\n').filter((l) => l !== '').map((line) => {
+      const method = JSON.parse(line) as { id: number; names: Array<{ local_language_id: number; name: string }> };
+      method.names.unshift({ local_language_id: 424242, name: 'nowhere' });
+      return method;
+    });
+    writeFileSync(join(records, 'encounter-method.ndjson'), methods.map((m) => JSON.stringify(m)).join('\n'));
+    // a color whose names are no list: the resource's own code throws on it
+    const colors = readFileSync(join(config.recordsDir, 'creature-color.ndjson'), 'utf8').split('\n');
+    colors[0] = JSON.stringify({ ...(JSON.parse(colors[0]!) as object), names: 7 });
+    writeFileSync(join(records, 'creature-color.ndjson'), colors.join('\n'));
+
+    const out = previousBuild('many-bad');
+    let error: unknown;
+    try {
+      await runBuild({ recordsDir: records, mediaDir, outDir: out, baseUrl: config.baseUrl, inputHash: 'x', about, workers: 2, only: new Set(['encounter-method', 'creature-color']) });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(BuildError);
+    const { problems, message, cause } = error as BuildError;
+    const languageProblems = methods.map((m) => `encounter-method ${m.id}: no language with id 424242`);
+    expect(methods.length).toBeGreaterThan(50);
+    expect(problems.filter((p) => p.startsWith('encounter-method ')).sort()).toEqual([...languageProblems].sort());
+    const colorProblems = problems.filter((p) => p.startsWith('creature-color '));
+    expect(colorProblems).toHaveLength(1);
+    expect(colorProblems[0]).toMatch(/^creature-color 1: /);
+    // the message: a screenful, and how many more
+    expect(message.split('\n')).toEqual([`the build found ${problems.length} bad document(s):`, ...problems.slice(0, 30), `… and ${problems.length - 30} more`]);
+    // what each document's code threw (a name's missing language, the color's list that is none), across the worker threads, with its stack
+    expect(cause).toBeInstanceOf(AggregateError);
+    const thrown = (cause as AggregateError).errors as Error[];
+    expect(thrown.map((e) => e.message).sort()).toEqual(problems.map((p) => p.replace(/^[a-z-]+ \d+: /, '')).sort());
+    for (const e of thrown) expect(e.stack).toMatch(/\n {4}at /);
+    expectPreviousKept(out);
+    // as the command line tells it: every problem in the file beside the output folder, which it names
+    const problemsFile = problemsFileOf(out);
+    const text = await failureText(error, { problemsFile });
+    expect(text).toBe(`The build failed; dist/ was left as it was.\n${message}; all ${problems.length} are in ${problemsFile}`);
+    expect(readFileSync(problemsFile, 'utf8')).toBe(`${problems.join('\n')}\n`);
+    expect(await failureText(error, { problemsFile, verbose: true })).toMatch(new RegExp(`^${escapeRegExp(text)}\n\nBuildError: the build found [^]*\n {4}at [^]*\ncaused by: AggregateError: ${problems.length} exceptions\n  \[1 of ${problems.length}\] `));
   });
 
   it('lets its caller look at the kinds written before the files made once, and take the stamp it gives', async () => {

@@ -185,7 +185,8 @@ describe('the adapter', () => {
     expect(first.status).toBe(503);
     expect(first.headers.get('netlify-cdn-cache-control')).toBe('no-store');
     expect(first.headers.get('cache-control')).toBe('no-store');
-    expect(await first.json()).toBe('Service Unavailable');
+    expect(await first.json()).toEqual({ error: 'unavailable', detail: "The service cannot read its files just now. The fault is ours, not the request's: try again in a moment." });
+    expect(first.headers.get('retry-after')).toBe('1');
     failing = false;
     const second = (await answer(new Request(`${origin}/v2/creature/1`)))!;
     expect(second.status).toBe(200);

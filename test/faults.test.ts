@@ -1,11 +1,12 @@
 /**
  * Faults show and are never cached: a broken build (an index the routing table declares
  * truncated, another deleted, an item's file cut short, a list as of a game's column patch
- * deleted) is a 500 `{"error":"internal"}` with
- * `Cache-Control: no-store` and one log line naming the request's path, from the preview and
- * from the Netlify edge function's code (in Node, and under Deno through the harness), while a
- * missing item stays a cacheable 404 and an intact one a 200. And the change report refuses
- * an input it cannot read rather than report no change.
+ * deleted) is a 500 `{"error":"internal","detail":…}` with `Cache-Control: no-store`, and one
+ * log line naming the request's path and the error, then the error's stack with its causes,
+ * from the preview and from the Netlify edge function's code (in Node, and under Deno through
+ * the harness), while a missing item stays a cacheable 404 and an intact one a 200. The body
+ * names no file and holds no stack. And the change report refuses an input it cannot read
+ * rather than report no change.
  * Over a copy of the data cut's build, broken on purpose; the cut itself is only read.
  */
 import { execFile } from 'node:child_process';
@@ -18,6 +19,7 @@ import { parseAllRedirects } from '@netlify/redirect-parser';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { asOfColumnFile, asOfDocumentFile, asOfListsFile, asOfViewFile, type ListViewsFile, type ViewFile } from '../edge/as-of/facts.ts';
 import { looksWhole } from '../edge/build-files.ts';
+import { decodeFilterPack } from '../edge/query/filter-pack.ts';
 import { filterIndexFile, itemFile, listFile, routesFile, type Routes } from '../edge/layout.ts';
 import { repoRoot } from '../generator/config.ts';
 import { lockForFolder } from '../generator/fetch/lock.ts';
@@ -69,7 +71,22 @@ function firstStatsPatch(dist: string): string {
 const FAULTS = [`/v2/${filtered}/?${filterName}=x`, '/v2/creature/1', `/v2/${unlisted}/?limit=3`, '/v2/as-of/red-blue/creature/?fields=stats', '/v2/as-of/red-blue/move/tackle/'];
 const MISSING = '/v2/creature/999999';
 const INTACT = '/v2/creature/2';
-const INTERNAL = '{"error":"internal"}';
+const INTERNAL = '{"error":"internal","detail":"The server failed to answer this request. The fault is ours, not the request\'s, and it was logged."}';
+/** What a stack's frames look like in V8's text, Node's and Deno's alike. */
+const FRAME = /\n {4}at /;
+
+/**
+ * What the truncated filter index's decoder says of it, read the way the request logic reads
+ * it: the cause the fault's log must show below the BrokenBuild that names the file.
+ */
+function truncatedIndexReason(): string {
+  try {
+    decodeFilterPack(new Uint8Array(readFileSync(join(dist, filterIndexFile(filtered)))));
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error(`${filterIndexFile(filtered)} decodes though it was cut in half`);
+}
 
 let dist: string;
 beforeAll(() => {
@@ -103,21 +120,35 @@ describe('the preview, over a broken build', () => {
   afterAll(() => preview.close());
   const get = (path: string, headers: Record<string, string> = {}) => fetch(`${preview.url}${path}`, { headers });
 
-  it('answers each fault with a 500 {"error":"internal"}, stored nowhere, and one log line naming the path and the file', async () => {
+  it('answers each fault with a 500 {"error":"internal","detail":…}, stored nowhere, and one log entry: a line naming the path and the error, then its stack', async () => {
     for (const path of FAULTS) {
       let response!: Response;
-      const lines = await logged(async () => {
+      const entries = await logged(async () => {
         response = await get(path);
       });
       expect([path, response.status, response.headers.get('cache-control'), await response.text()]).toEqual([path, 500, 'no-store', INTERNAL]);
-      expect(lines, path).toHaveLength(1);
-      expect(lines[0]).toContain(`GET ${new URL(path, 'http://x').pathname}: 500: `);
-      expect(lines[0]).not.toContain('\n');
+      expect(entries, path).toHaveLength(1);
+      const [line, ...stack] = entries[0]!.split('\n');
+      expect(line).toContain(`GET ${new URL(path, 'http://x').pathname}: 500: `);
+      expect(stack.join('\n'), path).toMatch(FRAME);
     }
-    const lines = await logged(async () => {
+    const entries = await logged(async () => {
       await get(FAULTS[1]!);
     });
-    expect(lines[0]).toContain(itemFile('creature', 1));
+    expect(entries[0]!.split('\n')[0]).toContain(itemFile('creature', 1));
+  });
+
+  it("logs a fault's cause below it: the decoder's own error under the file it could not read, with both stacks", async () => {
+    const entries = await logged(async () => {
+      await get(FAULTS[0]!);
+    });
+    const [line, ...rest] = entries[0]!.split('\n');
+    expect(line).toContain(filterIndexFile(filtered));
+    const [own, cause] = rest.join('\n').split('\ncaused by: ');
+    expect(own).toMatch(new RegExp(`^BrokenBuild: ${filterIndexFile(filtered).replace(/[.]/g, '\\.')}`));
+    expect(own).toMatch(FRAME);
+    expect(cause).toContain(`Error: ${truncatedIndexReason()}`);
+    expect(cause).toMatch(FRAME);
   });
 
   it('never turns a 500 into a 304, nor sends one in another coding', async () => {
@@ -172,6 +203,8 @@ describe('the edge function\'s code, over the same broken build', () => {
       }
     });
     expect(lines.map((line) => line.split(': 500: ')[0])).toEqual(FAULTS.map((path) => `GET ${new URL(path, origin).pathname}`));
+    for (const line of lines) expect(line).toMatch(FRAME);
+    expect(lines[0]).toContain(`caused by: Error: ${truncatedIndexReason()}`);
     const missing = await answer(new Request(`${origin}${MISSING}`));
     expect([missing.status, missing.headers.get('cache-control'), missing.headers.get('netlify-cdn-cache-control')]).toEqual([404, 'public, max-age=300', 'no-store']);
     const intact = await answer(new Request(`${origin}${INTACT}`));
@@ -200,6 +233,9 @@ describe('the edge function\'s code, over the same broken build', () => {
     ]);
     expect(results.slice(0, FAULTS.length).map((r) => Buffer.from(r.body, 'base64').toString())).toEqual(FAULTS.map(() => INTERNAL));
     expect(stderr.split('\n').filter((line) => line.includes(': 500: ')).map((line) => line.split(': 500: ')[0])).toEqual(FAULTS.map((path) => `GET ${new URL(path, origin).pathname}`));
+    // Deno's stacks read as V8's: the frames, and the cause of the index that could not be decoded
+    expect(stderr).toMatch(FRAME);
+    expect(stderr).toContain(`caused by: Error: ${truncatedIndexReason()}`);
   });
 });
 

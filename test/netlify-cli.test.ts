@@ -282,15 +282,18 @@ describe(NETLIFY_CLI, { concurrent: true }, () => {
       expect(stdout).not.toMatch(/^FAIL/m);
     });
 
-    it("answers a file of the build cut short with a 500 stored nowhere, and the function's log names it", async () => {
+    it("answers a file of the build cut short with a 500 stored nowhere, and the function's log names it with its stack", async () => {
       // a file no row above asked for: an instance keeps each file's ETag once it has checked it
       const file = join(dist, 'v2/egg-group/13.json');
       const bytes = readFileSync(file);
       writeFileSync(file, bytes.subarray(0, bytes.length >> 1));
       try {
         const r = await fetch(`${cli.origin}/v2/egg-group/13/`);
-        expect({ status: r.status, body: await r.text(), cache: r.headers.get('cache-control') }).toEqual({ status: 500, body: '{"error":"internal"}', cache: 'no-store' });
-        await expect.poll(() => cli.output, { timeout: 5_000 }).toMatch(/GET \/v2\/egg-group\/13\/: 500: v2\/egg-group\/13\.json: cut short/);
+        expect({ status: r.status, body: await r.json(), cache: r.headers.get('cache-control') }).toEqual({
+          status: 500, body: { error: 'internal', detail: "The server failed to answer this request. The fault is ours, not the request's, and it was logged." }, cache: 'no-store',
+        });
+        // the line naming the path and the error, then the error's stack
+        await expect.poll(() => cli.output, { timeout: 5_000 }).toMatch(/GET \/v2\/egg-group\/13\/: 500: v2\/egg-group\/13\.json: cut short[^\n]*\n[^\n]*BrokenBuild: v2\/egg-group\/13\.json: cut short[^\n]*\n[^\n]* {4}at /);
       } finally {
         writeFileSync(file, bytes);
       }

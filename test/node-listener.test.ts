@@ -57,7 +57,7 @@ describe('the preview shell', () => {
     expect(got.body).toBe('');
   });
 
-  it('when answering fails, a 500 {"error":"internal"} stored nowhere (no body for HEAD), logged in one line', async () => {
+  it('when answering fails, a 500 {"error":"internal",…} stored nowhere (no body for HEAD), logged: a line naming the path and the error, then its stack', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
       const origin = await serve(() => Promise.reject(new Error('invented failure')));
@@ -65,11 +65,13 @@ describe('the preview shell', () => {
       expect(get.status).toBe(500);
       expect(get.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(get.headers['cache-control']).toBe('no-store');
-      expect(get.body).toBe('{"error":"internal"}');
+      expect(JSON.parse(get.body)).toEqual({ error: 'internal', detail: "The server failed to answer this request. The fault is ours, not the request's, and it was logged." });
       const headReply = await send(origin + '/v2/thing/1', 'HEAD');
       expect(headReply.status).toBe(500);
       expect(headReply.body).toBe('');
-      expect(logged.mock.calls.map((call) => call.join(' '))).toEqual(['GET /v2/thing/1: 500: invented failure', 'HEAD /v2/thing/1: 500: invented failure']);
+      const entries = logged.mock.calls.map((call) => call.join(' ').split('\n'));
+      expect(entries.map(([line]) => line)).toEqual(['GET /v2/thing/1: 500: invented failure', 'HEAD /v2/thing/1: 500: invented failure']);
+      for (const [, header, frame] of entries) expect([header, frame]).toEqual(['Error: invented failure', expect.stringMatching(/^ {4}at /)]);
     } finally {
       logged.mockRestore();
     }
@@ -113,16 +115,17 @@ describe('requests Node\'s parser refuses', () => {
 
   it('answers what it cannot read safely with a JSON 400, and a head past the limit with a JSON 431, with the usual headers', async () => {
     const origin = await serve(echo);
-    const cases: [Buffer, number, string][] = [
-      [Buffer.concat([Buffer.from('GET /v2/?q=a\x01b HTTP/1.1\r\nHost: x\r\n\r\n')]), 400, 'Bad Request'],
-      [Buffer.from('GET /v2/?q=ü HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n', 'utf8'), 400, 'Bad Request'],
-      [Buffer.from('NOT HTTP AT ALL\r\n\r\n'), 400, 'Bad Request'],
-      [Buffer.from(`GET /v2/ HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`), 431, 'Request Header Fields Too Large'],
+    const badRequest = { error: 'bad_request', detail: 'The request could not be read as HTTP.' };
+    const cases: [Buffer, number, object][] = [
+      [Buffer.concat([Buffer.from('GET /v2/?q=a\x01b HTTP/1.1\r\nHost: x\r\n\r\n')]), 400, badRequest],
+      [Buffer.from('GET /v2/?q=ü HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n', 'utf8'), 400, badRequest],
+      [Buffer.from('NOT HTTP AT ALL\r\n\r\n'), 400, badRequest],
+      [Buffer.from(`GET /v2/ HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`), 431, { error: 'header_too_large', detail: "The request's headers are larger than the server reads; send fewer or shorter ones." }],
     ];
-    for (const [bytes, status, reason] of cases) {
+    for (const [bytes, status, body] of cases) {
       const got = await sendRaw(origin, bytes);
       expect(got.status, bytes.subarray(0, 30).toString()).toBe(status);
-      expect(JSON.parse(got.body)).toBe(reason);
+      expect(JSON.parse(got.body)).toEqual(body);
       expect(got.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(got.headers['access-control-allow-origin']).toBe('*');
       expect(got.headers['cache-control']).toBe('public, max-age=300');

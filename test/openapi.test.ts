@@ -30,7 +30,7 @@ const doc = readDist(OPENAPI_FILE) as {
   openapi: string;
   servers: { url: string }[];
   paths: Record<string, PathItem>;
-  components: { schemas: Record<string, JsonSchema>; parameters: Record<string, Parameter> };
+  components: { schemas: Record<string, JsonSchema>; parameters: Record<string, Parameter>; responses: Record<string, { headers?: Record<string, unknown> }> };
 };
 interface Parameter {
   name: string;
@@ -190,6 +190,17 @@ describe('paths', () => {
     const v = doc.paths['/as-of/{v}/creature/{idOrName}']!.parameters![0]!;
     expect(Object.values(v.examples ?? {}).map((e) => e.value)).toEqual(['firered-leafgreen', 'emerald', 'generation-iv']);
   });
+
+  it('every operation lists the errors of any path, 405, 431, 500 and 503, each the one shared ErrorBody; a 400 is ErrorBody with its own fields', () => {
+    const errorBody = '#/components/schemas/ErrorBody';
+    for (const [template, item] of Object.entries(doc.paths)) {
+      for (const status of ['405', '431', '500', '503']) expect(responseSchemas(item.get, status), `${template} ${status}`).toEqual([errorBody]);
+    }
+    expect(doc.components.schemas.ErrorBody).toMatchObject({ type: 'object', required: ['error', 'detail'], properties: { error: { type: 'string' }, detail: { type: 'string' } } });
+    expect(doc.components.schemas.BadParameter!.allOf).toEqual([{ $ref: errorBody }, expect.objectContaining({ required: ['error', 'parameter', 'value', 'accepts'] })]);
+    expect(Object.keys(doc.components.responses.MethodNotAllowed!.headers ?? {})).toContain('Allow');
+    expect(Object.keys(doc.components.responses.Unavailable!.headers ?? {})).toContain('Retry-After');
+  });
 });
 
 describe('components', () => {
@@ -332,7 +343,16 @@ describe('every path answers 200 on the preview with a body its schema accepts',
     const missing = await fetchJson('/search/');
     expect(missing.status).toBe(400);
     expect(validate('#/components/schemas/BadParameter', missing.body)).toBeNull();
-    expect(missing.body).toMatchObject({ error: 'bad_parameter', parameter: 'q' });
+    expect(missing.body).toMatchObject({ error: 'bad_parameter', detail: expect.any(String), parameter: 'q' });
+    expect(validate('#/components/schemas/BadParameter', { error: 'bad_parameter', parameter: 'q', value: '', accepts: 'a name' }), 'without a detail').not.toBeNull();
+  });
+
+  it('a 405 answers the shared ErrorBody, as the document says', async () => {
+    const response = await fetch(`${origin}/v2/creature/1`, { method: 'DELETE' });
+    expect(response.status).toBe(405);
+    const body = (await response.json()) as unknown;
+    expect(validate(responseSchema(doc.paths['/creature/{idOrName}']!.get, '405')!, body)).toBeNull();
+    expect(body).toMatchObject({ error: 'method_not_allowed' });
   });
 
   it("each collection's fields, filters and ranges answer as the document says: entries with every field, a 400 for a value or range it refuses", async () => {

@@ -334,14 +334,20 @@ describe('the build-time check of declared fields', () => {
 
   it('names kind, id and field when fields are declared out of the item’s order or are missing', () => {
     const outOfOrder = new KindQuery('ability', { filters: [], fields: ['id', 'sprites.front', 'generation'] });
-    expect(outOfOrder.facts({ id: 7 }, item, ctx)).toMatch(/^ability 7: field generation: .*key order/);
+    expect(outOfOrder.facts({ id: 7 }, item, ctx)).toEqual({ problem: expect.stringMatching(/^ability 7: field generation: .*key order/) });
     const missing = new KindQuery('ability', { filters: [], fields: ['id', 'sprites.side'] });
-    expect(missing.facts({ id: 7 }, item, ctx)).toBe('ability 7: field sprites.side is not in the item');
+    expect(missing.facts({ id: 7 }, item, ctx)).toEqual({ problem: 'ability 7: field sprites.side is not in the item' });
   });
 
   it('refuses a link into another kind than the filter declares', () => {
     const wrong = new KindQuery('ability', { filters: [{ name: 'generation', about: 'a generation', target: 'region', values: ({ item: doc }) => [(doc as typeof item).generation] }], fields: ['id'] });
-    expect(wrong.facts({ id: 7 }, item, ctx)).toMatch(/^ability 7: filter generation: .* is no link to region/);
+    expect(wrong.facts({ id: 7 }, item, ctx)).toEqual({ problem: expect.stringMatching(/^ability 7: filter generation: .* is no link to region/) });
+  });
+
+  it("names kind and id when the declaration's own code throws, and keeps what it threw", () => {
+    const bug = new TypeError('values is not iterable');
+    const throwing = new KindQuery('ability', { filters: [{ name: 'generation', about: 'a generation', target: 'generation', values: () => { throw bug; } }], fields: ['id'] });
+    expect(throwing.facts({ id: 7 }, item, ctx)).toEqual({ problem: 'ability 7: values is not iterable', thrown: bug });
   });
 });
 

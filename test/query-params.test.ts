@@ -2,9 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  QUERY_LIMITS, badParameterBody, parseFields, parseIds, parseNameList, parseNames, parseRange, parseSort, parseValueGroups, parseValues, checkQueryLength,
+  QUERY_LIMITS, parseFields, parseIds, parseNameList, parseNames, parseRange, parseSort, parseValueGroups, parseValues, checkQueryLength,
   type Parsed, type Vocabulary,
 } from '../edge/query/parse.ts';
+import { badParameterBody } from '../edge/error-body.ts';
 
 /** An invented vocabulary: three elements by name and id. */
 const elements: Vocabulary = {
@@ -82,9 +83,13 @@ describe('parseValues', () => {
   });
 
   it('names the item that names nothing, and what the parameter accepts', () => {
-    expect(badParameterBody(error(parseValues('element', ['ember,embr'], elements)))).toEqual({
-      error: 'bad_parameter', parameter: 'element', value: 'embr', accepts: 'element: an element name or id: ember, tide, gust',
+    const body = badParameterBody(error(parseValues('element', ['ember,embr'], elements)));
+    expect(body).toEqual({
+      error: 'bad_parameter', detail: 'The value of the query parameter element was not understood; accepts says what it takes.',
+      parameter: 'element', value: 'embr', accepts: 'element: an element name or id: ember, tide, gust',
     });
+    // the one error shape first, then the fields a 400 has always carried
+    expect(Object.keys(body)).toEqual(['error', 'detail', 'parameter', 'value', 'accepts']);
     expect(error(parseValues('element', ['\uFFFD'], elements)).value).toBe('\uFFFD');
   });
 
@@ -208,7 +213,9 @@ describe('totality under hostile input', () => {
         if (parsed.ok) continue;
         expect(parsed.error.parameter).not.toBe('');
         expect(Array.from(parsed.error.value).length).toBeLessThanOrEqual(QUERY_LIMITS.echoLength + 1);
-        expect(JSON.parse(JSON.stringify(badParameterBody(parsed.error))).error).toBe('bad_parameter');
+        const body = JSON.parse(JSON.stringify(badParameterBody(parsed.error))) as Record<string, unknown>;
+        expect(body.error).toBe('bad_parameter');
+        expect(typeof body.detail).toBe('string');
       }
     }), { numRuns: 2_000 });
   });

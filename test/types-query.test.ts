@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { itemFile, metaFile } from '../edge/layout.ts';
 import { pick } from '../edge/query/fields.ts';
-import { badParameterBody, parseValues } from '../edge/query/parse.ts';
+import { badParameterBody, INTERNAL_BODY, METHOD_NOT_ALLOWED_BODY, REFUSED_BODIES, UNAVAILABLE_BODY } from '../edge/error-body.ts';
+import { parseValues } from '../edge/query/parse.ts';
 import { buildContract } from '../generator/artifacts/openapi.ts';
 import { FacetValueSchema, RangeSummarySchema, readVocabularies } from '../generator/artifacts/query-contract.ts';
 import { typeDeclarations } from '../generator/artifacts/typescript-types.ts';
@@ -36,7 +37,7 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const IMPORTS = "import type { BadParameter, CreatureQuery, ListEntry, ListPage, MoveQuery, QueryByKind, SearchPage, SearchQuery } from './creature-api';\n";
+const IMPORTS = "import type { BadParameter, CreatureQuery, ErrorBody, ListEntry, ListPage, MoveQuery, QueryByKind, SearchPage, SearchQuery } from './creature-api';\n";
 /** A sample is a statement using the types; `json` holds its source. */
 const source = (file: string, code: string): Sample => ({ file, type: '', json: code });
 const check = (samples: Sample[]) => typeCheck(dir, samples, (s) => `${IMPORTS}${s.json}\nexport {};\n`);
@@ -71,7 +72,9 @@ describe('the query types', () => {
     expect(declarations).toContain('"special-attack"?: IntegerRange;');
     expect(declarations).toMatch(/^export interface QueryByKind \{/m);
     expect(declarations).toMatch(/^export interface SearchResult \{/m);
-    expect(declarations).toMatch(/^export interface BadParameter \{/m);
+    // a 400's body is the shared error body and the fields a 400 has always carried
+    expect(declarations).toMatch(/^export interface ErrorBody \{/m);
+    expect(declarations).toMatch(/^export type BadParameter = ErrorBody & \{$/m);
   });
 
   it('accept real queries, entries, pages, searches and 400 bodies', () => {
@@ -90,6 +93,8 @@ describe('the query types', () => {
         `const p: ListPage<'creature'> = { count: 0, next: null, previous: null, facets: { type: [{ name: 'grass', url: '${base}/type/12/', count: 2 }], is_legendary: [{ name: 'true', url: null, count: 1 }] }, summary: { speed: { count: 0, min: null, max: null, sum: 0, avg: null } }, results: [] };`),
       source('search', `const q: SearchQuery = { q: 'charzard', kind: ['creature', 'move'], limit: 5 };\nconst p: SearchPage = { count: 1, next: null, previous: null, results: [{ name: 'pikachu', url: '${base}/creature-species/25/', kind: 'creature-species', matched_name: 'ピカチュウ', language: 'ja-hrkt' }] };`),
       source('bad-parameter', `const b: BadParameter = ${JSON.stringify(badParameterBody(refused.error))};`),
+      source('error-bodies', `const bodies: ErrorBody[] = ${JSON.stringify([INTERNAL_BODY, UNAVAILABLE_BODY, METHOD_NOT_ALLOWED_BODY, ...Object.values(REFUSED_BODIES)])};`),
+      source('bad-parameter-is-an-error-body', `const b: BadParameter = ${JSON.stringify(badParameterBody(refused.error))};\nconst e: ErrorBody = b;`),
     ];
     expect(Object.fromEntries(check(good))).toEqual({});
   }, 120_000);
@@ -112,7 +117,9 @@ describe('the query types', () => {
       source('wrong-linked-value', `const e: ListEntry<'creature', 'species.names'> = { name: 'bulbasaur', url: 'u', species: { names: 'Bisasam' } };`),
       source('wrong-search-no-q', `const q: SearchQuery = { kind: 'creature' };`),
       source('wrong-search-kind', `const q: SearchQuery = { q: 'x', kind: 'creatures' };`),
-      source('wrong-bad-parameter', `const b: BadParameter = { error: 'not_found', parameter: 'type', value: 'x', accepts: 'y' };`),
+      source('wrong-bad-parameter', `const b: BadParameter = { error: 'not_found', detail: 'd', parameter: 'type', value: 'x', accepts: 'y' };`),
+      source('wrong-bad-parameter-no-detail', `const b: BadParameter = { error: 'bad_parameter', parameter: 'type', value: 'x', accepts: 'y' };`),
+      source('wrong-error-body', `const b: ErrorBody = { error: 'internal' };`),
     ];
     const errors = check(wrong);
     for (const w of wrong) expect(errors.get(w.file)?.length ?? 0, w.file).toBeGreaterThan(0);

@@ -87,7 +87,7 @@ export interface Unpacked<Name extends string> {
  * need their elements aligned).
  */
 export function decodePack<Name extends string>(format: PackFormat<Name>, file: Uint8Array): Unpacked<Name> {
-  const fail = (what: string) => new Error(`${format.label}: ${what}`);
+  const fail = (what: string, options?: ErrorOptions) => new Error(`${format.label}: ${what}`, options);
   if (!littleEndian) throw fail('this machine is big-endian; the file is little-endian');
   const { header, sections, start } = readHeader(format, file, fail);
   const widestAlign = widest(Object.values(sections));
@@ -110,7 +110,7 @@ export function decodePack<Name extends string>(format: PackFormat<Name>, file: 
 }
 
 /** The header, checked for its shape and its sections' places, and where the sections start. */
-function readHeader<Name extends string>(format: PackFormat<Name>, file: Uint8Array, fail: (what: string) => Error) {
+function readHeader<Name extends string>(format: PackFormat<Name>, file: Uint8Array, fail: (what: string, options?: ErrorOptions) => Error) {
   if (file.length < PREFIX_BYTES) throw fail(`${file.length} bytes, too short for a header`);
   const name = utf8.decode(file.subarray(0, FORMAT_BYTES));
   if (name !== format.format.padEnd(FORMAT_BYTES, ' ')) throw fail(`unknown format ${JSON.stringify(name.trimEnd())}`);
@@ -120,7 +120,7 @@ function readHeader<Name extends string>(format: PackFormat<Name>, file: Uint8Ar
   try {
     header = JSON.parse(utf8.decode(file.subarray(PREFIX_BYTES, PREFIX_BYTES + headerLength)));
   } catch (e) {
-    throw fail(`the header is no JSON (${e instanceof Error ? e.message : String(e)})`);
+    throw fail(`the header is no JSON (${e instanceof Error ? e.message : String(e)})`, { cause: e });
   }
   if (typeof header !== 'object' || header === null) throw fail('the header is no object');
   const { sections, bytes } = header as { sections?: unknown; bytes?: unknown };
@@ -136,7 +136,7 @@ function readHeader<Name extends string>(format: PackFormat<Name>, file: Uint8Ar
  * multiple of its alignment after the one before, the last ending where the header says: no
  * section overlaps another or leaves a gap.
  */
-function checkPlaces<Name extends string>(format: PackFormat<Name>, sections: Record<Name, Section>, bytes: number, fail: (what: string) => Error): void {
+function checkPlaces<Name extends string>(format: PackFormat<Name>, sections: Record<Name, Section>, bytes: number, fail: (what: string, options?: ErrorOptions) => Error): void {
   let offset = 0;
   for (const name of format.sections) {
     const section = sections[name];

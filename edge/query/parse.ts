@@ -4,10 +4,10 @@
  * `sort=`, `facets=` and `summary=`.
  * Every parser is total: it gives a value or a `ParameterError`, never throws, and its work is
  * bounded by the caps below whatever the input. An error becomes the JSON body of a 400
- * through `badParameterBody`:
+ * through edge/error-body.ts `badParameterBody`:
  *
- *   {"error":"bad_parameter","parameter":"type","value":"firee",
- *    "accepts":"a type name or id: normal, fighting, …"}
+ *   {"error":"bad_parameter","detail":"The value of the query parameter type was not understood; …",
+ *    "parameter":"type","value":"firee","accepts":"a type name or id: normal, fighting, …"}
  *
  * `value` is the offending part (one list item, or the whole value when its form is wrong), cut
  * to 100 characters; `accepts` says what the parameter takes.
@@ -73,14 +73,6 @@ export interface IntegerRange {
   /** inclusive; null when open */
   min: number | null;
   max: number | null;
-}
-
-export interface BadParameterBody extends ParameterError {
-  error: 'bad_parameter';
-}
-
-export function badParameterBody(error: ParameterError): BadParameterBody {
-  return { error: 'bad_parameter', parameter: error.parameter, value: error.value, accepts: error.accepts };
 }
 
 const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });

@@ -148,6 +148,7 @@ export const SEARCH_PAGE = 'SearchPage';
 export const SEARCH_RESULT = 'SearchResult';
 export const MATCHUPS = 'Matchups';
 export const AS_OF_NOT_FOUND = 'AsOfNotFound';
+export const ERROR_BODY = 'ErrorBody';
 /** `creature` → `CreatureAsOf`: the component of a kind's item as of a game. */
 export const asOfComponent = (kind: string) => `${pascalCase(kind)}AsOf`;
 
@@ -296,7 +297,7 @@ export function buildContract(resources: readonly AnyResource[], routes: Routes)
   for (const [name, schema] of roots) components.claim(name, schema);
   const fixed: [string, TSchema][] = [
     [PAGINATED_LIST, common.PaginatedList], [NOT_FOUND, common.NotFound], [META, MetaSchema], [COVERAGE_MAP, CoverageMap], [CHANGE_LIST, ChangeList], [CHANGE_REPORT, ChangeReport], [ROOT_INDEX, rootIndexSchema(routes)],
-    [BAD_PARAMETER, BadParameterSchema], [SEARCH_PAGE, SearchPageSchema], [SEARCH_RESULT, SearchResultSchema],
+    [ERROR_BODY, common.ErrorBody], [BAD_PARAMETER, BadParameterSchema], [SEARCH_PAGE, SearchPageSchema], [SEARCH_RESULT, SearchResultSchema],
     ...Object.entries(AS_OF_ITEMS).map(([kind, schema]): [string, TSchema] => [asOfComponent(kind), schema]), [MATCHUPS, Matchups], [AS_OF_NOT_FOUND, AsOfNotFound],
   ];
   for (const [name, schema] of fixed) components.claim(name, schema);
@@ -361,6 +362,43 @@ const ok = (description: string, schema: string | readonly string[]) => ({
 const notFoundRef = { $ref: '#/components/responses/NotFound' };
 const badParameterRef = { $ref: '#/components/responses/BadParameter' };
 
+/**
+ * An error answer whose body is the shared ErrorBody: with the headers of every answer it
+ * carries (`common`: a fault has no data version, the build's meta may be what failed; a 503
+ * at the CDN no ETag either) and its own.
+ */
+const errorResponse = (description: string, common: ReadonlyArray<keyof typeof HEADERS>, own: Record<string, JsonValue> = {}): JsonValue => ({
+  description,
+  headers: { ...Object.fromEntries(common.map((h) => [h, headerRefs[h]!])), ...own },
+  content: { 'application/json': { schema: { $ref: componentRef(ERROR_BODY) } } },
+});
+const EVERY_HEADER = Object.keys(HEADERS) as Array<keyof typeof HEADERS>;
+
+/** The error answers of any path, whatever it serves (`#/components/responses/…`), by status. */
+const PATH_ERRORS: Record<string, [name: string, response: JsonValue]> = {
+  '405': ['MethodNotAllowed', errorResponse(
+    'A method other than GET or HEAD, on any path: the API is read-only (`method_not_allowed`). `Allow` names the methods it answers.',
+    EVERY_HEADER,
+    { Allow: { description: 'The methods the API answers: `GET, HEAD`.', schema: { type: 'string' } } },
+  )],
+  '431': ['HeaderTooLarge', errorResponse('The request’s headers are larger than the server reads (`header_too_large`).', ['ETag', 'Cache-Control'])],
+  '500': ['Internal', errorResponse('A fault of ours, not the request’s: a broken build or a bug (`internal`). It was logged; the answer is stored nowhere (`Cache-Control: no-store`).', ['ETag', 'Cache-Control'])],
+  '503': ['Unavailable', errorResponse(
+    'At the CDN, the deploy’s own files could not be read just now (`unavailable`); stored nowhere. Ask again after `Retry-After`.',
+    ['Cache-Control'],
+    { 'Retry-After': { description: 'Seconds to wait before asking again.', schema: { type: 'integer' } } },
+  )],
+};
+
+/** Every operation of `paths` with the error answers of any path besides its own. */
+function withPathErrors(paths: Record<string, JsonValue>): Record<string, JsonValue> {
+  const refs = Object.fromEntries(Object.entries(PATH_ERRORS).map(([status, [name]]) => [status, { $ref: `#/components/responses/${name}` }]));
+  for (const item of Object.values(paths) as Array<{ get?: { responses?: Record<string, JsonValue> } }>) {
+    if (item.get) item.get.responses = { ...item.get.responses, ...refs };
+  }
+  return paths;
+}
+
 const DESCRIPTION = `A read-only JSON reference API for game creatures: stats, types, moves, abilities, species,
 forms, evolution chains and everything they link to. Every answer is a static file made at build time.
 
@@ -374,7 +412,9 @@ forms, evolution chains and everything they link to. Every answer is a static fi
 - **Search**: \`GET /search/?q=\` finds resources of every collection by any of their names, ranked and typo-forgiving.
 - **Items**: \`GET /{resource}/{id or name}\`, with or without a trailing slash, any letter case. Evolution chains,
   machines, characteristics, contest effects and super contest effects have ids only.
-- **Errors**: anything else answers 404 with the JSON body \`"Not Found"\`; methods other than GET and HEAD answer 405.
+- **Errors**: anything else answers 404 with the JSON body \`"Not Found"\`. Every other error answers one shape, \`ErrorBody\`:
+  \`{"error": code, "detail": a sentence}\`, with the fields its code carries besides (a 400's \`parameter\`, \`value\` and
+  \`accepts\`): methods other than GET and HEAD answer 405, a fault of ours 500, an unreadable deploy 503.
 - **Naming**: the upstream's product word is \`creature\` in every path, field and lowercase identifier.`;
 
 /**
@@ -780,7 +820,7 @@ export function openApiDocument(input: OpenApiInput): JsonSchema {
     // an open API: no request needs credentials
     security: [],
     tags: tags(routes.kinds),
-    paths,
+    paths: withPathErrors(paths),
     components: {
       schemas: sortedByName({ ...contract.schemas, ...querySchemas(routes, input.vocabularies, contract.schemas), ...listPageSchemas(routes, contract) }),
       parameters: collectionParameterComponents(),
@@ -794,10 +834,11 @@ export function openApiDocument(input: OpenApiInput): JsonSchema {
         BadParameter: {
           description:
             'A query parameter was not understood: a value that names nothing, a malformed range, an unknown field, or a list past its caps. ' +
-            'The body names the parameter, the value and what the parameter accepts.',
+            'The body is the shared error body (`error` is `bad_parameter`, `detail` a sentence) with the parameter, the value and what the parameter accepts.',
           headers: headerRefs,
           content: { 'application/json': { schema: { $ref: componentRef(BAD_PARAMETER) } } },
         },
+        ...Object.fromEntries(Object.values(PATH_ERRORS)),
         AsOfNotFound: {
           description:
             'Not found as of a game: a `{v}` that names no version group, version or generation, or an item that did not exist then, is a body that says which; ' +

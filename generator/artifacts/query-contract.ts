@@ -5,7 +5,7 @@
  * filter takes, from the target kind's list in the build's output, so the documents describe
  * the parameters the request logic answers and nothing else.
  *
- * Shared here: the response schemas (the 400 body, a search page, a facet's value, a range's
+ * Shared here: the response schemas (the 400 body, made on the shared error body, a search page, a facet's value, a range's
  * summary), the vocabularies of small target kinds, and the range pattern. Each parameter's
  * wording, schema and type are its entry's in edge/parameter-table.ts, which openapi.ts and
  * typescript-types.ts both walk.
@@ -15,25 +15,31 @@ import { join } from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { idOfUrl, listFile, type QueryShape, type Routes } from '../../edge/layout.ts';
 import type { FacetValue } from '../../edge/query/facets.ts';
-import type { BadParameterBody } from '../../edge/query/parse.ts';
+import type { BadParameterBody, ErrorBody as ErrorBodyType } from '../../edge/error-body.ts';
 import type { RangeSummary } from '../../edge/query/summary.ts';
+import { ErrorBody } from '../../schemas/output/common.ts';
 
 /** A target kind with at most this many entries has its values listed in the contract. */
 export const MAX_LISTED_VALUES = 100;
 
-/** The 400 body of a collection or a search (edge/query/parse.ts `badParameterBody`). */
-export const BadParameterSchema = Type.Object(
-  {
+/**
+ * The 400 body of a collection or a search (edge/error-body.ts `badParameterBody`): the shared
+ * error body, with the fields a 400 has always carried.
+ */
+export const BadParameterSchema = Type.Intersect([
+  ErrorBody,
+  Type.Object({
     error: Type.Literal('bad_parameter', { description: 'Always `bad_parameter`: a query parameter’s value was not understood.' }),
     parameter: Type.String({ description: 'The parameter at fault, as written in the query (`type`, `speed`, `fields`, ...); `*` for a query string past its length cap.' }),
     value: Type.String({ description: 'The offending part of the value: one item of a comma-separated list, or the whole value when its form is wrong; cut to 100 characters.' }),
     accepts: Type.String({ description: 'What the parameter takes, in words, with its allowed values where there are few.' }),
-  },
-  { additionalProperties: false },
-);
+  }),
+]);
 // the schema and the body the request logic writes must be the same object
 const badParameterMatches: [Static<typeof BadParameterSchema>, BadParameterBody] extends [BadParameterBody, Static<typeof BadParameterSchema>] ? true : never = true;
 void badParameterMatches;
+const errorBodyMatches: [Static<typeof ErrorBody>, ErrorBodyType] extends [ErrorBodyType, Static<typeof ErrorBody>] ? true : never = true;
+void errorBodyMatches;
 
 /** One entry of a search page. */
 export const SearchResultSchema = Type.Object(

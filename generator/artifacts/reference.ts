@@ -7,7 +7,7 @@
 import type { Routes } from '../../edge/layout.ts';
 import { RESOURCE_SUMMARIES } from '../../schemas/output/summaries.ts';
 import {
-  AS_OF_NOT_FOUND, BAD_PARAMETER, MATCHUPS, META, NOT_FOUND, PAGINATED_LIST, ROOT_INDEX, SEARCH_PAGE, type Contract, type JsonSchema, type JsonValue,
+  AS_OF_NOT_FOUND, BAD_PARAMETER, ERROR_BODY, MATCHUPS, META, NOT_FOUND, PAGINATED_LIST, ROOT_INDEX, SEARCH_PAGE, type Contract, type JsonSchema, type JsonValue,
 } from './openapi.ts';
 
 const REF_PREFIX = '#/components/schemas/';
@@ -25,9 +25,12 @@ export const shapeAnchor = (component: string) => `shape-${component}`;
 /** The named shapes a reference links to, gathered while it is written; resources' own components link to their section. */
 class Shapes extends Set<string> {
   readonly resourceOf: ReadonlyMap<string, string>;
-  constructor(resourceOf: ReadonlyMap<string, string>) {
+  /** every component, for the parts of an `allOf` that name one */
+  readonly schemas: Readonly<Record<string, JsonSchema>>;
+  constructor(resourceOf: ReadonlyMap<string, string>, schemas: Readonly<Record<string, JsonSchema>>) {
     super();
     this.resourceOf = resourceOf;
+    this.schemas = schemas;
   }
 }
 
@@ -84,23 +87,31 @@ function typeHtml(schema: JsonSchema, shapes: Shapes): { html: string; nullable:
   }
 }
 
-/** The properties a schema shows as fields: its own, or those of the object part of an `allOf`. */
-function propertiesOf(schema: JsonSchema): Record<string, JsonSchema> | null {
+/**
+ * The properties a schema shows as fields: its own, or those of the parts of an `allOf`, a named
+ * part's too (a 400's body is the shared error body and its own fields), a later part's field
+ * taking the place of an earlier one of the same name.
+ */
+function propertiesOf(schema: JsonSchema, schemas: Readonly<Record<string, JsonSchema>>): Record<string, JsonSchema> | null {
   if (isSchema(schema.properties)) return schema.properties as Record<string, JsonSchema>;
-  if (Array.isArray(schema.allOf)) {
-    for (const part of schema.allOf) if (isSchema(part) && isSchema(part.properties)) return part.properties as Record<string, JsonSchema>;
+  if (!Array.isArray(schema.allOf)) return null;
+  const merged: Record<string, JsonSchema> = {};
+  for (const part of schema.allOf.filter(isSchema)) {
+    const ref = refName(part);
+    const own = ref === null ? part : schemas[ref];
+    if (own && isSchema(own.properties)) Object.assign(merged, own.properties);
   }
-  return null;
+  return Object.keys(merged).length ? merged : null;
 }
 
 /** Every field of a shape; an inline object's fields follow it with dotted names. */
 function rows(schema: JsonSchema, shapes: Shapes, prefix = ''): Row[] {
   const out: Row[] = [];
-  for (const [key, value] of Object.entries(propertiesOf(schema) ?? {})) {
+  for (const [key, value] of Object.entries(propertiesOf(schema, shapes.schemas) ?? {})) {
     const name = prefix + key;
     const { html, nullable } = typeHtml(value, shapes);
     out.push({ name, type: html, nullable, description: typeof value.description === 'string' ? value.description : '' });
-    if (refName(value) === null && propertiesOf(value)) out.push(...rows(value, shapes, `${name}.`));
+    if (refName(value) === null && propertiesOf(value, shapes.schemas)) out.push(...rows(value, shapes, `${name}.`));
   }
   return out;
 }
@@ -211,7 +222,8 @@ const SHARED_DOCUMENTS: Record<string, string> = {
   [META]: '`GET /v2/meta/`: what was built, from which data, and the bulk downloads.',
   [PAGINATED_LIST]: '`GET /v2/{resource}/`: one page of a collection (`limit`, `offset`, `q`, `id`, `name`, its filters and ranges). With `fields=`, each entry also carries the fields asked.',
   [SEARCH_PAGE]: '`GET /v2/search/?q=`: a ranked page of matches from every collection (`kind`, `limit`, `offset`).',
-  [BAD_PARAMETER]: 'The body of a 400: a query parameter’s value was not understood.',
+  [ERROR_BODY]: 'The body of every error but the 404’s `"Not Found"`: a `405`, `431`, `500` or `503`, and with fields of its own a `400` and a `404` that says what was not found.',
+  [BAD_PARAMETER]: 'The body of a 400: a query parameter’s value was not understood; the error body, with what the parameter takes.',
   [NOT_FOUND]: 'The body of every 404: a JSON string.',
 };
 
@@ -237,10 +249,10 @@ const asOfDocuments = (contract: Contract, kinds: readonly string[]): string[] =
  * documents (root, meta, page, 404).
  */
 export function referenceSection(input: ReferenceInput): string {
-  const shapes = new Shapes(new Map(Object.entries(input.contract.items).map(([kind, name]) => [name, kind])));
+  const shapes = new Shapes(new Map(Object.entries(input.contract.items).map(([kind, name]) => [name, kind])), input.contract.schemas);
   const resources = input.kinds.map((kind) => resourceSection(kind, input, shapes));
   const resourceComponents = new Set(Object.values(input.contract.items));
-  const shared = [ROOT_INDEX, META, PAGINATED_LIST, SEARCH_PAGE, BAD_PARAMETER, NOT_FOUND];
+  const shared = [ROOT_INDEX, META, PAGINATED_LIST, SEARCH_PAGE, ERROR_BODY, BAD_PARAMETER, NOT_FOUND];
   const asOf = asOfDocuments(input.contract, input.kinds);
   for (const name of [...shared, ...asOf]) shapes.add(name);
   // shapes reference further shapes: write until no new one turns up

@@ -14,7 +14,7 @@ import { pathsBelow } from '../../edge/list-fields.ts';
 import { collectionEntries, collectionTable, COLLECTION_TABLE, RANGE_FORMS, scopeWithout, SEARCH_TABLE, type AnyParam, type ContractScope } from '../../edge/parameter-table.ts';
 import type { ArtifactMaker } from './artifact.ts';
 import {
-  AS_OF_NOT_FOUND, BAD_PARAMETER, buildContract, CHANGE_LIST, CHANGE_REPORT, contractScope, COVERAGE_MAP, MATCHUPS, META, NOT_FOUND, PAGINATED_LIST, ROOT_INDEX, SEARCH_PAGE, SEARCH_RESULT, valueComponent,
+  AS_OF_NOT_FOUND, BAD_PARAMETER, buildContract, ERROR_BODY, CHANGE_LIST, CHANGE_REPORT, contractScope, COVERAGE_MAP, MATCHUPS, META, NOT_FOUND, PAGINATED_LIST, ROOT_INDEX, SEARCH_PAGE, SEARCH_RESULT, valueComponent,
   type Contract, type JsonSchema, type JsonValue,
 } from './openapi.ts';
 import { FacetValueSchema, RangeSummarySchema, readVocabularies, type Vocabularies } from './query-contract.ts';
@@ -68,8 +68,10 @@ export function renderType(schema: JsonSchema, names: ReadonlySet<string>, inden
     if (Array.isArray(list)) parts.push(join(list.filter(isSchema).map((s) => renderType(s, names, indent)), ' | ', Prec.Union));
   }
   if (Array.isArray(schema.allOf)) parts.push(join(schema.allOf.filter(isSchema).map((s) => renderType(s, names, indent)), ' & ', Prec.Intersection));
-  // `type` narrows only when nothing above already said what the value is (a const carries its own type)
-  if (schema.type !== undefined && !('const' in schema) && !Array.isArray(schema.enum)) {
+  // `type` narrows only when nothing above already said what the value is (a const carries its own
+  // type; the objects of an allOf, as TypeBox's Intersect writes one, carry theirs)
+  const saidByParts = Array.isArray(schema.allOf) && schema.type === 'object' && !isSchema(schema.properties);
+  if (schema.type !== undefined && !('const' in schema) && !Array.isArray(schema.enum) && !saidByParts) {
     const types = Array.isArray(schema.type) ? schema.type : [schema.type];
     parts.push(join(types.map((t) => renderTypeKeyword(String(t), schema, names, indent)), ' | ', Prec.Union));
   } else if (parts.length === 0) {
@@ -299,6 +301,8 @@ export function typeDeclarations({ contract, routes, version, vocabularies }: Ty
   describe(CHANGE_REPORT, '`GET /changes/{commit}`: what one data version changed.');
   describe(PAGINATED_LIST, '`GET /{resource}/`: a page of a collection (`limit`, `offset`, `q`, the batches `id` and `name`, its filters and `fields`).');
   describe(NOT_FOUND, 'The body of every 404.');
+  // its schema says what it is
+  describe(ERROR_BODY, '');
   describe(BAD_PARAMETER, 'The body of a 400: a query parameter’s value was not understood.');
   describe(SEARCH_PAGE, '`GET /search/?q=`: a ranked page of matches.');
   describe(SEARCH_RESULT, 'One match of a search.');

@@ -12,6 +12,7 @@ import { Worker } from 'node:worker_threads';
 import { readJsonIfThere, swapIn } from '../files/folders.ts';
 import { allResources } from '../resources/index.ts';
 import { BuildError } from '../build-error.ts';
+import { causeOf } from '../problems.ts';
 import { gapLine, largestGaps } from '../indexes/coverage.ts';
 import type { WorkerMessage } from './build-worker.ts';
 import { emitKinds, type ShardJob, type ShardResult } from './shard.ts';
@@ -94,7 +95,7 @@ function runShardInWorker(job: ShardJob, progress: (records: number) => void): P
       else {
         void worker.terminate();
         if (message.type === 'done') resolve(message.result);
-        else reject(new Error(message.message));
+        else reject(message.problems ? new BuildError(message.problems, { cause: message.error }) : message.error);
       }
     });
     worker.on('error', reject);
@@ -145,7 +146,7 @@ async function buildInto(tmp: string, options: BuildOptions): Promise<BuildSumma
     : [written(await emitKinds(job(shards[0] ?? []), progress))];
 
   const problems = results.flatMap((r) => r.problems);
-  if (problems.length) throw new BuildError(problems);
+  if (problems.length) throw new BuildError(problems, causeOf(results.flatMap((r) => r.thrown)));
   const built = results.flatMap((r) => r.kinds);
   const overrides = (await options.beforeFinish?.(tmp, built)) ?? {};
   const finished = await BuildWriter.fresh(tmp).finish({ ...options, ...overrides }, built);

@@ -40,7 +40,7 @@ export function readChangeReports(dir: string): ChangeReport[] {
       report = JSON.parse(readFileSync(where, 'utf8'));
     } catch (e) {
       if (!(e instanceof SyntaxError)) throw e;
-      throw new BuildError([`${where}: not JSON (${e.message})`]);
+      throw new BuildError([`${where}: not JSON (${e.message})`], { cause: e });
     }
     const problem = check(report);
     if (problem) throw new BuildError([`${where}: ${problem}`]);

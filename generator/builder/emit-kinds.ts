@@ -95,6 +95,8 @@ export interface RecordDocuments {
   asOfDocument: string | null;
   subs: Array<{ sub: string; body: string }>;
   problems: string[];
+  /** what a document's code threw, among the problems: kept for the BuildError's cause */
+  thrown: unknown[];
 }
 
 /**
@@ -108,7 +110,7 @@ export function emitRecord(
   record: AnyRecord,
   only: { parts?: ReadonlySet<string>; contextFor?: (part: string) => BuildContext } = {},
 ): RecordDocuments {
-  const out: RecordDocuments = { item: null, facts: null, coverage: null, asOfFacts: null, asOfDocument: null, subs: [], problems: [] };
+  const out: RecordDocuments = { item: null, facts: null, coverage: null, asOfFacts: null, asOfDocument: null, subs: [], problems: [], thrown: [] };
   try {
     for (const { part, emit, check } of em.documents) {
       if (only.parts && !only.parts.has(part)) continue;
@@ -129,8 +131,9 @@ export function emitRecord(
         // encoded once: the same bytes go to the item's file and to the collection's bulk file
         out.item = Buffer.from(JSON.stringify(doc));
         const facts = em.query.facts(record, doc, docCtx);
-        if (typeof facts === 'string') {
-          out.problems.push(facts);
+        if ('problem' in facts) {
+          out.problems.push(facts.problem);
+          if (facts.thrown !== undefined) out.thrown.push(facts.thrown);
           out.item = null;
           return out;
         }
@@ -144,6 +147,7 @@ export function emitRecord(
     }
   } catch (e) {
     out.problems.push(`${em.kind} ${record.id}: ${e instanceof Error ? e.message : String(e)}`);
+    out.thrown.push(e);
   }
   return out;
 }

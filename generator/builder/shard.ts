@@ -21,19 +21,19 @@ export interface ShardJob {
 export interface ShardResult {
   kinds: KindResult[];
   problems: string[];
+  /** the exceptions among the problems, for the BuildError's cause */
+  thrown: unknown[];
   files: number;
   bytes: number;
 }
 
 type AnyRecord = { id: number; name: string | null };
 
-/** Stops a shard early when it has found this many bad documents; more would only be noise. */
-const MAX_PROBLEMS = 50;
-
 export async function emitKinds(job: ShardJob, progress: (records: number) => void = () => {}): Promise<ShardResult> {
   const ctx = createContext(job.baseUrl, readRecords(job.recordsDir), readMedia(job.mediaDir));
   const writer = BuildWriter.fresh(job.outDir);
   const problems: string[] = [];
+  const thrown: unknown[] = [];
   const results: KindResult[] = [];
 
   for (const resource of allResources.filter((r) => job.kinds.includes(r.kind))) {
@@ -43,18 +43,16 @@ export async function emitKinds(job: ShardJob, progress: (records: number) => vo
     for (const record of ctx.records(em.kind) as readonly AnyRecord[]) {
       const docs = emitRecord(em, ctx, record);
       problems.push(...docs.problems);
+      thrown.push(...docs.thrown);
       await out.record(record, docs);
-      if (problems.length >= MAX_PROBLEMS) break;
       if (++sinceProgress === 250) {
         progress(sinceProgress);
         sinceProgress = 0;
       }
     }
     progress(sinceProgress);
-    const result = await out.close();
-    if (problems.length >= MAX_PROBLEMS) break;
-    results.push(result);
+    results.push(await out.close());
   }
   await writer.flush();
-  return { kinds: results, problems, files: writer.files, bytes: writer.bytes };
+  return { kinds: results, problems, thrown, files: writer.files, bytes: writer.bytes };
 }

@@ -215,7 +215,7 @@ export class BuildWriter {
           if (artifact.route !== undefined) routes.site[artifact.route] = { file: artifact.path, type: artifact.contentType ?? 'application/octet-stream' };
         }
       } catch (e) {
-        throw new BuildError([`${maker.name}: ${e instanceof Error ? e.message : String(e)}`]);
+        throw new BuildError([`${maker.name}: ${e instanceof Error ? e.message : String(e)}`], { cause: e });
       }
     }
   }

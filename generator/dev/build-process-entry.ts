@@ -3,7 +3,7 @@
  * build when needed, then the planner) and runs each update the serving process asks for.
  * Its log lines go to the serving process, or straight to the console they share.
  */
-import { failureText } from '../failure-text.ts';
+import { debugAsked, failureText, problemsFileOf } from '../failure-text.ts';
 import { consoleLog, type Log } from '../pipeline.ts';
 import type { FromBuildProcess, ToBuildProcess } from './build-process.ts';
 import { openDevSession, type DevSession } from './session.ts';
@@ -36,7 +36,7 @@ async function handle(message: ToBuildProcess): Promise<void> {
       session = await openDevSession(message.config, message.console ? consoleLog : relayed);
       send({ type: 'done' });
     } catch (e) {
-      send({ type: 'failed', message: await failureText(e) });
+      send({ type: 'failed', message: await failureText(e, { problemsFile: problemsFileOf(message.config.outDir), verbose: debugAsked() }) });
       process.exitCode = 1;
       process.disconnect();
     }
@@ -46,7 +46,7 @@ async function handle(message: ToBuildProcess): Promise<void> {
       await session?.update();
       send({ type: 'done' });
     } catch (e) {
-      send({ type: 'failed', message: await failureText(e) });
+      send({ type: 'failed', message: await failureText(e, { verbose: debugAsked() }) });
     }
   } else await closeAndExit();
 }

@@ -40,8 +40,8 @@ export interface FetchOptions {
 
 /** A download that failed or was refused; its message is the whole story, for the command line. */
 export class FetchError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
     this.name = 'FetchError';
   }
 }
@@ -123,6 +123,7 @@ export async function fetchDataSet(lock: UpstreamLock, url: string, cacheDir: st
           throw new FetchError(
             `could not download the data set from ${url}: ${e.message}${attempt > 1 ? ` (${attempt} attempts)` : ''}. ` +
               'Set DATA_URL to a mirror of that archive, or DATA_DIR to a folder holding the tables (csv/).',
+            { cause: e },
           );
         }
         log.info(`fetch: ${e.message}; trying once more`);
@@ -180,8 +181,9 @@ class AttemptError extends Error {
   constructor(
     message: string,
     retryable: boolean,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.retryable = retryable;
   }
 }
@@ -297,14 +299,15 @@ function countingStream(watch: IdleWatch, onBytes: (chunk: number) => void): Tra
 
 /** Why a stream of the archive stopped, as an attempt's failure (every such failure may pass: retryable). */
 function streamFailure(e: unknown, watch: IdleWatch, bytes: number, total: number): AttemptError {
-  if (watch.timedOut) return new AttemptError(`${watch.silence}, after ${amount(bytes)}`, true);
-  if (e instanceof TarFormatError) return new AttemptError(`the archive is cut short or damaged (tar: ${e.message})`, true);
+  const cause = { cause: e };
+  if (watch.timedOut) return new AttemptError(`${watch.silence}, after ${amount(bytes)}`, true, cause);
+  if (e instanceof TarFormatError) return new AttemptError(`the archive is cut short or damaged (tar: ${e.message})`, true, cause);
   const code = (e as { code?: string }).code;
   if (code === 'Z_BUF_ERROR' || code === 'Z_DATA_ERROR') {
-    return new AttemptError(`the archive is cut short or damaged (gzip: ${(e as Error).message}, after ${amount(bytes)})`, true);
+    return new AttemptError(`the archive is cut short or damaged (gzip: ${(e as Error).message}, after ${amount(bytes)})`, true, cause);
   }
-  if (bytes > 0) return new AttemptError(`the archive is cut short: the connection closed after ${amount(bytes)}${total ? ` of ${amount(total)}` : ''} (${networkReason(e)})`, true);
-  return new AttemptError(`${networkReason(e)}, after ${amount(bytes)}`, true);
+  if (bytes > 0) return new AttemptError(`the archive is cut short: the connection closed after ${amount(bytes)}${total ? ` of ${amount(total)}` : ''} (${networkReason(e)})`, true, cause);
+  return new AttemptError(`${networkReason(e)}, after ${amount(bytes)}`, true, cause);
 }
 
 /** The archive's response, or the attempt's failure: a network error, a timeout, or an HTTP status (5xx, 408 and 429 may pass). */
@@ -313,7 +316,7 @@ async function request(url: string, watch: IdleWatch): Promise<Response & { body
   try {
     response = await fetch(url, { signal: watch.controller.signal, redirect: 'follow' });
   } catch (e) {
-    throw new AttemptError(watch.timedOut ? watch.silence : networkReason(e), true);
+    throw new AttemptError(watch.timedOut ? watch.silence : networkReason(e), true, { cause: e });
   }
   if (!response.ok || !response.body) {
     // the status just below is the failure this attempt reports: a body that cannot even be

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { columnInfo, type ColumnInfo } from '../../schemas/columns.ts';
 import { tables, type TableKey, type Tables } from '../../schemas/tables.ts';
+import { screenful } from '../problems.ts';
 import { CsvSyntaxError, parseCsv } from './csv.ts';
 import type { Row, TableStore } from '../model/table-store.ts';
 
@@ -18,25 +19,23 @@ export interface DataLocation {
   column?: string;
 }
 
+/** The problems of a data set, each naming table, row and column; the message shows a screenful of them. */
 export class DataError extends Error {
   readonly problems: ReadonlyArray<DataLocation & { message: string }>;
   constructor(problems: ReadonlyArray<DataLocation & { message: string }>) {
-    super(
-      problems
-        .map((p) => {
-          const where = [`table ${p.table}`];
-          if (p.row !== undefined) where.push(`row ${p.row}${p.line !== undefined ? ` (line ${p.line})` : ''}`);
-          if (p.column !== undefined) where.push(`column ${p.column}`);
-          return `${where.join(', ')}: ${p.message}`;
-        })
-        .join('\n'),
-    );
+    super(screenful(problems.map(problemLine)));
     this.problems = problems;
     this.name = 'DataError';
   }
 }
 
-const MAX_REPORTED = 25;
+/** `table moves.csv, row 3 (line 4), column power: expected an integer, found "strong"` */
+export function problemLine(p: DataLocation & { message: string }): string {
+  const where = [`table ${p.table}`];
+  if (p.row !== undefined) where.push(`row ${p.row}${p.line !== undefined ? ` (line ${p.line})` : ''}`);
+  if (p.column !== undefined) where.push(`column ${p.column}`);
+  return `${where.join(', ')}: ${p.message}`;
+}
 
 /** The CSV header a declared column is read from (`creature` is written `pokemon` there). */
 export const csvHeaderOf = (column: string) => column.replace(/creature/g, 'pokemon');
@@ -110,7 +109,7 @@ export function readTable<T extends TableKey>(table: T, text: string, problems: 
       }
       const result = convert(csvRow.cells[col.index] ?? '', col.info);
       if ('error' in result) {
-        if (problems.length < MAX_REPORTED) problems.push({ table: file, row: rowNumber, line: csvRow.line, column: col.header, message: result.error });
+        problems.push({ table: file, row: rowNumber, line: csvRow.line, column: col.header, message: result.error });
       } else row[col.field] = result.value;
     }
     rows.push(row as Row<T>);
@@ -144,7 +143,7 @@ export function checkKeys(store: Map<TableKey, Array<Record<string, unknown>>>, 
     const seen = new Set<number>();
     rows.forEach((row, i) => {
       const value = row[pk] as number;
-      if (seen.has(value) && problems.length < MAX_REPORTED) {
+      if (seen.has(value)) {
         problems.push({ table: `${table}.csv`, row: i + 1, column: csvHeaderOf(pk), message: `duplicate id ${value}` });
       }
       seen.add(value);
@@ -163,7 +162,7 @@ export function checkKeys(store: Map<TableKey, Array<Record<string, unknown>>>, 
       }
       rows.forEach((row, i) => {
         const value = row[field];
-        if (value !== null && !targetIds.has(value as number) && problems.length < MAX_REPORTED) {
+        if (value !== null && !targetIds.has(value as number)) {
           problems.push({ table: `${table}.csv`, row: i + 1, column: csvHeaderOf(field), message: `${value} is not an id of ${target}.csv` });
         }
       });

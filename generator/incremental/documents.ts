@@ -4,6 +4,7 @@
  * checked against their schemas, each made with a context that tells the ledger its reads.
  */
 import { BuildError } from '../build-error.ts';
+import { causeOf } from '../problems.ts';
 import type { BuildContext } from '../resources/context.ts';
 import { emitRecord, ITEM_PART, type KindEmitter, type RecordDocuments } from '../builder/emit-kinds.ts';
 import type { KindName } from '../model/kinds.ts';
@@ -29,6 +30,7 @@ export interface MadeDocuments {
  */
 export function learnReads(ctx: BuildContext, emitters: ReadonlyMap<KindName, KindEmitter>, records: ReadonlyMap<KindName, readonly AnyRecord[]>, ledger: ReadLedger): void {
   const problems: string[] = [];
+  const thrown: unknown[] = [];
   for (const [kind, em] of emitters) {
     for (const record of records.get(kind) ?? []) {
       for (const { part, emit } of em.documents) {
@@ -45,11 +47,12 @@ export function learnReads(ctx: BuildContext, emitters: ReadonlyMap<KindName, Ki
         } catch (e) {
           // what a document's code throws is its problem, as emitRecord reports it (builder/emit-kinds.ts)
           problems.push(`${kind} ${record.id} ${part}: ${e instanceof Error ? e.message : String(e)}`);
+          thrown.push(e);
         }
       }
     }
   }
-  if (problems.length) throw new BuildError(problems);
+  if (problems.length) throw new BuildError(problems, causeOf(thrown));
   ledger.replace([]);
 }
 
@@ -57,6 +60,7 @@ export function learnReads(ctx: BuildContext, emitters: ReadonlyMap<KindName, Ki
 export function makeDocuments(dirty: readonly DocumentId[], ctx: BuildContext, emitters: ReadonlyMap<KindName, KindEmitter>, changes: RecordChanges, ledger: ReadLedger): MadeDocuments {
   const result: MadeDocuments = { made: new Map(), gone: new Map(), count: 0, byPart: {} };
   const problems: string[] = [];
+  const thrown: unknown[] = [];
   for (const [kind, byId] of partsByRecord(dirty)) {
     const em = emitters.get(kind);
     if (!em) continue;
@@ -77,13 +81,14 @@ export function makeDocuments(dirty: readonly DocumentId[], ctx: BuildContext, e
         },
       });
       problems.push(...docs.problems);
+      thrown.push(...docs.thrown);
       made.set(id, docs);
     }
     result.made.set(kind, made);
   }
   if (problems.length) {
     ledger.discard();
-    throw new BuildError(problems);
+    throw new BuildError(problems, causeOf(thrown));
   }
   for (const ids of result.gone.values()) result.count += ids.length;
   return result;

@@ -34,7 +34,7 @@ export function readWorld(root: string): FactsWorld | null {
 function readBuilt<T>(root: string, file: string): T | null {
   const path = join(root, file);
   return readJsonIfThere<T>(path, (error) => {
-    throw new BuildError([`${path} cannot be parsed (${error.message})`]);
+    throw new BuildError([`${path} cannot be parsed (${error.message})`], { cause: error });
   });
 }
 

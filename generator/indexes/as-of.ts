@@ -188,7 +188,7 @@ function readMoveFacts(dir: string): Map<number, KeptOf<'move'>> {
 function readServed<T>(dir: string, file: string): T {
   const path = join(dir, file);
   const read = readJsonIfThere<T>(path, (error) => {
-    throw new BuildError([`${path} cannot be parsed (${error.message}); run a full build (npm run build -- --force)`]);
+    throw new BuildError([`${path} cannot be parsed (${error.message}); run a full build (npm run build -- --force)`], { cause: error });
   });
   if (read === null) throw new BuildError([`${dir} has no ${file}; run a full build (npm run build -- --force)`]);
   return read;

@@ -30,7 +30,7 @@ export function coverageFactsBody(kind: string, records: Array<[number, Coverage
 function readKept(dir: string, kind: string): KeptCoverage {
   const path = join(dir, coverageFactsFile(kind));
   const kept = readJsonIfThere<KeptCoverage>(path, (error) => {
-    throw new BuildError([`${path} cannot be parsed (${error.message}); run a full build (npm run build -- --force)`]);
+    throw new BuildError([`${path} cannot be parsed (${error.message}); run a full build (npm run build -- --force)`], { cause: error });
   });
   if (kept === null) throw new BuildError([`${dir} has no coverage facts of ${kind}; run a full build (npm run build -- --force)`]);
   if (kept.format !== FORMAT) throw new BuildError([`${dir} holds coverage facts of ${kind} in another format; run a full build (npm run build -- --force)`]);

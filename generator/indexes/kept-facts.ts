@@ -30,7 +30,7 @@ export function keptFactsFile(kind: string, shape: QueryShape, all: readonly Rec
 export function readKeptFacts(dir: string, kind: string, shape: QueryShape): Map<number, QueryFacts> {
   const path = join(dir, queryFactsFile(kind));
   const kept = readJsonIfThere<KeptFacts>(path, (error) => {
-    throw new BuildError([`${path} cannot be parsed (${error.message}); run a full build (npm run build -- --force)`]);
+    throw new BuildError([`${path} cannot be parsed (${error.message}); run a full build (npm run build -- --force)`], { cause: error });
   });
   if (kept === null) throw new BuildError([`${dir} has no query facts of ${kind}; run a full build (npm run build -- --force)`]);
   if (kept.format !== FORMAT || JSON.stringify(kept.shape) !== JSON.stringify(shape)) {

@@ -36,6 +36,18 @@ export interface QueryFacts {
   fields: Json[];
 }
 
+/**
+ * Why a record's facts cannot be made: a problem naming kind, id and what, and, when the
+ * declaration's own code threw (a bug rather than a bad value), what it threw.
+ */
+export interface FactsProblem {
+  problem: string;
+  thrown?: unknown;
+}
+
+/** A value the declaration gave that the index cannot hold; its message is the whole problem. */
+class FactProblem extends Error {}
+
 /** Where a build keeps each kind's facts for the next update: beside the build index, outside v2/ (not served, not archived). */
 export const queryFactsFile = (kind: string): string => `query-facts/${kind}.json`;
 
@@ -82,8 +94,8 @@ export class KindQuery {
     this.fieldKeys = decl.fields.map((path) => path.split('.'));
   }
 
-  /** The record's facts, or why they cannot be made (a problem naming kind, id and what). */
-  facts(record: { id: number }, item: unknown, ctx: BuildContext): QueryFacts | string {
+  /** The record's facts, or why they cannot be made. */
+  facts(record: { id: number }, item: unknown, ctx: BuildContext): QueryFacts | FactsProblem {
     const source = { item, record, ctx } as FactSource<KindName, unknown>;
     const where = `${this.kind} ${record.id}`;
     try {
@@ -93,7 +105,8 @@ export class KindQuery {
       const fields = this.fieldValues(item, where);
       return { values, ranges, names, fields };
     } catch (e) {
-      return e instanceof Error ? e.message : String(e);
+      if (e instanceof FactProblem) return { problem: e.message };
+      return { problem: `${where}: ${e instanceof Error ? e.message : String(e)}`, thrown: e };
     }
   }
 
@@ -101,11 +114,11 @@ export class KindQuery {
   private fieldValues(item: unknown, where: string): Json[] {
     const values = this.fieldKeys.map((keys, i) => {
       const value = valueAt(item, keys);
-      if (value === undefined) throw new Error(`${where}: field ${this.decl.fields[i]!} is not in the item`);
+      if (value === undefined) throw new FactProblem(`${where}: field ${this.decl.fields[i]!} is not in the item`);
       return value as Json;
     });
     if (!nestsAsItem(this.fieldKeys, values, this.fieldTree, item)) {
-      throw new Error(`${where}: field ${this.firstUnequalField(item, values)}: its column value, nested in declared order, is not what the item holds (declare fields in the item's key order)`);
+      throw new FactProblem(`${where}: field ${this.firstUnequalField(item, values)}: its column value, nested in declared order, is not what the item holds (declare fields in the item's key order)`);
     }
     return values;
   }
@@ -156,16 +169,16 @@ function checkParameterNames(kind: string, shape: QueryShape): void {
 /** A filter value as the index stores it; a link must point into the declared kind. */
 function factValue(value: FilterValue, target: KindName | null, where: string): FactValue {
   if (typeof value === 'boolean') {
-    if (target !== null) throw new Error(`${where}: a yes/no value for a filter on ${target}`);
+    if (target !== null) throw new FactProblem(`${where}: a yes/no value for a filter on ${target}`);
     return value ? ['true', 1] : ['false', 0];
   }
   const link = linkOf((value as NamedResource).url);
-  if (link === null || link.kind !== target) throw new Error(`${where}: ${value.url} is no link to ${target ?? 'a yes/no value'}`);
+  if (link === null || link.kind !== target) throw new FactProblem(`${where}: ${value.url} is no link to ${target ?? 'a yes/no value'}`);
   return [value.name, link.id];
 }
 
 function checkedNumber(value: number | null, where: string): number | null {
-  if (value !== null && !Number.isSafeInteger(value)) throw new Error(`${where}: ${String(value)} is no integer`);
+  if (value !== null && !Number.isSafeInteger(value)) throw new FactProblem(`${where}: ${String(value)} is no integer`);
   return value;
 }
 

@@ -5,7 +5,7 @@
  */
 import { createServer, STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { jsonAnswer } from '../../edge/answers.ts';
+import { requestRefused } from '../../edge/answers.ts';
 import { faultReply } from '../../edge/handler.ts';
 import { contentHash, replyOf, type Reply, type RequestLike, type Respond } from '../../edge/http.ts';
 import { createServing, type PreviewCacheSizes } from './served-build.ts';
@@ -112,11 +112,11 @@ export function reReadHead(raw: Buffer, origin: string): RequestLike | null {
 }
 
 /** Node's parser refused the head for its size: 431, as Node says it; anything else it refused: 400. */
-const refusedStatus = (code: string | undefined): number => (code === 'HPE_HEADER_OVERFLOW' ? 431 : 400);
+const refusedStatus = (code: string | undefined): 400 | 431 => (code === 'HPE_HEADER_OVERFLOW' ? 431 : 400);
 
-/** The reply for a request Node refused, with the headers every answer carries and the reason as a JSON string, like a 404's. */
-async function refusedReply(status: number): Promise<Reply> {
-  const answer = jsonAnswer(status, STATUS_CODES[status] ?? 'Bad Request');
+/** The reply for a request Node refused, with the headers every answer carries and the API's error body. */
+async function refusedReply(status: 400 | 431): Promise<Reply> {
+  const answer = requestRefused(status);
   return replyOf(answer, { etag: await contentHash(answer.body), version: undefined });
 }
 

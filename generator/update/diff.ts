@@ -28,8 +28,8 @@ const isObject = (v: Json): v is Record<string, Json> => typeof v === 'object' &
 /** An input of the change report that is there but cannot be unpacked or parsed. */
 export class UnreadableInput extends Error {
   readonly path: string;
-  constructor(path: string, reason: string) {
-    super(`the change report cannot read ${path}: ${reason}`);
+  constructor(path: string, reason: string, options?: ErrorOptions) {
+    super(`the change report cannot read ${path}: ${reason}`, options);
     this.path = path;
     this.name = 'UnreadableInput';
   }
@@ -43,7 +43,7 @@ function readingFile<T>(path: string, read: () => T): T {
   try {
     return read();
   } catch (error) {
-    if (error instanceof SyntaxError || isZlibError(error)) throw new UnreadableInput(path, (error as Error).message);
+    if (error instanceof SyntaxError || isZlibError(error)) throw new UnreadableInput(path, (error as Error).message, { cause: error });
     throw error;
   }
 }
@@ -120,7 +120,7 @@ export function unfinishedSide(dir: string, kinds: readonly Pick<KindResult, 'ki
 function kindsOf(dist: string): string[] {
   const path = join(dist, rootFile);
   const root = readJsonIfThere<Record<string, string>>(path, (error) => {
-    throw new UnreadableInput(path, error.message);
+    throw new UnreadableInput(path, error.message, { cause: error });
   });
   return root === null ? [] : Object.keys(root).filter((k) => k !== 'meta');
 }

@@ -39,7 +39,7 @@ async function getJson(url: string, attempts = 2): Promise<unknown> {
     });
   } catch (e) {
     if (attempts > 1) return getJson(url, attempts - 1);
-    throw new FetchError(`could not ask ${url}: ${e instanceof Error ? ((e.cause as Error | undefined)?.message ?? e.message) : String(e)}`);
+    throw new FetchError(`could not ask ${url}: ${e instanceof Error ? ((e.cause as Error | undefined)?.message ?? e.message) : String(e)}`, { cause: e });
   }
   const text = await response.text();
   if (!response.ok) throw new FetchError(`${url} answered HTTP ${response.status}: ${text.slice(0, 200)}`);
@@ -47,7 +47,7 @@ async function getJson(url: string, attempts = 2): Promise<unknown> {
     return JSON.parse(text) as unknown;
   } catch (error) {
     if (!(error instanceof SyntaxError)) throw error;
-    throw new FetchError(`${url} did not answer JSON: ${text.slice(0, 200)}`);
+    throw new FetchError(`${url} did not answer JSON: ${text.slice(0, 200)}`, { cause: error });
   }
 }
 

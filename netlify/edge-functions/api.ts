@@ -3,6 +3,7 @@
  * to the shared request module, which reads the deploy's static files. See ../edge-adapter.ts.
  */
 import type { Config, Context } from '@netlify/edge-functions';
+import { stackWithCauses } from '../../edge/error-text.ts';
 import { createEdgeAdapter } from '../edge-adapter.ts';
 
 const answer = createEdgeAdapter();
@@ -17,7 +18,7 @@ export default async (request: Request, _context: Context): Promise<Response | u
   try {
     return await answer(request);
   } catch (e) {
-    console.error(`api: handing ${request.method} ${new URL(request.url).pathname} on to the rules: ${e instanceof Error ? e.message : String(e)}`);
+    console.error(`api: handing ${request.method} ${new URL(request.url).pathname} on to the rules: ${e instanceof Error ? e.message : String(e)}\n${stackWithCauses(e)}`);
     return undefined;
   }
 };

@@ -200,3 +200,23 @@ export type PaginatedList = Static<typeof PaginatedList>;
 
 /** The body of every 404. */
 export const NotFound = Type.Literal('Not Found');
+
+/**
+ * The body of every error answer but the plain 404 (edge/error-body.ts makes each): a code and a
+ * sentence, with the fields its code has always carried beside them at the top level (a 400's
+ * `parameter`, `value` and `accepts`).
+ */
+export const ErrorBody = Type.Object(
+  {
+    error: Type.String(
+      d(
+        'What went wrong, as a code a program compares: `bad_parameter` (400, a query parameter’s value), `bad_request` (400, a request that is not HTTP), ' +
+          '`not_found` (a 404 that says what was not found), `method_not_allowed` (405), `header_too_large` (431), `internal` (500, a fault of ours, logged) ' +
+          'or `unavailable` (503, try again after `Retry-After`).',
+      ),
+    ),
+    detail: Type.String(d('What went wrong, in a sentence for a person. It never holds a stack or a path of the server’s.')),
+  },
+  { description: 'The body of every error but the plain 404 `"Not Found"`: a code and a sentence, and the fields the code carries besides (a 400’s `parameter`, `value` and `accepts`).' },
+);
+export type ErrorBody = Static<typeof ErrorBody>;

@@ -87,6 +87,14 @@ export interface HttpCase {
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 const NOT_FOUND: BodyExpectation = { json: 'Not Found' };
+/** A 405's body: the one error shape (README, "Errors"). */
+const METHOD_NOT_ALLOWED: BodyExpectation = {
+  json: { error: 'method_not_allowed', detail: 'This API is read-only: it answers GET and HEAD, as the Allow header says.' },
+};
+/** A 400's body: the one error shape, with the fields a 400 has always carried. */
+const badParameter = (parameter: string, value: string, accepts: string): BodyExpectation => ({
+  json: { error: 'bad_parameter', detail: `The value of the query parameter ${parameter} was not understood; accepts says what it takes.`, parameter, value, accepts },
+});
 
 const item = (kind: string, key: string | number): BodyExpectation => ({ file: itemFile(kind, key) });
 const page = (kind: string, offset: number, limit: number, q?: string): BodyExpectation => ({ page: { kind, offset, limit, ...(q === undefined ? {} : { q }) } });
@@ -196,6 +204,10 @@ export function httpCases(ctx: Pick<CaseContext, 'distDir' | 'baseUrl' | 'routes
     missing('another version', '/v3/creature/1'),
     missing('the docs page by file name', '/index.html'),
 
+    // a parameter the answer cannot take: a 400 naming it, in the one error shape
+    { name: 'a batch id that is no number', path: '/v2/ability/?id=1,two', status: 400, body: badParameter('id', 'two', 'comma-separated ids: whole numbers of at most 9 digits, e.g. 1,4,7') },
+    { name: 'a search without q', path: '/v2/search/', status: 400, body: badParameter('q', '', 'a name or the start of one, in any language, e.g. pikachu, ピカチュウ or charzard') },
+
     // as of a game (issue 33): what was not there, said in the 404; the build's as-of files are no answers
     { name: 'as of a game that is none', path: '/v2/as-of/nope/creature/1/', status: 404, body: { json: { error: 'not_found', detail: 'no version group, version or generation is named "nope"' } } },
     { name: 'as of a game, a kind it does not answer', path: '/v2/as-of/red-blue/berry/1', status: 404, body: { json: { error: 'not_found', detail: '"berry" is not answered as of a game: creature, move, type, ability are' } } },
@@ -206,9 +218,9 @@ export function httpCases(ctx: Pick<CaseContext, 'distDir' | 'baseUrl' | 'routes
     ...asOfCases(ctx),
 
     // methods
-    { name: 'POST', method: 'POST', path: '/v2/creature/1', status: 405, body: { json: 'Method Not Allowed' }, exactHeaders: { allow: 'GET, HEAD' } },
-    { name: 'DELETE', method: 'DELETE', path: '/v2/', status: 405, body: { json: 'Method Not Allowed' }, exactHeaders: { allow: 'GET, HEAD' } },
-    { name: 'PUT on an unknown path', method: 'PUT', path: '/nope', status: 405, body: { json: 'Method Not Allowed' }, exactHeaders: { allow: 'GET, HEAD' } },
+    { name: 'POST', method: 'POST', path: '/v2/creature/1', status: 405, body: METHOD_NOT_ALLOWED, exactHeaders: { allow: 'GET, HEAD' } },
+    { name: 'DELETE', method: 'DELETE', path: '/v2/', status: 405, body: METHOD_NOT_ALLOWED, exactHeaders: { allow: 'GET, HEAD' } },
+    { name: 'PUT on an unknown path', method: 'PUT', path: '/nope', status: 405, body: METHOD_NOT_ALLOWED, exactHeaders: { allow: 'GET, HEAD' } },
     { name: 'HEAD of an item', method: 'HEAD', path: '/v2/creature/1', status: 200, body: { empty: true } },
     { name: 'HEAD of a missing item', method: 'HEAD', path: '/v2/creature/999999', status: 404, body: { empty: true } },
 
@@ -369,6 +381,8 @@ export function checkOutcome(ctx: CaseContext, c: HttpCase, { got, first }: Outc
   // the body
   const expected = expectedBody(ctx, c.body);
   const text = Buffer.from(got.body).toString('utf8');
+  const shape = errorShapeProblem(got.status, text);
+  if (shape) problems.push(shape);
   if (expected === null) {
     if (got.body.byteLength !== 0) problems.push(`body: expected none, found ${got.body.byteLength} bytes`);
   } else if ('bytes' in expected) {
@@ -384,6 +398,24 @@ export function checkOutcome(ctx: CaseContext, c: HttpCase, { got, first }: Outc
     if (!isDeepStrictEqual(actual, expected.value)) problems.push(`body: expected ${show(expected.value)}, found ${show(actual)}`);
   }
   return problems;
+}
+
+/**
+ * Every error body but the plain 404's `"Not Found"` is one shape: a JSON object whose `error`
+ * and `detail` are strings (README, "Errors"). A body that is no JSON is the body check's to say.
+ */
+export function errorShapeProblem(status: number, text: string): string | null {
+  if (status < 400 || text === '') return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    if (error instanceof SyntaxError) return null;
+    throw error;
+  }
+  if (status === 404 && value === 'Not Found') return null;
+  const { error, detail } = (typeof value === 'object' && value !== null ? value : {}) as { error?: unknown; detail?: unknown };
+  return typeof error === 'string' && typeof detail === 'string' ? null : `body: a ${status} without a string error and detail: ${show(value)}`;
 }
 
 /** Node's fetch answer as a Got. */
