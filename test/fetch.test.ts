@@ -77,7 +77,6 @@ describe('the upstream hash (git blob SHA-1)', () => {
   });
 
   it('gives the lock\'s hash for every table whose bytes the lock knows; the unsized ones match all (the upstream\'s bytes) or differ all (a team copy\'s rebuilt tables)', () => {
-    expect(unsized.length).toBeGreaterThan(0);
     const differing = dataTables.filter((name) => gitBlobSha1(readFileSync(join(dataCsv, name))) !== realLock.tables[name]?.sha1);
     expect([[], unsized]).toContainEqual(differing);
     // a download was verified against the lock table by table: it holds the upstream's bytes
