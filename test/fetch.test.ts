@@ -34,6 +34,9 @@ const quiet = { info: () => {} };
 const dataDir = testConfig().dataDir;
 const dataCsv = join(dataDir, 'csv');
 const dataTables = readdirSync(dataCsv).filter((name) => name.endsWith('.csv')).sort();
+let hashed: Map<string, string> | undefined;
+/** Each table's git blob SHA-1 by our hasher, made once: the tables are 40 MB. */
+const dataHashes = (): Map<string, string> => (hashed ??= new Map(dataTables.map((name) => [name, gitBlobSha1(readFileSync(join(dataCsv, name)))])));
 /** The upstream's own listing of the data set's commit, when the data set carries one (a team copy's TREE.txt; a download carries none). */
 const tree = existsSync(join(dataDir, 'TREE.txt')) ? parseTree(readFileSync(join(dataDir, 'TREE.txt'), 'utf8')) : null;
 /** The lock's tables whose bytes it never saw (no size): those a team copy holds rebuilt, in other bytes than the upstream's. */
@@ -73,11 +76,11 @@ function damagedCopy(dir: string): string {
 describe('the upstream hash (git blob SHA-1)', () => {
   it('is git\'s own on every table of the data set', async () => {
     const { stdout } = await run('git', ['hash-object', '--', ...dataTables], { cwd: dataCsv, maxBuffer: 1 << 24 });
-    expect(stdout.trim().split('\n')).toEqual(dataTables.map((name) => gitBlobSha1(readFileSync(join(dataCsv, name)))));
+    expect(stdout.trim().split('\n')).toEqual([...dataHashes().values()]);
   });
 
   it('gives the lock\'s hash for every table whose bytes the lock knows; the unsized ones match all (the upstream\'s bytes) or differ all (a team copy\'s rebuilt tables)', () => {
-    const differing = dataTables.filter((name) => gitBlobSha1(readFileSync(join(dataCsv, name))) !== realLock.tables[name]?.sha1);
+    const differing = dataTables.filter((name) => dataHashes().get(name) !== realLock.tables[name]?.sha1);
     expect([[], unsized]).toContainEqual(differing);
     // a download was verified against the lock table by table: it holds the upstream's bytes
     if (isFetched(realLock, dataDir)) expect(differing).toEqual([]);
