@@ -3,14 +3,16 @@
  * team's cut as the global setup made and built it: every kind of the API has an item, the
  * cases the mechanisms' tests need are in it, and the same tables give the same bytes.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { tables, type TableKey } from '../schemas/tables.ts';
 import { CutError, selectRows, type CutTable } from '../generator/cut/select.ts';
 import { writeCut } from '../generator/cut/index.ts';
 import { defaultSeeds } from '../generator/cut/rules.ts';
+import { repoRoot } from '../generator/config.ts';
 import { testConfig } from './support/config.ts';
 
 /** Invented tables: each a list of rows, each row the cells it has (a missing cell is empty). */
@@ -122,5 +124,18 @@ describe("the team's cut", () => {
     const report = readFileSync(join(again, 'CUT.md'), 'utf8');
     expect(report).toContain(`| pokemon_moves | ${summary.rows.find((r) => r.table === 'pokemon_moves')!.kept} | `);
     expect(readFileSync(join(again, 'PROVENANCE.md'), 'utf8')).toMatch(/commit [0-9a-f]{40}/);
+  });
+
+  it('has media/ in plain text: the source\'s manifests, or the committed ones (data/media/) for a source with none, as a download is', () => {
+    const manifest = (dir: string, file: string) => (existsSync(join(dir, file)) ? readFileSync(join(dir, file)) : gunzipSync(readFileSync(join(dir, `${file}.gz`))));
+    const source = testConfig().dataDir;
+    const sourceMedia = existsSync(join(source, 'media')) ? join(source, 'media') : join(repoRoot, 'data/media');
+    const bare = join(scratch, 'tables-alone');
+    cpSync(join(cutData, 'csv'), join(bare, 'csv'), { recursive: true });
+    writeCut(bare, join(scratch, 'cut-of-tables-alone'), defaultSeeds);
+    for (const file of ['sprites.txt', 'cries.txt']) {
+      expect(readFileSync(join(cutData, 'media', file)).equals(manifest(sourceMedia, file)), file).toBe(true);
+      expect(readFileSync(join(scratch, 'cut-of-tables-alone/media', file)).equals(gunzipSync(readFileSync(join(repoRoot, 'data/media', `${file}.gz`)))), file).toBe(true);
+    }
   });
 });

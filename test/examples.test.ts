@@ -1,7 +1,7 @@
 /**
  * Fidelity: every real upstream response at the pinned commit equals what the build wrote for
- * the same path, field for field and in array order: ../shared/reference/examples/, where the
- * lock is at the next commit overlaid with examples-next/ (see pinnedExamples for why).
+ * the same path, field for field and in array order: test/fixtures/examples/, where the lock is
+ * at the next commit overlaid with examples-next/ (see pinnedExamples for why).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,7 +1,8 @@
 /**
- * The fetcher's pieces: the upstream's hash function (checked against TREE.txt), the committed
- * lock, the streaming tar reader, and fetches against a local server that refuse or fail (of
- * the data cut's tables, generator/cut, and of tiny invented ones).
+ * The fetcher's pieces: the upstream's hash function (checked against git and the committed
+ * lock on the data set the tests read), the committed lock, the streaming tar reader, and fetches
+ * against a local server that refuse or fail (of the data cut's tables, generator/cut, and of
+ * tiny invented ones).
  * Each way a download fails, over a complete cache of another pin, leaves that cache as it was.
  * The whole flow in a fresh clone (and `npm start` reporting a failed download) is
  * test/fresh-clone.test.ts.
@@ -12,24 +13,34 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { sharedRoot } from '../generator/config.ts';
-import { teamCopy } from './support/config.ts';
-import { FetchError, fetchDataSet, gitBlobSha1, isFetched, lockPath, readLock, type UpstreamLock } from '../generator/fetch/index.ts';
+import { testConfig } from './support/config.ts';
+import { FetchError, fetchDataSet, fetchedCommit, gitBlobSha1, isFetched, lockPath, readLock, type UpstreamLock } from '../generator/fetch/index.ts';
 import { lockForFolder, parseTree } from '../generator/fetch/lock.ts';
 import { createTarReader } from '../generator/fetch/tar.ts';
+import { upstreamCommit } from '../generator/pipeline.ts';
 import { fileHashes } from './support/files.ts';
 import { tinyTables, upstreamArchive } from './support/upstream-archive.ts';
 import { scratchAndServer } from './support/test-server.ts';
 
 const run = promisify(execFile);
 const { scratch, server } = scratchAndServer('creature-fetch-test-');
-const sharedCsv = join(teamCopy(), 'csv');
 const realLock = readLock(lockPath);
 const quiet = { info: () => {} };
 
-const tree = parseTree(readFileSync(join(teamCopy(), 'TREE.txt'), 'utf8'));
-/** The tables the first copy's PROVENANCE.md says were rebuilt (their bytes differ from the upstream's); every copy holds them so. */
-const rebuilt = (/Four of them \(([^)]+)\)/.exec(readFileSync(join(sharedRoot, 'upstream/PROVENANCE.md'), 'utf8'))?.[1] ?? '').split(/,\s*/).sort();
+/**
+ * The data set the tests read, wherever the CLI finds it (../shared, DATA_DIR, or the download
+ * the global setup made from DATA_URL or the upstream), only read.
+ */
+const dataDir = testConfig().dataDir;
+const dataCsv = join(dataDir, 'csv');
+const dataTables = readdirSync(dataCsv).filter((name) => name.endsWith('.csv')).sort();
+let hashed: Map<string, string> | undefined;
+/** Each table's git blob SHA-1 by our hasher, made once: the tables are 40 MB. */
+const dataHashes = (): Map<string, string> => (hashed ??= new Map(dataTables.map((name) => [name, gitBlobSha1(readFileSync(join(dataCsv, name)))])));
+/** The upstream's own listing of the data set's commit, when the data set carries one (a team copy's TREE.txt; a download carries none). */
+const tree = existsSync(join(dataDir, 'TREE.txt')) ? parseTree(readFileSync(join(dataDir, 'TREE.txt'), 'utf8')) : null;
+/** The lock's tables whose bytes it never saw (no size): those a team copy holds rebuilt, in other bytes than the upstream's. */
+const unsized = Object.keys(realLock.tables).filter((name) => realLock.tables[name]!.size === undefined).sort();
 
 /** The data cut's tables (generator/cut, only read): what the fetches that must refuse serve. */
 const cutCsv = join(inject('cutDataDir'), 'csv');
@@ -63,12 +74,16 @@ function damagedCopy(dir: string): string {
 
 
 describe('the upstream hash (git blob SHA-1)', () => {
-  it('matches TREE.txt on the 180 byte-equal tables, and differs on exactly the four PROVENANCE.md names', () => {
-    expect(tree.hashes.size).toBe(184);
-    expect(rebuilt).toHaveLength(4);
-    const differing: string[] = [];
-    for (const [name, sha1] of tree.hashes) if (gitBlobSha1(readFileSync(join(sharedCsv, name))) !== sha1) differing.push(name);
-    expect(differing.sort()).toEqual(rebuilt);
+  it('is git\'s own on every table of the data set', async () => {
+    const { stdout } = await run('git', ['hash-object', '--', ...dataTables], { cwd: dataCsv, maxBuffer: 1 << 24 });
+    expect(stdout.trim().split('\n')).toEqual([...dataHashes().values()]);
+  });
+
+  it('gives the lock\'s hash for every table whose bytes the lock knows; the unsized ones match all (the upstream\'s bytes) or differ all (a team copy\'s rebuilt tables)', () => {
+    const differing = dataTables.filter((name) => dataHashes().get(name) !== realLock.tables[name]?.sha1);
+    expect([[], unsized]).toContainEqual(differing);
+    // a download was verified against the lock table by table: it holds the upstream's bytes
+    if (isFetched(realLock, dataDir)) expect(differing).toEqual([]);
   });
 
   it('is what git computes', async () => {
@@ -80,16 +95,22 @@ describe('the upstream hash (git blob SHA-1)', () => {
 });
 
 describe('the committed lock (data/upstream.lock.json)', () => {
-  it('pins the commit of PROVENANCE.md and every table of TREE.txt, with sizes where the bytes are known', () => {
-    expect(realLock.commit).toBe(tree.commit);
+  it('pins the data set\'s commit and every table it holds, with sizes where the bytes are known', () => {
     expect(realLock.archive).toBe('https://codeload.github.com/PokeAPI/pokeapi/tar.gz/{commit}');
     expect(realLock.tablesPath).toBe('data/v2/csv');
-    expect(Object.keys(realLock.tables).sort()).toEqual([...tree.hashes.keys()].sort());
+    expect(realLock.commit).toBe(upstreamCommit(dataDir));
+    expect(Object.keys(realLock.tables).sort()).toEqual(dataTables);
     for (const [name, table] of Object.entries(realLock.tables)) {
-      expect(table.sha1, name).toBe(tree.hashes.get(name));
-      if (rebuilt.includes(name)) expect(table.size, name).toBeUndefined();
-      else expect(table.size, name).toBe(statSync(join(sharedCsv, name)).size);
+      if (unsized.includes(name)) continue;
+      expect(table.size, name).toBe(statSync(join(dataCsv, name)).size);
     }
+  });
+
+  it('holds the upstream\'s own listing of that commit, where the data set carries it (TREE.txt), or the commit its download recorded', () => {
+    if (tree) {
+      expect(tree.commit).toBe(realLock.commit);
+      expect(Object.fromEntries(Object.entries(realLock.tables).map(([name, t]) => [name, t.sha1]))).toEqual(Object.fromEntries(tree.hashes));
+    } else expect(fetchedCommit(dataDir)).toBe(realLock.commit);
   });
 });
 

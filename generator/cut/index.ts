@@ -8,11 +8,12 @@
  * the cut's code and its seeds, reused while those stay the same.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { tables, type TableKey } from '../../schemas/tables.ts';
 import { repoRoot } from '../config.ts';
-import { upstreamCommit } from '../pipeline.ts';
+import { mediaDir, upstreamCommit } from '../pipeline.ts';
 import { hashFiles } from '../files/file-memo.ts';
 import { parseCsv } from '../import/csv.ts';
 import { csvHeaderOf } from '../import/tables.ts';
@@ -85,7 +86,7 @@ const provenance = (source: string, seeds: Seeds) => {
 
 /**
  * Writes the cut of the data set in `source` (a folder with csv/ and optionally media/) to `out`,
- * replacing it whole: it is made beside it and renamed into place.
+ * with media/ either way, replacing it whole: it is made beside it and renamed into place.
  */
 export function writeCut(source: string, out: string, seeds: Seeds = defaultSeeds): CutSummary {
   const csvDir = join(source, 'csv');
@@ -107,12 +108,25 @@ export function writeCut(source: string, out: string, seeds: Seeds = defaultSeed
     writeFileSync(join(staged, 'csv', `${table}.csv`), [data.header + '\n', ...body].join(''));
     rows.push({ table, kept: keptRows.length, of: data.rowCount });
   }
-  if (existsSync(join(source, 'media'))) cpSync(join(source, 'media'), join(staged, 'media'), { recursive: true });
+  writeManifests(mediaDir(source), join(staged, 'media'));
   writeFileSync(join(staged, 'PROVENANCE.md'), provenance(source, seeds));
   writeFileSync(join(staged, 'CUT.md'), cutReport(rows));
   rmSync(out, { recursive: true, force: true });
   renameSync(staged, out);
   return { rows };
+}
+
+/**
+ * The media manifests, as plain text whatever form `from` holds them in: a download has none, and
+ * its cut gets the committed gzip'd copies (data/media/) that its build reads. So every cut has
+ * the `media/` of a data set, which the dev loop watches and a test may edit.
+ */
+function writeManifests(from: string, to: string): void {
+  mkdirSync(to, { recursive: true });
+  for (const file of ['sprites.txt', 'cries.txt']) {
+    const plain = join(from, file);
+    writeFileSync(join(to, file), existsSync(plain) ? readFileSync(plain) : gunzipSync(readFileSync(`${plain}.gz`)));
+  }
 }
 
 const cutReport = (rows: CutSummary['rows']): string =>
@@ -130,7 +144,7 @@ const CUT_CODE = ['generator/cut', 'generator/import/csv.ts', 'generator/import/
 
 /** What the cut is made from: the source's tables and media manifests, the code that cuts them, the seeds. */
 export function cutKey(source: string, seeds: Seeds = defaultSeeds): string {
-  const inputs = hashFiles([join(source, 'csv'), join(source, 'media'), ...CUT_CODE.map((p) => join(repoRoot, p))]);
+  const inputs = hashFiles([join(source, 'csv'), mediaDir(source), ...CUT_CODE.map((p) => join(repoRoot, p))]);
   return createHash('sha256').update(inputs).update(JSON.stringify(seeds)).digest('hex').slice(0, 16);
 }
 

@@ -1,5 +1,5 @@
 import { join, relative, resolve, isAbsolute } from 'node:path';
-import { repoRoot, resolveConfig, sharedDataDir, type Config } from '../../generator/config.ts';
+import { repoRoot, resolveConfig, type Config } from '../../generator/config.ts';
 
 /**
  * Where the tests build: a git-ignored folder of their own (TEST_BUILD_DIR, default
@@ -9,8 +9,9 @@ import { repoRoot, resolveConfig, sharedDataDir, type Config } from '../../gener
 export const testBuildDir = resolve(process.env['TEST_BUILD_DIR'] ?? join(repoRoot, '.test-build'));
 
 /**
- * The configuration tests run with: the user's DATA_DIR (the data set is only read), and the
- * test folder's dist/ and records/. OUT_DIR and RECORDS_DIR are deliberately not read: they name
+ * The configuration tests run with: the data set as the CLI finds it (the user's DATA_DIR, else
+ * the team's copy in ../shared at the pinned commit, else the download cache, filled from
+ * DATA_URL or the upstream; only read), and the test folder's dist/ and records/. OUT_DIR and RECORDS_DIR are deliberately not read: they name
  * what the user serves. Vite sets BASE_URL in the test process for its own purposes, so the
  * process environment is not used whole.
  */
@@ -35,13 +36,6 @@ export const overlaps = (a: string, b: string): boolean => {
     return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
   };
   return inside(a, b) || inside(b, a);
-};
-
-/** The team's copy of the data set at the pinned commit, which the tests read; a clear stop when ../shared has none. */
-export const teamCopy = (): string => {
-  const dir = sharedDataDir();
-  if (!dir) throw new Error('the tests read the data set in ../shared at the pinned commit (a folder whose TREE.txt names the lock\'s commit); none was found');
-  return dir;
 };
 
 /** Where the tests keep the data cut (one folder per input, see generator/cut) and its build. */

@@ -1,16 +1,20 @@
 /**
- * The upstream's real responses in ../shared/reference/examples/ (and examples-next/) and how to
- * compare ours with them: deep equality, arrays in order, reported as the paths where the two differ.
+ * The upstream's real responses, the project's own fixtures in test/fixtures/examples/ (and
+ * examples-next/), and how to compare ours with them: deep equality, arrays in order, reported as
+ * the paths where the two differ.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { pinnedCommit, sharedRoot } from '../../generator/config.ts';
+import { pinnedCommit, repoRoot } from '../../generator/config.ts';
 import { itemFile, rootFile, subresourceFile } from '../../edge/layout.ts';
 
-/** The upstream's responses at the commit the team's first copy (upstream/) was taken at. */
-export const examplesDir = join(sharedRoot, 'reference/examples');
+/**
+ * The upstream's responses at its commit 0d8fe2bf (the team's first pin), committed as fixtures
+ * so that a clone checks its build against them without the team's ../shared.
+ */
+export const examplesDir = join(repoRoot, 'test/fixtures/examples');
 /** The upstream's responses at its next commit: only those that differ from examples/ (its README names the commit). */
-export const examplesNextDir = join(sharedRoot, 'reference/examples-next');
+export const examplesNextDir = join(repoRoot, 'test/fixtures/examples-next');
 
 /** The commit examples-next/ was answered at, as its README names it; null when there is none. */
 export function examplesNextCommit(dir = examplesNextDir): string | null {

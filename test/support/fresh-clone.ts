@@ -3,21 +3,22 @@
  * (each file runs in a process of its own, so each makes its own): a copy of this repository in a
  * scratch folder with no ../shared beside it, its lock naming the pinned commit and the data cut's
  * tables (generator/cut), and a local server holding an archive of those tables in the upstream's
- * layout, for DATA_URL. Also where the pinned netlify-cli is found.
+ * layout, for DATA_URL. Also where the pinned netlify-cli is found, once the global setup has
+ * fetched it (netlify-cli-fetch.ts).
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { isDeepStrictEqual, promisify } from 'node:util';
+import { promisify } from 'node:util';
 import { inject } from 'vitest';
 import { lockPath, readLock, type UpstreamLock } from '../../generator/fetch/index.ts';
 import { formatLock, lockForFolder } from '../../generator/fetch/lock.ts';
 import { copyOfClone } from './clone.ts';
+import { fetchedCli, NETLIFY_CLI } from './netlify-cli-fetch.ts';
 import { startTestServer, upstreamArchive, type TestServer } from './upstream-archive.ts';
 
-/** Pinned: the last major that runs on Node 20 as well as 22 and 24. */
-export const NETLIFY_CLI = 'netlify-cli@26.2.0';
+export { NETLIFY_CLI };
 
 export const run = promisify(execFile);
 export const cutCsv = join(inject('cutDataDir'), 'csv');
@@ -101,39 +102,15 @@ export interface CliInstall {
 }
 let cliInstall: Promise<CliInstall> | undefined;
 
-/** The CLI's install (npx's cache): its `netlify` binary and the edge bootstrap it ships; found once, for every server. */
+/** The CLI's install (npx's cache, filled by the global setup): its `netlify` binary and the edge bootstrap it ships; found once, for every server. */
 export const installCli = (): Promise<CliInstall> => (cliInstall ??= findCli());
 
 async function findCli(): Promise<CliInstall> {
-  const started = performance.now();
-  const cached = cachedCli();
-  const bin = cached ?? (await run('npx', ['-y', '-p', NETLIFY_CLI, 'sh', '-c', 'command -v netlify'], { maxBuffer: 1 << 24 })).stdout.trim().split('\n').at(-1)!;
+  // the global setup began the fetch beside its builds, so on a new machine it is mostly done by the time a server starts
+  const { bin, note } = await fetchedCli(inject('netlifyCliMarker'), 600_000);
   const root = dirname(dirname(bin)); // <npx cache>/node_modules
   const bootstrap = [join(root, '@netlify/edge-functions-dev/dist/deno/bootstrap.mjs'), join(root, 'netlify-cli/node_modules/@netlify/edge-functions-dev/dist/deno/bootstrap.mjs')].find((p) => existsSync(p));
   if (!bootstrap) throw new Error(`${NETLIFY_CLI} in ${root} ships no @netlify/edge-functions-dev/dist/deno/bootstrap.mjs`);
-  console.log(`[netlify] ${NETLIFY_CLI} ready in ${((performance.now() - started) / 1000).toFixed(1)} s (${cached ? 'found in' : 'npx:'} ${root})`);
+  console.log(`[netlify] ${NETLIFY_CLI} ready (${note}): ${root}`);
   return { bin, bootstrap };
-}
-
-/**
- * The `netlify` binary of an earlier `npx -p NETLIFY_CLI` (npx keeps one folder a spec under
- * <npm cache>/_npx, its package.json naming the spec), so npx's own start, 9-13 s measured on a
- * loaded machine, is not paid; null when there is none and npx must fetch it.
- */
-function cachedCli(): string | null {
-  const npx = join(process.env['npm_config_cache'] ?? join(homedir(), '.npm'), '_npx');
-  const json = <T>(path: string): T | null => {
-    try {
-      return JSON.parse(readFileSync(path, 'utf8')) as T;
-    } catch {
-      return null;
-    }
-  };
-  for (const dir of existsSync(npx) ? readdirSync(npx) : []) {
-    const spec = json<{ _npx?: { packages?: string[] } }>(join(npx, dir, 'package.json'))?._npx?.packages;
-    const installed = json<{ version?: string }>(join(npx, dir, 'node_modules/netlify-cli/package.json'))?.version;
-    const bin = join(npx, dir, 'node_modules/.bin/netlify');
-    if (isDeepStrictEqual(spec, [NETLIFY_CLI]) && `netlify-cli@${installed}` === NETLIFY_CLI && existsSync(bin)) return bin;
-  }
-  return null;
 }

@@ -10,7 +10,11 @@
  * lives in teardown because only there has every test file finished.
  *
  * `npm test` also type-checks, beside the setup (type-check.ts), and fails in teardown on an error.
+ * Every run also fetches the pinned netlify-cli into npx's cache beside the builds, when it is not
+ * there yet (netlify-cli-fetch.ts): test/netlify-cli.test.ts waits for it, not its own download.
  */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { cutCacheDir, cutConfig, overlaps, testBuildDir, testConfig, userFolders } from './config.ts';
 import { treeHash } from './files.ts';
@@ -20,14 +24,19 @@ import { ensureDataSet } from '../../generator/fetch/index.ts';
 import { startPreview, type Preview } from '../../generator/preview/index.ts';
 import { findChromium, type ChromiumLookup } from './chromium.ts';
 import { startTypeCheck, typeCheckWanted, type TypeCheck } from './type-check.ts';
+import { startCliFetch, type CliFetch } from './netlify-cli-fetch.ts';
 
 let preview: Preview | undefined;
 let cutPreview: Preview | undefined;
 let before: Map<string, string> | undefined;
 let typeCheck: TypeCheck | undefined;
+let cliFetch: CliFetch | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
   if (typeCheckWanted()) typeCheck = startTypeCheck(project.config.root);
+  // one marker a run (its setup's pid), so two runs in one tree never read each other's
+  cliFetch = startCliFetch(join(testBuildDir, `netlify-cli-fetch.${process.pid}.json`));
+  project.provide('netlifyCliMarker', cliFetch.marker);
   const config = testConfig();
   const guarded = userFolders();
   for (const folder of guarded) {
@@ -60,6 +69,7 @@ export async function teardown(): Promise<void> {
   await preview?.close();
   await cutPreview?.close();
   await reportTypeCheck();
+  await settleCliFetch();
   const changed = [...(before ?? [])].filter(([folder, hash]) => treeHash(folder) !== hash).map(([folder]) => folder);
   if (changed.length) {
     // vitest reports an error thrown here but still exits 0; the exit code is what CI reads
@@ -68,6 +78,16 @@ export async function teardown(): Promise<void> {
   } else if (before) {
     console.log(`[teardown] ${[...before.keys()].join(' and ')} unchanged by the test run`);
   }
+}
+
+/** A fetch still running when the tests are done (a run without the netlify-cli test, on a new machine) is waited for: npx's cache is never left half-written. */
+async function settleCliFetch(): Promise<void> {
+  if (!cliFetch) return;
+  const waited = performance.now();
+  await cliFetch.done;
+  const seconds = (performance.now() - waited) / 1000;
+  if (seconds > 1) console.log(`[teardown] waited ${seconds.toFixed(1)} s for the fetch of netlify-cli into npx's cache`);
+  rmSync(cliFetch.marker, { force: true });
 }
 
 async function reportTypeCheck(): Promise<void> {
@@ -94,6 +114,8 @@ declare module 'vitest' {
     cutPreviewUrl: string;
     /** the browser for the docs-page test, or why there is none */
     chromium: ChromiumLookup;
+    /** the file the setup writes once the pinned netlify-cli is in npx's cache, or why it is not (netlify-cli-fetch.ts) */
+    netlifyCliMarker: string;
     /** the user's folders the run must leave alone, with their hashes before any test ran */
     guardedFolders: Record<string, string>;
   }
