@@ -44,7 +44,6 @@ program
   .action(async (opts: UpdateRequest) => {
     if (!opts.commit && !opts.latest && !opts.tree) throw new Error('data:update needs --commit SHA, --latest or --tree FILE');
     const c = config();
-    if (c.dataSource === 'given') throw new Error('data:update moves the pin of the data set this project finds itself; unset --data / DATA_DIR');
     const { runUpdate } = await import('./update/index.ts');
     await runUpdate(opts, { lockPath, cacheDir: dataCacheDir, sharedRoot, config: c }, consoleLog);
   });

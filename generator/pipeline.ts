@@ -105,6 +105,9 @@ export function buildTime(env: NodeJS.ProcessEnv = process.env): string {
 
 export const projectVersion = (): string => (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
+/** What the stamp records of the data folder: a folder given by hand, which nothing else would find again (the configuration finds a team copy and the cache). */
+export const stampedDataDir = (config: Config): { dataDir?: string } => (config.dataSource === 'given' ? { dataDir: config.dataDir } : {});
+
 /** What meta says of a build of the data set in `dataDir` besides the counts. */
 export const aboutBuild = (dataDir: string): About => ({ upstreamCommit: upstreamCommit(dataDir), version: projectVersion(), builtAt: buildTime() });
 
@@ -123,6 +126,7 @@ export async function buildStep(config: Config, hash: string, log: Log, force = 
     baseUrl: config.baseUrl,
     inputHash: hash,
     about: aboutBuild(config.dataDir),
+    ...stampedDataDir(config),
     changesDir: config.changesDir,
     ...hooks,
     ...(bar ? { progress: (done: number, total: number) => bar.update(done, total) } : {}),

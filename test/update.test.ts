@@ -17,6 +17,7 @@ import { FetchError } from '../generator/fetch/index.ts';
 import { latestCommit, listingFromGitHub } from '../generator/update/listing.ts';
 import { formatLock, gitBlobSha1, lockForFolder, readLock } from '../generator/fetch/lock.ts';
 import { mediaNotes, runUpdate } from '../generator/update/index.ts';
+import { currentTables } from '../generator/update/current-tables.ts';
 import { DataError } from '../generator/import/tables.ts';
 import { createAjv } from '../schemas/ajv.ts';
 import { ChangeReport } from '../schemas/output/changes.ts';
@@ -180,6 +181,45 @@ describe('the change report', () => {
     expect(tableChanges(lockForFolder(A, oldDir), lockForFolder(B, newDir), oldDir, newDir)).toEqual([
       { table: 'colors.csv', change: 'changed', rows_added: 1, rows_removed: 0 },
       { table: 'more.csv', change: 'added', rows_added: 1, rows_removed: 0 },
+    ]);
+  });
+});
+
+describe('where the update reads the tables of the pinned commit', () => {
+  const folder = (name: string, change: (csv: string) => void = () => {}) => {
+    change(tinyTables(join(scratch, `current-${name}/csv`)));
+    return join(scratch, `current-${name}`);
+  };
+  const recording = () => {
+    const warnings: string[] = [];
+    return { warnings, log: { info: () => {}, warn: (m: string) => void warnings.push(m) } };
+  };
+  const cacheDir = join(scratch, 'current-cache');
+
+  it('in the first folder with every table of the lock (DATA_DIR, the one the build recorded, the team copy), passing over the others with a warning naming why', async () => {
+    const lacking = folder('lacking', (csv) => rmSync(join(csv, 'shapes.csv')));
+    const [recorded, team] = [folder('recorded'), folder('team')];
+    const lock = lockForFolder(A, join(recorded, 'csv'));
+    const { warnings, log } = recording();
+    expect(await currentTables(lock, { given: lacking, recorded, team, cacheDir }, log, {})).toEqual({ dataDir: recorded, dataSource: 'given' });
+    expect(warnings).toEqual([`--data / DATA_DIR, ${lacking}: 1 table(s) of the lock missing (shapes.csv); not the tables the lock pins at aaaaaaaaaaaa, so not read`]);
+    expect(await currentTables(lock, { given: recorded, recorded, team: null, cacheDir }, quiet, {})).toEqual({ dataDir: recorded, dataSource: 'given' });
+    // none of them looked in the cache, let alone downloaded into it
+    expect(existsSync(cacheDir)).toBe(false);
+  });
+
+  it("passes over a folder that says it is of another commit; takes one whose tables differ in bytes as given, naming them (a team copy's rebuilt tables, edits)", async () => {
+    const other = folder('other-commit');
+    writeFileSync(join(other, 'PROVENANCE.md'), `the upstream's tables at commit ${B}\n`);
+    const team = folder('team-rebuilt', (csv) => writeFileSync(join(csv, 'colors.csv'), 'id,identifier\n2,amber\n1,teal\n'));
+    const lock = lockForFolder(A, join(folder('pinned'), 'csv'));
+    const { warnings, log } = recording();
+    const gone = join(scratch, 'current-gone');
+    expect(await currentTables(lock, { given: other, recorded: gone, team, cacheDir }, log, {})).toEqual({ dataDir: team, dataSource: 'shared' });
+    expect(warnings).toEqual([
+      `--data / DATA_DIR, ${other}: it holds the tables of commit bbbbbbbbbbbb, as its PROVENANCE.md or download stamp says; not the tables the lock pins at aaaaaaaaaaaa, so not read`,
+      `the data folder the build in dist/ was made from, ${gone}: no such folder; not the tables the lock pins at aaaaaaaaaaaa, so not read`,
+      `${team} (the team copy at the pinned commit): 1 table(s) differ in bytes from the upstream's at aaaaaaaaaaaa and are taken as given, as the served build read them: colors.csv`,
     ]);
   });
 });

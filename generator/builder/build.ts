@@ -26,6 +26,8 @@ export interface BuildOptions {
   inputHash: string;
   /** what `GET {base}/meta/` says besides the counts */
   about: { upstreamCommit: string; version: string; builtAt: string };
+  /** the data folder given with --data / DATA_DIR, recorded in the stamp */
+  dataDir?: string;
   /** worker threads to build with; default: up to 2, as the machine has cores */
   workers?: number;
   /** the committed change reports to serve (data/changes/); none when not given */

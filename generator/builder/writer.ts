@@ -48,6 +48,8 @@ export interface FinishOptions {
   inputHash: string;
   /** what `GET {base}/meta/` says besides the counts */
   about: About;
+  /** the data folder given with --data / DATA_DIR, for the stamp (stamp.ts) */
+  dataDir?: string | undefined;
   /** the committed change reports (data/changes/); none when not given */
   changesDir?: string | undefined;
   /** only these kinds were built (tests): no artifacts */
@@ -148,7 +150,7 @@ export class BuildWriter {
     await this.writeSearchPack(routes, languageSearchPackFile, languageSearchFile);
     await out.write(routesFile, JSON.stringify(routes));
     await out.write(metaFile, JSON.stringify(meta));
-    const stamp: BuildStamp = { inputHash: options.inputHash, baseUrl: options.baseUrl };
+    const stamp: BuildStamp = { inputHash: options.inputHash, baseUrl: options.baseUrl, ...(options.dataDir ? { dataDir: options.dataDir } : {}) };
     await out.write(buildStampFile, JSON.stringify(stamp));
     return { archive, coverage };
   }

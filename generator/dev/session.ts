@@ -9,7 +9,7 @@ import { BuildError } from '../builder/build.ts';
 import { DataError } from '../import/tables.ts';
 import { openIncremental, type IncrementalBuild, type UpdateReport } from '../incremental/index.ts';
 import { FileMemo } from '../files/file-memo.ts';
-import { aboutBuild, codeHash, ensureBuilt, inputHashes, mediaDir, type Log } from '../pipeline.ts';
+import { aboutBuild, codeHash, ensureBuilt, inputHashes, mediaDir, stampedDataDir, type Log } from '../pipeline.ts';
 import { openSteady } from './queue.ts';
 
 /**
@@ -73,7 +73,7 @@ function openPlanner(config: Config, inputs: StampedInputs): IncrementalBuild {
     outDir: config.outDir,
     baseUrl: config.baseUrl,
     memo: inputs.memo,
-    finish: () => ({ inputHash: inputs.current, about: aboutBuild(config.dataDir), changesDir: config.changesDir }),
+    finish: () => ({ inputHash: inputs.current, about: aboutBuild(config.dataDir), ...stampedDataDir(config), changesDir: config.changesDir }),
   });
 }
 

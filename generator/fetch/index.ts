@@ -40,9 +40,12 @@ export interface FetchOptions {
 
 /** A download that failed or was refused; its message is the whole story, for the command line. */
 export class FetchError extends Error {
-  constructor(message: string, options?: ErrorOptions) {
+  /** what failed, without the advice the message ends with: for a caller that gives advice of its own */
+  readonly failure: string;
+  constructor(message: string, options?: ErrorOptions & { failure?: string }) {
     super(message, options);
     this.name = 'FetchError';
+    this.failure = options?.failure ?? message;
   }
 }
 
@@ -88,7 +91,12 @@ export async function ensureDataSet(config: Config, log: FetchLog, env: NodeJS.P
   const lock = readLock(lockPath);
   if (isFetched(lock, config.dataDir)) return;
   log.info(`data: ${config.dataDir} has no verified copy of the tables at ${lock.commit.slice(0, 12)}; downloading them (or set DATA_DIR to a folder that has them)`);
-  await fetchDataSet(lock, archiveUrl(lock, env.DATA_URL), config.dataDir, log, { timeoutMs: timeoutFrom(env) });
+  await fetchPinned(lock, config.dataDir, log, env);
+}
+
+/** Downloads the lock's tables into `cacheDir` as every command does: from DATA_URL when set, else the lock's archive, with DATA_TIMEOUT_MS. */
+export function fetchPinned(lock: UpstreamLock, cacheDir: string, log: FetchLog, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  return fetchDataSet(lock, archiveUrl(lock, env.DATA_URL), cacheDir, log, { timeoutMs: timeoutFrom(env) });
 }
 
 /** `npm run fetch-data`: fills the cache folder now (again with `force`). */
@@ -98,7 +106,7 @@ export async function fetchCommand(cacheDir: string, log: FetchLog, force: boole
     log.info(`data: ${cacheDir} already holds the ${Object.keys(lock.tables).length} verified tables at ${lock.commit.slice(0, 12)} (--force downloads them again)`);
     return;
   }
-  await fetchDataSet(lock, archiveUrl(lock, env.DATA_URL), cacheDir, log, { timeoutMs: timeoutFrom(env) });
+  await fetchPinned(lock, cacheDir, log, env);
 }
 
 /** Downloads the archive at `url`, keeps the lock's tables, verifies them, and swaps them into `cacheDir` whole. */
@@ -120,11 +128,8 @@ export async function fetchDataSet(lock: UpstreamLock, url: string, cacheDir: st
       } catch (e) {
         if (!(e instanceof AttemptError)) throw e;
         if (!e.retryable || attempt >= attempts) {
-          throw new FetchError(
-            `could not download the data set from ${url}: ${e.message}${attempt > 1 ? ` (${attempt} attempts)` : ''}. ` +
-              'Set DATA_URL to a mirror of that archive, or DATA_DIR to a folder holding the tables (csv/).',
-            { cause: e },
-          );
+          const failure = `could not download the data set from ${url}: ${e.message}${attempt > 1 ? ` (${attempt} attempts)` : ''}.`;
+          throw new FetchError(`${failure} Set DATA_URL to a mirror of that archive, or DATA_DIR to a folder holding the tables (csv/).`, { cause: e, failure });
         }
         log.info(`fetch: ${e.message}; trying once more`);
         await new Promise((r) => setTimeout(r, RETRY_PAUSE_MS));
@@ -376,10 +381,8 @@ function verify(lock: UpstreamLock, url: string, found: Map<string, Found>): voi
   if (!problems.length) return;
   const total = Object.keys(lock.tables).length;
   const shown = problems.length > 12 ? [...problems.slice(0, 12), `... and ${problems.length - 12} more`] : problems;
-  throw new FetchError(
-    `the archive from ${url} does not match the lock (commit ${lock.commit.slice(0, 12)}): ${problems.length} of ${total} tables refused; the cache was left as it was.\n  ${shown.join('\n  ')}\n` +
-      'Point DATA_URL at an archive of the pinned commit, or DATA_DIR at a folder holding the tables (csv/).',
-  );
+  const failure = `the archive from ${url} does not match the lock (commit ${lock.commit.slice(0, 12)}): ${problems.length} of ${total} tables refused; the cache was left as it was.\n  ${shown.join('\n  ')}`;
+  throw new FetchError(`${failure}\nPoint DATA_URL at an archive of the pinned commit, or DATA_DIR at a folder holding the tables (csv/).`, { failure });
 }
 
 const amount = (bytes: number): string => (bytes < 100_000 ? `${bytes} bytes` : `${(bytes / 1e6).toFixed(1)} MB`);

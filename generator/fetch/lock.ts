@@ -74,6 +74,18 @@ export function gitBlobSha1(bytes: Buffer): string {
   return hasher.digest()!;
 }
 
+/** The tables of `expected` (name → upstream hash) that `csvDir` lacks, and those it holds with other bytes, in the order given. */
+export function compareTables(expected: Iterable<[string, { sha1: string }]>, csvDir: string): { missing: string[]; differing: string[] } {
+  const missing: string[] = [];
+  const differing: string[] = [];
+  for (const [name, { sha1 }] of expected) {
+    const bytes = readIfThere(join(csvDir, name));
+    if (bytes === null) missing.push(name);
+    else if (gitBlobSha1(bytes) !== sha1) differing.push(name);
+  }
+  return { missing, differing };
+}
+
 export const UPSTREAM_ARCHIVE = 'https://codeload.github.com/PokeAPI/pokeapi/tar.gz/{commit}';
 export const UPSTREAM_TABLES_PATH = 'data/v2/csv';
 

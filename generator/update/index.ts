@@ -1,10 +1,12 @@
 /**
  * `npm run data:update`: moves the pin to another upstream commit in one step. The upstream's
  * listing of that commit gives the tables' hashes (the new lock); the archive (or a folder of
- * tables) gives the tables, checked against it; they are imported and built beside what is
+ * tables) gives the tables, checked against it; the pinned commit's tables are read where the
+ * served build found them (current-tables.ts); the new ones are imported and built beside what is
  * served, compared with the served build once the staged build's kinds are written (the change
  * report, which that build's finish then serves too), and only then swapped in: the lock, data/records/, dist/, the download cache and
- * data/changes/ with {from}..{to}.json. Any failure before the swap leaves all of them as they were.
+ * data/changes/ with {from}..{to}.json. Any failure before the swap leaves all of them as they were
+ * (but for a download of the pinned tables into an empty or stale cache, as any build makes it).
  *
  *   runUpdate(request, paths, log, env) → the report (or null when already pinned there)
  */
@@ -12,16 +14,17 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } fr
 import { join, resolve } from 'node:path';
 import { sharedCopyFor, type Config } from '../config.ts';
 import { removeInBackground, swapOut } from '../files/folders.ts';
-import { buildStep, ensureBuilt, importStep, inputHashes, type Log } from '../pipeline.ts';
+import { buildStep, importStep, inputHashes, type Log } from '../pipeline.ts';
 import { FileMemo } from '../files/file-memo.ts';
 import { StepClock } from '../progress.ts';
 import { unknownTables } from '../../schemas/tables.ts';
 import type { ChangeReport } from '../../schemas/output/changes.ts';
 import { finishedSide, KindByKindDiff, unfinishedSide } from './diff.ts';
 import { tableChanges } from './table-changes.ts';
-import { FetchError, fetchDataSet, storeTables } from '../fetch/index.ts';
+import { currentTables, type TablePlaces } from './current-tables.ts';
+import { FetchError, fetchPinned, storeTables } from '../fetch/index.ts';
 import { latestCommit, listingFromGitHub, listingFromTree, UPSTREAM_LATEST_URL, UPSTREAM_TREE_URL, type Listing } from './listing.ts';
-import { archiveUrl, formatLock, gitBlobSha1, lockFromListing, readLock, type UpstreamLock } from '../fetch/lock.ts';
+import { compareTables, formatLock, lockFromListing, readLock, type UpstreamLock } from '../fetch/lock.ts';
 import { DataError } from '../import/tables.ts';
 import { readBuildStamp } from '../builder/stamp.ts';
 
@@ -43,7 +46,11 @@ export interface UpdatePaths {
   cacheDir: string;
   /** where the team's copies are found by commit (../shared) */
   sharedRoot: string;
-  /** the configuration the served build is made with (its dataDir the pinned commit's tables, its changesDir data/changes/) */
+  /**
+   * the configuration the served build is made with: its dataDir where the pinned commit's
+   * tables are looked for first (a folder given with --data / DATA_DIR, or the team copy), its
+   * changesDir data/changes/
+   */
   config: Config;
 }
 
@@ -63,13 +70,7 @@ async function target(request: UpdateRequest, tablesPath: string, env: NodeJS.Pr
 
 /** A folder of tables given or found (a team copy), checked against the listing: every table there; any whose bytes differ named. */
 function checkGivenTables(listing: Listing, csvDir: string, log: Log): void {
-  const missing: string[] = [];
-  const differing: string[] = [];
-  for (const [name, { sha1 }] of listing.tables) {
-    const path = join(csvDir, name);
-    if (!existsSync(path)) missing.push(name);
-    else if (gitBlobSha1(readFileSync(path)) !== sha1) differing.push(name);
-  }
+  const { missing, differing } = compareTables(listing.tables, csvDir);
   if (missing.length) throw new FetchError(`${csvDir} lacks ${missing.length} table(s) of commit ${listing.commit.slice(0, 12)}: ${missing.join(', ')}`);
   if (differing.length) log.warn(`${csvDir}: ${differing.length} table(s) differ in bytes from the upstream's at ${listing.commit.slice(0, 12)} and are taken as given (the lock keeps the upstream's hashes): ${differing.join(', ')}`);
 }
@@ -92,6 +93,8 @@ interface Staged {
   dataDir: string;
   /** a download cache to swap in, when builds after the update will read one */
   cache: string | null;
+  /** the folder builds read the new tables from once swapped in: the team copy at the new commit, or the cache */
+  readAfter: string;
   lock: UpstreamLock;
 }
 
@@ -107,15 +110,35 @@ async function stageTables(listing: Listing, base: UpstreamLock, request: Update
   const cache = join(staging, 'cache');
   if (!given) {
     const lock = lockFromListing(listing.commit, listing.tables, null, where);
-    await fetchDataSet(lock, archiveUrl(lock, env.DATA_URL), cache, log);
-    return { dataDir: cache, cache, lock };
+    await fetchPinned(lock, cache, log, env);
+    return { dataDir: cache, cache, readAfter: paths.cacheDir, lock };
   }
   checkGivenTables(listing, join(given, 'csv'), log);
   const lock = lockFromListing(listing.commit, listing.tables, join(given, 'csv'), where);
   // the builds after the update read the team copy at the new commit, or else the download cache: that one gets a copy
-  if (team) return { dataDir: given, cache: null, lock };
+  if (team) return { dataDir: given, cache: null, readAfter: team, lock };
   storeTables(lock, join(given, 'csv'), cache);
-  return { dataDir: cache, cache, lock };
+  return { dataDir: cache, cache, readAfter: paths.cacheDir, lock };
+}
+
+/** Where the tables at the pinned commit may be, besides the cache: the folder given, the one the served build recorded, the team copy. */
+function tablePlaces(paths: UpdatePaths, lock: UpstreamLock): TablePlaces {
+  const { config } = paths;
+  return {
+    given: config.dataSource === 'given' ? config.dataDir : null,
+    recorded: readBuildStamp(config.outDir)?.dataDir ?? null,
+    team: config.dataSource === 'shared' ? config.dataDir : sharedCopyFor(lock.commit, paths.sharedRoot),
+    cacheDir: paths.cacheDir,
+  };
+}
+
+/**
+ * A folder given with --data / DATA_DIR still holds the old tables and comes first for every
+ * build: left set, the next build would serve them again under the new pin.
+ */
+function givenFolderNote(config: Config, newTables: string, lock: UpstreamLock): string[] {
+  if (config.dataSource !== 'given') return [];
+  return [`note: --data / DATA_DIR names ${config.dataDir}, the tables the pin moved from, and builds read it first: unset it for them to read ${newTables} (the tables at ${lock.commit.slice(0, 12)}), or point it at a copy of those`];
 }
 
 /** Refuses tables nobody has declared or set aside (schemas/tables.ts): a new table is a decision, never a silent skip. */
@@ -134,7 +157,13 @@ function refuseUnknownTables(listing: Listing): void {
  */
 async function servedBuild(config: Config, log: Log, memo: FileMemo): Promise<void> {
   const stamp = readBuildStamp(config.outDir);
-  if (!stamp || stamp.baseUrl !== config.baseUrl) return ensureBuilt(config, log);
+  if (!stamp || stamp.baseUrl !== config.baseUrl) {
+    // the pinned tables are in config.dataDir, found and checked: nothing to download
+    const hashes = inputHashes(config, memo);
+    await importStep(config, hashes.records, log);
+    await buildStep(config, hashes.build, log);
+    return;
+  }
   if (stamp.inputHash !== inputHashes(config, memo).build) log.info(`data: comparing with ${config.outDir} as served (built by other code or inputs than this tree's)`);
 }
 
@@ -148,6 +177,8 @@ export async function runUpdate(request: UpdateRequest, paths: UpdatePaths, log:
   }
   log.info(`data: ${oldLock.commit.slice(0, 12)} → ${listing.commit.slice(0, 12)}: ${listing.tables.size} tables listed`);
   refuseUnknownTables(listing);
+  const current = await currentTables(oldLock, tablePlaces(paths, oldLock), log, env);
+  const served: Config = { ...paths.config, ...current };
   const staging = `${paths.config.outDir}.update-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
@@ -158,20 +189,21 @@ export async function runUpdate(request: UpdateRequest, paths: UpdatePaths, log:
     clock.step('tables');
     // one memo for both builds' input hashes: the code's files are the same
     const memo = new FileMemo();
-    await servedBuild(paths.config, log, memo);
+    await servedBuild(served, log, memo);
     clock.step('served build');
-    const staged: Config = { ...paths.config, dataDir: data.dataDir, recordsDir: join(staging, 'records'), outDir: join(staging, 'dist'), changesDir: join(staging, 'changes') };
+    // after the swap, builds read the team copy or the cache: nothing for the stamp to record
+    const staged: Config = { ...paths.config, dataDir: data.dataDir, dataSource: data.cache ? 'download' : 'shared', recordsDir: join(staging, 'records'), outDir: join(staging, 'dist'), changesDir: join(staging, 'changes') };
     if (existsSync(paths.config.changesDir)) cpSync(paths.config.changesDir, staged.changesDir, { recursive: true });
     const hashes = inputHashes(staged, memo);
     clock.step('input hash');
     // kinds whose tables did not move are taken from the served records
     await importStep(staged, hashes.records, log, true, paths.config.recordsDir);
     clock.step('import');
-    const report = await buildWithReport({ staged, served: paths.config, oldLock, newLock, hash: hashes.build, memo }, log, clock);
+    const report = await buildWithReport({ staged, served, oldLock, newLock, hash: hashes.build, memo }, log, clock);
     swapInUpdate(paths, newLock, staged, data.cache);
     clock.step('swap');
     log.info(`update: ${clock.line()}`);
-    for (const line of [...summaryLines(report), ...mediaNotes(oldLock.submodules, listing.submodules)]) log.info(line);
+    for (const line of [...summaryLines(report), ...mediaNotes(oldLock.submodules, listing.submodules), ...givenFolderNote(paths.config, data.readAfter, newLock)]) log.info(line);
     return report;
   } finally {
     rmSync(staging, { recursive: true, force: true });

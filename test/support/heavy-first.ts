@@ -17,6 +17,7 @@ export const HEAVIEST = [
   'e2e.test.ts',
   'links.test.ts',
   'openapi-tools.test.ts',
+  'update-clone.test.ts',
   'dev.test.ts',
   'update-swap.test.ts',
   'query-oracle.test.ts',
