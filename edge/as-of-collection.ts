@@ -2,9 +2,9 @@
  * `GET /v2/as-of/{v}/{kind}/`: the kind's collection (edge/collection.ts, every parameter its
  * list takes) over a view of the build as of a version group: only the entries that existed then,
  * and the value filters, ranges and fields that changed over the games answered with their values
- * of then. The build made each version group's view (generator/indexes/as-of-lists.ts, by the
+ * as of the game. The build made each version group's view (generator/indexes/as-of-lists.ts, by the
  * rules of generator/indexes/as-of-views.ts): an answer reads it as today's list reads its indexes, and a
- * creature list's `move` filter of then only when a query asks for it.
+ * creature list's `move` filter as of the game only when a query asks for it.
  */
 import { BrokenBuild, readAhead, type BuildFiles, type CollectionFiles } from './build-files.ts';
 import { collection } from './collection.ts';
@@ -32,7 +32,7 @@ export async function collectionAsOf(build: BuildFiles, vg: VersionGroup, v: str
 /** A kind's lists as of each version group, read once per build; `asOf` starts the read beside the version groups'. */
 export const listViewsOf = (build: BuildFiles, kind: string): Promise<ListViewsFile> => keptJson<ListViewsFile>(build, asOfListsFile(kind), 'missing, though the kind is answered as of a game');
 
-/** The one kind whose list has a `move` filter of then. */
+/** The one kind whose list has a `move` filter as of the game. */
 const KIND_WITH_MOVES = 'creature';
 
 /**
@@ -43,7 +43,7 @@ const KIND_WITH_MOVES = 'creature';
 const asksMoves = (params: URLSearchParams): boolean =>
   queryValues(params, 'move').length > 0 || queryValues(params, 'facets').some((value) => value.toLowerCase().split(',').some((name) => name.trim() === 'move'));
 
-/** A value filter's rows as of then: `[name, id, gaps between list positions]`, by id. */
+/** A value filter's rows as of the game: `[name, id, gaps between list positions]`, by id. */
 type GapRows = ViewFile['values'][number][1];
 
 /** A version group's view of a kind's list, as an answer reads it. */
@@ -54,15 +54,15 @@ interface View {
   existing: number[];
   /** value filters whose members changed, as rows */
   values: Map<string, GapRows>;
-  /** the `move` filter of then (its own file, read only when the query asks for moves); null when not read */
+  /** the `move` filter as of the game (its own file, read only when the query asks for moves); null when not read */
   moves: PackedValueFilter | null;
   /** today's range columns where they changed */
   ranges: ViewFile['ranges'];
-  /** the fields whose column of then differs from today's, and the name of the file that patches today's */
+  /** the fields whose column as of the game differs from today's, and the name of the file that patches today's */
   fields: ReadonlyMap<string, string>;
 }
 
-/** The build's files as a collection reads them, with a kind's changed indexes and columns of then in place of today's. */
+/** The build's files as a collection reads them, with a kind's changed indexes and columns as of the game in place of today's. */
 class AsOfFiles implements CollectionFiles {
   private readonly build: BuildFiles;
   private readonly vg: VersionGroup;
@@ -70,7 +70,7 @@ class AsOfFiles implements CollectionFiles {
   constructor(
     build: BuildFiles,
     vg: VersionGroup,
-    /** read the `move` filter of then: the query filters or counts by move */
+    /** read the `move` filter as of the game: the query filters or counts by move */
     moves: boolean,
   ) {
     this.build = build;
@@ -103,7 +103,7 @@ class AsOfFiles implements CollectionFiles {
     return this.build.languageColumn(kind, field, lang);
   }
 
-  /** What is made from the files is kept apart for each version group (a sort's column of then is not today's), and with or without the learnsets. */
+  /** What is made from the files is kept apart for each version group (a sort's column as of the game is not today's), and with or without the learnsets. */
   keep<T>(key: string, make: () => Promise<T | null>): Promise<T | null> {
     return this.build.keep(`as-of:${this.vg.id}:${this.moves ? 'moves:' : ''}${key}`, make);
   }
@@ -180,11 +180,11 @@ function packedAsOf(today: PackedFilters, view: View): PackedFilters {
   };
 }
 
-/** A filter's name, about and target: what a filter of then takes from today's. */
+/** A filter's name, about and target: what a filter as of the game takes from today's. */
 const labelsOf = ({ name, about, target }: PackedValueFilter): Pick<PackedValueFilter, 'name' | 'about' | 'target'> => ({ name, about, ...(target === undefined ? {} : { target }) });
 
 /**
- * The `move` filter of then (its values by move id, unnamed: generator/indexes/as-of-views.ts
+ * The `move` filter as of the game (its values by move id, unnamed: generator/indexes/as-of-views.ts
  * MOVE_FILTER_INPUTS) with today's filter's name, about and target, each value named as today's
  * of the same id names it; every member written out.
  */
@@ -193,7 +193,7 @@ function withLabels(then: PackedValueFilter, today: PackedValueFilter): PackedVa
   const todayKey = (value: number): number => {
     const id = then.id(value);
     const key = id === null ? undefined : today.keyOfId(id);
-    if (key === undefined) throw new BrokenBuild(filterIndexFile(KIND_WITH_MOVES), `has no move ${id}, though a move filter of then holds it`);
+    if (key === undefined) throw new BrokenBuild(filterIndexFile(KIND_WITH_MOVES), `has no move ${id}, though a move filter as of the game holds it`);
     return key;
   };
   return {
@@ -211,7 +211,7 @@ function withLabels(then: PackedValueFilter, today: PackedValueFilter): PackedVa
   };
 }
 
-/** A value filter with the rows of then; every member written out, so a member added to the interface cannot come from today's unseen. */
+/** A value filter with the rows as of the game; every member written out, so a member added to the interface cannot come from today's unseen. */
 function valueFilterOf(today: PackedValueFilter, rows: GapRows, count: number): PackedValueFilter {
   const found = (at: number) => (at < 0 ? undefined : at);
   return {

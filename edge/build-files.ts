@@ -245,7 +245,7 @@ export class BuildFiles {
 
 /**
  * What a collection's answer reads of a build: a BuildFiles, or a view of one as of a game
- * (edge/as-of-collection.ts), which answers the same calls with the entries of then.
+ * (edge/as-of-collection.ts), which answers the same calls with the entries as of the game.
  */
 export type CollectionFiles = Pick<
   BuildFiles,

@@ -62,7 +62,7 @@ async function fileAnswer(build: BuildFiles, path: string, started: Promise<Uint
 
 async function route(build: BuildFiles, url: URL): Promise<Answer> {
   const segments = pathSegments(url.pathname);
-  const early = startedBesideRoutes(build, url, segments);
+  const early = prefetch(build, url, segments);
   const sitePage = (await build.routes()).site?.[url.pathname];
   if (sitePage) {
     const bytes = await build.read(sitePage.file);
@@ -87,13 +87,13 @@ async function route(build: BuildFiles, url: URL): Promise<Answer> {
 }
 
 /**
- * What a request starts before the routing table is in, named by its URL alone: at the edge each
+ * What a request prefetches beside the routing table, named by its URL alone: at the edge each
  * read is a request, so each of these waits on one fewer. An answer that reads no routing table;
  * on a cold start an item's file (served only once the table lists its kind); the language list
  * a query's `lang` is checked against (a list every build has).
  */
-function startedBesideRoutes(build: BuildFiles, url: URL, segments: readonly string[] | null): { answer: Promise<Answer> | null; item: Promise<Uint8Array | null> | null } {
-  const answer = segments === null ? null : answerOfNoRoutes(build, url, segments);
+function prefetch(build: BuildFiles, url: URL, segments: readonly string[] | null): { answer: Promise<Answer> | null; item: Promise<Uint8Array | null> | null } {
+  const answer = segments === null ? null : answerOutsideRoutes(build, url, segments);
   const item = segments?.length === 2 && !build.routesKnown && !NOT_KINDS.has(segments[0]!) ? build.read(itemFile(segments[0]!, canonicalKey(segments[1]!))) : null;
   if (answer) readAhead(answer);
   if (item) readAhead(item);
@@ -102,7 +102,7 @@ function startedBesideRoutes(build: BuildFiles, url: URL, segments: readonly str
 }
 
 /** The answers the routing table does not decide, below a site page: as of a game, and a creature's matchups (creature is a kind of every build). */
-function answerOfNoRoutes(build: BuildFiles, url: URL, segments: readonly string[]): Promise<Answer> | null {
+function answerOutsideRoutes(build: BuildFiles, url: URL, segments: readonly string[]): Promise<Answer> | null {
   if (segments[0] === AS_OF_PATH) return asOf(build, segments.slice(1), (answer) => withQuery(url, answer));
   if (segments.length === 3 && segments[0] === 'creature' && segments[2] === MATCHUPS) return matchupsToday(build, segments[1]!);
   return null;

@@ -1,7 +1,7 @@
 /**
  * An item as of a version group, made from today's document (or the build's as-of document of
  * it, facts.ts) by the rules (rules.ts, world.ts): the fields that changed over the games take
- * their values of then, the `past_*` field that held those values goes, and every other field is
+ * their values as of the game, the `past_*` field that held those values goes, and every other field is
  * today's, in today's key order.
  */
 import type { CreatureAsOfDocument, MoveAsOfDocument, Past, SlotAbility } from './facts.ts';

@@ -61,7 +61,7 @@ export type MoveValue = (typeof MOVE_VALUES)[number];
 /** A move's values in `MOVE_VALUES` order (the type as its id); null where it has none (or, in a past entry, where it did not change). */
 export type MoveValues = [power: number | null, pp: number | null, accuracy: number | null, effectChance: number | null, type: number | null];
 
-/** A move's facts; its name is in `asOfMoveNamesFile` (a move renamed rewrites that file alone, which no list of then reads). */
+/** A move's facts; its name is in `asOfMoveNamesFile` (a move renamed rewrites that file alone, which no list as of the game reads). */
 export interface MoveFacts {
   generation: number;
   values: MoveValues;
@@ -170,13 +170,13 @@ export const asOfDocumentFile = (kind: DocumentKind, key: string | number): stri
  * so that a list as of a game is answered as today's is, from files: for each version group, the
  * list positions that existed then, as runs (`[first, count, first, count, …]`), and its view,
  * which names a `ViewFile` (`asOfViewFile`), which names a patch of today's field column
- * (column-patch/2, `asOfColumnFile`) per changed field. Ranges and fields of then are patches of
+ * (column-patch/2, `asOfColumnFile`) per changed field. Ranges and fields as of the game are patches of
  * today's: the entries that changed since, at every position (those that did not exist yet too,
  * never shown: a list answers over the positions that existed), so a generation's patches are
  * the same for all its version groups and an edit reaches only the patches of the generations
  * where it shows. Files are named by a hash of their bytes: version groups whose views are the
  * same share one, and views whose patches are the same share those. A creature list's
- * `move` filter of then, read only by a query that asks for it, is a file of its own
+ * `move` filter as of the game, read only by a query that asks for it, is a file of its own
  * (`asOfMoveFilterFile`: a filter pack holding that one filter, edge/query/filter-pack.ts).
  */
 export interface ListViewsFile {
@@ -188,7 +188,7 @@ export interface ListViewsFile {
 
 /**
  * Hashes of what of today's files a kind's views were made against: its list's ids in list
- * order, and the range columns its ranges patch (null for a kind with no ranges of then). An edit
+ * order, and the range columns its ranges patch (null for a kind with no ranges as of the game). An edit
  * that writes today's list or filter index again but leaves these (a move renamed: its name in
  * the move list, a value name in the creature's filter index) makes no view again.
  */

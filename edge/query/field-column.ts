@@ -255,7 +255,7 @@ class JsonLines {
  * a field column writes its entries (whole, or as shapes and runs), in the same order:
  *
  *   {"format":"column-patch/2","kind":"creature","field":"stats","count":1350,"positions":[3,17]}
- *   [{"base_stat":…}]      ← entry 3's value of then
+ *   [{"base_stat":…}]      ← entry 3's value as of the game
  *   [{"base_stat":…}]      ← entry 17's
  *
  * A creature's stats of a generation differ from today's for the creatures whose stats changed

@@ -21,7 +21,7 @@
  * of it the move filter's gaps.
  */
 import type { FilterIndexFile, FilterValueRow } from './filter.ts';
-import { bytesOf, concat, cutAt, decodePack, encodePack, endsClimbTo, firstAtLeast, isCount, utf8, utf8Bytes, type PackFormat, type SectionBody } from './pack.ts';
+import { bytesOf, concat, cutAt, decodePack, encodePack, validEnds, firstAtLeast, isCount, utf8, utf8Bytes, type PackFormat, type SectionBody } from './pack.ts';
 
 export const FILTER_PACK_FORMAT = 'filter-pack/2';
 const SECTION_NAMES = ['ranges', 'ids', 'nameEnds', 'memberBounds', 'memberForms', 'members', 'names'] as const;
@@ -275,7 +275,7 @@ function valueNamed(text: string, ends: Int32Array, name: string): number | unde
 
 /** The names' text, once its ends are seen to climb to its length; else an Error naming the filter. */
 function checkedNames(filter: string, text: string, ends: Int32Array): string {
-  if (!endsClimbTo(ends, text.length)) throw new Error(`filter pack: the names of ${filter} do not match their ends`);
+  if (!validEnds(ends, text.length)) throw new Error(`filter pack: the names of ${filter} do not match their ends`);
   return text;
 }
 

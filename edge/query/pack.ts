@@ -183,14 +183,14 @@ export const utf8Bytes = (text: string): Uint8Array => encoder.encode(text);
  * section is cut at); null unless the ends climb to the text's length.
  */
 export function cutAt(text: string, ends: Int32Array): string[] | null {
-  if (!endsClimbTo(ends, text.length)) return null;
+  if (!validEnds(ends, text.length)) return null;
   const pieces: string[] = [];
   for (let i = 0; i < ends.length; i++) pieces.push(text.slice(i === 0 ? 0 : ends[i - 1]!, ends[i]!));
   return pieces;
 }
 
 /** Whether `ends` never go back and the last is `length` (none: `length` is 0): where a names section's pieces can be cut. */
-export function endsClimbTo(ends: Int32Array, length: number): boolean {
+export function validEnds(ends: Int32Array, length: number): boolean {
   let start = 0;
   // an indexed loop: a for…of over a typed array makes an iterator result per step in a new process
   for (let i = 0; i < ends.length; i++) {

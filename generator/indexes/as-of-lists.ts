@@ -279,7 +279,7 @@ function servedGroup(served: ListViewsFile, vg: VersionGroup): ListViewsFile['gr
 /** A value filter's rows with gaps between positions, as `ViewFile` `values` (and a move filter file) holds them. */
 const withGaps = (rows: ValueRows): ViewFile['values'][number][1] => rows.map(([name, id, positions]) => [name, id, positionGaps(positions)]);
 
-/** A list's `move` filter of then, packed as today's filters are (edge/query/filter-pack.ts): one value filter by move id, no names, no ranges. */
+/** A list's `move` filter as of the game, packed as today's filters are (edge/query/filter-pack.ts): one value filter by move id, no names, no ranges. */
 function moveFilterPack(kind: string, count: number, rows: ViewFile['values'][number][1]): Uint8Array {
   return encodeFilterPack({ format: 'filter-index/1', kind, count, values: { move: { about: 'a move it could learn then', target: 'move', values: rows } }, ranges: {} });
 }

@@ -24,23 +24,23 @@ export interface AsOfListView {
   /** value filters whose members changed, by parameter name */
   values: Map<string, ValueRows>;
   /**
-   * range columns of then, by parameter name: one number per list position, NaN for none; like
+   * range columns as of the game, by parameter name: one number per list position, NaN for none; like
    * `fields`, also at the positions of entries that did not exist yet (never read: a list as of a
    * game answers over `existing`)
    */
   ranges: Map<string, Float64Array>;
   /**
-   * declared fields of then: each position's value, as an as-of item holds it; also at the
+   * declared fields as of the game: each position's value, as an as-of item holds it; also at the
    * positions of entries that did not exist yet (never shown), so that a field's values are the
    * same for every version group that shares the rules' inputs (a creature's generation)
    */
   fields: Map<string, FieldOfThen>;
-  /** views with the same key have the same `fields` (a creature's of then change by generation only, a move's by version group) */
+  /** views with the same key have the same `fields` (a creature's as of the game change by generation only, a move's by version group) */
   fieldsKey: string;
 }
 
 /**
- * A declared field of then at each list position: what the entry held (the same key, the same
+ * A declared field as of the game at each list position: what the entry held (the same key, the same
  * value; undefined where no entry is listed) and the value an as-of item shows. The rules hand
  * back today's arrays themselves where nothing changed (edge/as-of/rules.ts), so a creature's
  * stats are the same key in most generations: as-of-lists.ts writes each key's text once.
@@ -94,7 +94,7 @@ export const VIEW_PARTS = {
 /**
  * What a creature list's `move` filter of each version group (learnedByGroup, a file of its own)
  * is made from. Not the moves' facts: the filter holds move ids, and an answer names them from
- * today's `move` filter (edge/as-of-collection.ts), so a move renamed makes no list of then again.
+ * today's `move` filter (edge/as-of-collection.ts), so a move renamed makes no list as of the game again.
  */
 export const MOVE_FILTER_INPUTS: Pick<ViewPart, 'reads' | 'fields' | 'ranges'> = { reads: ['version-group', 'creature', 'learnsets'], fields: [], ranges: false };
 
@@ -108,7 +108,7 @@ export interface ViewScope {
   parts: ReadonlySet<string>;
   /** each creature's stats (facts.ts StatsFile), for a creature list's stats part */
   stats?: ReadonlyMap<number, CreatureStats>;
-  /** the creatures of then by generation, kept across the views of one making (a creature's of then change by generation only) */
+  /** the creatures as of the game by generation, kept across the views of one making (a creature's as of the game change by generation only) */
   creaturesThen?: Map<number, CreaturesThen>;
 }
 
@@ -127,7 +127,7 @@ function existenceOnly({ ids }: ViewScope, exists: (id: number) => boolean): AsO
   return { count: ids.length, existing: existingPositions(ids, exists), values: new Map(), ranges: new Map(), fields: new Map(), fieldsKey: 'none' };
 }
 
-/** A move filter of then's value name: none (MOVE_FILTER_INPUTS). */
+/** A move filter as of the game's value name: none (MOVE_FILTER_INPUTS). */
 const UNNAMED = '';
 
 /** Members by value id, then the rows in id order. */
@@ -146,7 +146,7 @@ interface KindsThen {
   abilities: readonly SlotAbility[];
 }
 
-/** Every listed creature's types and abilities, and its stats, of then, by list position (those that did not exist yet too: see `fields`); each part made when first asked. */
+/** Every listed creature's types and abilities, and its stats, as of the game, by list position (those that did not exist yet too: see `fields`); each part made when first asked. */
 interface CreaturesThen {
   kinds?: Map<number, KindsThen>;
   stats?: Map<number, readonly StatValue[]>;
@@ -191,7 +191,7 @@ function statsThen({ vg, world, ids, stats }: ViewScope): Map<number, readonly S
   return then;
 }
 
-/** The `type` and `ability` filters and the `types` and `abilities` fields of then. */
+/** The `type` and `ability` filters and the `types` and `abilities` fields as of the game. */
 function addKindsPart(view: AsOfListView, { world, base }: ViewScope, then: Map<number, KindsThen>): void {
   const byType = new Map<number, number[]>();
   const byAbility = new Map<number, number[]>();
@@ -244,9 +244,9 @@ function groupIds(groups: number): number[] {
 
 const TOTAL = 'base_stat_total';
 
-/** Each stat's column (by the stat's name, as the ranges are named) and the base stat total, of then. */
+/** Each stat's column (by the stat's name, as the ranges are named) and the base stat total, as of the game. */
 function creatureRanges({ world, ids }: ViewScope, then: Map<number, readonly StatValue[]>): Map<string, Float64Array> {
-  // every stat's column and the total are of then, also where no entry has a value (special-attack in generation I)
+  // every stat's column and the total are as of the game, also where no entry has a value (special-attack in generation I)
   const ranges = new Map([...world.statNames(), TOTAL].map((name) => [name, new Float64Array(ids.length).fill(NaN)]));
   const total = ranges.get(TOTAL)!;
   for (const [p, held] of then) {
@@ -265,7 +265,7 @@ const TYPE = MOVE_VALUES.indexOf('type');
 function moveView(scope: ViewScope): AsOfListView {
   const { vg, world, ids, base } = scope;
   const existing = existingPositions(ids, (id) => world.moveExists(id, vg));
-  // each listed move's values of then (those that did not exist yet too: see `fields`)
+  // each listed move's values as of the game (those that did not exist yet too: see `fields`)
   const values = MOVE_VALUES.map(() => new Float64Array(ids.length).fill(NaN));
   const typeAt = new Map<number, number>();
   ids.forEach((id, p) => {

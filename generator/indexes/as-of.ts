@@ -149,7 +149,7 @@ export function asOfFactsBodies(kind: FactKind, records: Array<[number, KeptFact
   return [[asOfFactsFile(kind), JSON.stringify({ kind, records } satisfies FactsFile<FactKind>)]];
 }
 
-/** A move's facts go to two files: its own, and its name (which a rename alone changes, and no list of then reads). */
+/** A move's facts go to two files: its own, and its name (which a rename alone changes, and no list as of the game reads). */
 function moveFactsBodies(moves: Array<[number, KeptOf<'move'>]>): Array<[path: string, body: string]> {
   const own: FactsFile<'move'> = { kind: 'move', records: moves.map(([id, { name: _n, ...facts }]) => [id, facts]) };
   const names: MoveNamesFile = { records: moves.map(([id, facts]) => [id, facts.name]) };

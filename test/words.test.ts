@@ -1,0 +1,39 @@
+/**
+ * Words a newcomer can follow: no issue number and no dated measurement in the code, the contract
+ * or the docs page. Both belong in commit messages and notes; in a comment they age into riddles.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../generator/config.ts';
+
+const ROOTS = ['generator', 'edge', 'netlify', 'schemas', 'site'];
+const DOCS = ['README.md', 'ARCHITECTURE.md', 'CONTRIBUTING.md', 'SPEED.md'];
+
+const files = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : [path];
+  });
+
+/** Each line of `paths` that `pattern` finds, as `file:line: text`. */
+function linesMatching(paths: readonly string[], pattern: RegExp): string[] {
+  return paths.flatMap((path) =>
+    readFileSync(path, 'utf8')
+      .split('\n')
+      .flatMap((line, i) => (pattern.test(line) ? [`${relative(repoRoot, path)}:${i + 1}: ${line.trim()}`] : [])),
+  );
+}
+
+const sources = (): string[] => ROOTS.flatMap((root) => files(join(repoRoot, root)));
+
+describe('words', () => {
+  it('names no issue number in the code, the contract, the docs page or the docs', () => {
+    const found = linesMatching([...sources(), ...DOCS.map((doc) => join(repoRoot, doc))], /\bissues? #?\d+/i);
+    expect(found).toEqual([]);
+  });
+
+  it('dates no measurement in the code, the contract or the docs page', () => {
+    expect(linesMatching(sources(), /\b20\d\d-[01]\d-[0-3]\d\b/)).toEqual([]);
+  });
+});
