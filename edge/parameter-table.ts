@@ -342,7 +342,7 @@ async function parseValueFilter(filter: QueryFilter, raw: readonly string[], { b
   }
   const index = await build.filterIndex(kind);
   const own = index?.vocabulary(filter.name);
-  // a declared filter the build wrote no index for: the build is broken, and that is a 404 like an unreadable file
+  // a declared filter the build wrote no index for: the build is broken, a fault of ours (a 500), as an unreadable file is
   if (own === undefined) throw new Error(`${kind}: no index for the filter ${filter.name}`);
   // the target kind's list is read only for a value the index does not hold
   const allHeld = listItems(raw, true, QUERY_LIMITS.listItems).every((token) => own.lookup(canonicalKey(token)) !== undefined);
