@@ -216,7 +216,7 @@ const sortedBy = (entries: readonly Then[], keys: Asked['sort']): Then[] => orde
 function expectedFacet(kind: string, filter: string, matching: readonly Then[]) {
   const target = routes.queries[kind]!.filters.find((f) => f.name === filter)!.target;
   const counts = new Map<string, number>();
-  for (const e of matching) for (const value of new Set(e.values[filter]!)) counts.set(value, (counts.get(value) ?? 0) + 1);
+  for (const e of matching) for (const value of new Set(e.values[filter])) counts.set(value, (counts.get(value) ?? 0) + 1);
   return facetOf(counts, target, () => world.list(target!).map((link) => ({ name: link.name, id: idOf(link) })), (name) => world.doc(target!, name)['id'] as number, baseUrl);
 }
 

@@ -91,7 +91,7 @@ function expectLanguageColumns(kind: string, field: string, docs: readonly Doc[]
 const keyPlaces = (doc: unknown, path: string): number[] => {
   let at = doc;
   return path.split('.').map((key) => {
-    const place = Object.keys((at ?? {}) as Doc).indexOf(key);
+    const place = Object.keys(at ?? {}).indexOf(key);
     at = (at as Doc | null)?.[key];
     return place;
   });

@@ -291,7 +291,7 @@ function resourceRoots(resources: readonly AnyResource[]): Pick<Contract, 'items
  */
 export function buildContract(resources: readonly AnyResource[], routes: Routes): Contract {
   const { items, subresources, roots } = resourceRoots(resources);
-  const summaries = new Map(Object.entries(items).flatMap(([kind, name]) => (RESOURCE_SUMMARIES[kind] ? [[name, RESOURCE_SUMMARIES[kind]!]] : [])));
+  const summaries = new Map(Object.entries(items).flatMap(([kind, name]) => (RESOURCE_SUMMARIES[kind] ? [[name, RESOURCE_SUMMARIES[kind]]] : [])));
   const components = new ComponentSet(summaries);
   for (const [name, schema] of roots) components.claim(name, schema);
   const fixed: [string, TSchema][] = [
@@ -388,7 +388,7 @@ export function contractScope(scope: KindScope, itemType: (kind: string) => stri
 /** A query parameter as OpenAPI writes one, from its table entry: a comma list is `form`, not exploded. */
 export function parameterObject(param: AnyParam, scope: ContractScope): JsonSchema {
   const { contract } = param;
-  const schema = contract.schema(scope) as JsonSchema;
+  const schema = contract.schema(scope);
   return {
     name: param.name, in: 'query', required: contract.required ?? false,
     ...(schema.type === 'array' ? { style: 'form', explode: false } : {}),

@@ -135,7 +135,7 @@ function shapeOf(decl: AnyQueryDecl): QueryShape {
 function checkedLinks(decl: AnyQueryDecl): Record<string, string> {
   const links = { ...(decl.links as Record<string, string>) };
   for (const field of Object.keys(links)) {
-    if (!(decl.fields as readonly string[]).includes(field)) throw new Error(`the link ${field} is not a declared field`);
+    if (!decl.fields.includes(field)) throw new Error(`the link ${field} is not a declared field`);
   }
   return links;
 }
@@ -159,7 +159,7 @@ function factValue(value: FilterValue, target: KindName | null, where: string): 
     if (target !== null) throw new Error(`${where}: a yes/no value for a filter on ${target}`);
     return value ? ['true', 1] : ['false', 0];
   }
-  const link = linkOf((value as NamedResource).url);
+  const link = linkOf(value.url);
   if (link === null || link.kind !== target) throw new Error(`${where}: ${value.url} is no link to ${target ?? 'a yes/no value'}`);
   return [value.name, link.id];
 }
