@@ -200,7 +200,7 @@ export interface Service {
   /** the answer as a Reply (status, headers, bytes) */
   respond: Respond;
   /** the answer as a web Response */
-  handle(request: Request): Promise<Response>;
+  handle: (request: Request) => Promise<Response>;
   /** see `paramsReadAt` */
   paramsReadAt(pathname: string): Promise<string[]>;
 }

@@ -20,7 +20,7 @@ import { diskReader } from '../generator/preview/disk-reader.ts';
 import { differences } from './support/examples.ts';
 import { seeded } from './support/seeded.ts';
 import { facetOf, orderedBy, summaryOf } from './support/query-rules.ts';
-import { abilitiesAsOf, creatureExists, idOf, statsAsOf, typesAsOf, World, type Doc, type Era, type Link, type TypeSlot } from './support/as-of-oracle.ts';
+import { abilitiesAsOf, creatureExists, idOf, statsAsOf, typesAsOf, World, type Doc, type Era, type Link } from './support/as-of-oracle.ts';
 
 const distDir = inject('distDir');
 const baseUrl = inject('baseUrl');

@@ -275,7 +275,7 @@ function resourceRoots(resources: readonly AnyResource[]): Pick<Contract, 'items
     const name = pascalCase(resource.kind);
     items[resource.kind] = name;
     roots.push([name, resource.schema]);
-    for (const [sub, def] of Object.entries(resource.subresources ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    for (const [sub, def] of Object.entries<{ schema: TSchema }>(resource.subresources ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {
       const subName = name + pascalCase(sub);
       (subresources[resource.kind] ??= {})[sub] = subName;
       roots.push([subName, def.schema]);
@@ -530,7 +530,7 @@ function listPageComponents(kind: string, routes: Pick<Routes, 'queries'>, contr
 function objectOf(schema: JsonSchema, schemas: Readonly<Record<string, JsonSchema>>, where: string): { object: JsonSchema; inArray: boolean } {
   const ref = typeof schema.$ref === 'string' ? schema.$ref.slice(componentRef('').length) : undefined;
   const resolved = ref === undefined ? schema : schemas[ref];
-  if (resolved === undefined) throw new Error(`${where}: ${String(schema.$ref)} names no component`);
+  if (resolved === undefined) throw new Error(`${where}: ${schema.$ref as string} names no component`);
   if (typeof resolved.properties === 'object' && resolved.properties !== null) return { object: resolved, inArray: false };
   if (resolved.type === 'array' && typeof resolved.items === 'object' && resolved.items !== null && !Array.isArray(resolved.items)) {
     return { object: objectOf(resolved.items, schemas, where).object, inArray: true };

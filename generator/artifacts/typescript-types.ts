@@ -70,8 +70,8 @@ export function renderType(schema: JsonSchema, names: ReadonlySet<string>, inden
   if (Array.isArray(schema.allOf)) parts.push(join(schema.allOf.filter(isSchema).map((s) => renderType(s, names, indent)), ' & ', Prec.Intersection));
   // `type` narrows only when nothing above already said what the value is (a const carries its own type)
   if (schema.type !== undefined && !('const' in schema) && !Array.isArray(schema.enum)) {
-    const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-    parts.push(join(types.map((t) => renderTypeKeyword(String(t), schema, names, indent)), ' | ', Prec.Union));
+    const types = (Array.isArray(schema.type) ? schema.type : [schema.type]) as string[];
+    parts.push(join(types.map((t) => renderTypeKeyword(t, schema, names, indent)), ' | ', Prec.Union));
   } else if (parts.length === 0) {
     parts.push({ text: 'unknown', prec: Prec.Primary });
   }

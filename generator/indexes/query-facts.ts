@@ -15,7 +15,6 @@ import { linkOf, type QueryShape } from '../../edge/layout.ts';
 import { QUERYABLE_COLLECTION_PARAMS } from '../../edge/params.ts';
 import { compileFields, nestFields, project, type FieldTree, type Json } from '../../edge/query/fields.ts';
 import { jsonBytes, RawJson } from '../../edge/query/raw-json.ts';
-import type { NamedResource } from '../../schemas/output/common.ts';
 import type { KindName } from '../model/kinds.ts';
 import type { AnyResource } from '../resources/define.ts';
 import { queryShapes, translatedNames, type AnyQueryDecl, type FactSource, type FilterValue } from '../resources/query.ts';
