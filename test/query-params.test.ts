@@ -208,7 +208,7 @@ describe('totality under hostile input', () => {
         if (parsed.ok) continue;
         expect(parsed.error.parameter).not.toBe('');
         expect(Array.from(parsed.error.value).length).toBeLessThanOrEqual(QUERY_LIMITS.echoLength + 1);
-        expect(JSON.parse(JSON.stringify(badParameterBody(parsed.error))).error).toBe('bad_parameter');
+        expect((JSON.parse(JSON.stringify(badParameterBody(parsed.error))) as { error: string }).error).toBe('bad_parameter');
       }
     }), { numRuns: 2_000 });
   });
