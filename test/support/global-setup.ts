@@ -9,7 +9,8 @@
  * and again after the last one, and the run fails if either changed (or appeared). The check
  * lives in teardown because only there has every test file finished.
  *
- * `npm test` also type-checks, beside the setup (type-check.ts), and fails in teardown on an error.
+ * `npm test` also type-checks, lints and checks the format, beside the setup (checks.ts), and
+ * fails in teardown on a finding.
  */
 import type { TestProject } from 'vitest/node';
 import { cutCacheDir, cutConfig, overlaps, testBuildDir, testConfig, userFolders } from './config.ts';
@@ -19,15 +20,15 @@ import { ensureCut } from '../../generator/cut/index.ts';
 import { ensureDataSet } from '../../generator/fetch/index.ts';
 import { startPreview, type Preview } from '../../generator/preview/index.ts';
 import { findChromium, type ChromiumLookup } from './chromium.ts';
-import { startTypeCheck, typeCheckWanted, type TypeCheck } from './type-check.ts';
+import { checksWanted, startChecks, type Check } from './checks.ts';
 
 let preview: Preview | undefined;
 let cutPreview: Preview | undefined;
 let before: Map<string, string> | undefined;
-let typeCheck: TypeCheck | undefined;
+let checks: Check[] = [];
 
 export async function setup(project: TestProject): Promise<void> {
-  if (typeCheckWanted()) typeCheck = startTypeCheck(project.config.root);
+  if (checksWanted()) checks = startChecks(project.config.root);
   const config = testConfig();
   const guarded = userFolders();
   for (const folder of guarded) {
@@ -59,7 +60,7 @@ export async function setup(project: TestProject): Promise<void> {
 export async function teardown(): Promise<void> {
   await preview?.close();
   await cutPreview?.close();
-  await reportTypeCheck();
+  await reportChecks();
   const changed = [...(before ?? [])].filter(([folder, hash]) => treeHash(folder) !== hash).map(([folder]) => folder);
   if (changed.length) {
     // vitest reports an error thrown here but still exits 0; the exit code is what CI reads
@@ -70,15 +71,16 @@ export async function teardown(): Promise<void> {
   }
 }
 
-async function reportTypeCheck(): Promise<void> {
-  if (!typeCheck) return;
-  const { code, output } = await typeCheck.done;
-  if (code === 0) {
-    console.log('[teardown] the type check (tsc --noEmit) passed');
-    return;
+async function reportChecks(): Promise<void> {
+  for (const check of checks) {
+    const { code, output } = await check.done;
+    if (code === 0) {
+      console.log(`[teardown] ${check.command} passed`);
+      continue;
+    }
+    console.error(`\n${check.command} failed (exit ${code}):\n${output}`);
+    process.exitCode = 1;
   }
-  console.error(`\nThe type check failed (tsc --noEmit, exit ${code}):\n${output}`);
-  process.exitCode = 1;
 }
 
 declare module 'vitest' {
