@@ -19,7 +19,7 @@ export class Output {
   private readonly dirs = new Set<string>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly aliases: Array<[string, string]> = [];
-  /** the first failed write's rejection, boxed so that any value it was counts */
+  /** the first failed write's rejection, boxed so that one with a falsy reason still counts */
   private failure: { error: unknown } | null = null;
 
   readonly root: string;
