@@ -307,7 +307,12 @@ export async function runQueryBench(dist: string, baseUrl: string): Promise<Arra
   rows.push(['  this machine: memory touched for the first time, a new process filling 64 MB', `${touch.micros.toFixed(1)} µs a page (${touch.faults} page faults; median of 3 processes)`, '']);
   const sizes = indexSizes(dist);
   const all = { raw: 0, gzip: 0 };
-  for (const size of sizes) for (const p of Object.values(size.parts)) (all.raw += p.raw), (all.gzip += p.gzip);
+  for (const size of sizes) {
+    for (const p of Object.values(size.parts)) {
+      all.raw += p.raw;
+      all.gzip += p.gzip;
+    }
+  }
   rows.push([`query indexes, ${sizes.length} kinds`, `${kb(all.raw)} raw, ${kb(all.gzip)} gzip'd`, '']);
   const pack = packedSize(dist);
   rows.push([`packed search index, every kind (${searchPackFile})`, pack ? `${kb(pack.raw)} raw, ${kb(pack.gzip)} gzip'd` : 'none in this build', '']);

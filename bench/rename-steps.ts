@@ -117,13 +117,13 @@ async function settle(minMs: number): Promise<void> {
 }
 
 interface PlannerModule {
-  openIncremental(options: {
+  openIncremental: (options: {
     dataDir: string;
     mediaDir: string;
     outDir: string;
     baseUrl: string;
     finish: () => { inputHash: string; about: { upstreamCommit: string; version: string; builtAt: string } };
-  }): { update(): Promise<{ steps: Record<string, number>; documents: number; unchanged: boolean }>; close(): Promise<void> };
+  }) => { update(): Promise<{ steps: Record<string, number>; documents: number; unchanged: boolean }>; close(): Promise<void> };
 }
 
 interface WorkerSetup {

@@ -21,7 +21,7 @@
 import { badParameter, jsonAnswer, notFound } from './answers.ts';
 import { readAhead, type CollectionFiles, type ListKeys } from './build-files.ts';
 import type { Answer } from './http.ts';
-import { DEFAULT_LIMIT, idOfUrl, NO_QUERIES, pageFile, type QueryShape, type Routes } from './layout.ts';
+import { DEFAULT_LIMIT, NO_QUERIES, pageFile, type QueryShape, type Routes } from './layout.ts';
 import { entriesWithFields, pathsBelow, startFieldReads } from './list-fields.ts';
 import { pageLinks, paginate } from './pagination.ts';
 import {
@@ -57,7 +57,7 @@ export async function collection(build: CollectionFiles, kind: string, params: U
   const queries = routes?.queries?.[kind];
   const table = collectionTable(queries);
   const reading: ReadScope = {
-    build, kind, kinds: routes?.kinds ?? [], shape: queries ?? NO_QUERIES, idOnly: routes?.idOnly.includes(kind) ?? false, below: queries ? pathsBelow(routes!, queries) : [],
+    build, kind, kinds: routes?.kinds ?? [], shape: queries ?? NO_QUERIES, idOnly: routes?.idOnly.includes(kind) ?? false, below: queries ? pathsBelow(routes, queries) : [],
   };
   const parsed = await readQuery(params, table, reading, routes);
   if (!parsed.ok) return badParameter(parsed.error);
@@ -72,7 +72,7 @@ export async function collection(build: CollectionFiles, kind: string, params: U
   const page = matching.slice(offset, offset + limit);
   const results = query.fields === null || queries === undefined
     ? page.map((p) => keys.entry(p))
-    : await entriesWithFields(build, routes!, keys, page, { kind, shape: queries, paths: query.fields, lang: query.lang });
+    : await entriesWithFields(build, routes, keys, page, { kind, shape: queries, paths: query.fields, lang: query.lang });
   const links = pageLinks(matching.length, scope.url, offset, limit, () => collectionLinkSuffix(table, query));
   return jsonAnswer(200, { count: matching.length, ...links, ...(await aggregates(build, kind, queries, matching, query)), results });
 }

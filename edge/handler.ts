@@ -146,7 +146,7 @@ export async function paramsReadAt(build: BuildFiles, pathname: string): Promise
   if (routes.site?.[pathname]) return [];
   const segments = pathSegments(pathname);
   // an as-of list reads what its kind's list reads
-  if (segments?.length === 3 && segments[0] === AS_OF_PATH && isAsOfKind(segments[2]!)) return routes.kinds.includes(segments[2]!) ? collectionParams(routes.queries?.[segments[2]!]) : [];
+  if (segments?.length === 3 && segments[0] === AS_OF_PATH && isAsOfKind(segments[2]!)) return routes.kinds.includes(segments[2]) ? collectionParams(routes.queries?.[segments[2]]) : [];
   if (segments === null || segments.length !== 1) return [];
   const [first] = segments as [string];
   if (first === SEARCH_PATH) return [...SEARCH_PARAMS];
@@ -207,7 +207,7 @@ export interface Service {
   /** the answer as a Reply (status, headers, bytes) */
   respond: Respond;
   /** the answer as a web Response */
-  handle(request: Request): Promise<Response>;
+  handle: (request: Request) => Promise<Response>;
   /** see `paramsReadAt` */
   paramsReadAt(pathname: string): Promise<string[]>;
 }

@@ -45,25 +45,25 @@ export interface ReadScope extends KindScope {
 /** The contract's names a parameter's schema and type refer to (generator/artifacts/openapi.ts). */
 export interface ContractScope extends KindScope {
   /** the component naming a value filter's values (`TypeNameOrId`, `YesNo`) */
-  valueComponent(target: string | null): string;
+  valueComponent: (target: string | null) => string;
   /** the component of a range's forms */
   rangeComponent: string;
   /** a component's `$ref` */
-  ref(component: string): string;
+  ref: (component: string) => string;
   /** the type of a kind's item (`Creature`) */
-  itemType(kind: string): string;
+  itemType: (kind: string) => string;
 }
 
 /** A parameter's contract: what the OpenAPI document and the TypeScript types say of it. */
 export interface ParamContract {
   /** its description, shared by the OpenAPI document and the types unless `typeDoc` says otherwise */
-  describe(scope: ContractScope): string;
+  describe: (scope: ContractScope) => string;
   /** its OpenAPI schema; an array is a comma-separated list (`style: form, explode: false`) */
-  schema(scope: ContractScope): { [key: string]: Json };
+  schema: (scope: ContractScope) => { [key: string]: Json };
   /** its TypeScript type in a query interface */
-  type(scope: ContractScope): string;
+  type: (scope: ContractScope) => string;
   /** the types' doc comment, where it differs from the description */
-  typeDoc?(scope: ContractScope): string;
+  typeDoc?: (scope: ContractScope) => string;
   /** a required parameter (the search's `q`) */
   required?: true;
   /** examples, as OpenAPI names them */
@@ -71,7 +71,7 @@ export interface ParamContract {
   /** written once as `#/components/parameters/{name}` and referred to wherever it is taken */
   component?: true;
   /** whether a kind's documents list it (default: always) */
-  documented?(scope: KindScope): boolean;
+  documented?: (scope: KindScope) => boolean;
 }
 
 /** One query parameter. `T`: its parsed value, null when absent. */

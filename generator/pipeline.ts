@@ -79,7 +79,7 @@ export async function importStep(config: Config, hash: string, log: Log, force =
     inputHash: hash,
     codeHash: importCodeHash(),
     previousDir,
-    warn: log.warn,
+    warn: (m) => log.warn(m),
     ...(bar ? { progress: (done: number, total: number) => bar.update(done, total) } : {}),
   });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);

@@ -97,7 +97,7 @@ export interface Run {
   origin: string;
   cdn: boolean;
   /** an offset no cache has seen, so a first request is a miss */
-  fresh(): number;
+  fresh: () => number;
   /** the kind with the longest list, as meta counts it (the deploy may hold the whole data set or a cut of it) */
   longest: { kind: string; count: number };
 }

@@ -20,7 +20,7 @@ import { diskReader } from '../generator/preview/disk-reader.ts';
 import { differences } from './support/examples.ts';
 import { seeded } from './support/seeded.ts';
 import { facetOf, orderedBy, summaryOf } from './support/query-rules.ts';
-import { abilitiesAsOf, creatureExists, idOf, statsAsOf, typesAsOf, World, type Doc, type Era, type Link, type TypeSlot } from './support/as-of-oracle.ts';
+import { abilitiesAsOf, creatureExists, idOf, statsAsOf, typesAsOf, World, type Doc, type Era, type Link } from './support/as-of-oracle.ts';
 
 const distDir = inject('distDir');
 const baseUrl = inject('baseUrl');
@@ -216,7 +216,7 @@ const sortedBy = (entries: readonly Then[], keys: Asked['sort']): Then[] => orde
 function expectedFacet(kind: string, filter: string, matching: readonly Then[]) {
   const target = routes.queries[kind]!.filters.find((f) => f.name === filter)!.target;
   const counts = new Map<string, number>();
-  for (const e of matching) for (const value of new Set(e.values[filter]!)) counts.set(value, (counts.get(value) ?? 0) + 1);
+  for (const e of matching) for (const value of new Set(e.values[filter])) counts.set(value, (counts.get(value) ?? 0) + 1);
   return facetOf(counts, target, () => world.list(target!).map((link) => ({ name: link.name, id: idOf(link) })), (name) => world.doc(target!, name)['id'] as number, baseUrl);
 }
 

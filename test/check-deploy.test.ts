@@ -9,7 +9,7 @@
  * Over the data cut's build (a mechanism: every kind is in it, the whole data set is not needed).
  */
 import { execFile } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -63,13 +63,18 @@ describe('check:deploy against the preview', () => {
   });
 });
 
+/** An async request listener for node:http, which ignores the promise: a failure resets the request instead of going unhandled. */
+const resetOnFailure = (listener: (req: IncomingMessage, res: ServerResponse) => Promise<void>) => (req: IncomingMessage, res: ServerResponse) => {
+  listener(req, res).catch((error: unknown) => res.destroy(error instanceof Error ? error : undefined));
+};
+
 describe('check:deploy against a deploy that misbehaves', () => {
   let proxy: Server;
   let origin = '';
   beforeAll(async () => {
     // the preview, except that a request carrying the old marker gets the static layer's 404,
     // and downloads come as octet-stream
-    proxy = createServer(async (req, res) => {
+    proxy = createServer(resetOnFailure(async (req, res) => {
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string' && name !== 'host') headers[name] = value;
       const upstream = await fetch(`${previewUrl}${req.url}`, { method: req.method ?? 'GET', headers });
@@ -84,7 +89,7 @@ describe('check:deploy against a deploy that misbehaves', () => {
       }
       if (req.url?.startsWith('/downloads/')) out['content-type'] = 'application/octet-stream';
       res.writeHead(upstream.status, out).end(body);
-    });
+    }));
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
   });
@@ -105,7 +110,7 @@ describe('check:deploy against a deploy that misbehaves', () => {
  */
 async function inventedCdn(key: (pathAndQuery: string) => string): Promise<{ origin: string; close(): Promise<void> }> {
   const stored = new Map<string, { status: number; headers: Record<string, string>; body: Buffer }>();
-  const server = createServer(async (req, res) => {
+  const server = createServer(resetOnFailure(async (req, res) => {
     const k = key(req.url ?? '/');
     const cached = req.method === 'GET' ? stored.get(k) : undefined;
     if (cached) {
@@ -119,7 +124,7 @@ async function inventedCdn(key: (pathAndQuery: string) => string): Promise<{ ori
     delete headers['content-length'];
     if (req.method === 'GET' && upstream.status === 200) stored.set(k, { status: upstream.status, headers, body });
     res.writeHead(upstream.status, { ...headers, 'cache-status': '"Netlify Edge"; fwd=miss' }).end(body);
-  });
+  }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { origin: `http://127.0.0.1:${(server.address() as { port: number }).port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }

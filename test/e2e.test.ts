@@ -297,7 +297,7 @@ function lowContrast(): string[] {
     const key = `${el.tagName}.${el.className}:${style.color} on ${bg.join(',')}`;
     if (ratio < 4.5 && !seen.has(key)) {
       seen.add(key);
-      failures.push(`${key} = ${ratio.toFixed(2)}:1 (“${el.textContent!.trim().slice(0, 40)}”)`);
+      failures.push(`${key} = ${ratio.toFixed(2)}:1 (“${el.textContent.trim().slice(0, 40)}”)`);
     }
   }
   return failures;

@@ -222,8 +222,10 @@ describe('fuzz: the request module', () => {
             const body = JSON.parse(decoder.decode(first.body)) as unknown;
             if (first.status === 404) expect(body).toBe('Not Found');
             // every error body but the plain 404's is one shape: a string error and detail, and a 400 its parameter, value and accepts
+            // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any and the like) as any
             if (first.status >= 400 && first.status !== 404) expect(body).toMatchObject({ error: expect.any(String), detail: expect.any(String) });
             if (first.status === 405) expect(body).toMatchObject({ error: 'method_not_allowed' });
+            // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any and the like) as any
             if (first.status === 400) expect(body).toMatchObject({ error: 'bad_parameter', parameter: expect.any(String), value: expect.any(String), accepts: expect.any(String) });
           }
         }

@@ -38,7 +38,7 @@ const previewRespond = createServing(root, BASE);
 const toPreview = ({ method = 'GET', path, headers = {} }: Sent): Promise<Reply> =>
   previewRespond({ method, url: `http://127.0.0.1${path}`, headers: new Headers(headers) });
 
-const memory: FileReader = { read: async (path) => (path in files ? new TextEncoder().encode(files[path]!) : null) };
+const memory: FileReader = { read: async (path) => (path in files ? new TextEncoder().encode(files[path]) : null) };
 const edgeHandle = createHandler(memory, { baseUrl: BASE });
 async function toEdge({ method = 'GET', path, headers = {} }: Sent): Promise<Reply> {
   const response = await edgeHandle(new Request(`https://edge.test${path}`, { method, headers }));

@@ -52,6 +52,7 @@ describe('typed tables', () => {
 
   it('names table, row and column of a cell of the wrong type', () => {
     const { problems } = problemsOf('pokemon', 'id,identifier,species_id,height,weight,base_experience,order,is_default\n1,alpha,1,3,40,50,1,1\n2,beta,2,tall,90,100,2,1\n');
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any and the like) as any
     expect(problems).toEqual([expect.objectContaining({ table: 'pokemon.csv', row: 2, column: 'height', message: expect.stringContaining('"tall"') })]);
   });
 
@@ -86,6 +87,7 @@ describe('typed tables', () => {
     checkKeys(store, problems);
     expect(problems).toEqual([
       expect.objectContaining({ table: 'pokemon_colors.csv', row: 2, column: 'id', message: 'duplicate id 1' }),
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any and the like) as any
       expect.objectContaining({ table: 'pokemon_color_names.csv', row: 2, column: 'pokemon_color_id', message: expect.stringContaining('7') }),
     ]);
   });

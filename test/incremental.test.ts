@@ -31,6 +31,8 @@ const cutBuildFiles = readdirSync(inject('cutDistDir'), { recursive: true, withF
 const scratch = mkdtempSync(join(tmpdir(), 'creature-incremental-'));
 const data = join(scratch, 'data');
 const served = join(scratch, 'served');
+/** a served JSON file, as the shape a test reads of it */
+const servedJson = <T>(rel: string): T => JSON.parse(readFileSync(join(served, rel), 'utf8')) as T;
 /** the data set's commit (a change report's `to` must be one) */
 const HEAD = 'c'.repeat(40);
 const about = { upstreamCommit: HEAD, version: 'test', builtAt: '2026-01-01T00:00:00.000Z' };
@@ -140,7 +142,7 @@ describe('incremental rebuilds equal a full build, file by file', () => {
     expect(report.documents).toBeGreaterThanOrEqual(1);
     expect(report.documents).toBeLessThan(10);
     expect(report.made['creature as-of']).toBe(1);
-    expect(JSON.parse(readFileSync(join(served, 'v2/creature/pikachu.json'), 'utf8')).stats[0].base_stat).toBe(36);
+    expect(servedJson<{ stats: { base_stat: number }[] }>('v2/creature/pikachu.json').stats[0]?.base_stat).toBe(36);
     // round 1: the move's and the language's updates, then this one
     expect(await compareWithFullBuild()).toEqual([]);
   }, 600_000);
@@ -221,7 +223,7 @@ describe('incremental rebuilds equal a full build, file by file', () => {
     // fixed again, the planner goes on from the last good state
     editLine('csv/pokemon_stats.csv', '25,1,strong,0', '25,1,37,0');
     expect((await update()).records).toEqual({ creature: 1 });
-    expect(JSON.parse(readFileSync(join(served, 'v2/creature/25.json'), 'utf8')).stats[0].base_stat).toBe(37);
+    expect(servedJson<{ stats: { base_stat: number }[] }>('v2/creature/25.json').stats[0]?.base_stat).toBe(37);
     // round 4 goes on: this creature, then ailments and their moves (thunderbolt, which it learns,
     // reads only its name), an item and locations it has nothing to do with
   }, 600_000);
@@ -242,7 +244,7 @@ describe('incremental rebuilds equal a full build, file by file', () => {
     for (const gone of ['v2/_pages/move-ailment/20.json', 'v2/move-ailment/1.json', 'v2/move-ailment/paralysis.json', 'v2/move-ailment/2.json', 'v2/move-ailment/sleep.json']) {
       expect(existsSync(join(served, gone)), gone).toBe(false);
     }
-    expect(JSON.parse(readFileSync(join(served, 'v2/_lists/move-ailment.json'), 'utf8')).count).toBe(ailments - 2);
+    expect(servedJson<{ count: number }>('v2/_lists/move-ailment.json').count).toBe(ailments - 2);
     // round 4 goes on with the next test, whose item and locations no creature above holds or lives at
   }, 600_000);
 
@@ -254,7 +256,7 @@ describe('incremental rebuilds equal a full build, file by file', () => {
     expect(report.records.berry).toBe(1);
     // every area of the location (the cut keeps all 13 of Mt. Coronet's)
     expect(report.records['location-area']).toBe(column('csv/location_areas.csv', 'location_id').filter((id) => id === '10').length);
-    expect(JSON.parse(readFileSync(join(served, 'v2/berry/testcheri.json'), 'utf8')).id).toBe(1);
+    expect(servedJson<{ id: number }>('v2/berry/testcheri.json').id).toBe(1);
     expect(existsSync(join(served, 'v2/berry/cheri.json'))).toBe(false);
     expect(existsSync(join(served, 'v2/location-area/test-coronet-2f.json'))).toBe(true);
     expect(existsSync(join(served, 'v2/location-area/mt-coronet-2f.json'))).toBe(false);
@@ -272,7 +274,7 @@ describe('incremental rebuilds equal a full build, file by file', () => {
     expect(made).toMatchObject({ reports: true, unchanged: false, documents: 0 });
     expect(JSON.parse(readFileSync(join(served, changesListFile), 'utf8'))).toMatchObject({ count: 1, results: [{ from, to: HEAD }] });
     expect(JSON.parse(readFileSync(join(served, changeReportFile(HEAD)), 'utf8'))).toEqual(report);
-    expect(JSON.parse(readFileSync(join(served, metaFile), 'utf8')).changes.latest).toBe(`${baseUrl}/changes/${HEAD}/`);
+    expect(servedJson<{ changes: { latest: string } }>(metaFile).changes.latest).toBe(`${baseUrl}/changes/${HEAD}/`);
     expect(await compareWithFullBuild()).toEqual([]);
     expect((await update()).unchanged).toBe(true);
   }, 600_000);

@@ -289,7 +289,7 @@ describe(NETLIFY_CLI, { concurrent: true }, () => {
       writeFileSync(file, bytes.subarray(0, bytes.length >> 1));
       try {
         const r = await fetch(`${cli.origin}/v2/egg-group/13/`);
-        expect({ status: r.status, body: await r.json(), cache: r.headers.get('cache-control') }).toEqual({
+        expect({ status: r.status, body: (await r.json()) as unknown, cache: r.headers.get('cache-control') }).toEqual({
           status: 500, body: { error: 'internal', detail: "The server failed to answer this request. The fault is ours, not the request's, and it was logged." }, cache: 'no-store',
         });
         // the line naming the path and the error, then the error's stack

@@ -39,7 +39,7 @@ function snapshot(memo: IndexMemo): unknown {
 }
 function indexesOf(records: Rec[]): IndexMemo {
   const memo = new IndexMemo();
-  const ctx = createContext('http://x/v2', new Map([[kind, records]]) as never, media, memo);
+  const ctx = createContext('http://x/v2', new Map([[kind, records]]), media, memo);
   ctx.groupBy(kind, 'color' as never);
   ctx.childrenBy(kind, 'moves' as never, 'move' as never);
   ctx.childrenBy(kind, 'moves' as never, 'level' as never);
@@ -68,7 +68,7 @@ describe('patched reverse indexes', () => {
         else byId.delete(id);
       }
       records = [...byId.values()].sort((a, b) => a.id - b.id);
-      memo.patch(kind, changes as never);
+      memo.patch(kind, changes);
       expect(snapshot(memo)).toEqual(snapshot(indexesOf(records)));
     }
   });

@@ -91,7 +91,7 @@ function expectLanguageColumns(kind: string, field: string, docs: readonly Doc[]
 const keyPlaces = (doc: unknown, path: string): number[] => {
   let at = doc;
   return path.split('.').map((key) => {
-    const place = Object.keys((at ?? {}) as Doc).indexOf(key);
+    const place = Object.keys(at ?? {}).indexOf(key);
     at = (at as Doc | null)?.[key];
     return place;
   });
@@ -334,6 +334,7 @@ describe('the build-time check of declared fields', () => {
 
   it('names kind, id and field when fields are declared out of the item’s order or are missing', () => {
     const outOfOrder = new KindQuery('ability', { filters: [], fields: ['id', 'sprites.front', 'generation'] });
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any and the like) as any
     expect(outOfOrder.facts({ id: 7 }, item, ctx)).toEqual({ problem: expect.stringMatching(/^ability 7: field generation: .*key order/) });
     const missing = new KindQuery('ability', { filters: [], fields: ['id', 'sprites.side'] });
     expect(missing.facts({ id: 7 }, item, ctx)).toEqual({ problem: 'ability 7: field sprites.side is not in the item' });
@@ -341,6 +342,7 @@ describe('the build-time check of declared fields', () => {
 
   it('refuses a link into another kind than the filter declares', () => {
     const wrong = new KindQuery('ability', { filters: [{ name: 'generation', about: 'a generation', target: 'region', values: ({ item: doc }) => [(doc as typeof item).generation] }], fields: ['id'] });
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any and the like) as any
     expect(wrong.facts({ id: 7 }, item, ctx)).toEqual({ problem: expect.stringMatching(/^ability 7: filter generation: .* is no link to region/) });
   });
 

@@ -105,7 +105,7 @@ describe('names as a field, and one step through a link', () => {
     got.forEach((entry, i) => {
       const s = byId.get(idOfUrl((creatures[i]!.species as { url: string }).url)!)!;
       expect(entry, String(creatures[i]!.name)).toEqual({
-        name: creatures[i]!.name, url: `${baseUrl}/creature/${creatures[i]!.id}/`, id: creatures[i]!.id,
+        name: creatures[i]!.name, url: `${baseUrl}/creature/${String(creatures[i]!.id)}/`, id: creatures[i]!.id,
         species: { is_legendary: s.is_legendary, generation: s.generation, names: inLanguage(s.names, 'en') },
       });
     });

@@ -7,6 +7,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TSchema } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { itemFile, metaFile } from '../edge/layout.ts';
 import { pick } from '../edge/query/fields.ts';
@@ -59,7 +60,7 @@ describe('the query types', () => {
     for (const [name, schema] of [['FacetValue', FacetValueSchema], ['RangeSummary', RangeSummarySchema]] as const) {
       const body = new RegExp(`^export interface ${name} \\{\\n([\\s\\S]*?)\\n\\}`, 'm').exec(declarations)?.[1] ?? '';
       expect([...body.matchAll(/^ {2}(\w+)\??:/gm)].map((m) => m[1]), name).toEqual(Object.keys(schema.properties));
-      for (const [key, property] of Object.entries(schema.properties)) expect(body).toContain(`/** ${property.description} */\n  ${key}:`);
+      for (const [key, property] of Object.entries<TSchema>(schema.properties)) expect(body).toContain(`/** ${property.description} */\n  ${key}:`);
     }
   });
 

@@ -29,9 +29,9 @@ export const typesAsOf = <T>(today: readonly T[], past: readonly Past<readonly T
 
 /** How the slot-by-slot rules read an entry of either form. */
 export interface Slotted<T> {
-  slot(entry: T): number;
+  slot: (entry: T) => number;
   /** whether the entry says the slot is empty (a past ability of null) */
-  empty(entry: T): boolean;
+  empty: (entry: T) => boolean;
 }
 
 /**

@@ -58,6 +58,7 @@ const HOLE_TEXT = '\u0001';
 const DIGIT_RUNS = /[0-9]+/g;
 /** or also a run of other text, up to a quote, backslash, slash, digit or JSON punctuation */
 const WORD_RUNS = /[0-9]+|[^"\\{}[\]:,/0-9]+/g;
+// eslint-disable-next-line no-control-regex -- U+0001 is the hole mark (HOLE_TEXT), which JSON text never holds raw
 const HOLES = /\u0001/g;
 const decoder = new TextDecoder();
 

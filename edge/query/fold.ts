@@ -23,6 +23,7 @@
  */
 
 /** The combining-diacritics blocks: general, extended, supplement, for symbols, half marks. */
+// eslint-disable-next-line no-misleading-character-class -- the marks are matched on their own, after NFD has split them from their letters
 const DIACRITIC = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/g;
 const HIRAGANA = /[\u3041-\u3096\u309d\u309e]/g;
 /** Katakana sits 0x60 above hiragana, the iteration marks ゝゞ included (ヽヾ). */

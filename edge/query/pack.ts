@@ -185,7 +185,7 @@ export const utf8Bytes = (text: string): Uint8Array => encoder.encode(text);
 export function cutAt(text: string, ends: Int32Array): string[] | null {
   if (!validEnds(ends, text.length)) return null;
   const pieces: string[] = [];
-  for (let i = 0; i < ends.length; i++) pieces.push(text.slice(i === 0 ? 0 : ends[i - 1]!, ends[i]!));
+  for (let i = 0; i < ends.length; i++) pieces.push(text.slice(i === 0 ? 0 : ends[i - 1]!, ends[i]));
   return pieces;
 }
 

@@ -272,7 +272,7 @@ export class SearchColumns {
   foldedLength(entry: number): number { return this.entryStart[entry + 1]! - this.entryStart[entry]! - 1; }
 
   foldedName(entry: number): string {
-    return this.joined.slice(this.entryStart[entry]!, this.entryStart[entry + 1]! - 1);
+    return this.joined.slice(this.entryStart[entry], this.entryStart[entry + 1]! - 1);
   }
 
   resourceName(resource: number): string {

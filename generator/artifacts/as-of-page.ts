@@ -30,7 +30,7 @@ export function asOfFields(contract: Contract, kinds: readonly string[]): AsOfFi
     const item = contract.items[kind];
     if (component === undefined || item === undefined) return [];
     const then = propertiesOf(contract.schemas[component]);
-    const description = (field: string) => String(then[field]?.description ?? '');
+    const description = (field: string) => (then[field]?.description as string | undefined) ?? '';
     const fields = Object.keys(then);
     return [{
       kind,

@@ -36,7 +36,7 @@ export function changesSection(outDir: string): string {
       `<p>The latest data version, upstream <code>${escapeHtml(report.from.slice(0, 7))}</code> → <code>${escapeHtml(report.to.slice(0, 7))}</code>, ` +
       `changed ${plural(report.tables.length, 'table')}; items: ${added} added, ${removed} removed, ${changed} changed.</p>` +
       `<ul class="changes">${kinds.slice(0, SHOWN_KINDS).map(([kind, k]) => kindLine(kind, k)).join('')}${more}</ul>` +
-      `<p>Its full report, with the field paths of each changed item: ${tryLink(`/v2/changes/${report.to}`, `/v2/changes/${report.to.slice(0, 7)}…`)}. Every version: ${all} (${plural(list!.count, 'report')}).</p>`;
+      `<p>Its full report, with the field paths of each changed item: ${tryLink(`/v2/changes/${report.to}`, `/v2/changes/${report.to.slice(0, 7)}…`)}. Every version: ${all} (${plural(list.count, 'report')}).</p>`;
   }
   return `<section id="changes" aria-labelledby="changes-title"><h2 id="changes-title">What changed</h2><div class="card">${body}</div></section>`;
 }

@@ -192,7 +192,8 @@ function referenceExamples(ctx: Pick<ArtifactContext, 'outDir' | 'routes' | 'met
   return out;
 }
 
-type Item = { [key: string]: JsonValue };
+/** an item of the build: a named kind's has its id and name */
+type Item = { id?: number; name?: string; [key: string]: JsonValue | undefined };
 const code = (text: string) => `<code>${escapeHtml(text)}</code>`;
 
 /**

@@ -276,7 +276,7 @@ function resourceRoots(resources: readonly AnyResource[]): Pick<Contract, 'items
     const name = pascalCase(resource.kind);
     items[resource.kind] = name;
     roots.push([name, resource.schema]);
-    for (const [sub, def] of Object.entries(resource.subresources ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    for (const [sub, def] of Object.entries<{ schema: TSchema }>(resource.subresources ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {
       const subName = name + pascalCase(sub);
       (subresources[resource.kind] ??= {})[sub] = subName;
       roots.push([subName, def.schema]);
@@ -292,7 +292,7 @@ function resourceRoots(resources: readonly AnyResource[]): Pick<Contract, 'items
  */
 export function buildContract(resources: readonly AnyResource[], routes: Routes): Contract {
   const { items, subresources, roots } = resourceRoots(resources);
-  const summaries = new Map(Object.entries(items).flatMap(([kind, name]) => (RESOURCE_SUMMARIES[kind] ? [[name, RESOURCE_SUMMARIES[kind]!]] : [])));
+  const summaries = new Map(Object.entries(items).flatMap(([kind, name]) => (RESOURCE_SUMMARIES[kind] ? [[name, RESOURCE_SUMMARIES[kind]]] : [])));
   const components = new ComponentSet(summaries);
   for (const [name, schema] of roots) components.claim(name, schema);
   const fixed: [string, TSchema][] = [
@@ -428,7 +428,7 @@ export function contractScope(scope: KindScope, itemType: (kind: string) => stri
 /** A query parameter as OpenAPI writes one, from its table entry: a comma list is `form`, not exploded. */
 export function parameterObject(param: AnyParam, scope: ContractScope): JsonSchema {
   const { contract } = param;
-  const schema = contract.schema(scope) as JsonSchema;
+  const schema = contract.schema(scope);
   return {
     name: param.name, in: 'query', required: contract.required ?? false,
     ...(schema.type === 'array' ? { style: 'form', explode: false } : {}),
@@ -570,7 +570,7 @@ function listPageComponents(kind: string, routes: Pick<Routes, 'queries'>, contr
 function objectOf(schema: JsonSchema, schemas: Readonly<Record<string, JsonSchema>>, where: string): { object: JsonSchema; inArray: boolean } {
   const ref = typeof schema.$ref === 'string' ? schema.$ref.slice(componentRef('').length) : undefined;
   const resolved = ref === undefined ? schema : schemas[ref];
-  if (resolved === undefined) throw new Error(`${where}: ${String(schema.$ref)} names no component`);
+  if (resolved === undefined) throw new Error(`${where}: ${schema.$ref as string} names no component`);
   if (typeof resolved.properties === 'object' && resolved.properties !== null) return { object: resolved, inArray: false };
   if (resolved.type === 'array' && typeof resolved.items === 'object' && resolved.items !== null && !Array.isArray(resolved.items)) {
     return { object: objectOf(resolved.items, schemas, where).object, inArray: true };

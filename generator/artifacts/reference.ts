@@ -83,6 +83,7 @@ function typeHtml(schema: JsonSchema, shapes: Shapes): { html: string; nullable:
     case undefined:
       return { html: Array.isArray(schema.allOf) ? 'object' : 'any', nullable: false };
     default:
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a JSON Schema `type` is a name or a list of names
       return { html: escapeHtml(String(schema.type)), nullable: false };
   }
 }

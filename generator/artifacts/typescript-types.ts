@@ -72,8 +72,8 @@ export function renderType(schema: JsonSchema, names: ReadonlySet<string>, inden
   // type; the objects of an allOf, as TypeBox's Intersect writes one, carry theirs)
   const saidByParts = Array.isArray(schema.allOf) && schema.type === 'object' && !isSchema(schema.properties);
   if (schema.type !== undefined && !('const' in schema) && !Array.isArray(schema.enum) && !saidByParts) {
-    const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-    parts.push(join(types.map((t) => renderTypeKeyword(String(t), schema, names, indent)), ' | ', Prec.Union));
+    const types = (Array.isArray(schema.type) ? schema.type : [schema.type]) as string[];
+    parts.push(join(types.map((t) => renderTypeKeyword(t, schema, names, indent)), ' | ', Prec.Union));
   } else if (parts.length === 0) {
     parts.push({ text: 'unknown', prec: Prec.Primary });
   }

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
+import type { TSchema } from '@sinclair/typebox';
 import { validatorFor } from '../../schemas/ajv.ts';
 import type { FullList, ListEntry } from '../../edge/pagination.ts';
 import { allKinds, type KindName, type RecordOf } from '../model/kinds.ts';
@@ -63,7 +64,8 @@ const specs = new Map(allKinds.map((k) => [k.kind as string, k]));
 export function kindEmitter(resource: AnyResource): KindEmitter {
   const spec = specs.get(resource.kind);
   for (const part of [ITEM_PART, AS_OF_PART]) if (resource.subresources && part in resource.subresources) throw new Error(`${resource.kind}: a subresource may not be named ${part}`);
-  const subs = Object.entries(resource.subresources ?? {}).map(
+  // the registry forgets each kind's record type, as for the item's emit below
+  const subs = Object.entries<{ schema: TSchema; emit: unknown }>(resource.subresources ?? {}).map(
     ([sub, def]): DocumentMaker => ({ part: sub, emit: def.emit as DocumentMaker['emit'], check: validatorFor(def.schema) }),
   );
   const emitItem = resource.emit as DocumentMaker['emit'];

@@ -178,7 +178,6 @@ export class KindWriter {
 
   /** `{kind}/{name}.json` (and each subresource's) is a hard link to the file of the lowest id with that name. */
   private linkNames(): void {
-    const kind = this.em.kind;
     const before = nameOwners(this.served?.records ?? []);
     const after = nameOwners(this.records);
     for (const name of new Set([...before.keys(), ...after.keys()])) {

@@ -19,7 +19,8 @@ export class Output {
   private readonly dirs = new Set<string>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly aliases: Array<[string, string]> = [];
-  private failure: unknown = null;
+  /** the first failed write's rejection, boxed so that one with a falsy reason still counts */
+  private failure: { error: unknown } | null = null;
 
   readonly root: string;
   private readonly maxInFlight: number;
@@ -61,12 +62,12 @@ export class Output {
   protected async store(path: string, body: string | Uint8Array): Promise<void> {
     const tracked: Promise<void> = writeFile(path, body)
       .catch((e: unknown) => {
-        this.failure ??= e;
+        this.failure ??= { error: e };
       })
       .finally(() => this.inFlight.delete(tracked));
     this.inFlight.add(tracked);
     while (this.inFlight.size >= this.maxInFlight) await Promise.race(this.inFlight);
-    if (this.failure) throw this.failure;
+    if (this.failure) throw this.failure.error;
   }
 
   /** The same document under a second path: a hard link, made once every write has landed. */
@@ -84,7 +85,7 @@ export class Output {
   /** Waits for every write, then makes the links. */
   async finish(): Promise<void> {
     await Promise.all(this.inFlight);
-    if (this.failure) throw this.failure;
+    if (this.failure) throw this.failure.error;
     for (const [rel, existing] of this.aliases.splice(0)) {
       const path = join(this.root, rel);
       this.ensureDir(path);

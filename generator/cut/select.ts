@@ -3,6 +3,7 @@
  * Keeping a row keeps what it references and the rows it owns, until nothing new is kept;
  * then the link tables' rows whose every reference is kept join (they reference nothing new).
  */
+import type { TSchema } from '@sinclair/typebox';
 import { columnInfo } from '../../schemas/columns.ts';
 import { tables, type TableKey } from '../../schemas/tables.ts';
 import { howKept, type HowKept, type Seeds } from './rules.ts';
@@ -28,7 +29,7 @@ interface TablePlan {
 }
 
 function planOf(table: TableKey): TablePlan {
-  const columns = Object.entries(tables[table]).map(([column, schema]) => ({ column, info: columnInfo(schema) }));
+  const columns = Object.entries<TSchema>(tables[table]).map(([column, schema]) => ({ column, info: columnInfo(schema) }));
   const primaryKey = columns.find((c) => c.info.primaryKey)?.column;
   const references = columns.flatMap(({ column, info }) => (info.references ? [{ column, target: info.references as TableKey }] : []));
   return { table, primaryKey, references, kept: howKept(table, primaryKey !== undefined, references[0]?.column) };

@@ -5,8 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { TSchema } from '@sinclair/typebox';
 import { columnInfo, type ColumnInfo } from '../../schemas/columns.ts';
-import { tables, type TableKey, type Tables } from '../../schemas/tables.ts';
+import { tables, type TableKey } from '../../schemas/tables.ts';
 import { screenful } from '../problems.ts';
 import { CsvSyntaxError, parseCsv } from './csv.ts';
 import type { Row, TableStore } from '../model/table-store.ts';
@@ -79,7 +80,7 @@ export function readTable<T extends TableKey>(table: T, text: string, problems: 
     }
     throw e;
   }
-  const plan: ColumnPlan[] = Object.entries(tables[table]).map(([field, schema]) => {
+  const plan: ColumnPlan[] = Object.entries<TSchema>(tables[table]).map(([field, schema]) => {
     const header = csvHeaderOf(field);
     return { field, header, info: columnInfo(schema), index: parsed.header.indexOf(header) };
   });
@@ -117,7 +118,7 @@ export function readTable<T extends TableKey>(table: T, text: string, problems: 
   return rows;
 }
 
-const primaryKeyOf = (table: TableKey) => Object.entries(tables[table]).find(([, s]) => columnInfo(s).primaryKey)?.[0];
+const primaryKeyOf = (table: TableKey) => Object.entries<TSchema>(tables[table]).find(([, s]) => columnInfo(s).primaryKey)?.[0];
 
 /**
  * Checks primary keys for duplicates and foreign keys for targets, across all tables read.
@@ -151,7 +152,7 @@ export function checkKeys(store: Map<TableKey, Array<Record<string, unknown>>>, 
     ids.set(table, seen);
   }
   for (const [table, rows] of store) {
-    for (const [field, schema] of Object.entries(tables[table])) {
+    for (const [field, schema] of Object.entries<TSchema>(tables[table])) {
       const target = columnInfo(schema).references as TableKey | undefined;
       if (!target) continue;
       if (changed && !changed.has(table) && !changed.has(target)) continue;
@@ -161,8 +162,8 @@ export function checkKeys(store: Map<TableKey, Array<Record<string, unknown>>>, 
         continue;
       }
       rows.forEach((row, i) => {
-        const value = row[field];
-        if (value !== null && !targetIds.has(value as number)) {
+        const value = row[field] as number | null;
+        if (value !== null && !targetIds.has(value)) {
           problems.push({ table: `${table}.csv`, row: i + 1, column: csvHeaderOf(field), message: `${value} is not an id of ${target}.csv` });
         }
       });
@@ -177,7 +178,7 @@ export function checkKeys(store: Map<TableKey, Array<Record<string, unknown>>>, 
 export function keyCheckTables(changed: ReadonlySet<TableKey>): Set<TableKey> {
   const out = new Set(changed);
   for (const table of Object.keys(tables) as TableKey[]) {
-    for (const schema of Object.values(tables[table])) {
+    for (const schema of Object.values<TSchema>(tables[table])) {
       const target = columnInfo(schema).references as TableKey | undefined;
       if (target && changed.has(target)) out.add(table);
       if (target && changed.has(table)) out.add(target);

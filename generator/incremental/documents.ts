@@ -99,7 +99,7 @@ function partsByRecord(dirty: readonly DocumentId[]): Map<KindName, Map<number, 
   const out = new Map<KindName, Map<number, Set<string>>>();
   for (const { kind, id, part } of dirty) {
     let byId = out.get(kind);
-    if (!byId) out.set(kind, (byId = new Map()));
+    if (!byId) out.set(kind, (byId = new Map<number, Set<string>>()));
     let parts = byId.get(id);
     if (!parts) byId.set(id, (parts = new Set()));
     parts.add(part);

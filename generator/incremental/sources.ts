@@ -78,7 +78,7 @@ export class DataSetFiles {
         problems.push({ table: `${table}.csv`, message: `cannot be read from ${this.csvDir} (${code})` });
         continue;
       }
-      if (text !== null) changedTables.set(table, readTable(table, text, problems) as AnyRow[]);
+      if (text !== null) changedTables.set(table, readTable(table, text, problems));
     }
     if (problems.length) throw new DataError(problems);
     const rows = new Map(this.rows);

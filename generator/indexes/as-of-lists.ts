@@ -190,7 +190,10 @@ class ListMaker {
         const key = value.key(p);
         let line = key === undefined ? 'null' : texts.get(key);
         if (line === undefined) texts.set(key, (line = JSON.stringify(value.value(p))));
-        if (line !== today[p]) positions.push(p), lines.push(line);
+        if (line !== today[p]) {
+          positions.push(p);
+          lines.push(line);
+        }
       }
       if (!positions.length) continue;
       const text = encodeColumnPatch({ kind, field, count: view.count, positions }, lines);
@@ -202,7 +205,7 @@ class ListMaker {
 
   private textsOf(field: string): Map<unknown, string> {
     let texts = this.fieldTexts.get(field);
-    if (!texts) this.fieldTexts.set(field, (texts = new Map()));
+    if (!texts) this.fieldTexts.set(field, (texts = new Map<unknown, string>()));
     return texts;
   }
 

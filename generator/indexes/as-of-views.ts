@@ -219,7 +219,7 @@ export function learnedByGroup(ids: ReadonlyArray<number | null>, learnsets: Rea
     for (let at = 0; pairs && at < pairs.length; at += 2) {
       for (const group of groupIds(pairs[at + 1]!)) {
         let byMove = byGroup.get(group);
-        if (!byMove) byGroup.set(group, (byMove = new Map()));
+        if (!byMove) byGroup.set(group, (byMove = new Map<number, number[]>()));
         addMember(byMove, pairs[at]!, p);
       }
     }

@@ -15,7 +15,6 @@ import { linkOf, type QueryShape } from '../../edge/layout.ts';
 import { QUERYABLE_COLLECTION_PARAMS } from '../../edge/params.ts';
 import { compileFields, nestFields, project, type FieldTree, type Json } from '../../edge/query/fields.ts';
 import { jsonBytes, RawJson } from '../../edge/query/raw-json.ts';
-import type { NamedResource } from '../../schemas/output/common.ts';
 import type { KindName } from '../model/kinds.ts';
 import type { AnyResource } from '../resources/define.ts';
 import { queryShapes, translatedNames, type AnyQueryDecl, type FactSource, type FilterValue } from '../resources/query.ts';
@@ -148,7 +147,7 @@ function shapeOf(decl: AnyQueryDecl): QueryShape {
 function checkedLinks(decl: AnyQueryDecl): Record<string, string> {
   const links = { ...(decl.links as Record<string, string>) };
   for (const field of Object.keys(links)) {
-    if (!(decl.fields as readonly string[]).includes(field)) throw new Error(`the link ${field} is not a declared field`);
+    if (!decl.fields.includes(field)) throw new Error(`the link ${field} is not a declared field`);
   }
   return links;
 }
@@ -172,7 +171,7 @@ function factValue(value: FilterValue, target: KindName | null, where: string): 
     if (target !== null) throw new FactProblem(`${where}: a yes/no value for a filter on ${target}`);
     return value ? ['true', 1] : ['false', 0];
   }
-  const link = linkOf((value as NamedResource).url);
+  const link = linkOf(value.url);
   if (link === null || link.kind !== target) throw new FactProblem(`${where}: ${value.url} is no link to ${target ?? 'a yes/no value'}`);
   return [value.name, link.id];
 }

@@ -24,8 +24,10 @@ export interface ChildSpec<T extends TableKey = TableKey, K extends string = str
   on?: string;
 }
 export type Children = { readonly [field: string]: ChildSpec<TableKey, string, Children> };
+/** A spec that names no children (the same type as `{}`, named for what it means). */
+type NoChildren = Record<never, never>;
 
-export function child<T extends TableKey, K extends keyof Row<T> & string, N extends Children = {}>(
+export function child<T extends TableKey, K extends keyof Row<T> & string, N extends Children = NoChildren>(
   table: T,
   key: K,
   options: { children?: N; orderBy?: ReadonlyArray<keyof Row<T> & string>; on?: string } = {},
@@ -74,10 +76,10 @@ export interface Unnamed {
 export type KindRecord<S> =
   S extends KindSpec<infer T, infer C, string> ? Row<T> & { name: S extends Unnamed ? null : string } & ChildRecords<C> : never;
 
-export function defineKind<K extends string, T extends TableKey, C extends Children = {}>(
+export function defineKind<K extends string, T extends TableKey, C extends Children = NoChildren>(
   spec: KindSpec<T, C, K> & { name: null },
 ): KindSpec<T, C, K> & Unnamed;
-export function defineKind<K extends string, T extends TableKey, C extends Children = {}>(spec: KindSpec<T, C, K>): KindSpec<T, C, K>;
+export function defineKind<K extends string, T extends TableKey, C extends Children = NoChildren>(spec: KindSpec<T, C, K>): KindSpec<T, C, K>;
 export function defineKind(spec: KindSpec): KindSpec {
   return spec;
 }

@@ -290,7 +290,7 @@ function contextView(shared: Shared, onRead: OnRead | undefined): BuildContext {
       const id: IndexId = { kind, child: null, field };
       return seen(id, memo.index(id, () => groupBy((records.get(kind) ?? []) as AnyRecord[], (r) => r[field]))) as never;
     },
-    refsWhere: (kind, field, value) => (context.groupBy(kind, field).get(value) ?? []).map((r) => ref(kind, r.id as number)),
+    refsWhere: (kind, field, value) => (context.groupBy(kind, field).get(value) ?? []).map((r) => ref(kind, r.id)),
     childrenBy: (kind, child, field) => {
       const id: IndexId = { kind, child, field };
       const index = memo.index(id, () => {

@@ -36,7 +36,10 @@ export class UnreadableInput extends Error {
 }
 
 /** zlib's failures carry a `Z_…` code (a truncated member: Z_BUF_ERROR; bad bytes: Z_DATA_ERROR). */
-const isZlibError = (error: unknown): boolean => /^Z_/.test(String((error as { code?: unknown } | null)?.code ?? ''));
+const isZlibError = (error: unknown): boolean => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^Z_/.test(code);
+};
 
 /** `read()` of a file's contents; a parse or unpack failure is rethrown naming the file. */
 function readingFile<T>(path: string, read: () => T): T {

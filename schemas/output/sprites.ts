@@ -154,7 +154,7 @@ const setText = (key: string) => SET_TEXT[key] ?? (key.startsWith('generation-')
 
 function schemaOf(tree: SpriteTree, path: readonly string[]): TSchema {
   const properties = Object.fromEntries(
-    Object.entries(tree).map(([key, node]) => {
+    Object.entries(tree).map(([key, node]): [string, TSchema] => {
       if (!isSpriteLeaf(node)) return [key, { ...schemaOf(node, [...path, key]), description: `Image URLs from ${setText(key)}.` }];
       const from = path.length ? setText(path.at(-1)!) : 'the default sprites';
       const variant = VARIANT_TEXT[key as Variant] ?? 'in this variant';

@@ -9,7 +9,8 @@
  * and again after the last one, and the run fails if either changed (or appeared). The check
  * lives in teardown because only there has every test file finished.
  *
- * `npm test` also type-checks, beside the setup (type-check.ts), and fails in teardown on an error.
+ * `npm test` also type-checks, lints and checks the format, beside the setup (checks.ts), and
+ * fails in teardown on a finding.
  * Every run also fetches the pinned netlify-cli into npx's cache beside the builds, when it is not
  * there yet (netlify-cli-fetch.ts): test/netlify-cli.test.ts waits for it, not its own download.
  */
@@ -23,17 +24,17 @@ import { ensureCut } from '../../generator/cut/index.ts';
 import { ensureDataSet } from '../../generator/fetch/index.ts';
 import { startPreview, type Preview } from '../../generator/preview/index.ts';
 import { findChromium, type ChromiumLookup } from './chromium.ts';
-import { startTypeCheck, typeCheckWanted, type TypeCheck } from './type-check.ts';
+import { checksWanted, startChecks, type Check } from './checks.ts';
 import { startCliFetch, type CliFetch } from './netlify-cli-fetch.ts';
 
 let preview: Preview | undefined;
 let cutPreview: Preview | undefined;
 let before: Map<string, string> | undefined;
-let typeCheck: TypeCheck | undefined;
+let checks: Check[] = [];
 let cliFetch: CliFetch | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
-  if (typeCheckWanted()) typeCheck = startTypeCheck(project.config.root);
+  if (checksWanted()) checks = startChecks(project.config.root);
   // one marker a run (its setup's pid), so two runs in one tree never read each other's
   cliFetch = startCliFetch(join(testBuildDir, `netlify-cli-fetch.${process.pid}.json`));
   project.provide('netlifyCliMarker', cliFetch.marker);
@@ -68,7 +69,7 @@ export async function setup(project: TestProject): Promise<void> {
 export async function teardown(): Promise<void> {
   await preview?.close();
   await cutPreview?.close();
-  await reportTypeCheck();
+  await reportChecks();
   await settleCliFetch();
   const changed = [...(before ?? [])].filter(([folder, hash]) => treeHash(folder) !== hash).map(([folder]) => folder);
   if (changed.length) {
@@ -90,15 +91,16 @@ async function settleCliFetch(): Promise<void> {
   rmSync(cliFetch.marker, { force: true });
 }
 
-async function reportTypeCheck(): Promise<void> {
-  if (!typeCheck) return;
-  const { code, output } = await typeCheck.done;
-  if (code === 0) {
-    console.log('[teardown] the type check (tsc --noEmit) passed');
-    return;
+async function reportChecks(): Promise<void> {
+  for (const check of checks) {
+    const { code, output } = await check.done;
+    if (code === 0) {
+      console.log(`[teardown] ${check.command} passed`);
+      continue;
+    }
+    console.error(`\n${check.command} failed (exit ${code}):\n${output}`);
+    process.exitCode = 1;
   }
-  console.error(`\nThe type check failed (tsc --noEmit, exit ${code}):\n${output}`);
-  process.exitCode = 1;
 }
 
 declare module 'vitest' {
