@@ -70,9 +70,17 @@ export async function runAsOfBench(dist: string, baseUrl: string): Promise<Array
   const rows: Array<[string, string, string]> = [];
   for (const { what, path } of AS_OF_TARGETS) {
     const node = await timeInProcess(dist, baseUrl, path);
-    rows.push([`${what}, in-process`, `p50 ${ms(node.p50)}, p99 ${ms(node.p99)}, fresh handler ${ms(node.cold)} (status ${node.status})`, 'p99 ≤ 5 ms, fresh ≤ 25 ms']);
+    rows.push([
+      `${what}, in-process`,
+      `p50 ${ms(node.p50)}, p99 ${ms(node.p99)}, fresh handler ${ms(node.cold)} (status ${node.status})`,
+      'p99 ≤ 5 ms, fresh ≤ 25 ms',
+    ]);
     const deno = timeUnderDeno(dist, baseUrl, path);
-    rows.push([`${what}, Deno`, `p50 ${ms(deno.p50)}, p99 ${ms(deno.p99)}, fresh handler ${ms(deno.cold)} (status ${deno.status})`, 'p99 ≤ 5 ms, fresh ≤ 25 ms']);
+    rows.push([
+      `${what}, Deno`,
+      `p50 ${ms(deno.p50)}, p99 ${ms(deno.p99)}, fresh handler ${ms(deno.cold)} (status ${deno.status})`,
+      'p99 ≤ 5 ms, fresh ≤ 25 ms',
+    ]);
   }
   for (const target of [AS_OF_TARGETS[4], AS_OF_TARGETS[5]]) {
     const overFetches = await firstAnswerOverFetches(dist, baseUrl, target.path);
@@ -80,13 +88,25 @@ export async function runAsOfBench(dist: string, baseUrl: string): Promise<Array
   }
   for (const target of [AS_OF_TARGETS[0], AS_OF_TARGETS[4]]) {
     const fresh = firstAnswerInFreshDeno(dist, baseUrl, target.path);
-    rows.push([`${target.what}, Deno, first answer of a new process`, `${ms(fresh.ms)}, ${fresh.faults} page faults (medians of ${FRESH_PROCESSES} processes)`, '≤ 25 ms']);
+    rows.push([
+      `${target.what}, Deno, first answer of a new process`,
+      `${ms(fresh.ms)}, ${fresh.faults} page faults (medians of ${FRESH_PROCESSES} processes)`,
+      '≤ 25 ms',
+    ]);
   }
   const every = await spread(dist, baseUrl, 'generation-iv');
-  rows.push([`every creature as of generation-iv (${every.count} URLs), in-process, ${SPREAD_ROUNDS} rounds after one`, `p50 ${ms(every.p50)}, p99 ${ms(every.p99)}`, 'p99 ≤ 5 ms']);
+  rows.push([
+    `every creature as of generation-iv (${every.count} URLs), in-process, ${SPREAD_ROUNDS} rounds after one`,
+    `p50 ${ms(every.p50)}, p99 ${ms(every.p99)}`,
+    'p99 ≤ 5 ms',
+  ]);
   const files = folderBytes(join(dist, AS_OF_PREFIX));
   const whole = folderBytes(dist);
-  rows.push([`the as-of files (${AS_OF_PREFIX}/)`, `${files.files} files, ${kb(files.bytes)} (${((100 * files.bytes) / whole.bytes).toFixed(1)}% of dist/'s ${kb(whole.bytes)})`, '']);
+  rows.push([
+    `the as-of files (${AS_OF_PREFIX}/)`,
+    `${files.files} files, ${kb(files.bytes)} (${((100 * files.bytes) / whole.bytes).toFixed(1)}% of dist/'s ${kb(whole.bytes)})`,
+    '',
+  ]);
   return rows;
 }
 

@@ -91,9 +91,24 @@ function buildRows(trees: [Checkout, Checkout], dataDir: string): Row[] {
   const again = trees.map((t) => measure([...cliOf(t.root), 'build'], envOf(t, dataDir), t.root).seconds);
   const [b, a] = [median(builds[0]!), median(builds[1]!)];
   return [
-    { what: 'import (tables → records)', before: seconds(imports[0]!.seconds), after: seconds(imports[1]!.seconds), ratio: ratioOf(imports[0]!.seconds, imports[1]!.seconds) },
-    { what: `build, median of ${BUILD_ROUNDS} (range)`, before: `${seconds(b)} (${range(builds[0]!)})`, after: `${seconds(a)} (${range(builds[1]!)})`, ratio: ratioOf(b, a) },
-    { what: 'build, peak RSS', before: `${Math.max(...rss[0]!).toFixed(0)} MB`, after: `${Math.max(...rss[1]!).toFixed(0)} MB`, ratio: ratioOf(Math.max(...rss[0]!), Math.max(...rss[1]!)) },
+    {
+      what: 'import (tables → records)',
+      before: seconds(imports[0]!.seconds),
+      after: seconds(imports[1]!.seconds),
+      ratio: ratioOf(imports[0]!.seconds, imports[1]!.seconds),
+    },
+    {
+      what: `build, median of ${BUILD_ROUNDS} (range)`,
+      before: `${seconds(b)} (${range(builds[0]!)})`,
+      after: `${seconds(a)} (${range(builds[1]!)})`,
+      ratio: ratioOf(b, a),
+    },
+    {
+      what: 'build, peak RSS',
+      before: `${Math.max(...rss[0]!).toFixed(0)} MB`,
+      after: `${Math.max(...rss[1]!).toFixed(0)} MB`,
+      ratio: ratioOf(Math.max(...rss[0]!), Math.max(...rss[1]!)),
+    },
     { what: 'rebuild, nothing changed', before: seconds(again[0]!), after: seconds(again[1]!), ratio: ratioOf(again[0]!, again[1]!) },
   ];
 }
@@ -146,7 +161,12 @@ async function httpRows(trees: [Checkout, Checkout]): Promise<Row[]> {
       const loads: Load[] = [];
       for (const s of servers) loads.push(await measureLoad(s, [target.path], HTTP_CONNECTIONS, HTTP_SECONDS));
       const [b, a] = loads as [Load, Load];
-      rows.push({ what: `${target.label}, ${HTTP_CONNECTIONS} conn, ${HTTP_SECONDS} s`, before: fmtLoad(b), after: fmtLoad(a), ratio: `${ratioOf(rate(b), rate(a))} req/s` });
+      rows.push({
+        what: `${target.label}, ${HTTP_CONNECTIONS} conn, ${HTTP_SECONDS} s`,
+        before: fmtLoad(b),
+        after: fmtLoad(a),
+        ratio: `${ratioOf(rate(b), rate(a))} req/s`,
+      });
     }
     return rows;
   } finally {
@@ -158,8 +178,16 @@ function printRows(rows: Row[], trees: [Checkout, Checkout], loadAtStart: string
   const header: Row = { what: 'figure', before: `before: ${trees[0].label}`, after: `after: ${trees[1].label}`, ratio: 'after ÷ before' };
   const cols = ['what', 'before', 'after', 'ratio'] as const;
   const widths = cols.map((c) => Math.max(...[header, ...rows].map((r) => r[c].length)));
-  console.log(`\nbench --against on ${new Date().toISOString()} (node ${process.version}, ${availableParallelism()} cores; load ${loadAtStart} at the start, ${fmtLoadAvg()} at the end)\n`);
-  for (const row of [header, ...rows]) console.log(cols.map((c, i) => row[c].padEnd(widths[i]!)).join('  ').trimEnd());
+  console.log(
+    `\nbench --against on ${new Date().toISOString()} (node ${process.version}, ${availableParallelism()} cores; load ${loadAtStart} at the start, ${fmtLoadAvg()} at the end)\n`,
+  );
+  for (const row of [header, ...rows])
+    console.log(
+      cols
+        .map((c, i) => row[c].padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    );
 }
 
 export async function runComparison(ref: string): Promise<void> {
@@ -167,7 +195,12 @@ export async function runComparison(ref: string): Promise<void> {
   const dataDir = resolveConfig({}, {}).dataDir;
   const loadAtStart = fmtLoadAvg();
   const dirty = git(['status', '--porcelain']) !== '';
-  const after: Checkout = { label: `working tree (${git(['rev-parse', '--short', 'HEAD'])}${dirty ? ', with changes' : ''})`, root: repoRoot, dist: join(scratch, 'after-dist'), records: join(scratch, 'after-records') };
+  const after: Checkout = {
+    label: `working tree (${git(['rev-parse', '--short', 'HEAD'])}${dirty ? ', with changes' : ''})`,
+    root: repoRoot,
+    dist: join(scratch, 'after-dist'),
+    records: join(scratch, 'after-records'),
+  };
   let before: Checkout | null = null;
   try {
     before = checkOut(ref, scratch);

@@ -87,7 +87,13 @@ export async function runDevBench(scratch: string, upstream: string, root = repo
   mkdirSync(data, { recursive: true });
   for (const part of ['csv', 'media', 'PROVENANCE.md']) cpSync(join(upstream, part), join(data, part), { recursive: true });
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: data, OUT_DIR: join(scratch, 'dev-dist'), RECORDS_DIR: join(scratch, 'dev-records'), PORT: String(port) };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: data,
+    OUT_DIR: join(scratch, 'dev-dist'),
+    RECORDS_DIR: join(scratch, 'dev-records'),
+    PORT: String(port),
+  };
   delete env['BASE_URL'];
   const origin = `http://127.0.0.1:${port}`;
   const rows: DevBenchRow[] = [];
@@ -96,7 +102,11 @@ export async function runDevBench(scratch: string, upstream: string, root = repo
   const dev = cli(['dev'], env, nodeFlagsOf('dev', root), root);
   try {
     await dev.waitFor(/dev: serving/);
-    rows.push({ what: 'npm run dev: start (import + full build + planner)', figure: `${((performance.now() - started) / 1000).toFixed(1)} s`, goal: 'once per session' });
+    rows.push({
+      what: 'npm run dev: start (import + full build + planner)',
+      figure: `${((performance.now() - started) / 1000).toFixed(1)} s`,
+      goal: 'once per session',
+    });
     // the planner prepares a copy of dist/ in the background after each swap; a person saves
     // seconds apart, so each edit below waits as long before it is made
     const settle = () => new Promise((r) => setTimeout(r, 8000));
@@ -137,7 +147,11 @@ export async function runDevBench(scratch: string, upstream: string, root = repo
     const stats = join(data, 'csv', 'pokemon_stats.csv');
     writeFileSync(stats, readFileSync(stats));
     const noop = (await dev.waitFor(/dev: .*\n/, from))[0];
-    rows.push({ what: 'edit → done: a save that changes nothing', figure: `${((performance.now() - t0) / 1000).toFixed(2)} s  (${noop.trim().replace(/^dev: /, '')})`, goal: '' });
+    rows.push({
+      what: 'edit → done: a save that changes nothing',
+      figure: `${((performance.now() - t0) / 1000).toFixed(2)} s  (${noop.trim().replace(/^dev: /, '')})`,
+      goal: '',
+    });
   } finally {
     await dev.stop();
   }
@@ -161,7 +175,9 @@ export async function previewPeakRss(dist: string, env: NodeJS.ProcessEnv, root 
     const rssAtStart = statusMb(serve.child.pid!, 'VmRSS');
     const origin = `http://127.0.0.1:${port}`;
     const routes = JSON.parse(readFileSync(join(dist, routesFile), 'utf8')) as Routes;
-    const paths = routes.kinds.flatMap((kind) => (JSON.parse(readFileSync(join(dist, listFile(kind)), 'utf8')) as FullList).results.map((r) => new URL(r.url).pathname));
+    const paths = routes.kinds.flatMap((kind) =>
+      (JSON.parse(readFileSync(join(dist, listFile(kind)), 'utf8')) as FullList).results.map((r) => new URL(r.url).pathname),
+    );
     let next = 0;
     let bytes = 0;
     const worker = async () => {

@@ -75,7 +75,8 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-const stopped = (child: ChildProcess) => new Promise<void>((done) => (child.exitCode !== null || child.signalCode !== null ? done() : child.once('exit', () => done())));
+const stopped = (child: ChildProcess) =>
+  new Promise<void>((done) => (child.exitCode !== null || child.signalCode !== null ? done() : child.once('exit', () => done())));
 
 async function waitUntilServing(url: string, child: ChildProcess, log: () => string): Promise<void> {
   const deadline = Date.now() + 20_000;
@@ -131,7 +132,10 @@ function nginxBinary(): string {
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   // other jobs may hold the dpkg lock for a while: wait for it rather than fail
   spawnSync('apt-get', ['-o', 'DPkg::Lock::Timeout=600', 'update', '-qq'], { stdio: 'inherit', env });
-  const installed = spawnSync('apt-get', ['-o', 'DPkg::Lock::Timeout=600', 'install', '-y', '-qq', '--no-install-recommends', 'nginx'], { stdio: 'inherit', env });
+  const installed = spawnSync('apt-get', ['-o', 'DPkg::Lock::Timeout=600', 'install', '-y', '-qq', '--no-install-recommends', 'nginx'], {
+    stdio: 'inherit',
+    env,
+  });
   if (installed.status !== 0 || !existsSync('/usr/sbin/nginx')) throw new Error('could not install nginx with apt-get');
   return '/usr/sbin/nginx';
 }
@@ -286,13 +290,21 @@ async function pageComputation(dist: string, meta: Meta): Promise<{ p50: number;
   const measured = await time(urls, 2);
   const fullKind = kinds.reduce((a, b) => (counts[b]! > counts[a]! ? b : a));
   const full = await time([`${origin}/v2/${fullKind}/?limit=100000&offset=1`], 200);
-  return { p50: percentile(measured, 50), p99: percentile(measured, 99), n: measured.length, fullP50: percentile(full, 50), fullP99: percentile(full, 99), fullKind };
+  return {
+    p50: percentile(measured, 50),
+    p99: percentile(measured, 99),
+    n: measured.length,
+    fullP50: percentile(full, 50),
+    fullP99: percentile(full, 99),
+    fullKind,
+  };
 }
 
 // ---- the run ------------------------------------------------------------------------------------
 
 export const rate = (l: Load) => l.requests / l.seconds;
-export const fmtLoad = (l: Load) => `${Math.round(rate(l)).toLocaleString('en')} req/s, p99 ${l.p99} ms${l.cpuUs === null ? '' : `, ${Math.round(l.cpuUs)} µs CPU/req`}`;
+export const fmtLoad = (l: Load) =>
+  `${Math.round(rate(l)).toLocaleString('en')} req/s, p99 ${l.p99} ms${l.cpuUs === null ? '' : `, ${Math.round(l.cpuUs)} µs CPU/req`}`;
 
 export interface HttpBenchRow {
   what: string;
@@ -339,7 +351,11 @@ export async function runHttpBench(dist: string): Promise<HttpBenchRow[]> {
     const semiSpace = nodeFlagsOf('start').filter((flag) => flag.startsWith('--max-semi-space-size'));
     if (semiSpace.length) {
       const largest = TARGETS[1]!.path;
-      const plain = await startPreviewProcess(dist, meta.base_url, nodeFlagsOf('start').filter((flag) => !semiSpace.includes(flag)));
+      const plain = await startPreviewProcess(
+        dist,
+        meta.base_url,
+        nodeFlagsOf('start').filter((flag) => !semiSpace.includes(flag)),
+      );
       servers.push(plain);
       await autocannon(plain.url + largest, CONNECTIONS, 2);
       const withFlag = await measure(preview, [largest], CONNECTIONS, SECONDS);
@@ -355,7 +371,12 @@ export async function runHttpBench(dist: string): Promise<HttpBenchRow[]> {
       });
     }
 
-    const stress = await measure(preview, TARGETS.map((t) => t.path), STRESS_CONNECTIONS, STRESS_SECONDS);
+    const stress = await measure(
+      preview,
+      TARGETS.map((t) => t.path),
+      STRESS_CONNECTIONS,
+      STRESS_SECONDS,
+    );
     const failures = stress.errors + stress.timeouts + stress.non2xx;
     rows.push({
       what: `preview, ${STRESS_CONNECTIONS} conn over those ${TARGETS.length} requests, ${STRESS_SECONDS} s`,
@@ -385,7 +406,13 @@ export async function runHttpBench(dist: string): Promise<HttpBenchRow[]> {
   const cols = ['what', 'preview', 'nginx', 'ratio', 'target'] as const;
   const header: HttpBenchRow = { what: 'what', preview: 'preview', nginx: 'nginx', ratio: 'preview ÷ nginx', target: 'target' };
   const widths = cols.map((c) => Math.max(...[header, ...rows].map((r) => r[c].length)));
-  for (const row of [header, ...rows]) console.log(cols.map((c, i) => row[c].padEnd(widths[i]!)).join('  ').trimEnd());
+  for (const row of [header, ...rows])
+    console.log(
+      cols
+        .map((c, i) => row[c].padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    );
   console.log(`load average ${loadAtStart} at the start, ${fmtLoadAvg()} at the end (1-, 5-, 15-minute)`);
   return rows;
 }

@@ -35,7 +35,10 @@ export function measure(command: string[], env: NodeJS.ProcessEnv, cwd = repoRoo
 export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 export const range = (xs: number[]): string => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)} s`;
 /** The 1-, 5- and 15-minute load averages, printed beside every table: this machine is shared. */
-export const fmtLoadAvg = (): string => loadavg().map((x) => x.toFixed(1)).join(' ');
+export const fmtLoadAvg = (): string =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
 
 /** Whether `e` says a file or folder is not there (ENOENT): what a bench reading /proc or an optional file expects, and nothing else. */
 export { isMissing } from '../generator/files/folders.ts';
@@ -57,7 +60,7 @@ export function checkoutArg(argv: readonly string[] = process.argv): string {
 }
 
 /** Whether `e` is fetch's failure to connect (nothing listening yet), and nothing else. */
-export const isRefused = (e: unknown): boolean => e instanceof TypeError && ((e.cause as NodeJS.ErrnoException | undefined)?.code === 'ECONNREFUSED');
+export const isRefused = (e: unknown): boolean => e instanceof TypeError && (e.cause as NodeJS.ErrnoException | undefined)?.code === 'ECONNREFUSED';
 
 /** A TCP port free on this machine now, for a server the bench starts. */
 export function freePort(): Promise<number> {

@@ -25,13 +25,17 @@ import { distArgs, isMissing, median, printRows } from './measure.ts';
 
 /** The two answers measured, as paths below the base URL's origin. */
 export const QUERY_TARGETS = [
-  { what: 'filtered: creature, 3 filters + fields, whole list', path: '/v2/creature/?type=fire,water,grass&generation=1,3,5&speed=60..&fields=types,stats,sprites.front_default&limit=100000' },
+  {
+    what: 'filtered: creature, 3 filters + fields, whole list',
+    path: '/v2/creature/?type=fire,water,grass&generation=1,3,5&speed=60..&fields=types,stats,sprites.front_default&limit=100000',
+  },
   { what: 'search: q=charzard', path: '/v2/search/?q=charzard' },
   {
     // issue 24's heaviest query: three all-of filters, a two-key sort, two facets, a summary, and fields over the whole list
     // including species.names (read through the species link) in one language
     what: 'all-of ×3, sort, 2 facets, summary, species.names + lang: creature, whole list',
-    path: '/v2/creature/?type=grass,water,poison,bug&type=poison,water,flying&move=tackle,cut,surf&move=strength,swift,toxic&generation=1,2,3,4&generation=1,3,4,5' +
+    path:
+      '/v2/creature/?type=grass,water,poison,bug&type=poison,water,flying&move=tackle,cut,surf&move=strength,swift,toxic&generation=1,2,3,4&generation=1,3,4,5' +
       '&sort=-base_stat_total,name&facets=generation,egg_group&summary=base_stat_total,speed&fields=types,stats,sprites.front_default,species.names&lang=de&limit=100000',
   },
 ] as const;
@@ -298,13 +302,25 @@ export async function runQueryBench(dist: string, baseUrl: string): Promise<Arra
   rows.push([`${QUERY_TARGETS[2].what}, in-process, first answer of a fresh handler whose reads take ${FETCH_MS} ms each`, ms(overFetches), '']);
   for (const target of [FLOOR_TARGET, QUERY_TARGETS[1], QUERY_TARGETS[2]]) {
     const fresh = firstAnswerInFreshDeno(dist, baseUrl, target.path);
-    rows.push([`${target.what}, Deno, first answer of a fresh process`, `${ms(fresh.ms)}, ${fresh.faults} page faults (medians of ${FRESH_PROCESSES} processes)`, target === FLOOR_TARGET ? '' : 'cold ≤ 25 ms']);
+    rows.push([
+      `${target.what}, Deno, first answer of a fresh process`,
+      `${ms(fresh.ms)}, ${fresh.faults} page faults (medians of ${FRESH_PROCESSES} processes)`,
+      target === FLOOR_TARGET ? '' : 'cold ≤ 25 ms',
+    ]);
   }
   const heaviestFiles = await filesRead(dist, baseUrl, QUERY_TARGETS[2].path);
   const reads = readsInFreshDeno(dist, heaviestFiles);
-  rows.push([`  the heaviest query's ${heaviestFiles.length} files read side by side in a fresh Deno process, nothing else done`, `${ms(reads.ms)} for ${kb(reads.bytes)} (median of ${FRESH_PROCESSES} processes)`, '']);
+  rows.push([
+    `  the heaviest query's ${heaviestFiles.length} files read side by side in a fresh Deno process, nothing else done`,
+    `${ms(reads.ms)} for ${kb(reads.bytes)} (median of ${FRESH_PROCESSES} processes)`,
+    '',
+  ]);
   const touch = firstTouchMicrosPerPage();
-  rows.push(['  this machine: memory touched for the first time, a new process filling 64 MB', `${touch.micros.toFixed(1)} µs a page (${touch.faults} page faults; median of 3 processes)`, '']);
+  rows.push([
+    '  this machine: memory touched for the first time, a new process filling 64 MB',
+    `${touch.micros.toFixed(1)} µs a page (${touch.faults} page faults; median of 3 processes)`,
+    '',
+  ]);
   const sizes = indexSizes(dist);
   const all = { raw: 0, gzip: 0 };
   for (const size of sizes) {

@@ -31,16 +31,17 @@ class DevProcess {
   readonly origin: string;
   readonly label: string;
   readonly data: string;
-  constructor(
-    label: string,
-    root: string,
-    data: string,
-    scratch: string,
-    port: number,
-  ) {
+  constructor(label: string, root: string, data: string, scratch: string, port: number) {
     this.label = label;
     this.data = data;
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: data, OUT_DIR: join(scratch, 'dist'), RECORDS_DIR: join(scratch, 'records'), PORT: String(port), CI: 'true' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATA_DIR: data,
+      OUT_DIR: join(scratch, 'dist'),
+      RECORDS_DIR: join(scratch, 'records'),
+      PORT: String(port),
+      CI: 'true',
+    };
     delete env['BASE_URL'];
     this.origin = `http://127.0.0.1:${port}`;
     this.child = spawn(process.execPath, [...nodeFlagsOf('dev', root), 'generator/cli.ts', 'dev'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -51,7 +52,7 @@ class DevProcess {
     return this.out.length;
   }
   async waitFor(pattern: RegExp, from = 0): Promise<RegExpExecArray> {
-    for (const deadline = Date.now() + 900_000; ; ) {
+    for (const deadline = Date.now() + 900_000; ;) {
       const found = pattern.exec(this.out.slice(from));
       if (found) return found;
       if (this.child.exitCode !== null || Date.now() > deadline) throw new Error(`${this.label}: waiting for ${pattern}:\n${this.out}`);
@@ -74,7 +75,7 @@ class DevProcess {
 async function settle(devs: readonly DevProcess[], minMs: number): Promise<void> {
   await new Promise((r) => setTimeout(r, minMs));
   const total = () => devs.reduce((sum, d) => sum + d.cpu().process, 0);
-  for (let last = total(), deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+  for (let last = total(), deadline = Date.now() + 60_000; Date.now() < deadline;) {
     await new Promise((r) => setTimeout(r, 500));
     const now = total();
     if (now - last < 20) return;
@@ -142,10 +143,13 @@ async function main(trees: Array<[string, string]>, warmup: number, rounds: numb
       }
     }
     console.log(`\nms from the save until the preview answers, median (range) of ${rounds} renames each`);
-    const rows = [['checkout', 'wall', 'process CPU', 'main thread CPU', 'update (dev says)'], ...devs.map((d) => {
-      const f = figures.get(d)!;
-      return [d.label, fmt(f.map((x) => x.wall)), fmt(f.map((x) => x.process)), fmt(f.map((x) => x.main)), fmt(f.map((x) => x.update))];
-    })];
+    const rows = [
+      ['checkout', 'wall', 'process CPU', 'main thread CPU', 'update (dev says)'],
+      ...devs.map((d) => {
+        const f = figures.get(d)!;
+        return [d.label, fmt(f.map((x) => x.wall)), fmt(f.map((x) => x.process)), fmt(f.map((x) => x.main)), fmt(f.map((x) => x.update))];
+      }),
+    ];
     const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
     for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join('  '));
     console.log(`load at the end ${fmtLoadAvg()}`);
@@ -165,6 +169,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const before = argument('before');
   if (!before) throw new Error('--before DIR: a checkout of the earlier commit, with its node_modules');
   const also = process.argv.flatMap((a, i) => (a === '--also' ? [process.argv[i + 1]!] : []));
-  const trees: Array<[string, string]> = [['before', before], ['after', argument('after') ?? repoRoot], ...also.map((dir, i): [string, string] => [`also${i + 1}`, dir])];
+  const trees: Array<[string, string]> = [
+    ['before', before],
+    ['after', argument('after') ?? repoRoot],
+    ...also.map((dir, i): [string, string] => [`also${i + 1}`, dir]),
+  ];
   await main(trees, Number(argument('warmup') ?? 2), Number(argument('rounds') ?? 10));
 }

@@ -108,7 +108,7 @@ function stepFigures(steps: Record<string, number>, begin: Sample, marks: Sample
 async function settle(minMs: number): Promise<void> {
   await new Promise((r) => setTimeout(r, minMs));
   const deadline = Date.now() + 60_000;
-  for (let last = sample(performance.now()).process; Date.now() < deadline; ) {
+  for (let last = sample(performance.now()).process; Date.now() < deadline;) {
     await new Promise((r) => setTimeout(r, 250));
     const now = sample(performance.now()).process;
     if (now - last < 3) return;
@@ -196,7 +196,11 @@ async function runWorker(setup: WorkerSetup): Promise<void> {
         session.disconnect();
       }
       if (report.unchanged) throw new Error(`the ${command.edit} edit changed nothing`);
-      const figures: UpdateFigures = { steps: stepFigures(report.steps, begin, taken, end), documents: report.documents, ...(command.profile ? { profile: command.profile } : {}) };
+      const figures: UpdateFigures = {
+        steps: stepFigures(report.steps, begin, taken, end),
+        documents: report.documents,
+        ...(command.profile ? { profile: command.profile } : {}),
+      };
       await settle(2000);
       send({ type: 'updated', figures });
     })().catch((e: unknown) => send({ type: 'error', message: e instanceof Error ? (e.stack ?? e.message) : String(e) }));
@@ -208,12 +212,7 @@ class Worker {
   private readonly child: ChildProcess;
   private waiting: { resolve: (m: Message) => void; reject: (e: Error) => void } | null = null;
   readonly label: string;
-  constructor(
-    label: string,
-    root: string,
-    scratch: string,
-    baseUrl: string,
-  ) {
+  constructor(label: string, root: string, scratch: string, baseUrl: string) {
     this.label = label;
     const setup: WorkerSetup = { root, scratch, baseUrl };
     this.child = spawn(process.execPath, [...nodeFlagsOf('dev', root), fileURLToPath(import.meta.url), '--worker', JSON.stringify(setup)], {
@@ -257,7 +256,10 @@ const fmt = (xs: number[]) => (xs.length ? `${median(xs).toFixed(0)} (${Math.min
 
 function printSteps(label: string, figures: Collected): void {
   console.log(`\n${label}: ms per step, median (range) of ${[...figures.values()][0]?.wall.length ?? 0} updates`);
-  const rows = [['step', 'wall', 'main thread CPU', 'process CPU', 'event loop active'], ...[...figures].map(([step, f]) => [step, fmt(f.wall), fmt(f.thread), fmt(f.process), fmt(f.loop)])];
+  const rows = [
+    ['step', 'wall', 'main thread CPU', 'process CPU', 'event loop active'],
+    ...[...figures].map(([step, f]) => [step, fmt(f.wall), fmt(f.thread), fmt(f.process), fmt(f.loop)]),
+  ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join('  '));
 }
@@ -306,7 +308,11 @@ async function drive(options: DriverOptions): Promise<void> {
   mkdirSync(options.out, { recursive: true });
   console.log(`rename-steps (${options.edit} edit) on ${new Date().toISOString()}, node ${process.version}, load ${fmtLoadAvg()}`);
   try {
-    const trees: Array<[string, string]> = [['before', options.before], ['after', options.after], ...options.also.map((dir, i): [string, string] => [`also${i + 1}`, dir])];
+    const trees: Array<[string, string]> = [
+      ['before', options.before],
+      ['after', options.after],
+      ...options.also.map((dir, i): [string, string] => [`also${i + 1}`, dir]),
+    ];
     for (const [label, root] of trees) {
       const dir = join(scratch, label);
       for (const part of ['csv', 'media', 'PROVENANCE.md']) cpSync(join(upstream, part), join(dir, 'data', part), { recursive: true });

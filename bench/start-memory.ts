@@ -82,7 +82,11 @@ function processTree(pid: number): TreeProcess[] {
   const tree = [pid];
   for (let i = 0; i < tree.length; i++) for (const [child, parent] of parentOf) if (parent === tree[i]) tree.push(child);
   return tree.map((p) => ({
-    command: readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').filter(Boolean).map((word) => word.replace(/^.*\//, '')).join(' '),
+    command: readFileSync(`/proc/${p}/cmdline`, 'utf8')
+      .split('\0')
+      .filter(Boolean)
+      .map((word) => word.replace(/^.*\//, ''))
+      .join(' '),
     rssMb: statusMb(p, 'VmRSS'),
   }));
 }
@@ -91,7 +95,12 @@ function processTree(pid: number): TreeProcess[] {
 async function npmStartOnce(env: NodeJS.ProcessEnv, root: string): Promise<{ ms: number; tree: TreeProcess[] }> {
   const started = performance.now();
   // a process group of its own, stopped as Ctrl-C stops it: npm waits for its script's shell, which does not pass a signal on
-  const child = spawn('npm', ['start', '--silent'], { cwd: root, env: { ...env, PORT: String(await freePort()) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('npm', ['start', '--silent'], {
+    cwd: root,
+    env: { ...env, PORT: String(await freePort()) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
     let output = '';
@@ -122,7 +131,11 @@ export async function npmStartRows(env: NodeJS.ProcessEnv, root: string): Promis
   const tree = rounds.at(-1)!.tree;
   const sum = tree.reduce((total, p) => total + p.rssMb, 0);
   return [
-    { what: `npm start on a built dist/: until it serves (median of ${NPM_START_ROUNDS})`, figure: `${median(ms).toFixed(0)} ms (${Math.min(...ms).toFixed(0)}–${Math.max(...ms).toFixed(0)})`, goal: '' },
+    {
+      what: `npm start on a built dist/: until it serves (median of ${NPM_START_ROUNDS})`,
+      figure: `${median(ms).toFixed(0)} ms (${Math.min(...ms).toFixed(0)}–${Math.max(...ms).toFixed(0)})`,
+      goal: '',
+    },
     {
       what: 'npm start on a built dist/: the serving tree',
       figure: `${sum.toFixed(0)} MB in ${tree.length}: ${tree.map((p) => `${p.command.split(' ').slice(0, 2).join(' ')} ${p.rssMb.toFixed(0)} MB`).join('; ')}`,
@@ -149,7 +162,11 @@ export async function runStartMemoryBench(scratch: string, upstream: string, roo
       figure: `${fresh.rssMb.toFixed(0)} MB (its peak ${fresh.peakMb.toFixed(0)} MB; ${Number.isNaN(buildPeak) ? 'no build child' : `the build child's peak ${buildPeak.toFixed(0)} MB`})`,
       goal: 'as a preview on a built dist/',
     },
-    { what: 'a preview started on the built dist/: RSS once serving', figure: `${built.rssMb.toFixed(0)} MB (its peak ${built.peakMb.toFixed(0)} MB)`, goal: '' },
+    {
+      what: 'a preview started on the built dist/: RSS once serving',
+      figure: `${built.rssMb.toFixed(0)} MB (its peak ${built.peakMb.toFixed(0)} MB)`,
+      goal: '',
+    },
     ...npmStart,
   ];
 }

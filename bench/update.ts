@@ -101,7 +101,11 @@ function updateRows(pairs: readonly Pair[], editedTables: number): UpdateBenchRo
   const rows = pairs.flatMap(({ full, update, download }, round) => {
     const margin = full.seconds + download - update.seconds;
     return [
-      { what: `round ${round + 1}: full import + build (the pinned data)`, figure: `${full.seconds.toFixed(2)} s, peak RSS ${full.peakRssMb.toFixed(0)} MB`, goal: '' },
+      {
+        what: `round ${round + 1}: full import + build (the pinned data)`,
+        figure: `${full.seconds.toFixed(2)} s, peak RSS ${full.peakRssMb.toFixed(0)} MB`,
+        goal: '',
+      },
       {
         what: `round ${round + 1}: data:update to a commit changing ${editedTables} tables`,
         figure: `${update.seconds.toFixed(2)} s, peak RSS ${update.peakRssMb.toFixed(0)} MB (download from a local server ${download.toFixed(1)} s, verify, import, build, compare, swap)`,
@@ -111,8 +115,22 @@ function updateRows(pairs: readonly Pair[], editedTables: number): UpdateBenchRo
   });
   const last = pairs[pairs.length - 1]!.update.output.split('\n');
   rows.push({ what: `the goal, pair by pair`, figure: `met in ${met} of ${pairs.length}`, goal: '' });
-  rows.push({ what: '  the last update\'s steps', figure: last.filter((l) => /^(compare|fetch): .* in |^update: /.test(l)).map((l) => l.trim()).join('; '), goal: '' });
-  rows.push({ what: '  its summary', figure: last.filter((l) => /items:|table /.test(l)).map((l) => l.trim()).join('; '), goal: '' });
+  rows.push({
+    what: "  the last update's steps",
+    figure: last
+      .filter((l) => /^(compare|fetch): .* in |^update: /.test(l))
+      .map((l) => l.trim())
+      .join('; '),
+    goal: '',
+  });
+  rows.push({
+    what: '  its summary',
+    figure: last
+      .filter((l) => /items:|table /.test(l))
+      .map((l) => l.trim())
+      .join('; '),
+    goal: '',
+  });
   return rows;
 }
 

@@ -10,10 +10,7 @@ import { BrokenBuild, readAhead, type BuildFiles, type CollectionFiles } from '.
 import { collection } from './collection.ts';
 import { queryValues } from './params.ts';
 import type { Answer } from './http.ts';
-import {
-  asOfColumnFile, asOfListsFile, asOfMoveFilterFile, asOfViewFile, runPositions,
-  type ListViewsFile, type ViewFile,
-} from './as-of/facts.ts';
+import { asOfColumnFile, asOfListsFile, asOfMoveFilterFile, asOfViewFile, runPositions, type ListViewsFile, type ViewFile } from './as-of/facts.ts';
 import type { VersionGroup } from './as-of/versions.ts';
 import type { ColumnReader } from './query/field-column.ts';
 import { fieldColumnFile, filterIndexFile } from './layout.ts';
@@ -30,7 +27,8 @@ export async function collectionAsOf(build: BuildFiles, vg: VersionGroup, v: str
 }
 
 /** A kind's lists as of each version group, read once per build; `asOf` starts the read beside the version groups'. */
-export const listViewsOf = (build: BuildFiles, kind: string): Promise<ListViewsFile> => keptJson<ListViewsFile>(build, asOfListsFile(kind), 'missing, though the kind is answered as of a game');
+export const listViewsOf = (build: BuildFiles, kind: string): Promise<ListViewsFile> =>
+  keptJson<ListViewsFile>(build, asOfListsFile(kind), 'missing, though the kind is answered as of a game');
 
 /** The one kind whose list has a `move` filter as of the game. */
 const KIND_WITH_MOVES = 'creature';
@@ -41,7 +39,13 @@ const KIND_WITH_MOVES = 'creature';
  * never a wrong answer.
  */
 const asksMoves = (params: URLSearchParams): boolean =>
-  queryValues(params, 'move').length > 0 || queryValues(params, 'facets').some((value) => value.toLowerCase().split(',').some((name) => name.trim() === 'move'));
+  queryValues(params, 'move').length > 0 ||
+  queryValues(params, 'facets').some((value) =>
+    value
+      .toLowerCase()
+      .split(',')
+      .some((name) => name.trim() === 'move'),
+  );
 
 /** A value filter's rows as of the game: `[name, id, gaps between list positions]`, by id. */
 type GapRows = ViewFile['values'][number][1];
@@ -118,7 +122,10 @@ class AsOfFiles implements CollectionFiles {
       const file = await keptJson<ViewFile>(this.build, asOfViewFile(kind, key), `missing, though ${asOfListsFile(kind)} names it`);
       const existing = runPositions(runs);
       const values = new Map(file.values);
-      const moves = this.moves && moveFilter !== null ? (await this.build.filterPackAt(asOfMoveFilterFile(kind, moveFilter), `missing, though ${asOfListsFile(kind)} names it`)).values[0] : undefined;
+      const moves =
+        this.moves && moveFilter !== null
+          ? (await this.build.filterPackAt(asOfMoveFilterFile(kind, moveFilter), `missing, though ${asOfListsFile(kind)} names it`)).values[0]
+          : undefined;
       return { key, existing, values, moves: moves ?? null, ranges: file.ranges, fields: new Map(file.fields) };
     }))!;
   }
@@ -181,7 +188,11 @@ function packedAsOf(today: PackedFilters, view: View): PackedFilters {
 }
 
 /** A filter's name, about and target: what a filter as of the game takes from today's. */
-const labelsOf = ({ name, about, target }: PackedValueFilter): Pick<PackedValueFilter, 'name' | 'about' | 'target'> => ({ name, about, ...(target === undefined ? {} : { target }) });
+const labelsOf = ({ name, about, target }: PackedValueFilter): Pick<PackedValueFilter, 'name' | 'about' | 'target'> => ({
+  name,
+  about,
+  ...(target === undefined ? {} : { target }),
+});
 
 /**
  * The `move` filter as of the game (its values by move id, unnamed: generator/indexes/as-of-views.ts

@@ -11,7 +11,16 @@ import { canonicalKey, idOfUrl, itemFile, listFile } from './layout.ts';
 import { abilityAsOf, creatureAsOf, matchups, moveAsOf, typeAsOf, type AsOf, type AsOfAll } from './as-of/documents.ts';
 import { abilityExists, existsInGeneration } from './as-of/rules.ts';
 import { Versions } from './as-of/versions.ts';
-import { asOfDocumentFile, asOfFactsFile, asOfMoveNamesFile, type CreatureAsOfDocument, type FactKind, type FactsFile, type MoveAsOfDocument, type MoveNamesFile } from './as-of/facts.ts';
+import {
+  asOfDocumentFile,
+  asOfFactsFile,
+  asOfMoveNamesFile,
+  type CreatureAsOfDocument,
+  type FactKind,
+  type FactsFile,
+  type MoveAsOfDocument,
+  type MoveNamesFile,
+} from './as-of/facts.ts';
 import { AsOfWorld } from './as-of/world.ts';
 import { collectionAsOf, listViewsOf } from './as-of-collection.ts';
 
@@ -36,14 +45,21 @@ export function versionsOf(build: BuildFiles): Promise<Versions> {
 
 /** Every move's name by id, read once per build: a creature's as-of document and the facts name moves by id only. */
 function moveNamesOf(build: BuildFiles): Promise<Map<number, string>> {
-  return build.keep('as-of-move-names', async () => new Map((await build.requiredJson<MoveNamesFile>(asOfMoveNamesFile)).records)) as Promise<Map<number, string>>;
+  return build.keep('as-of-move-names', async () => new Map((await build.requiredJson<MoveNamesFile>(asOfMoveNamesFile)).records)) as Promise<
+    Map<number, string>
+  >;
 }
 
 /** The facts of every creature, move, type, ability and stat, read once per build: what answers over all of them read. */
 export function worldOf(build: BuildFiles): Promise<AsOfWorld> {
   return build.keep('as-of-world', async () => {
     const [versions, creatures, moves, types, abilities, stats] = await Promise.all([
-      versionsOf(build), readFacts(build, 'creature'), readFacts(build, 'move'), readFacts(build, 'type'), readFacts(build, 'ability'), readFacts(build, 'stat'),
+      versionsOf(build),
+      readFacts(build, 'creature'),
+      readFacts(build, 'move'),
+      readFacts(build, 'type'),
+      readFacts(build, 'ability'),
+      readFacts(build, 'stat'),
     ]);
     return new AsOfWorld(versions, { creatures, moves, types, abilities, stats });
   }) as Promise<AsOfWorld>;
@@ -53,7 +69,11 @@ export function worldOf(build: BuildFiles): Promise<AsOfWorld> {
  * `rest`: the segments after `as-of`; `withQuery` reads a list's query string (the handler's
  * cap on its length) and answers with it.
  */
-export async function asOf(build: BuildFiles, rest: readonly string[], withQuery: (answer: (params: URLSearchParams) => Promise<Answer>) => Promise<Answer>): Promise<Answer> {
+export async function asOf(
+  build: BuildFiles,
+  rest: readonly string[],
+  withQuery: (answer: (params: URLSearchParams) => Promise<Answer>) => Promise<Answer>,
+): Promise<Answer> {
   const [v, kind, key, sub] = rest;
   if (v === undefined || kind === undefined || rest.length > 4) return notFound();
   // the reads every answer over all creatures will wait on start now, beside the version groups'
@@ -70,7 +90,8 @@ export async function asOf(build: BuildFiles, rest: readonly string[], withQuery
   if (!isAsOfKind(kind)) return notFoundBecause(`"${kind}" is not answered as of a game: ${AS_OF_KINDS.join(', ')} are`);
   if (key === undefined) return withQuery(async (params) => collectionAsOf(build, vg, v, kind, params));
   const context: AsOf = { vg, versions, base: build.baseUrl };
-  if (sub !== undefined) return sub === MATCHUPS && kind === 'creature' ? creatureMatchups(build, key, { ...context, world: await worldOf(build) }) : notFound();
+  if (sub !== undefined)
+    return sub === MATCHUPS && kind === 'creature' ? creatureMatchups(build, key, { ...context, world: await worldOf(build) }) : notFound();
   return itemAsOf(build, kind, canonicalKey(key), context, item!);
 }
 
@@ -83,7 +104,10 @@ interface ItemFiles {
 /** An item's files, read side by side: each is named by the key (names are hard links, as items' are), so none waits on another. */
 async function itemRead(build: BuildFiles, kind: AsOfKind, key: string): Promise<ItemFiles> {
   if (kind === 'creature') return { doc: await build.json<Doc>(asOfDocumentFile('creature', key)), moveDocument: null };
-  const [doc, moveDocument] = await Promise.all([build.json<Doc>(itemFile(kind, key)), kind === 'move' ? build.json<MoveAsOfDocument>(asOfDocumentFile('move', key)) : null]);
+  const [doc, moveDocument] = await Promise.all([
+    build.json<Doc>(itemFile(kind, key)),
+    kind === 'move' ? build.json<MoveAsOfDocument>(asOfDocumentFile('move', key)) : null,
+  ]);
   return { doc, moveDocument };
 }
 
@@ -109,7 +133,10 @@ async function itemAsOf(build: BuildFiles, kind: AsOfKind, key: string, context:
   const all: AsOfAll = { ...context, world: await worldOf(build) };
   if (kind === 'ability') return jsonAnswer(200, abilityAsOf(today, all));
   const names = await moveNamesOf(build);
-  return jsonAnswer(200, typeAsOf(today, all, (id) => names.get(id)));
+  return jsonAnswer(
+    200,
+    typeAsOf(today, all, (id) => names.get(id)),
+  );
 }
 
 /** A creature as of a game: its as-of document (by id or name) says all but its moves' names, when it came included. */
@@ -118,7 +145,10 @@ async function creatureItem(build: BuildFiles, key: string, context: AsOf, doc: 
   if (doc === null) return notFound();
   if (!context.versions.cameBy(doc.born, context.vg, `creature ${key}`)) return notFoundBecause(`creature "${key}" did not exist as of ${context.vg.name}`);
   const byId = await names;
-  return jsonAnswer(200, creatureAsOf(doc, context, (id) => byId.get(id)));
+  return jsonAnswer(
+    200,
+    creatureAsOf(doc, context, (id) => byId.get(id)),
+  );
 }
 
 /** What matchups read, started side by side: the facts of every kind and the type list (its order is the answer's). */
@@ -136,4 +166,3 @@ async function creatureMatchups(build: BuildFiles, key: string, context: AsOfAll
   const listed = types.results.map((entry) => idOfUrl(entry.url)!);
   return jsonAnswer(200, matchups(id, listed, context));
 }
-

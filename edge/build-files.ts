@@ -12,7 +12,18 @@
  */
 import { contentHash, type Answer, type AnswerIdentity } from './http.ts';
 import {
-  fieldColumnFile, filterIndexFile, languageSearchFile, listPackFile, languageSearchPackFile, listFile, metaFile, routesFile, searchIndexFile, searchPackFile, type Meta, type Routes,
+  fieldColumnFile,
+  filterIndexFile,
+  languageSearchFile,
+  listPackFile,
+  languageSearchPackFile,
+  listFile,
+  metaFile,
+  routesFile,
+  searchIndexFile,
+  searchPackFile,
+  type Meta,
+  type Routes,
 } from './layout.ts';
 import type { FullList, ListEntry } from './pagination.ts';
 import { FieldColumn, PatchedColumn, type ColumnReader } from './query/field-column.ts';
@@ -265,7 +276,11 @@ async function checkedHash(path: string, answer: Answer): Promise<string> {
 
 const WHITESPACE = new Set([0x20, 0x0a, 0x0d, 0x09]);
 /** The closing byte of a JSON document that opens with an object, an array or a string. */
-const CLOSING: ReadonlyMap<number, number> = new Map([[0x7b, 0x7d], [0x5b, 0x5d], [0x22, 0x22]]);
+const CLOSING: ReadonlyMap<number, number> = new Map([
+  [0x7b, 0x7d],
+  [0x5b, 0x5d],
+  [0x22, 0x22],
+]);
 
 /**
  * Whether a JSON document's first and last bytes (past whitespace) are a pair that opens and

@@ -25,8 +25,16 @@ import { DEFAULT_LIMIT, NO_QUERIES, pageFile, type QueryShape, type Routes } fro
 import { entriesWithFields, pathsBelow, startFieldReads } from './list-fields.ts';
 import { pageLinks, paginate } from './pagination.ts';
 import {
-  asksAnything, collectionLinkSuffix, collectionTable, COLLECTION_TABLE, HELD_BY_NONE, SHAPING_TABLE,
-  type CollectionQuery, type CollectionTable, type ReadScope, type ValuesOf,
+  asksAnything,
+  collectionLinkSuffix,
+  collectionTable,
+  COLLECTION_TABLE,
+  HELD_BY_NONE,
+  SHAPING_TABLE,
+  type CollectionQuery,
+  type CollectionTable,
+  type ReadScope,
+  type ValuesOf,
 } from './parameter-table.ts';
 import { queryValues, readDeclared, readParam, readParams } from './params.ts';
 import { facetValues, type FacetValue } from './query/facets.ts';
@@ -52,12 +60,22 @@ export interface CollectionScope {
 }
 
 /** `GET /v2/{kind}/`; fields are made for the page's entries only, whatever the total. */
-export async function collection(build: CollectionFiles, kind: string, params: URLSearchParams, scope: CollectionScope = { url: `${build.baseUrl}/${kind}/`, positions: null }): Promise<Answer> {
+export async function collection(
+  build: CollectionFiles,
+  kind: string,
+  params: URLSearchParams,
+  scope: CollectionScope = { url: `${build.baseUrl}/${kind}/`, positions: null },
+): Promise<Answer> {
   const routes = await build.routes();
   const queries = routes?.queries?.[kind];
   const table = collectionTable(queries);
   const reading: ReadScope = {
-    build, kind, kinds: routes?.kinds ?? [], shape: queries ?? NO_QUERIES, idOnly: routes?.idOnly.includes(kind) ?? false, below: queries ? pathsBelow(routes, queries) : [],
+    build,
+    kind,
+    kinds: routes?.kinds ?? [],
+    shape: queries ?? NO_QUERIES,
+    idOnly: routes?.idOnly.includes(kind) ?? false,
+    below: queries ? pathsBelow(routes, queries) : [],
   };
   const parsed = await readQuery(params, table, reading, routes);
   if (!parsed.ok) return badParameter(parsed.error);
@@ -70,9 +88,10 @@ export async function collection(build: CollectionFiles, kind: string, params: U
   const { limit, offset } = query;
   const matching = await sorted(build, kind, keys, positions.value, query.sort);
   const page = matching.slice(offset, offset + limit);
-  const results = query.fields === null || queries === undefined
-    ? page.map((p) => keys.entry(p))
-    : await entriesWithFields(build, routes, keys, page, { kind, shape: queries, paths: query.fields, lang: query.lang });
+  const results =
+    query.fields === null || queries === undefined
+      ? page.map((p) => keys.entry(p))
+      : await entriesWithFields(build, routes, keys, page, { kind, shape: queries, paths: query.fields, lang: query.lang });
   const links = pageLinks(matching.length, scope.url, offset, limit, () => collectionLinkSuffix(table, query));
   return jsonAnswer(200, { count: matching.length, ...links, ...(await aggregates(build, kind, queries, matching, query)), results });
 }
@@ -105,7 +124,9 @@ function startReads({ build, kind, shape }: ReadScope, routes: Routes, params: U
 /** The matching positions in the order of `sort` (list order when none is asked). */
 async function sorted(build: CollectionFiles, kind: string, keys: ListKeys, positions: number[], sort: SortKey[] | null): Promise<number[]> {
   if (sort === null) return positions;
-  const columns = await Promise.all(sort.map(async ({ key, descending }): Promise<SortColumn> => ({ values: await sortColumn(build, kind, keys, key), descending })));
+  const columns = await Promise.all(
+    sort.map(async ({ key, descending }): Promise<SortColumn> => ({ values: await sortColumn(build, kind, keys, key), descending })),
+  );
   return sortPositions(positions, columns);
 }
 
@@ -176,7 +197,13 @@ async function readQuery(params: URLSearchParams, table: CollectionTable, scope:
 const NOT_SHAPED: Shaping = { fields: null, sort: null, facets: null, summary: null };
 
 /** The list positions (of `within`, when given) matching the whole query, ascending; a 400 for a batch naming no entry. */
-async function matchPositions(build: CollectionFiles, kind: string, keys: ListKeys, query: CollectionQuery, within: readonly number[] | null): Promise<Parsed<number[]>> {
+async function matchPositions(
+  build: CollectionFiles,
+  kind: string,
+  keys: ListKeys,
+  query: CollectionQuery,
+  within: readonly number[] | null,
+): Promise<Parsed<number[]>> {
   const batch = batchPositions(kind, keys, query.id, query.name);
   if (!batch.ok) return batch;
   let positions = batch.value;
@@ -203,12 +230,14 @@ function batchPositions(kind: string, keys: ListKeys, ids: number[] | null, name
   const positions = new Set<number>();
   for (const id of ids ?? []) {
     const p = keys.positionOfId(id);
-    if (p === undefined) return { ok: false, error: { parameter: 'id', value: String(id), accepts: `ids of entries of the ${kind} collection, separated by commas` } };
+    if (p === undefined)
+      return { ok: false, error: { parameter: 'id', value: String(id), accepts: `ids of entries of the ${kind} collection, separated by commas` } };
     positions.add(p);
   }
   for (const name of names ?? []) {
     const p = keys.positionOfName(name);
-    if (p === undefined) return { ok: false, error: { parameter: 'name', value: name, accepts: `names of entries of the ${kind} collection, separated by commas` } };
+    if (p === undefined)
+      return { ok: false, error: { parameter: 'name', value: name, accepts: `names of entries of the ${kind} collection, separated by commas` } };
     positions.add(p);
   }
   return { ok: true, value: [...positions].sort((a, b) => a - b) };
@@ -227,7 +256,9 @@ async function qPositions(build: CollectionFiles, kind: string, keys: ListKeys, 
   if (file === null) {
     const needle = q.toLowerCase();
     const out: number[] = [];
-    keys.names().forEach((name, p) => { if (name !== undefined && name.includes(needle)) out.push(p); });
+    keys.names().forEach((name, p) => {
+      if (name !== undefined && name.includes(needle)) out.push(p);
+    });
     return out;
   }
   const index = await build.keep(`search-index:${kind}`, async () => SearchIndex.fromFiles(file));

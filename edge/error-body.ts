@@ -17,7 +17,11 @@ export interface ErrorBody {
 }
 
 /** An error body: the code, the detail, then the fields the code carries besides. */
-export function errorBody<Code extends string, Extra extends object = object>(error: Code, detail: string, extra?: Extra): { error: Code; detail: string } & Extra {
+export function errorBody<Code extends string, Extra extends object = object>(
+  error: Code,
+  detail: string,
+  extra?: Extra,
+): { error: Code; detail: string } & Extra {
   return { error, detail, ...(extra as Extra) };
 }
 
@@ -28,9 +32,10 @@ export interface BadParameterBody extends ErrorBody, ParameterError {
 
 export function badParameterBody({ parameter, value, accepts }: ParameterError): BadParameterBody {
   // `*` is the whole query string, past its cap (edge/query/parse.ts `checkQueryLength`)
-  const detail = parameter === '*'
-    ? 'The query string is longer than the API reads; accepts says how long it may be.'
-    : `The value of the query parameter ${parameter} was not understood; accepts says what it takes.`;
+  const detail =
+    parameter === '*'
+      ? 'The query string is longer than the API reads; accepts says how long it may be.'
+      : `The value of the query parameter ${parameter} was not understood; accepts says what it takes.`;
   return errorBody('bad_parameter', detail, { parameter, value, accepts });
 }
 
@@ -41,7 +46,10 @@ export const notFoundBody = (detail: string) => errorBody('not_found', detail);
 export const INTERNAL_BODY = errorBody('internal', "The server failed to answer this request. The fault is ours, not the request's, and it was logged.");
 
 /** The deploy's own files could not be read just now (the edge): `Retry-After` says when to ask again. */
-export const UNAVAILABLE_BODY = errorBody('unavailable', "The service cannot read its files just now. The fault is ours, not the request's: try again in a moment.");
+export const UNAVAILABLE_BODY = errorBody(
+  'unavailable',
+  "The service cannot read its files just now. The fault is ours, not the request's: try again in a moment.",
+);
 
 export const METHOD_NOT_ALLOWED_BODY = errorBody('method_not_allowed', 'This API is read-only: it answers GET and HEAD, as the Allow header says.');
 

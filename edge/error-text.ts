@@ -34,7 +34,9 @@ function chainText(error: unknown, seen: Set<unknown>, depth: number): string {
 
 /** An AggregateError's errors, each with its causes, indented below it. */
 function gatheredText(errors: readonly unknown[], seen: Set<unknown>, depth: number): string[] {
-  const shown = errors.slice(0, MAX_GATHERED).map((e, i) => indented(`[${i + 1} of ${errors.length}] ${depth + 1 >= MAX_DEPTH || seen.has(e) ? ownStack(e) : chainText(e, seen, depth + 1)}`));
+  const shown = errors
+    .slice(0, MAX_GATHERED)
+    .map((e, i) => indented(`[${i + 1} of ${errors.length}] ${depth + 1 >= MAX_DEPTH || seen.has(e) ? ownStack(e) : chainText(e, seen, depth + 1)}`));
   if (errors.length > MAX_GATHERED) shown.push(indented(`… and ${errors.length - MAX_GATHERED} more`));
   return shown;
 }

@@ -53,7 +53,6 @@ export function pathSegments(pathname: string): string[] | null {
   return segments;
 }
 
-
 /** The file at `path` as the answer, read now or already being read (`started`). */
 async function fileAnswer(build: BuildFiles, path: string, started: Promise<Uint8Array | null> | null = null): Promise<Answer> {
   const bytes = await (started ?? build.read(path));
@@ -92,9 +91,14 @@ async function route(build: BuildFiles, url: URL): Promise<Answer> {
  * on a cold start an item's file (served only once the table lists its kind); the language list
  * a query's `lang` is checked against (a list every build has).
  */
-function prefetch(build: BuildFiles, url: URL, segments: readonly string[] | null): { answer: Promise<Answer> | null; item: Promise<Uint8Array | null> | null } {
+function prefetch(
+  build: BuildFiles,
+  url: URL,
+  segments: readonly string[] | null,
+): { answer: Promise<Answer> | null; item: Promise<Uint8Array | null> | null } {
   const answer = segments === null ? null : answerOutsideRoutes(build, url, segments);
-  const item = segments?.length === 2 && !build.routesKnown && !NOT_KINDS.has(segments[0]!) ? build.read(itemFile(segments[0]!, canonicalKey(segments[1]!))) : null;
+  const item =
+    segments?.length === 2 && !build.routesKnown && !NOT_KINDS.has(segments[0]!) ? build.read(itemFile(segments[0]!, canonicalKey(segments[1]!))) : null;
   if (answer) readAhead(answer);
   if (item) readAhead(item);
   if (namesLanguage(url)) readAhead(languageList(build));
@@ -146,7 +150,8 @@ export async function paramsReadAt(build: BuildFiles, pathname: string): Promise
   if (routes.site?.[pathname]) return [];
   const segments = pathSegments(pathname);
   // an as-of list reads what its kind's list reads
-  if (segments?.length === 3 && segments[0] === AS_OF_PATH && isAsOfKind(segments[2]!)) return routes.kinds.includes(segments[2]) ? collectionParams(routes.queries?.[segments[2]]) : [];
+  if (segments?.length === 3 && segments[0] === AS_OF_PATH && isAsOfKind(segments[2]!))
+    return routes.kinds.includes(segments[2]) ? collectionParams(routes.queries?.[segments[2]]) : [];
   if (segments === null || segments.length !== 1) return [];
   const [first] = segments as [string];
   if (first === SEARCH_PATH) return [...SEARCH_PARAMS];

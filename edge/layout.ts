@@ -25,7 +25,8 @@ export const idOfUrl = (url: string): number | null => {
   return at < 0 ? null : idAfter(url, at, end);
 };
 
-const SLASH = 0x2f, DASH = 0x2d;
+const SLASH = 0x2f,
+  DASH = 0x2d;
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 /** A kind's segment and the slash after it, matched where `lastIndex` says (a test makes no match object). */
 const KIND_SEGMENT = /[a-z0-9-]+\//y;

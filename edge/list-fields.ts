@@ -44,7 +44,13 @@ export interface FieldsAsked {
  * whole is the column's bytes, spliced into the answer as they are (edge/query/raw-json.ts);
  * only where a path below it is asked, or a link is followed, are the page's values parsed.
  */
-export async function entriesWithFields(build: CollectionFiles, routes: Pick<Routes, 'queries'>, keys: ListKeys, page: number[], asked: FieldsAsked): Promise<JsonPart[]> {
+export async function entriesWithFields(
+  build: CollectionFiles,
+  routes: Pick<Routes, 'queries'>,
+  keys: ListKeys,
+  page: number[],
+  asked: FieldsAsked,
+): Promise<JsonPart[]> {
   const { kind, shape, paths, lang } = asked;
   const followed = followedLinks(shape, paths).map((link) => ({ ...link, ids: linkIds(keys, kind, link.field) }));
   const items = await nestedItems(build, kind, shape.fields, page, {
@@ -88,9 +94,13 @@ interface FollowedLink {
 /** The links the asked paths go through. */
 function followedLinks(shape: QueryShape, paths: readonly string[]): FollowedLink[] {
   const own = ownPaths(shape);
-  return Object.entries(shape.links ?? {}).map(([field, target]) => ({
-    field, target, rest: paths.filter((p) => p.startsWith(`${field}.`) && !own.includes(p)).map((p) => p.slice(field.length + 1)),
-  })).filter((link) => link.rest.length > 0);
+  return Object.entries(shape.links ?? {})
+    .map(([field, target]) => ({
+      field,
+      target,
+      rest: paths.filter((p) => p.startsWith(`${field}.`) && !own.includes(p)).map((p) => p.slice(field.length + 1)),
+    }))
+    .filter((link) => link.rest.length > 0);
 }
 
 /** The declared fields an asked path is at or below: the columns the entries are made from. */
@@ -105,11 +115,21 @@ const fieldsReached = (declared: readonly string[], paths: readonly string[]): s
  * nothing): the others start now, where waiting for the language list put them 10-20 ms into a
  * fresh process's first answer.
  */
-export function startFieldReads(build: CollectionFiles, routes: Pick<Routes, 'queries'>, asked: Omit<FieldsAsked, 'lang'>, lang: Promise<Parsed<string | null>>): void {
+export function startFieldReads(
+  build: CollectionFiles,
+  routes: Pick<Routes, 'queries'>,
+  asked: Omit<FieldsAsked, 'lang'>,
+  lang: Promise<Parsed<string | null>>,
+): void {
   const start = (kind: string, shape: QueryShape, paths: readonly string[], followed: readonly FollowedLink[]) => {
     for (const field of fieldsReached(shape.fields, ownPathsAsked(paths, followed))) {
       if (!isNamesField(field)) readAhead(build.fieldColumn(kind, field));
-      else readAhead(lang.then((parsed) => !parsed.ok ? null : inLanguage(field, parsed.value) ? build.languageColumn(kind, field, parsed.value) : build.fieldColumn(kind, field)));
+      else
+        readAhead(
+          lang.then((parsed) =>
+            !parsed.ok ? null : inLanguage(field, parsed.value) ? build.languageColumn(kind, field, parsed.value) : build.fieldColumn(kind, field),
+          ),
+        );
     }
   };
   const followed = followedLinks(asked.shape, asked.paths);
@@ -141,15 +161,25 @@ interface NestAsked {
  * at or below, nested under its path from its column in declared order (the item's key order).
  * An undefined position (a link to nothing listed) gives `{}`.
  */
-async function nestedItems(build: CollectionFiles, kind: string, declared: readonly string[], positions: readonly (number | undefined)[], asked: NestAsked): Promise<PartObject[]> {
+async function nestedItems(
+  build: CollectionFiles,
+  kind: string,
+  declared: readonly string[],
+  positions: readonly (number | undefined)[],
+  asked: NestAsked,
+): Promise<PartObject[]> {
   const { paths, parsed, lang, links } = asked;
   const tree = compileFields(paths);
   const reached = fieldsReached(declared, paths);
   const needed = declared.filter((field) => reached.includes(field) || links?.has(field));
-  const columns = await Promise.all(needed.map(async (field) => ({
-    path: field.split('.'),
-    values: reached.includes(field) ? await columnValues(build, kind, field, takesWhole(tree, field) && !parsed.includes(field), lang) : linkBases(links!.get(field)!),
-  })));
+  const columns = await Promise.all(
+    needed.map(async (field) => ({
+      path: field.split('.'),
+      values: reached.includes(field)
+        ? await columnValues(build, kind, field, takesWhole(tree, field) && !parsed.includes(field), lang)
+        : linkBases(links!.get(field)!),
+    })),
+  );
   return positions.map((p) => {
     const item: PartObject = {};
     if (p === undefined) return item;
@@ -163,7 +193,13 @@ async function nestedItems(build: CollectionFiles, kind: string, declared: reado
 const linkBases = (ids: Int32Array): { count: number; at: (p: number) => JsonPart } => ({ count: ids.length, at: (p) => (ids[p] === NO_LINK ? null : {}) });
 
 /** A column's entries as an answer takes them: bytes (`whole`) or parsed; a `names` field's in `lang` only. */
-async function columnValues(build: CollectionFiles, kind: string, field: string, whole: boolean, lang: string | null): Promise<{ count: number; at: (p: number) => JsonPart }> {
+async function columnValues(
+  build: CollectionFiles,
+  kind: string,
+  field: string,
+  whole: boolean,
+  lang: string | null,
+): Promise<{ count: number; at: (p: number) => JsonPart }> {
   let values: ColumnReader | null = null;
   if (inLanguage(field, lang)) {
     values = await build.languageColumn(kind, field, lang);
@@ -189,7 +225,13 @@ function takesWhole(tree: FieldTree, field: string): boolean {
 }
 
 /** The linked kind's parts each item's link leads to (`rest`: the paths below the link), merged into the link's object. */
-async function mergeLinked(build: CollectionFiles, link: FollowedLink & { ids: Int32Array }, page: readonly number[], items: PartObject[], lang: string | null): Promise<void> {
+async function mergeLinked(
+  build: CollectionFiles,
+  link: FollowedLink & { ids: Int32Array },
+  page: readonly number[],
+  items: PartObject[],
+  lang: string | null,
+): Promise<void> {
   const targetKeys = await build.listKeys(link.target);
   const targetShape = queryShape((await build.routes()) ?? { queries: {} }, link.target);
   const positions = page.map((p) => (p >= link.ids.length || link.ids[p] === NO_LINK ? undefined : targetKeys?.positionOfId(link.ids[p]!)));

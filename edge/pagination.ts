@@ -48,8 +48,15 @@ export function parseOffset(value: string | null): number {
  * when the page has a link: a whole list in one page makes none, so no parameter is written back
  * for nothing on a new process's first answer.
  */
-export function pageLinks(count: number, url: string, offset: number, limit: number, suffix: () => string = noSuffix): { next: string | null; previous: string | null } {
-  const hasNext = offset + limit < count, hasPrevious = offset > 0;
+export function pageLinks(
+  count: number,
+  url: string,
+  offset: number,
+  limit: number,
+  suffix: () => string = noSuffix,
+): { next: string | null; previous: string | null } {
+  const hasNext = offset + limit < count,
+    hasPrevious = offset > 0;
   const rest = hasNext || hasPrevious ? suffix() : '';
   const next = hasNext ? `${url}?offset=${offset + limit}&limit=${limit}${rest}` : null;
   const previous = hasPrevious ? `${url}?offset=${Math.max(0, offset - limit)}&limit=${limit}${rest}` : null;

@@ -19,8 +19,20 @@ import { parseLimit, parseOffset } from './pagination.ts';
 import { foldText } from './query/fold.ts';
 import type { Json } from './query/fields.ts';
 import {
-  listItems, parseFields, parseIds, parseNameList, parseNames, parseRange, parseSort, parseValueGroups, parseValues, QUERY_LIMITS,
-  type IntegerRange, type Parsed, type SortKey, type Vocabulary,
+  listItems,
+  parseFields,
+  parseIds,
+  parseNameList,
+  parseNames,
+  parseRange,
+  parseSort,
+  parseValueGroups,
+  parseValues,
+  QUERY_LIMITS,
+  type IntegerRange,
+  type Parsed,
+  type SortKey,
+  type Vocabulary,
 } from './query/parse.ts';
 
 /** What a kind's parameters are parsed and described against. */
@@ -124,7 +136,9 @@ export const RANGE_FORMS = '`100..` (at least), `..50` (at most), `80..100` (bot
 export const sortKeys = (shape: QueryShape, idOnly: boolean): string[] => [...(idOnly ? ['id'] : ['id', 'name']), ...shape.ranges.map((r) => r.name)];
 
 const limit: QueryParam<number> = {
-  name: 'limit', arity: 'single', limit: MAX_LIMIT,
+  name: 'limit',
+  arity: 'single',
+  limit: MAX_LIMIT,
   parse: (values) => ok(parseLimit(values[0] ?? null)),
   contract: {
     component: true,
@@ -136,7 +150,9 @@ const limit: QueryParam<number> = {
 };
 
 const offset: QueryParam<number> = {
-  name: 'offset', arity: 'single', limit: null,
+  name: 'offset',
+  arity: 'single',
+  limit: null,
   parse: (values) => ok(parseOffset(values[0] ?? null)),
   contract: {
     component: true,
@@ -147,7 +163,9 @@ const offset: QueryParam<number> = {
 };
 
 const q: QueryParam<string | null> = {
-  name: 'q', arity: 'single', limit: QUERY_LIMITS.valueLength,
+  name: 'q',
+  arity: 'single',
+  limit: QUERY_LIMITS.valueLength,
   parse: (values) => ok(values[0] ?? null),
   link: (text) => [encoded('q', text)],
   contract: {
@@ -162,7 +180,9 @@ const q: QueryParam<string | null> = {
 };
 
 const id: QueryParam<number[] | null> = {
-  name: 'id', arity: 'repeatable', limit: QUERY_LIMITS.listItems,
+  name: 'id',
+  arity: 'repeatable',
+  limit: QUERY_LIMITS.listItems,
   parse: (values) => parseIds('id', values),
   link: listLink('id'),
   contract: {
@@ -174,12 +194,15 @@ const id: QueryParam<number[] | null> = {
 };
 
 const name: QueryParam<string[] | null> = {
-  name: 'name', arity: 'repeatable', limit: QUERY_LIMITS.listItems,
+  name: 'name',
+  arity: 'repeatable',
+  limit: QUERY_LIMITS.listItems,
   parse: (values) => parseNames('name', values),
   link: listLink('name'),
   contract: {
     component: true,
-    describe: () => 'Only the entries with these names, comma-separated (`bulbasaur,charmander`; any letter case): a batch of links in one request, in list order.',
+    describe: () =>
+      'Only the entries with these names, comma-separated (`bulbasaur,charmander`; any letter case): a batch of links in one request, in list order.',
     schema: () => ({ type: 'array', maxItems: QUERY_LIMITS.listItems, items: { type: 'string', pattern: NAME_PATTERN } }),
     type: () => 'OneOrMore<string>',
   },
@@ -205,7 +228,10 @@ async function parseLanguage(values: readonly string[], { build }: ReadScope): P
 }
 
 const lang: QueryParam<string | null> = {
-  name: 'lang', arity: 'single', limit: null, qualifier: true,
+  name: 'lang',
+  arity: 'single',
+  limit: null,
+  qualifier: true,
   parse: parseLanguage,
   link: (language) => [encoded('lang', language)],
   contract: {
@@ -230,20 +256,28 @@ function nestingExample(fields: readonly string[]): string {
 }
 
 function describeFields({ shape: { fields, links = {} } }: KindScope): string {
-  return `Add these fields of each item to its list entry, comma-separated, with exactly the value and shape the item has` +
+  return (
+    `Add these fields of each item to its list entry, comma-separated, with exactly the value and shape the item has` +
     `${nestingExample(fields)}. Allowed: ${code(fields)}, ` +
-    Object.entries(links).map(([field, target]) =>
-      `below \`${field}\` (a link to \`/${target}/\`) any field its entries take, read from the linked ${target} and merged into the link ` +
-      `(\`${field}.names\` gives \`{"${field}": {"names": […]}}\`), `).join('') +
+    Object.entries(links)
+      .map(
+        ([field, target]) =>
+          `below \`${field}\` (a link to \`/${target}/\`) any field its entries take, read from the linked ${target} and merged into the link ` +
+          `(\`${field}.names\` gives \`{"${field}": {"names": […]}}\`), `,
+      )
+      .join('') +
     `or a path below one of them that the item has (\`stats.base_stat\`). Any other path, unknown or below a field that has no such part ` +
-    `(\`types.nope\`), is a 400 naming it and what is allowed.`;
+    `(\`types.nope\`), is a 400 naming it and what is allowed.`
+  );
 }
 
 /** Entries may carry fields: then `fields` and `sort` are documented. */
 const hasFields = ({ shape }: KindScope) => shape.fields.length > 0;
 
 const fields: QueryParam<string[] | null> = {
-  name: 'fields', arity: 'repeatable', limit: QUERY_LIMITS.fieldPaths,
+  name: 'fields',
+  arity: 'repeatable',
+  limit: QUERY_LIMITS.fieldPaths,
   parse: (values, { shape, below }) => parseFields('fields', values, shape.fields, below),
   link: listLink('fields'),
   contract: {
@@ -259,14 +293,20 @@ const describeSort = (kind: string, keys: readonly string[]) =>
   `${code(keys)}. Entries without a value come last either way; ties keep list order. An unknown key is a 400 naming the keys.`;
 
 const sort: QueryParam<SortKey[] | null> = {
-  name: 'sort', arity: 'repeatable', limit: QUERY_LIMITS.sortKeys,
+  name: 'sort',
+  arity: 'repeatable',
+  limit: QUERY_LIMITS.sortKeys,
   parse: (values, { shape, idOnly }) => parseSort('sort', values, sortKeys(shape, idOnly)),
   link: (keys) => listLink('sort')(keys.map(({ key, descending }) => (descending ? `-${key}` : key))),
   contract: {
     documented: hasFields,
     describe: ({ kind, shape, idOnly }) => describeSort(kind, sortKeys(shape, idOnly)),
     // the types' comment names each key as its type writes it, quoted
-    typeDoc: ({ kind, shape, idOnly }) => describeSort(kind, sortKeys(shape, idOnly).map((k) => JSON.stringify(k))),
+    typeDoc: ({ kind, shape, idOnly }) =>
+      describeSort(
+        kind,
+        sortKeys(shape, idOnly).map((k) => JSON.stringify(k)),
+      ),
     schema: ({ shape, idOnly }) => {
       const keys = sortKeys(shape, idOnly);
       return stringList(QUERY_LIMITS.sortKeys, [...keys, ...keys.map((k) => `-${k}`)]);
@@ -282,7 +322,9 @@ const filterNames = (shape: QueryShape) => shape.filters.map((f) => f.name);
 const rangeNames = (shape: QueryShape) => shape.ranges.map((r) => r.name);
 
 const facets: QueryParam<string[] | null> = {
-  name: 'facets', arity: 'repeatable', limit: QUERY_LIMITS.facets,
+  name: 'facets',
+  arity: 'repeatable',
+  limit: QUERY_LIMITS.facets,
   parse: (values, { shape }) => parseNameList('facets', values, filterNames(shape), 'value filters', QUERY_LIMITS.facets),
   link: listLink('facets'),
   contract: {
@@ -296,7 +338,9 @@ const facets: QueryParam<string[] | null> = {
 };
 
 const summary: QueryParam<string[] | null> = {
-  name: 'summary', arity: 'repeatable', limit: QUERY_LIMITS.summaries,
+  name: 'summary',
+  arity: 'repeatable',
+  limit: QUERY_LIMITS.summaries,
   parse: (values, { shape }) => parseNameList('summary', values, rangeNames(shape), 'ranges', QUERY_LIMITS.summaries),
   link: listLink('summary'),
   contract: {
@@ -349,7 +393,9 @@ async function parseValueFilter(filter: QueryFilter, raw: readonly string[], { b
   const target = filter.target === null || allHeld ? null : await build.listKeys(filter.target);
   const vocabulary: Vocabulary = {
     // made only for a 400 body
-    get accepts() { return own.accepts; },
+    get accepts() {
+      return own.accepts;
+    },
     lookup: (token) => own.lookup(canonicalKey(token)) ?? (heldByNone(canonicalKey(token), filter, target) ? HELD_BY_NONE : undefined),
   };
   const groups = parseValueGroups(filter.name, raw, vocabulary);
@@ -368,7 +414,9 @@ function heldByNone(token: string, filter: QueryFilter, target: ListKeys | null)
 export function valueFilterParam(filter: QueryFilter): QueryParam<ValueAsk | null> {
   const { name: parameter, about, target } = filter;
   return {
-    name: parameter, arity: 'repeatable', limit: QUERY_LIMITS.listItems,
+    name: parameter,
+    arity: 'repeatable',
+    limit: QUERY_LIMITS.listItems,
     parse: (values, scope) => parseValueFilter(filter, values, scope),
     // each repeat stays a repeat: repeats are matched together, a repeat's items any of them
     link: ({ tokens }) => tokens.flatMap(listLink(parameter)),
@@ -394,7 +442,9 @@ function rangeTexts({ min, max }: IntegerRange): string[] {
 /** The entry shape of a kind's integer range (`speed=100..`): one per declared range. */
 export function rangeParam(range: QueryRange): QueryParam<RangeAsk | null> {
   return {
-    name: range.name, arity: 'repeatable', limit: QUERY_LIMITS.repeats,
+    name: range.name,
+    arity: 'repeatable',
+    limit: QUERY_LIMITS.repeats,
     parse: (values) => {
       const value = parseRange(range.name, values);
       return !value.ok ? value : ok(value.value === null ? null : { range, value: value.value });
@@ -423,7 +473,11 @@ export interface CollectionTable {
 export function collectionTable(shape: QueryShape | undefined): CollectionTable {
   if (shape === undefined) return PLAIN_TABLE;
   let table = tables.get(shape);
-  if (!table) tables.set(shape, (table = { fixed: COLLECTION_TABLE, shaping: SHAPING_TABLE, filters: shape.filters.map(valueFilterParam), ranges: shape.ranges.map(rangeParam) }));
+  if (!table)
+    tables.set(
+      shape,
+      (table = { fixed: COLLECTION_TABLE, shaping: SHAPING_TABLE, filters: shape.filters.map(valueFilterParam), ranges: shape.ranges.map(rangeParam) }),
+    );
   return table;
 }
 
@@ -436,8 +490,12 @@ const PLAIN_TABLE: CollectionTable = { fixed: COLLECTION_TABLE, shaping: null, f
 const tables = new WeakMap<QueryShape, CollectionTable>();
 
 /** Every entry of a collection's table, in order. */
-export const collectionEntries = (table: CollectionTable): AnyParam[] =>
-  [...Object.values(table.fixed), ...Object.values(table.shaping ?? {}), ...table.filters, ...table.ranges];
+export const collectionEntries = (table: CollectionTable): AnyParam[] => [
+  ...Object.values(table.fixed),
+  ...Object.values(table.shaping ?? {}),
+  ...table.filters,
+  ...table.ranges,
+];
 
 /** A collection's request, parsed: each fixed and shaping parameter's value (shaping ones null when not read), the filters and ranges asked. */
 export type CollectionQuery = ValuesOf<typeof COLLECTION_TABLE> & ValuesOf<typeof SHAPING_TABLE> & { filters: ValueAsk[]; ranges: RangeAsk[] };
@@ -445,7 +503,10 @@ export type CollectionQuery = ValuesOf<typeof COLLECTION_TABLE> & ValuesOf<typeo
 /** A value as `next`/`previous` carry it: its parts, each led by `&`; nothing when absent or a page position. */
 export function linkParts<T>(param: QueryParam<T>, value: T): string {
   if (value === null || param.link === undefined) return '';
-  return param.link(value as NonNullable<T>).map((part) => `&${part}`).join('');
+  return param
+    .link(value as NonNullable<T>)
+    .map((part) => `&${part}`)
+    .join('');
 }
 
 /**
@@ -454,20 +515,30 @@ export function linkParts<T>(param: QueryParam<T>, value: T): string {
  */
 export function asksAnything(table: CollectionTable, query: CollectionQuery): boolean {
   const named = [...Object.entries(table.fixed), ...Object.entries(table.shaping ?? {})] as [keyof CollectionQuery, AnyParam][];
-  return query.filters.length > 0 || query.ranges.length > 0 || named.some(([key, param]) => param.link !== undefined && !param.qualifier && query[key] !== null);
+  return (
+    query.filters.length > 0 || query.ranges.length > 0 || named.some(([key, param]) => param.link !== undefined && !param.qualifier && query[key] !== null)
+  );
 }
 
 /** What `next`/`previous` carry of a table's parameters after offset and limit, in table order. */
 export function tableLinkSuffix<T extends ParamTable>(table: T, values: Partial<ValuesOf<T>>): string {
-  return Object.keys(table).map((key) => linkParts(table[key]!, values[key] ?? null)).join('');
+  return Object.keys(table)
+    .map((key) => linkParts(table[key]!, values[key] ?? null))
+    .join('');
 }
 
 /** What a collection's `next`/`previous` carry after offset and limit: every parameter read, in table order. */
 export function collectionLinkSuffix(table: CollectionTable, query: CollectionQuery): string {
   const { filters, ranges } = query;
-  const asked = new Map<string, unknown>([...filters.map((f): [string, unknown] => [f.filter.name, f]), ...ranges.map((r): [string, unknown] => [r.range.name, r])]);
-  return tableLinkSuffix(table.fixed, query) + (table.shaping === null ? '' : tableLinkSuffix(table.shaping, query)) +
-    [...table.filters, ...table.ranges].map((param) => linkParts(param, asked.get(param.name) ?? null)).join('');
+  const asked = new Map<string, unknown>([
+    ...filters.map((f): [string, unknown] => [f.filter.name, f]),
+    ...ranges.map((r): [string, unknown] => [r.range.name, r]),
+  ]);
+  return (
+    tableLinkSuffix(table.fixed, query) +
+    (table.shaping === null ? '' : tableLinkSuffix(table.shaping, query)) +
+    [...table.filters, ...table.ranges].map((param) => linkParts(param, asked.get(param.name) ?? null)).join('')
+  );
 }
 
 const SEARCH_Q_ACCEPTS = 'a name or the start of one, in any language, e.g. pikachu, ピカチュウ or charzard';
@@ -479,7 +550,9 @@ export interface SearchText {
 }
 
 const searchQ: QueryParam<SearchText> = {
-  name: 'q', arity: 'single', limit: QUERY_LIMITS.valueLength,
+  name: 'q',
+  arity: 'single',
+  limit: QUERY_LIMITS.valueLength,
   parse: (values) => {
     const text = values[0] ?? null;
     const folded = text === null ? '' : foldText(text);
@@ -490,7 +563,8 @@ const searchQ: QueryParam<SearchText> = {
   link: ({ text }) => [encoded('q', text)],
   contract: {
     required: true,
-    describe: () => 'The text to find, in any language the data carries; case, accents and kana or Latin width are ignored. One or two characters match the start of names only; from four, a typo or two is forgiven.',
+    describe: () =>
+      'The text to find, in any language the data carries; case, accents and kana or Latin width are ignored. One or two characters match the start of names only; from four, a typo or two is forgiven.',
     schema: () => ({ type: 'string', minLength: 1, maxLength: QUERY_LIMITS.valueLength }),
     examples: { typo: { summary: 'a name with a typo', value: 'charzard' }, japanese: { summary: 'a Japanese name', value: 'ピカチュウ' } },
     type: () => 'string',
@@ -503,7 +577,9 @@ function kindVocabulary(kinds: readonly string[]): Vocabulary {
 }
 
 const searchKind: QueryParam<string[] | null> = {
-  name: 'kind', arity: 'repeatable', limit: QUERY_LIMITS.listItems,
+  name: 'kind',
+  arity: 'repeatable',
+  limit: QUERY_LIMITS.listItems,
   parse: (values, { kinds }) => {
     const keys = parseValues('kind', values, kindVocabulary(kinds));
     return !keys.ok ? keys : ok(keys.value === null ? null : keys.value.map((k) => kinds[k]!));
@@ -528,7 +604,8 @@ export const SEARCH_TABLE = {
     contract: {
       schema: lang.contract.schema,
       type: lang.contract.type,
-      describe: () => 'Only names in this language, by its name in `/language/` (`de`, `ja-hrkt`); the API’s own names are in none. An unknown language is a 400.',
+      describe: () =>
+        'Only names in this language, by its name in `/language/` (`de`, `ja-hrkt`); the API’s own names are in none. An unknown language is a 400.',
     },
   },
 } as const satisfies ParamTable;

@@ -19,7 +19,16 @@
  */
 import type { QueryShape } from './layout.ts';
 import {
-  collectionEntries, collectionTable, COLLECTION_TABLE, SEARCH_TABLE, SHAPING_TABLE, type AnyParam, type ParamTable, type QueryParam, type ReadScope, type ValuesOf,
+  collectionEntries,
+  collectionTable,
+  COLLECTION_TABLE,
+  SEARCH_TABLE,
+  SHAPING_TABLE,
+  type AnyParam,
+  type ParamTable,
+  type QueryParam,
+  type ReadScope,
+  type ValuesOf,
 } from './parameter-table.ts';
 import { checkQueryLength, type Parsed } from './query/parse.ts';
 
@@ -37,7 +46,11 @@ export const SEARCH_PARAMS: readonly string[] = names(SEARCH_TABLE);
 
 /** Parameters read as one value: given more than once, the last one counts. */
 export const SINGLE_PARAMS: readonly string[] = [
-  ...new Set([...Object.values(COLLECTION_TABLE), ...Object.values(SHAPING_TABLE), ...Object.values(SEARCH_TABLE)].filter((p) => p.arity === 'single').map((p) => p.name)),
+  ...new Set(
+    [...Object.values(COLLECTION_TABLE), ...Object.values(SHAPING_TABLE), ...Object.values(SEARCH_TABLE)]
+      .filter((p) => p.arity === 'single')
+      .map((p) => p.name),
+  ),
 ];
 
 /**
@@ -108,7 +121,12 @@ export type Started<T extends ParamTable> = { [K in keyof T]?: Promise<Parsed<Va
  * Every parameter of a table, read and parsed in the table's order: the first that fails is
  * the 400. `started`: parses already under way, taken rather than made again.
  */
-export async function readParams<T extends ParamTable>(table: T, params: URLSearchParams, scope: ReadScope, started: Started<T> = {}): Promise<Parsed<ValuesOf<T>>> {
+export async function readParams<T extends ParamTable>(
+  table: T,
+  params: URLSearchParams,
+  scope: ReadScope,
+  started: Started<T> = {},
+): Promise<Parsed<ValuesOf<T>>> {
   const out: Partial<ValuesOf<T>> = {};
   for (const key of Object.keys(table) as (keyof T & string)[]) {
     const parsed = await (started[key] ?? readParam(params, table[key]!, scope));

@@ -37,5 +37,9 @@ export async function search(build: BuildFiles, params: URLSearchParams): Promis
     matched_name: hit.matchedName,
     language: hit.language,
   }));
-  return jsonAnswer(200, { count: result.count, ...pageLinks(result.count, `${build.baseUrl}/${SEARCH_PATH}/`, offset, limit, () => tableLinkSuffix(SEARCH_TABLE, parsed.value)), results });
+  return jsonAnswer(200, {
+    count: result.count,
+    ...pageLinks(result.count, `${build.baseUrl}/${SEARCH_PATH}/`, offset, limit, () => tableLinkSuffix(SEARCH_TABLE, parsed.value)),
+    results,
+  });
 }

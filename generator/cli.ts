@@ -31,7 +31,10 @@ program
   .action(async (opts: { force?: boolean }) => {
     await fetchCommand(dataCacheDir, consoleLog, opts.force ?? false);
     const c = config();
-    if (c.dataDir !== dataCacheDir) consoleLog.info(`note: builds read ${c.dataDir} (${c.dataSource === 'given' ? '--data / DATA_DIR' : 'the team copy at the pinned commit'}), which comes first`);
+    if (c.dataDir !== dataCacheDir)
+      consoleLog.info(
+        `note: builds read ${c.dataDir} (${c.dataSource === 'given' ? '--data / DATA_DIR' : 'the team copy at the pinned commit'}), which comes first`,
+      );
   });
 
 program
@@ -60,7 +63,9 @@ program
     const started = performance.now();
     const summary = writeCut(c.dataDir, to);
     for (const { table, kept, of } of summary.rows) if (kept < of) consoleLog.info(`  ${table}: ${kept} of ${of} rows`);
-    consoleLog.info(`cut: ${cutLine(summary)} in ${((performance.now() - started) / 1000).toFixed(1)} s, written to ${to} (every table whole unless listed above)`);
+    consoleLog.info(
+      `cut: ${cutLine(summary)} in ${((performance.now() - started) / 1000).toFixed(1)} s, written to ${to} (every table whole unless listed above)`,
+    );
     consoleLog.info(`try it: DATA_DIR=${opts.to} npm run dev`);
   });
 

@@ -24,7 +24,9 @@ export function treeCommit(treeText: string): string | null {
 function sharedCopies(root: string): string[] {
   // no ../shared (a clone on its own): no copies
   if (!existsSync(root)) return [];
-  const names = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  const names = readdirSync(root, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
   const first = ['upstream', 'upstream-next'];
   const rank = (name: string) => (first.includes(name) ? first.indexOf(name) : first.length);
   return names.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b)).map((name) => join(root, name));
@@ -76,7 +78,8 @@ export interface ConfigOptions {
 }
 
 /** The output folder alone: what a failure names even when the rest of the options are what failed. */
-export const outDirOf = (options: ConfigOptions = {}, env: NodeJS.ProcessEnv = process.env): string => resolve(options.out ?? env.OUT_DIR ?? resolve(repoRoot, 'dist'));
+export const outDirOf = (options: ConfigOptions = {}, env: NodeJS.ProcessEnv = process.env): string =>
+  resolve(options.out ?? env.OUT_DIR ?? resolve(repoRoot, 'dist'));
 
 /** `findShared` says where the team's copy at the pinned commit is (tests give their own). */
 export function resolveConfig(options: ConfigOptions = {}, env: NodeJS.ProcessEnv = process.env, findShared: () => string | null = sharedDataDir): Config {

@@ -47,7 +47,11 @@ export interface InputHashes {
 export const mediaDir = (dataDir: string): string => (existsSync(join(dataDir, 'media')) ? join(dataDir, 'media') : join(repoRoot, 'data/media'));
 
 /** A hash of the code alone (what turns the data set into records and responses). */
-export const codeHash = (memo?: FileMemo): string => hashFiles([...new Set([...IMPORT_CODE, ...BUILD_CODE])].map((p) => join(repoRoot, p)), memo);
+export const codeHash = (memo?: FileMemo): string =>
+  hashFiles(
+    [...new Set([...IMPORT_CODE, ...BUILD_CODE])].map((p) => join(repoRoot, p)),
+    memo,
+  );
 
 /** The hashes of what the records and the build are made from; with a memo, files unchanged since it last saw them are not read again. */
 export function inputHashes(config: Config, memo?: FileMemo): InputHashes {
@@ -57,7 +61,11 @@ export function inputHashes(config: Config, memo?: FileMemo): InputHashes {
 }
 
 /** A hash of the import's code alone: an import reuses only records that the same code made. */
-export const importCodeHash = (memo?: FileMemo): string => hashFiles(IMPORT_CODE.map((p) => join(repoRoot, p)), memo);
+export const importCodeHash = (memo?: FileMemo): string =>
+  hashFiles(
+    IMPORT_CODE.map((p) => join(repoRoot, p)),
+    memo,
+  );
 
 /**
  * Imports the tables into config.recordsDir unless they are there from the same inputs (or

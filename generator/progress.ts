@@ -54,6 +54,8 @@ export class StepClock {
   }
   /** `name 1.2 s, …` */
   line(): string {
-    return Object.entries(this.steps).map(([name, s]) => `${name} ${s.toFixed(1)} s`).join(', ');
+    return Object.entries(this.steps)
+      .map(([name, s]) => `${name} ${s.toFixed(1)} s`)
+      .join(', ');
   }
 }

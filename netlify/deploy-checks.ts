@@ -49,7 +49,6 @@ export const SPOOFED_HEADERS: Record<string, string> = {
   'Cache-Control': 'no-cache',
 };
 
-
 /**
  * One request with the path sent exactly as written (fetch would resolve `%2e%2e` and `//`
  * first), the body as it comes (not decompressed).
@@ -60,7 +59,14 @@ export function send(origin: string, path: string, options: { method?: string; h
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: url.hostname, port: url.port || undefined, method: options.method ?? 'GET', path, headers: { 'accept-encoding': 'identity', ...options.headers }, timeout: 60_000 },
+      {
+        host: url.hostname,
+        port: url.port || undefined,
+        method: options.method ?? 'GET',
+        path,
+        headers: { 'accept-encoding': 'identity', ...options.headers },
+        timeout: 60_000,
+      },
       (res) => {
         const ms = performance.now() - started;
         const chunks: Buffer[] = [];
@@ -166,8 +172,9 @@ export async function checkCacheHit({ origin, cdn, fresh }: Run): Promise<CheckR
   const [filteredWarm, itemWarm] = [await warm(origin, filtered), await warm(origin, item)];
   const filteredJunk = await send(origin, `${filtered}&utm_source=check`);
   const itemJunk = await send(origin, `${item}?utm_source=check`);
-  const saw = `${path}: cache-status ${page.statuses.join(' | ')}; with utm_source: ${junk.headers['cache-status'] ?? '-'}; limit=8: ${otherSize ?? '?'} results, ${other.headers['cache-status'] ?? '-'}; `
-    + `${filtered} (Netlify-Vary ${filteredJunk.headers['netlify-vary'] ?? '-'}) with utm_source: ${filteredJunk.headers['cache-status'] ?? '-'}; ${item} (Netlify-Vary ${itemJunk.headers['netlify-vary'] ?? '-'}) with utm_source: ${itemJunk.headers['cache-status'] ?? '-'}`;
+  const saw =
+    `${path}: cache-status ${page.statuses.join(' | ')}; with utm_source: ${junk.headers['cache-status'] ?? '-'}; limit=8: ${otherSize ?? '?'} results, ${other.headers['cache-status'] ?? '-'}; ` +
+    `${filtered} (Netlify-Vary ${filteredJunk.headers['netlify-vary'] ?? '-'}) with utm_source: ${filteredJunk.headers['cache-status'] ?? '-'}; ${item} (Netlify-Vary ${itemJunk.headers['netlify-vary'] ?? '-'}) with utm_source: ${itemJunk.headers['cache-status'] ?? '-'}`;
   if (!cdn) return result(name, 'skipped', `no CDN answers here (needs a Netlify deploy); ${saw}`);
   const ok = page.hit && otherSize === 8 && filteredWarm.hit && itemWarm.hit && isHit(itemJunk);
   return result(name, ok ? 'passed' : 'failed', saw);
@@ -195,8 +202,15 @@ export async function checkRepeatKey({ origin, cdn, fresh }: Run): Promise<Check
   const url = (query: string) => `/v2/creature/?${query}&limit=${limit}`;
   const warmed = await warm(origin, url('id=1&id=2'));
   const expected = entryNames(warmed.last);
-  const variants: [label: string, query: string, ids: number[]][] = [['first value kept', 'id=1&id=3', [1, 3]], ['last value kept', 'id=4&id=2', [2, 4]], ['swapped', 'id=2&id=1', [1, 2]], ['junk', 'id=1&id=2&utm_source=check', [1, 2]]];
-  const seen = [`${url('id=1&id=2')} (Netlify-Vary ${warmed.last.headers['netlify-vary'] ?? 'none'}): ${warmed.statuses.join(' | ')} → ${expected?.join(',') ?? brief(warmed.last)}`];
+  const variants: [label: string, query: string, ids: number[]][] = [
+    ['first value kept', 'id=1&id=3', [1, 3]],
+    ['last value kept', 'id=4&id=2', [2, 4]],
+    ['swapped', 'id=2&id=1', [1, 2]],
+    ['junk', 'id=1&id=2&utm_source=check', [1, 2]],
+  ];
+  const seen = [
+    `${url('id=1&id=2')} (Netlify-Vary ${warmed.last.headers['netlify-vary'] ?? 'none'}): ${warmed.statuses.join(' | ')} → ${expected?.join(',') ?? brief(warmed.last)}`,
+  ];
   let wrong = expected === null || expected.length !== 2;
   const hits: Record<string, boolean> = {};
   for (const [label, query, ids] of variants) {
@@ -210,8 +224,9 @@ export async function checkRepeatKey({ origin, cdn, fresh }: Run): Promise<Check
   const types = await typeRepeats(origin, limit);
   wrong ||= types.wrong;
   seen.push(...types.seen);
-  const keyed = `Netlify keyed: ${hits['first value kept'] || hits['last value kept'] ? 'ONE VALUE of a repeat' : 'every value of a repeat'}, `
-    + `${hits['swapped'] ? 'repeats sorted' : 'repeats in order'}, ${hits['junk'] ? 'only the parameters named' : 'the whole query string'}`;
+  const keyed =
+    `Netlify keyed: ${hits['first value kept'] || hits['last value kept'] ? 'ONE VALUE of a repeat' : 'every value of a repeat'}, ` +
+    `${hits['swapped'] ? 'repeats sorted' : 'repeats in order'}, ${hits['junk'] ? 'only the parameters named' : 'the whole query string'}`;
   const saw = `${seen.join('; ')}${cdn ? `; ${keyed}` : ''}`;
   if (wrong) return result(name, 'failed', saw);
   if (!cdn) return result(name, 'skipped', `no CDN answers here (needs a Netlify deploy); each spelling got its own answer: ${saw}`);
@@ -228,12 +243,18 @@ async function typeRepeats(origin: string, limit: number): Promise<{ wrong: bool
   await warm(origin, url('grass', 'poison'));
   let wrong = false;
   const seen: string[] = [];
-  for (const [a, b] of [['grass', 'poison'], ['grass', 'fire'], ['fire', 'poison']] as const) {
+  for (const [a, b] of [
+    ['grass', 'poison'],
+    ['grass', 'fire'],
+    ['fire', 'poison'],
+  ] as const) {
     const answer = await send(origin, url(a, b));
     const results = (json(answer) as { results?: Array<{ types?: Array<{ type: { name: string } }> }> } | undefined)?.results;
     const right = answer.status === 200 && Array.isArray(results) && results.every((r) => [a, b].every((t) => r.types?.some((slot) => slot.type.name === t)));
     wrong ||= !right || (a === 'grass' && b === 'poison' && results?.length === 0);
-    seen.push(`type=${a}&type=${b}: ${answer.headers['cache-status'] ?? '-'} → ${results?.length ?? '?'} entries${right ? ', each with both types' : ' (WRONG: an entry lacks a type asked)'}`);
+    seen.push(
+      `type=${a}&type=${b}: ${answer.headers['cache-status'] ?? '-'} → ${results?.length ?? '?'} entries${right ? ', each with both types' : ' (WRONG: an entry lacks a type asked)'}`,
+    );
   }
   return { wrong, seen };
 }
@@ -292,7 +313,13 @@ export async function checkPathNormalisation({ origin }: Run): Promise<CheckResu
 export async function checkSpoofedHeaders(run: Run): Promise<CheckResult> {
   const { origin, fresh } = run;
   const name = 'a spoofed header changes nothing';
-  const paths = ['/v2/creature/1', freshPage(run, 5), `/v2/creature/?offset=${(fresh() % 60) * 20}`, `/v2/ability/?q=${fresh()}`, `/v2/creature/${900_000 + (fresh() % 1000)}`];
+  const paths = [
+    '/v2/creature/1',
+    freshPage(run, 5),
+    `/v2/creature/?offset=${(fresh() % 60) * 20}`,
+    `/v2/ability/?q=${fresh()}`,
+    `/v2/creature/${900_000 + (fresh() % 1000)}`,
+  ];
   const differing: string[] = [];
   for (const path of paths) {
     const spoofed = await send(origin, path, { headers: SPOOFED_HEADERS });
@@ -306,7 +333,8 @@ export async function checkSpoofedHeaders(run: Run): Promise<CheckResult> {
 /** The downloads are static files with their type, the data version, and the API's Cache-Control. */
 export async function checkDownloads({ origin, cdn }: Run): Promise<CheckResult> {
   const name = "the downloads' Content-Type and Cache-Control";
-  const meta = json(await send(origin, '/v2/meta/')) as { upstream_commit?: string; downloads?: { archive: string; collections: Record<string, string> } } | undefined;
+  const meta = json(await send(origin, '/v2/meta/')) as
+    { upstream_commit?: string; downloads?: { archive: string; collections: Record<string, string> } } | undefined;
   const urls = meta?.downloads ? [meta.downloads.archive, Object.values(meta.downloads.collections)[0]!] : [];
   if (!urls.length) return result(name, 'failed', '/v2/meta/ names no downloads');
   const seen: string[] = [];
@@ -316,7 +344,9 @@ export async function checkDownloads({ origin, cdn }: Run): Promise<CheckResult>
     const a = await send(origin, new URL(url).pathname, { method: 'HEAD' });
     typesOk &&= a.status === 200 && a.headers['content-type'] === 'application/gzip' && a.headers['x-data-version'] === meta?.upstream_commit;
     cacheOk &&= a.headers['cache-control'] === CACHE_OK;
-    seen.push(`${new URL(url).pathname}: ${a.status} ${a.headers['content-type'] ?? '-'}, Cache-Control ${a.headers['cache-control'] ?? '-'}, X-Data-Version ${a.headers['x-data-version'] ?? '-'}`);
+    seen.push(
+      `${new URL(url).pathname}: ${a.status} ${a.headers['content-type'] ?? '-'}, Cache-Control ${a.headers['cache-control'] ?? '-'}, X-Data-Version ${a.headers['x-data-version'] ?? '-'}`,
+    );
   }
   const saw = seen.join('; ');
   if (!typesOk) return result(name, 'failed', saw);
@@ -344,10 +374,23 @@ export async function checkColdStart(run: Run): Promise<CheckResult> {
 }
 
 /** Every check, in the README's order. */
-export const CHECKS = [checkReads, checkCacheHit, checkRepeatKey, checkRevalidation, checkCompression, checkPathNormalisation, checkSpoofedHeaders, checkDownloads, checkColdStart];
+export const CHECKS = [
+  checkReads,
+  checkCacheHit,
+  checkRepeatKey,
+  checkRevalidation,
+  checkCompression,
+  checkPathNormalisation,
+  checkSpoofedHeaders,
+  checkDownloads,
+  checkColdStart,
+];
 
 /** Runs every check against an origin; a check that throws is a failure saying why. */
-export async function runChecks(origin: string, onResult: (r: CheckResult) => void = () => {}): Promise<{ cdn: boolean; seen: string; results: CheckResult[] }> {
+export async function runChecks(
+  origin: string,
+  onResult: (r: CheckResult) => void = () => {},
+): Promise<{ cdn: boolean; seen: string; results: CheckResult[] }> {
   const { run, seen } = await startRun(origin);
   const results: CheckResult[] = [];
   for (const check of CHECKS) {

@@ -947,7 +947,11 @@ export const tablesNotRead: ReadonlySet<string> = new Set([
 
 /** The upstream's tables (file names) that are neither read nor deliberately left: what a data update must refuse. */
 export const unknownTables = (names: Iterable<string>): string[] =>
-  [...names].filter((n) => n.endsWith('.csv')).map((n) => n.slice(0, -4)).filter((t) => !Object.hasOwn(declared, t) && !tablesNotRead.has(t)).sort();
+  [...names]
+    .filter((n) => n.endsWith('.csv'))
+    .map((n) => n.slice(0, -4))
+    .filter((t) => !Object.hasOwn(declared, t) && !tablesNotRead.has(t))
+    .sort();
 export type Tables = typeof tables;
 export type TableKey = keyof Tables;
 

@@ -62,22 +62,40 @@ describe('ARCHITECTURE.md', () => {
 
   it('names only paths that exist', () => {
     const files = SOURCE_ROOTS.concat(['test', 'bench', 'scripts']).flatMap((root) => sourceFiles(join(repoRoot, root)));
-    const names = new Set(files.flatMap((file) => [basename(file), ...dirname(relative(repoRoot, file)).split('/').map((folder) => `${folder}/`)]));
+    const names = new Set(
+      files.flatMap((file) => [
+        basename(file),
+        ...dirname(relative(repoRoot, file))
+          .split('/')
+          .map((folder) => `${folder}/`),
+      ]),
+    );
     // the output layout's names are the build's files, under dist/, not the repository's
     const outputLayout = doc.slice(doc.indexOf('## Output layout'), doc.indexOf('\n## ', doc.indexOf('## Output layout') + 1));
     const missing = ticked(doc.replace(outputLayout, ''))
       .map((text) => text.replace(/\(.*$/, '').trim())
       .filter((text) => /^[\w][\w./-]*$/.test(text) && /\.(ts|mjs|js|json|md|toml|html|css)$|\/$/.test(text) && !/^(dist|data|v2)\//.test(text))
-      .filter((path) => (path.includes('/') && !path.endsWith('/') ? !existsSync(join(repoRoot, path)) && !files.some((file) => file.endsWith(`/${path}`)) : !names.has(path.split('/').at(-2) === undefined ? path : `${path.split('/').at(-2)}/`) && !existsSync(join(repoRoot, path))));
+      .filter((path) =>
+        path.includes('/') && !path.endsWith('/')
+          ? !existsSync(join(repoRoot, path)) && !files.some((file) => file.endsWith(`/${path}`))
+          : !names.has(path.split('/').at(-2) === undefined ? path : `${path.split('/').at(-2)}/`) && !existsSync(join(repoRoot, path)),
+      );
     expect(missing).toEqual([]);
   });
 
   it('names only code names that exist', () => {
-    const code = SOURCE_ROOTS.concat(['test']).flatMap((root) => sourceFiles(join(repoRoot, root))).map((file) => readFileSync(file, 'utf8')).join('\n');
+    const code = SOURCE_ROOTS.concat(['test'])
+      .flatMap((root) => sourceFiles(join(repoRoot, root)))
+      .map((file) => readFileSync(file, 'utf8'))
+      .join('\n');
     const names = ticked(doc)
       .map((text) => text.replace(/\(.*\)$/, ''))
       .filter((text) => /^[a-z]+[A-Z]\w*$|^[A-Z][a-z]+[A-Z]\w*$|^[A-Z][A-Z0-9]*_[A-Z0-9_]+$/.test(text));
-    const declared = (name: string) => new RegExp(`(function\\*?|const|let|class|interface|type)\\s+${name}\\b|^\\s*(readonly |private |static |async |get )*${name}\\??[(:<]|[{,]\\s*${name}\\s*[:,}]`, 'm').test(code);
+    const declared = (name: string) =>
+      new RegExp(
+        `(function\\*?|const|let|class|interface|type)\\s+${name}\\b|^\\s*(readonly |private |static |async |get )*${name}\\??[(:<]|[{,]\\s*${name}\\s*[:,}]`,
+        'm',
+      ).test(code);
     expect(names.length).toBeGreaterThan(20);
     expect([...new Set(names)].filter((name) => !declared(name))).toEqual([]);
   });

@@ -41,7 +41,14 @@ describe('the archive entry list, patched where files changed, equals a walk of 
     link(root, 'v2/b/one.json', 'v2/b/1.json');
     write(root, 'v2/c.json', 'c');
     const before = archiveEntries(root, 'v2');
-    expect(before.map((e) => `${e.type} ${e.rel} ${e.linkTarget}`)).toEqual(['5 v2/ ', '0 v2/a.json ', '5 v2/b/ ', '0 v2/b/1.json ', '1 v2/b/one.json v2/b/1.json', '0 v2/c.json ']);
+    expect(before.map((e) => `${e.type} ${e.rel} ${e.linkTarget}`)).toEqual([
+      '5 v2/ ',
+      '0 v2/a.json ',
+      '5 v2/b/ ',
+      '0 v2/b/1.json ',
+      '1 v2/b/one.json v2/b/1.json',
+      '0 v2/c.json ',
+    ]);
 
     write(root, 'v2/b/1.json', 'ONE');
     link(root, 'v2/b/one.json', 'v2/b/1.json');
@@ -66,7 +73,17 @@ describe('the archive entry list, patched where files changed, equals a walk of 
     ]);
   });
 
-  const paths = ['v2/a.json', 'v2/b.json', 'v2/x/a.json', 'v2/x/b.json', 'v2/x.json', 'v2/x/y/a.json', 'v2/_sub/k/1.json', 'v2/_sub/k/10.json', 'v2/_sub/k/2.json'];
+  const paths = [
+    'v2/a.json',
+    'v2/b.json',
+    'v2/x/a.json',
+    'v2/x/b.json',
+    'v2/x.json',
+    'v2/x/y/a.json',
+    'v2/_sub/k/1.json',
+    'v2/_sub/k/10.json',
+    'v2/_sub/k/2.json',
+  ];
   const op = fc.oneof(
     fc.record({ kind: fc.constant('write' as const), rel: fc.constantFrom(...paths), body: fc.string({ maxLength: 3 }) }),
     fc.record({ kind: fc.constant('link' as const), rel: fc.constantFrom(...paths), to: fc.constantFrom(...paths) }),

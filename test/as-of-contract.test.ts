@@ -39,7 +39,9 @@ const GAMES = ['red-blue', 'firered', 'generation-v', 'scarlet-violet'] as const
 
 /** Items of a kind to ask about: the list's first, middle and last, and named ones whose past fields the rules apply. */
 function keysOf(kind: Kind): string[] {
-  const ids = (JSON.parse(readFileSync(join(distDir, listFile(kind)), 'utf8')) as { results: { url: string }[] }).results.map((r) => /\/(-?\d+)\/$/.exec(r.url)![1]!);
+  const ids = (JSON.parse(readFileSync(join(distDir, listFile(kind)), 'utf8')) as { results: { url: string }[] }).results.map(
+    (r) => /\/(-?\d+)\/$/.exec(r.url)![1]!,
+  );
   const named: Record<Kind, string[]> = {
     creature: ['clefairy', 'gengar', 'pikachu', 'butterfree', 'magnemite', 'chikorita', 'deoxys-attack'],
     move: ['tackle', 'bite', 'karate-chop', 'gust', 'hypnosis', 'moonblast'],
@@ -61,9 +63,15 @@ const answers = new Map<string, { kind: Kind | 'matchups'; status: number; body:
 
 beforeAll(async () => {
   for (const kind of Object.keys(AS_OF_ITEMS) as Kind[]) {
-    for (const v of GAMES) for (const key of keysOf(kind)) answers.set(`/v2/as-of/${v}/${kind}/${key}/`, { kind, ...(await get(`/v2/as-of/${v}/${kind}/${key}/`)) });
+    for (const v of GAMES)
+      for (const key of keysOf(kind)) answers.set(`/v2/as-of/${v}/${kind}/${key}/`, { kind, ...(await get(`/v2/as-of/${v}/${kind}/${key}/`)) });
   }
-  for (const path of ['/v2/creature/clefairy/matchups/', '/v2/as-of/generation-v/creature/clefairy/matchups/', '/v2/as-of/red-blue/creature/charizard/matchups/', '/v2/as-of/firered/creature/gengar/matchups/']) {
+  for (const path of [
+    '/v2/creature/clefairy/matchups/',
+    '/v2/as-of/generation-v/creature/clefairy/matchups/',
+    '/v2/as-of/red-blue/creature/charizard/matchups/',
+    '/v2/as-of/firered/creature/gengar/matchups/',
+  ]) {
     answers.set(path, { kind: 'matchups', ...(await get(path)) });
   }
 }, 120_000);
@@ -81,13 +89,16 @@ describe('answers as of a game, against schemas/output/as-of.ts (the project’s
     }
     expect(problems).toEqual([]);
     // every kind answers items in every game, but abilities, which came in generation III
-    const expected = (Object.keys(AS_OF_ITEMS) as Kind[]).flatMap((kind) => GAMES.filter((v) => !(kind === 'ability' && v === 'red-blue')).map((v) => `${kind} ${v}`));
+    const expected = (Object.keys(AS_OF_ITEMS) as Kind[]).flatMap((kind) =>
+      GAMES.filter((v) => !(kind === 'ability' && v === 'red-blue')).map((v) => `${kind} ${v}`),
+    );
     expect([...answered.keys()].sort()).toEqual(expected.sort());
     for (const count of answered.values()) expect(count).toBeGreaterThanOrEqual(3);
   });
 
   it('applies the past fields and leaves them out: no answer holds a `past_*` field, and generation I has `special` and no abilities', () => {
-    for (const [path, { status, text }] of answers) if (status === 200) expect(text, path).not.toMatch(/"past_(types|abilities|stats|values|damage_relations)"/);
+    for (const [path, { status, text }] of answers)
+      if (status === 200) expect(text, path).not.toMatch(/"past_(types|abilities|stats|values|damage_relations)"/);
     const first = answers.get(`/v2/as-of/red-blue/creature/${keysOf('creature')[0]}/`)!.body as { stats: { stat: Link }[]; abilities: unknown[] };
     expect(first.stats.map((s) => s.stat.name)).toContain('special');
     expect(first.stats.map((s) => s.stat.name)).not.toContain('special-attack');
@@ -106,7 +117,13 @@ describe('answers as of a game, against schemas/output/as-of.ts (the project’s
   });
 
   it('the 404s: a game that names nothing and a kind not answered as of a game say so; an unknown name is "Not Found"', async () => {
-    for (const path of ['/v2/as-of/no-such-game/creature/1/', '/v2/as-of/no-such-game/move/', '/v2/as-of/red-blue/item/1/', '/v2/as-of/red-blue/creature/chikorita/', '/v2/as-of/red-blue/creature/chikorita/matchups/']) {
+    for (const path of [
+      '/v2/as-of/no-such-game/creature/1/',
+      '/v2/as-of/no-such-game/move/',
+      '/v2/as-of/red-blue/item/1/',
+      '/v2/as-of/red-blue/creature/chikorita/',
+      '/v2/as-of/red-blue/creature/chikorita/matchups/',
+    ]) {
       const { status, body } = await get(path);
       expect(status, path).toBe(404);
       expect(validate.asOfNotFound(body), path).toBeNull();
@@ -140,9 +157,15 @@ describe('answers as of a game, against the .d.ts the build wrote', () => {
   const typeName = (kind: Kind | 'matchups') => (kind === 'matchups' ? 'Matchups' : `${kind[0]!.toUpperCase()}${kind.slice(1)}AsOf`);
 
   it('type-check every answer above as its type (`CreatureAsOf`, …, `Matchups`, `AsOfNotFound`), and the map by kind names them', () => {
-    const samples: Sample[] = [...answers.values()].map((a, i) => ({ file: `answer-${i}`, type: a.status === 200 ? typeName(a.kind) : 'AsOfNotFound', json: sameShapesOnce(a.text) }));
+    const samples: Sample[] = [...answers.values()].map((a, i) => ({
+      file: `answer-${i}`,
+      type: a.status === 200 ? typeName(a.kind) : 'AsOfNotFound',
+      json: sameShapesOnce(a.text),
+    }));
     samples.push({ file: 'by-kind', type: "AsOfByKind['type']", json: sameShapesOnce(answers.get('/v2/as-of/generation-v/type/steel/')!.text) });
-    expect(new Set(samples.map((s) => s.type))).toEqual(new Set(['CreatureAsOf', 'MoveAsOf', 'TypeAsOf', 'AbilityAsOf', 'Matchups', 'AsOfNotFound', "AsOfByKind['type']"]));
+    expect(new Set(samples.map((s) => s.type))).toEqual(
+      new Set(['CreatureAsOf', 'MoveAsOf', 'TypeAsOf', 'AbilityAsOf', 'Matchups', 'AsOfNotFound', "AsOfByKind['type']"]),
+    );
     const errors = typeCheck(dir, samples, write);
     expect(Object.fromEntries(errors)).toEqual({});
   }, 120_000);
@@ -151,7 +174,11 @@ describe('answers as of a game, against the .d.ts the build wrote', () => {
     const creature = JSON.parse(answers.get('/v2/as-of/generation-v/creature/clefairy/')!.text) as Doc;
     const wrong: Sample[] = [
       { file: 'wrong-past-types', type: 'CreatureAsOf', json: JSON.stringify({ ...creature, past_types: [] }) },
-      { file: 'wrong-multiplier', type: 'Matchups', json: JSON.stringify({ defending: [{ type: { name: 'normal', url: `${baseUrl}/type/1/` }, multiplier: '1' }] }) },
+      {
+        file: 'wrong-multiplier',
+        type: 'Matchups',
+        json: JSON.stringify({ defending: [{ type: { name: 'normal', url: `${baseUrl}/type/1/` }, multiplier: '1' }] }),
+      },
       { file: 'wrong-error', type: 'AsOfNotFound', json: JSON.stringify({ error: 'bad_parameter', detail: 'x' }) },
     ];
     const errors = typeCheck(dir, wrong, write);
@@ -178,7 +205,8 @@ describe('the docs page’s "As of a game" examples, on the whole build', () => 
   });
 
   it('clefairy was normal in generation V; generation I had `special` and no abilities; steel resisted ghost and dark before fairy', async () => {
-    for (const path of ['/v2/as-of/generation-v/creature/clefairy/', '/v2/as-of/red-blue/creature/bulbasaur/', '/v2/as-of/generation-v/type/steel/']) expect(examples).toContain(path);
+    for (const path of ['/v2/as-of/generation-v/creature/clefairy/', '/v2/as-of/red-blue/creature/bulbasaur/', '/v2/as-of/generation-v/type/steel/'])
+      expect(examples).toContain(path);
     const clefairy = await body<{ types: { type: Link }[] }>('/v2/as-of/generation-v/creature/clefairy/');
     expect(clefairy.types.map((t) => t.type.name)).toEqual(['normal']);
     const bulbasaur = await body<{ stats: { stat: Link }[]; abilities: unknown[] }>('/v2/as-of/red-blue/creature/bulbasaur/');

@@ -7,7 +7,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { asOfFactsFile, asOfLearnsetFile, asOfListsFile, asOfMoveNamesFile, asOfStatsFile, type FactsFile, type LearnsetFile, type MoveNamesFile, type StatsFile } from '../edge/as-of/facts.ts';
+import {
+  asOfFactsFile,
+  asOfLearnsetFile,
+  asOfListsFile,
+  asOfMoveNamesFile,
+  asOfStatsFile,
+  type FactsFile,
+  type LearnsetFile,
+  type MoveNamesFile,
+  type StatsFile,
+} from '../edge/as-of/facts.ts';
 import { encodeColumnPatch, encodeFieldColumn, FieldColumn, PatchedColumn } from '../edge/query/field-column.ts';
 import { jsonBytes } from '../edge/query/raw-json.ts';
 import { decodeFilterPack, encodeFilterPack, unpackFilterIndex } from '../edge/query/filter-pack.ts';
@@ -127,7 +137,8 @@ describe('the lists as of a game, made again after an edit', () => {
 
 describe('a column patch (a field of then over today’s column)', () => {
   const today = new FieldColumn(Buffer.from(encodeFieldColumn({ kind: 'thing', field: 'sizes' }, [1, [2], { a: 3 }, null, 'five'])));
-  const patch = (header: { count: number; positions: number[] }, lines: string[]) => Buffer.from(encodeColumnPatch({ kind: 'thing', field: 'sizes', ...header }, lines));
+  const patch = (header: { count: number; positions: number[] }, lines: string[]) =>
+    Buffer.from(encodeColumnPatch({ kind: 'thing', field: 'sizes', ...header }, lines));
   const text = (part: unknown) => new TextDecoder().decode(jsonBytes(part));
 
   it('reads the patched entries from the patch and every other from today’s column, as bytes and as values', () => {

@@ -86,23 +86,27 @@ const CREATURES: KindQueries = {
   facets: ['type', 'ability', 'generation', 'egg_group'],
   summaries: CREATURE_RANGES,
   fields: ['stats', 'types'],
-  then: (era) => world.list('creature').flatMap((link) => {
-    const c = world.creatureById.get(idOf(link))!;
-    if (!creatureExists(c, era)) return [];
-    const types = typesAsOf(c, era);
-    const stats = statsAsOf(c.stats, c.pastStats, era);
-    const species = speciesFacts(c.species);
-    const numbers: Record<string, number | null> = { weight: c.weight, base_stat_total: stats.length === 0 ? null : stats.reduce((sum, s) => sum + s.base_stat, 0) };
-    for (const stat of STATS) numbers[stat] = stats.find((s) => s.stat.name === stat)?.base_stat ?? null;
-    const values = {
-      type: types.map((t) => t.type.name),
-      ability: abilitiesAsOf(c, era).map((a) => a.ability!.name),
-      move: [...c.learns].filter(([, groups]) => groups.has(era.group)).map(([move]) => move),
-      generation: [species.generation],
-      egg_group: species.eggGroups,
-    };
-    return [{ link, id: c.id, values, numbers, fields: { stats, types } }];
-  }),
+  then: (era) =>
+    world.list('creature').flatMap((link) => {
+      const c = world.creatureById.get(idOf(link))!;
+      if (!creatureExists(c, era)) return [];
+      const types = typesAsOf(c, era);
+      const stats = statsAsOf(c.stats, c.pastStats, era);
+      const species = speciesFacts(c.species);
+      const numbers: Record<string, number | null> = {
+        weight: c.weight,
+        base_stat_total: stats.length === 0 ? null : stats.reduce((sum, s) => sum + s.base_stat, 0),
+      };
+      for (const stat of STATS) numbers[stat] = stats.find((s) => s.stat.name === stat)?.base_stat ?? null;
+      const values = {
+        type: types.map((t) => t.type.name),
+        ability: abilitiesAsOf(c, era).map((a) => a.ability!.name),
+        move: [...c.learns].filter(([, groups]) => groups.has(era.group)).map(([move]) => move),
+        generation: [species.generation],
+        egg_group: species.eggGroups,
+      };
+      return [{ link, id: c.id, values, numbers, fields: { stats, types } }];
+    }),
 };
 
 const MOVE_RANGES = ['power', 'pp', 'accuracy', 'priority', 'effect_chance'];
@@ -118,18 +122,23 @@ const MOVES: KindQueries = {
   facets: ['type', 'damage_class', 'generation'],
   summaries: MOVE_RANGES,
   fields: ['accuracy', 'power', 'type'],
-  then: (era) => world.list('move').flatMap((link) => {
-    const doc = world.moveAsOf(moveDocs().get(idOf(link))!, era);
-    if (doc === null) return [];
-    const name = (field: string) => ((doc[field] as Link | null)?.name ?? null);
-    const values = { type: [name('type')], damage_class: [name('damage_class')], generation: [name('generation')] };
-    const numbers = Object.fromEntries(MOVE_RANGES.map((r) => [r, doc[r] as number | null]));
-    return [{
-      link, id: idOf(link), numbers,
-      values: Object.fromEntries(Object.entries(values).map(([f, v]) => [f, v.filter((x): x is string => x !== null)])),
-      fields: { accuracy: doc['accuracy'], power: doc['power'], type: doc['type'] },
-    }];
-  }),
+  then: (era) =>
+    world.list('move').flatMap((link) => {
+      const doc = world.moveAsOf(moveDocs().get(idOf(link))!, era);
+      if (doc === null) return [];
+      const name = (field: string) => (doc[field] as Link | null)?.name ?? null;
+      const values = { type: [name('type')], damage_class: [name('damage_class')], generation: [name('generation')] };
+      const numbers = Object.fromEntries(MOVE_RANGES.map((r) => [r, doc[r] as number | null]));
+      return [
+        {
+          link,
+          id: idOf(link),
+          numbers,
+          values: Object.fromEntries(Object.entries(values).map(([f, v]) => [f, v.filter((x): x is string => x !== null)])),
+          fields: { accuracy: doc['accuracy'], power: doc['power'], type: doc['type'] },
+        },
+      ];
+    }),
 };
 
 /** Type and ability lists of then: which existed is all that changes; their filters and fields are today's. */
@@ -173,15 +182,22 @@ interface Asked {
 function drawQuery(random: () => number, of: KindQueries, entries: readonly Then[]): Asked {
   const pick = <T>(from: readonly T[]): T => from[Math.floor(random() * from.length)]!;
   const some = <T>(from: readonly T[], most: number): T[] => [...new Set(Array.from({ length: 1 + Math.floor(random() * most) }, () => pick(from)))];
-  const filters = some(of.valueFilters, 2).filter(() => random() < 0.8).map((filter) => {
-    const held = [...new Set(entries.flatMap((e) => e.values[filter]!))];
-    return { filter, values: held.length === 0 ? [] : some(held, 2) };
-  }).filter((f) => f.values.length > 0);
+  const filters = some(of.valueFilters, 2)
+    .filter(() => random() < 0.8)
+    .map((filter) => {
+      const held = [...new Set(entries.flatMap((e) => e.values[filter]!))];
+      return { filter, values: held.length === 0 ? [] : some(held, 2) };
+    })
+    .filter((f) => f.values.length > 0);
   let range: Asked['range'] = null;
   if (of.ranges.length > 0 && random() < 0.5) {
     const name = pick(of.ranges);
-    const numbers = entries.map((e) => e.numbers[name]).filter((n): n is number => n !== null).sort((a, b) => a - b);
-    if (numbers.length > 0) range = { name, low: numbers[Math.floor(random() * numbers.length * 0.5)]!, high: numbers[Math.floor(numbers.length * (0.5 + random() * 0.5))]! };
+    const numbers = entries
+      .map((e) => e.numbers[name])
+      .filter((n): n is number => n !== null)
+      .sort((a, b) => a - b);
+    if (numbers.length > 0)
+      range = { name, low: numbers[Math.floor(random() * numbers.length * 0.5)]!, high: numbers[Math.floor(numbers.length * (0.5 + random() * 0.5))]! };
   }
   return {
     filters,
@@ -210,14 +226,24 @@ function queryString(q: Asked): string {
 const keyOf = (c: Then, key: string): string | number | null => (key === 'id' ? c.id : key === 'name' ? c.link.name : c.numbers[key]!);
 
 /** Entries (in list order) in the order of the keys: none last either way, ties in list order. */
-const sortedBy = (entries: readonly Then[], keys: Asked['sort']): Then[] => orderedBy(entries, keys.map(({ key, descending }) => ({ of: (e: Then) => keyOf(e, key), descending })));
+const sortedBy = (entries: readonly Then[], keys: Asked['sort']): Then[] =>
+  orderedBy(
+    entries,
+    keys.map(({ key, descending }) => ({ of: (e: Then) => keyOf(e, key), descending })),
+  );
 
 /** A facet's counts over the matching entries, in its target's list order, then values the list does not show by id. */
 function expectedFacet(kind: string, filter: string, matching: readonly Then[]) {
   const target = routes.queries[kind]!.filters.find((f) => f.name === filter)!.target;
   const counts = new Map<string, number>();
   for (const e of matching) for (const value of new Set(e.values[filter])) counts.set(value, (counts.get(value) ?? 0) + 1);
-  return facetOf(counts, target, () => world.list(target!).map((link) => ({ name: link.name, id: idOf(link) })), (name) => world.doc(target!, name)['id'] as number, baseUrl);
+  return facetOf(
+    counts,
+    target,
+    () => world.list(target!).map((link) => ({ name: link.name, id: idOf(link) })),
+    (name) => world.doc(target!, name)['id'] as number,
+    baseUrl,
+  );
 }
 
 const expectedSummary = (range: string, matching: readonly Then[]) => summaryOf(matching.map((e) => e.numbers[range]!));
@@ -225,7 +251,9 @@ const expectedSummary = (range: string, matching: readonly Then[]) => summaryOf(
 /** What the answer to `q` should hold, worked out from the entries of then. */
 function expectedAnswer(q: Asked, kind: string, entries: readonly Then[]): Doc {
   const inRange = (n: number | null | undefined) => q.range === null || (n !== null && n !== undefined && n >= q.range.low && n <= q.range.high);
-  const matching = entries.filter((e) => q.filters.every(({ filter, values }) => values.some((v) => e.values[filter]!.includes(v))) && inRange(q.range && e.numbers[q.range.name]));
+  const matching = entries.filter(
+    (e) => q.filters.every(({ filter, values }) => values.some((v) => e.values[filter]!.includes(v))) && inRange(q.range && e.numbers[q.range.name]),
+  );
   const page = sortedBy(matching, q.sort).slice(q.offset, q.offset + q.limit);
   return {
     count: matching.length,
@@ -241,30 +269,35 @@ const checkedParts = (body: Doc): Doc => Object.fromEntries(['count', 'facets', 
 const SEGMENTS = () => [...world.list('generation').map((g) => g.name), 'red-blue', 'black-white', 'x-y'];
 
 describe('queries as of a game, against the documents of then', () => {
-  it.each([CREATURES, MOVES, TYPES, ABILITIES].map((of) => [of.kind, of] as const))(`%s: ${QUERIES_PER_ERA} seeded queries as of each generation and three version groups (filters, a range, sorts, facets, summaries, fields and pages of then)`, async (kind, of) => {
-    const problems: string[] = [];
-    let asked = 0, matchedSome = 0;
-    for (const [n, segment] of SEGMENTS().entries()) {
-      const entries = of.then(world.resolve(segment)!);
-      const random = seeded(3300 + n);
-      for (let i = 0; i < QUERIES_PER_ERA; i++) {
-        const q = drawQuery(random, of, entries);
-        const path = `as-of/${segment}/${kind}/?${queryString(q)}`;
-        const reply = await respond({ method: 'GET', url: `${new URL(baseUrl).origin}/v2/${path}`, headers: new Headers() });
-        const text = decoder.decode(reply.body ?? new Uint8Array());
-        asked++;
-        if (reply.status !== 200) {
-          problems.push(`GET /v2/${path}: ${reply.status} ${text.slice(0, 160)}`);
-          continue;
+  it.each([CREATURES, MOVES, TYPES, ABILITIES].map((of) => [of.kind, of] as const))(
+    `%s: ${QUERIES_PER_ERA} seeded queries as of each generation and three version groups (filters, a range, sorts, facets, summaries, fields and pages of then)`,
+    async (kind, of) => {
+      const problems: string[] = [];
+      let asked = 0,
+        matchedSome = 0;
+      for (const [n, segment] of SEGMENTS().entries()) {
+        const entries = of.then(world.resolve(segment)!);
+        const random = seeded(3300 + n);
+        for (let i = 0; i < QUERIES_PER_ERA; i++) {
+          const q = drawQuery(random, of, entries);
+          const path = `as-of/${segment}/${kind}/?${queryString(q)}`;
+          const reply = await respond({ method: 'GET', url: `${new URL(baseUrl).origin}/v2/${path}`, headers: new Headers() });
+          const text = decoder.decode(reply.body ?? new Uint8Array());
+          asked++;
+          if (reply.status !== 200) {
+            problems.push(`GET /v2/${path}: ${reply.status} ${text.slice(0, 160)}`);
+            continue;
+          }
+          const expected = expectedAnswer(q, kind, entries);
+          if ((expected['count'] as number) > 0) matchedSome++;
+          const found = checkedParts(JSON.parse(text) as Doc);
+          if (JSON.stringify(found) !== JSON.stringify(expected))
+            problems.push(`GET /v2/${path}: ${differences(expected, found, 3).join('; ') || 'the keys in another order'}`);
         }
-        const expected = expectedAnswer(q, kind, entries);
-        if ((expected['count'] as number) > 0) matchedSome++;
-        const found = checkedParts(JSON.parse(text) as Doc);
-        if (JSON.stringify(found) !== JSON.stringify(expected)) problems.push(`GET /v2/${path}: ${differences(expected, found, 3).join('; ') || 'the keys in another order'}`);
       }
-    }
-    expect(problems.slice(0, 8), `${problems.length} of ${asked} queries departed`).toEqual([]);
-    // most of the drawn queries match some entries: an oracle of empty answers would prove little
-    expect(matchedSome).toBeGreaterThan(asked / 2);
-  });
+      expect(problems.slice(0, 8), `${problems.length} of ${asked} queries departed`).toEqual([]);
+      // most of the drawn queries match some entries: an oracle of empty answers would prove little
+      expect(matchedSome).toBeGreaterThan(asked / 2);
+    },
+  );
 });

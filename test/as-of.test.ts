@@ -20,7 +20,20 @@ import { createResponder } from '../edge/handler.ts';
 import { listFile } from '../edge/layout.ts';
 import { diskReader } from '../generator/preview/disk-reader.ts';
 import { differences } from './support/examples.ts';
-import { TODAY, World, abilitiesAsOf, creatureAsOf, creatureExists, idOf, spread, typesAsOf, type CreatureFacts, type Doc, type Era, type Link } from './support/as-of-oracle.ts';
+import {
+  TODAY,
+  World,
+  abilitiesAsOf,
+  creatureAsOf,
+  creatureExists,
+  idOf,
+  spread,
+  typesAsOf,
+  type CreatureFacts,
+  type Doc,
+  type Era,
+  type Link,
+} from './support/as-of-oracle.ts';
 
 const distDir = inject('distDir');
 const baseUrl = inject('baseUrl');
@@ -52,9 +65,28 @@ beforeAll(() => {
   const pastCreatures = world.creatures.filter((c) => c.hasPast).map((c) => c.id);
   const others = world.creatures.filter((c) => !c.hasPast).map((c) => c.id);
   // the alternative forms (ids from 10001) are a quarter of the creatures: 6 of the 20
-  creatureIds = [...pastCreatures, ...spread(others.filter((id) => id < 10001), 14, SEED), ...spread(others.filter((id) => id >= 10001), 6, SEED)];
+  creatureIds = [
+    ...pastCreatures,
+    ...spread(
+      others.filter((id) => id < 10001),
+      14,
+      SEED,
+    ),
+    ...spread(
+      others.filter((id) => id >= 10001),
+      6,
+      SEED,
+    ),
+  ];
   const pastMoves = world.moves.filter((m) => m.pastValues.length > 0).map((m) => m.id);
-  moveIds = [...pastMoves, ...spread(world.moves.filter((m) => m.pastValues.length === 0).map((m) => m.id), 10, SEED)];
+  moveIds = [
+    ...pastMoves,
+    ...spread(
+      world.moves.filter((m) => m.pastValues.length === 0).map((m) => m.id),
+      10,
+      SEED,
+    ),
+  ];
   abilityIds = spread(world.ids('ability'), 30, SEED);
 });
 
@@ -103,8 +135,10 @@ const parsed = (text: string): unknown => {
 /** The first place where two equal values list their keys in another order, as a path. */
 function keyOrderAt(expected: unknown, actual: unknown, path = ''): string | null {
   if (expected === null || actual === null || typeof expected !== 'object' || typeof actual !== 'object') return null;
-  const e = expected as Record<string, unknown>, a = actual as Record<string, unknown>;
-  if (!Array.isArray(e) && Object.keys(e).join() !== Object.keys(a).join()) return `${path || '/'}: keys ${Object.keys(e).join(',')}, found ${Object.keys(a).join(',')}`;
+  const e = expected as Record<string, unknown>,
+    a = actual as Record<string, unknown>;
+  if (!Array.isArray(e) && Object.keys(e).join() !== Object.keys(a).join())
+    return `${path || '/'}: keys ${Object.keys(e).join(',')}, found ${Object.keys(a).join(',')}`;
   for (const key of Object.keys(e)) {
     const inner = keyOrderAt(e[key], a[key], `${path}/${key}`);
     if (inner) return inner;
@@ -154,7 +188,7 @@ async function checkEach(segment: string, kind: string, ids: readonly number[], 
   return mismatches.report();
 }
 
-describe('as of each v, the answers are the oracle\'s', () => {
+describe("as of each v, the answers are the oracle's", () => {
   it('creature: every one with past entries and 20 others, as of every v', async () => {
     const mismatches = new Mismatches();
     for (const id of creatureIds) {
@@ -183,7 +217,9 @@ describe('as of each v, the answers are the oracle\'s', () => {
     const mismatches = new Mismatches();
     const named = new Set(eras.map((era) => era.group));
     const others = [...world.groupOrder.keys()].filter((group) => !named.has(group));
-    const creatures = spread(creatureIds, 12, SEED), moves = spread(moveIds, 8, SEED), abilities = spread(abilityIds, 4, SEED);
+    const creatures = spread(creatureIds, 12, SEED),
+      moves = spread(moveIds, 8, SEED),
+      abilities = spread(abilityIds, 4, SEED);
     const types = world.typeDocs.map((doc) => doc['id'] as number);
     for (const group of others) {
       const era = world.resolve(group)!;
@@ -202,7 +238,7 @@ describe('as of each v, the answers are the oracle\'s', () => {
 });
 
 describe('matchups', () => {
-  it('of the same creatures, today and as of each generation, are the products of the types\' relations then', async () => {
+  it("of the same creatures, today and as of each generation, are the products of the types' relations then", async () => {
     const mismatches = new Mismatches();
     const generations = eras.filter((era) => GENERATIONS.includes(era.segment));
     for (const id of creatureIds) {
@@ -221,7 +257,7 @@ const namesOf = (links: Array<{ name: string }>) => links.map((l) => l.name);
 const statNames = (doc: Doc) => (doc['stats'] as Array<{ stat: Link }>).map((s) => s.stat.name);
 const generationOf = (doc: Doc) => idOf(doc['generation'] as Link);
 
-describe('the issue\'s named cases', () => {
+describe("the issue's named cases", () => {
   it('clefairy as of generation-v is normal, listed by normal then; fairy is not there yet', async () => {
     const clefairy = world.doc('creature', world.creatures.find((c) => c.link.name === 'clefairy')!.id);
     const past = (clefairy['past_types'] as Array<{ generation: Link; types: Array<{ type: Link }> }>).find((p) => p.generation.name === 'generation-v')!;
@@ -247,8 +283,8 @@ describe('the issue\'s named cases', () => {
   });
 });
 
-describe('the issue\'s named cases: what was not there yet', () => {
-  it('steel is not there as of generation-i, and normal\'s relations then name no steel', async () => {
+describe("the issue's named cases: what was not there yet", () => {
+  it("steel is not there as of generation-i, and normal's relations then name no steel", async () => {
     expect(generationOf(world.doc('type', 'steel'))).toBeGreaterThan(1);
     await expect404('as-of/generation-i/type/steel/');
     const relationNames = (doc: Doc) => Object.values(doc['damage_relations'] as Record<string, Link[]>).flatMap(namesOf);
@@ -288,17 +324,28 @@ describe('resolution of {v}', () => {
   });
 
   it('an unknown v or kind is a 404 JSON naming the segment', async () => {
-    for (const [path, segment] of [['as-of/nope/creature/1/', 'nope'], ['as-of/red-blue/berry/1/', 'berry']] as const) {
+    for (const [path, segment] of [
+      ['as-of/nope/creature/1/', 'nope'],
+      ['as-of/red-blue/berry/1/', 'berry'],
+    ] as const) {
       expect((await expect404(path)).text).toContain(segment);
     }
   });
 
   it('by name and by id give the same bytes', async () => {
     const pairs: Array<[string, string]> = [];
-    for (const [kind, id] of [['creature', 35], ['move', 33], ['type', 1], ['ability', 1]] as const) {
+    for (const [kind, id] of [
+      ['creature', 35],
+      ['move', 33],
+      ['type', 1],
+      ['ability', 1],
+    ] as const) {
       pairs.push([`as-of/generation-iv/${kind}/${id}/`, `as-of/generation-iv/${kind}/${world.doc(kind, id)['name'] as string}/`]);
     }
-    pairs.push(['creature/35/matchups/', 'creature/clefairy/matchups/'], ['as-of/red-blue/creature/35/matchups/', 'as-of/red-blue/creature/clefairy/matchups/']);
+    pairs.push(
+      ['creature/35/matchups/', 'creature/clefairy/matchups/'],
+      ['as-of/red-blue/creature/35/matchups/', 'as-of/red-blue/creature/clefairy/matchups/'],
+    );
     for (const [byId, byName] of pairs) await expectSameBytes(byId, byName);
   });
 });
@@ -319,7 +366,7 @@ describe('over HTTP', () => {
  * fields of then (a creature's types, abilities and stats; a move's power, pp, accuracy and
  * type), the stat ranges, `count` and the pages' links.
  */
-describe('as of each v, the lists are the oracle\'s', () => {
+describe("as of each v, the lists are the oracle's", () => {
   type Entry = Link & Doc;
   const listed = (kind: string): Link[] => (JSON.parse(readFileSync(join(distDir, listFile(kind)), 'utf8')) as { results: Link[] }).results;
   const names = async (path: string): Promise<string[]> => ((await getJson(path))['results'] as Entry[]).map((e) => e.name);
@@ -334,7 +381,16 @@ describe('as of each v, the lists are the oracle\'s', () => {
     const types = listed('type').map((t) => t.name);
     const abilities = spread(world.ids('ability'), 8, SEED).map((id) => world.doc('ability', id)['name'] as string);
     const listedCreatures = new Set(listed('creature').map(idOf));
-    const moves = ['surf', 'tackle', 'hyper-beam', ...spread(world.moves.map((m) => m.id), 4, SEED).map((id) => world.moves.find((m) => m.id === id)!.name)];
+    const moves = [
+      'surf',
+      'tackle',
+      'hyper-beam',
+      ...spread(
+        world.moves.map((m) => m.id),
+        4,
+        SEED,
+      ).map((id) => world.moves.find((m) => m.id === id)!.name),
+    ];
     for (const era of eras) {
       const base = `as-of/${era.segment}/creature/`;
       const all = creaturesWhere(era, () => true);
@@ -343,11 +399,27 @@ describe('as of each v, the lists are the oracle\'s', () => {
       problems.add(first['next'] === (all.length > 2 ? `${baseUrl}/${base}?offset=2&limit=2` : null) ? null : `${base}: next ${String(first['next'])}`);
       const same = async (path: string, expected: string[]) => {
         const found = await names(path);
-        problems.add(found.join() === expected.join() ? null : `GET /v2/${path}: ${found.length} names, the oracle ${expected.length}; first apart: ${found.find((n, i) => n !== expected[i]) ?? expected[found.length]}`);
+        problems.add(
+          found.join() === expected.join()
+            ? null
+            : `GET /v2/${path}: ${found.length} names, the oracle ${expected.length}; first apart: ${found.find((n, i) => n !== expected[i]) ?? expected[found.length]}`,
+        );
       };
-      for (const type of types) await same(`${base}?type=${type}&limit=100000`, creaturesWhere(era, (c) => typesAsOf(c, era).some((t) => t.type.name === type)));
-      for (const ability of abilities) await same(`${base}?ability=${ability}&limit=100000`, creaturesWhere(era, (c) => abilitiesAsOf(c, era).some((a) => a.ability?.name === ability)));
-      for (const move of moves) await same(`${base}?move=${move}&limit=100000`, creaturesWhere(era, (c) => c.learns.get(move)?.has(era.group) === true));
+      for (const type of types)
+        await same(
+          `${base}?type=${type}&limit=100000`,
+          creaturesWhere(era, (c) => typesAsOf(c, era).some((t) => t.type.name === type)),
+        );
+      for (const ability of abilities)
+        await same(
+          `${base}?ability=${ability}&limit=100000`,
+          creaturesWhere(era, (c) => abilitiesAsOf(c, era).some((a) => a.ability?.name === ability)),
+        );
+      for (const move of moves)
+        await same(
+          `${base}?move=${move}&limit=100000`,
+          creaturesWhere(era, (c) => c.learns.get(move)?.has(era.group) === true),
+        );
       // the move facet of then: every move learned then, by id, named and linked as today's move list names it
       const learners = new Map<string, number>();
       for (const c of world.creatures) {
@@ -356,29 +428,50 @@ describe('as of each v, the lists are the oracle\'s', () => {
       }
       const expectedFacet = listed('move').flatMap((link) => (learners.has(link.name) ? [{ ...link, count: learners.get(link.name)! }] : []));
       const facet = ((await getJson(`${base}?facets=move&limit=1`))['facets'] as Record<string, unknown>)['move'];
-      problems.add(JSON.stringify(facet) === JSON.stringify(expectedFacet) ? null : `GET /v2/${base}?facets=move: ${differences(expectedFacet, facet, 3).join('; ')}`);
+      problems.add(
+        JSON.stringify(facet) === JSON.stringify(expectedFacet) ? null : `GET /v2/${base}?facets=move: ${differences(expectedFacet, facet, 3).join('; ')}`,
+      );
     }
     expect(problems.report()).toEqual([]);
   });
 
   it('creature: the fields and stat ranges of then, for every creature with past entries and a sample of others', async () => {
     const problems = new Mismatches();
-    const sample = [...new Set([...world.creatures.filter((c) => c.hasPast), ...spread(world.creatures.map((c) => c.id), 20, SEED).map((id) => world.creatureById.get(id)!)])];
+    const sample = [
+      ...new Set([
+        ...world.creatures.filter((c) => c.hasPast),
+        ...spread(
+          world.creatures.map((c) => c.id),
+          20,
+          SEED,
+        ).map((id) => world.creatureById.get(id)!),
+      ]),
+    ];
     // what the fields read of each document, parsed once for every v
-    const slim = new Map(sample.map((c) => {
-      const doc = world.doc('creature', c.id);
-      return [c.id, { ...Object.fromEntries(['name', 'types', 'past_types', 'abilities', 'past_abilities', 'stats', 'past_stats'].map((k) => [k, doc[k]])), moves: [] }] as const;
-    }));
+    const slim = new Map(
+      sample.map((c) => {
+        const doc = world.doc('creature', c.id);
+        return [
+          c.id,
+          { ...Object.fromEntries(['name', 'types', 'past_types', 'abilities', 'past_abilities', 'stats', 'past_stats'].map((k) => [k, doc[k]])), moves: [] },
+        ] as const;
+      }),
+    );
     for (const era of eras) {
-      const expected = new Map(sample.flatMap((c) => {
-        const doc = creatureAsOf(slim.get(c.id)!, c.bornOrder, era);
-        return doc ? [[doc['name'] as string, doc] as const] : [];
-      }));
+      const expected = new Map(
+        sample.flatMap((c) => {
+          const doc = creatureAsOf(slim.get(c.id)!, c.bornOrder, era);
+          return doc ? [[doc['name'] as string, doc] as const] : [];
+        }),
+      );
       // in batches of 100 ids: a parameter's value is capped at 2,000 characters
       const results: Entry[] = [];
       const path = `as-of/${era.segment}/creature/?fields=types,abilities,stats&limit=100000&id=…`;
       for (let at = 0; at < sample.length; at += 100) {
-        const ids = sample.slice(at, at + 100).map((c) => c.id).join(',');
+        const ids = sample
+          .slice(at, at + 100)
+          .map((c) => c.id)
+          .join(',');
         results.push(...((await getJson(`as-of/${era.segment}/creature/?id=${ids}&fields=types,abilities,stats&limit=100000`))['results'] as Entry[]));
       }
       problems.add(results.length === expected.size ? null : `GET /v2/${path}: ${results.length} entries, the oracle ${expected.size}`);
@@ -394,7 +487,12 @@ describe('as of each v, the lists are the oracle\'s', () => {
         const found = await names(`as-of/${era.segment}/creature/?base_stat_total=${total}..${total}&limit=100000`);
         problems.add(found.includes(name) ? null : `${era.segment}: base_stat_total=${total}..${total} leaves out ${name}`);
       }
-      if (era.generation === 1) problems.add((await getJson(`as-of/${era.segment}/creature/?special-attack=0..&limit=1`))['count'] === 0 ? null : `${era.segment}: special-attack matches creatures`);
+      if (era.generation === 1)
+        problems.add(
+          (await getJson(`as-of/${era.segment}/creature/?special-attack=0..&limit=1`))['count'] === 0
+            ? null
+            : `${era.segment}: special-attack matches creatures`,
+        );
     }
     expect(problems.report()).toEqual([]);
   });
@@ -410,7 +508,12 @@ describe('as of each v, the lists are the oracle\'s', () => {
         return doc ? [{ name: link.name, url: link.url, accuracy: doc['accuracy'], pp: doc['pp'], power: doc['power'], type: doc['type'] }] : [];
       });
       problems.add(results.size === expected.length ? null : `GET /v2/${path}: ${results.size} moves, the oracle ${expected.length}`);
-      for (const wanted of expected) problems.add(JSON.stringify(results.get(wanted.name)) === JSON.stringify(wanted) ? null : `GET /v2/${path}: ${wanted.name}: ${differences(wanted, results.get(wanted.name), 3).join('; ')}`);
+      for (const wanted of expected)
+        problems.add(
+          JSON.stringify(results.get(wanted.name)) === JSON.stringify(wanted)
+            ? null
+            : `GET /v2/${path}: ${wanted.name}: ${differences(wanted, results.get(wanted.name), 3).join('; ')}`,
+        );
       const normal = expected.filter((m) => (m.type as Link).name === 'normal').map((m) => m.name);
       const found = await names(`as-of/${era.segment}/move/?type=normal&limit=100000`);
       problems.add(found.join() === normal.join() ? null : `${era.segment}: type=normal lists ${found.length} moves, the oracle ${normal.length}`);
@@ -422,7 +525,9 @@ describe('as of each v, the lists are the oracle\'s', () => {
     const problems = new Mismatches();
     for (const era of eras) {
       for (const kind of ['type', 'ability'] as const) {
-        const expected = listed(kind).filter((link) => (kind === 'type' ? world.typeAsOf(world.doc(kind, idOf(link)), era) : world.abilityAsOf(world.doc(kind, idOf(link)), era)) !== null).map((l) => l.name);
+        const expected = listed(kind)
+          .filter((link) => (kind === 'type' ? world.typeAsOf(world.doc(kind, idOf(link)), era) : world.abilityAsOf(world.doc(kind, idOf(link)), era)) !== null)
+          .map((l) => l.name);
         const found = await names(`as-of/${era.segment}/${kind}/?limit=100000`);
         problems.add(found.join() === expected.join() ? null : `${era.segment} ${kind}: ${found.length} listed, the oracle ${expected.length}`);
       }

@@ -56,7 +56,15 @@ describe('build', () => {
 
   it("writes meta with the project's keys and the upstream's own (deploy_date, hash, tag)", async () => {
     const out = join(scratch, 'meta');
-    await runBuild({ recordsDir: config.recordsDir, mediaDir, outDir: out, baseUrl: config.baseUrl, inputHash: 'meta', about, only: new Set(['creature-color']) });
+    await runBuild({
+      recordsDir: config.recordsDir,
+      mediaDir,
+      outDir: out,
+      baseUrl: config.baseUrl,
+      inputHash: 'meta',
+      about,
+      only: new Set(['creature-color']),
+    });
     const meta = JSON.parse(readFileSync(join(out, metaFile), 'utf8')) as Meta;
     // the cut keeps the colors table whole: the upstream's 10 colors
     expect(meta).toMatchObject({ upstream_commit: 'test', built_at: about.builtAt, version: 'test', counts: { 'creature-color': 10 } });
@@ -94,11 +102,14 @@ describe('build', () => {
     copyFileSync(join(config.recordsDir, 'language.ndjson'), join(records, 'language.ndjson'));
     copyFileSync(join(config.recordsDir, 'creature-species.ndjson'), join(records, 'creature-species.ndjson'));
     // every encounter method names a language that is none: more problems than a shard once stopped at (50)
-    const methods = readFileSync(join(config.recordsDir, 'encounter-method.ndjson'), 'utf8').split('\n').filter((l) => l !== '').map((line) => {
-      const method = JSON.parse(line) as { id: number; names: Array<{ local_language_id: number; name: string }> };
-      method.names.unshift({ local_language_id: 424242, name: 'nowhere' });
-      return method;
-    });
+    const methods = readFileSync(join(config.recordsDir, 'encounter-method.ndjson'), 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((line) => {
+        const method = JSON.parse(line) as { id: number; names: Array<{ local_language_id: number; name: string }> };
+        method.names.unshift({ local_language_id: 424242, name: 'nowhere' });
+        return method;
+      });
     writeFileSync(join(records, 'encounter-method.ndjson'), methods.map((m) => JSON.stringify(m)).join('\n'));
     // a color whose names are no list: the resource's own code throws on it
     const colors = readFileSync(join(config.recordsDir, 'creature-color.ndjson'), 'utf8').split('\n');
@@ -108,7 +119,16 @@ describe('build', () => {
     const out = previousBuild('many-bad');
     let error: unknown;
     try {
-      await runBuild({ recordsDir: records, mediaDir, outDir: out, baseUrl: config.baseUrl, inputHash: 'x', about, workers: 2, only: new Set(['encounter-method', 'creature-color']) });
+      await runBuild({
+        recordsDir: records,
+        mediaDir,
+        outDir: out,
+        baseUrl: config.baseUrl,
+        inputHash: 'x',
+        about,
+        workers: 2,
+        only: new Set(['encounter-method', 'creature-color']),
+      });
     } catch (e) {
       error = e;
     }
@@ -121,7 +141,11 @@ describe('build', () => {
     expect(colorProblems).toHaveLength(1);
     expect(colorProblems[0]).toMatch(/^creature-color 1: /);
     // the message: a screenful, and how many more
-    expect(message.split('\n')).toEqual([`the build found ${problems.length} bad document(s):`, ...problems.slice(0, 30), `… and ${problems.length - 30} more`]);
+    expect(message.split('\n')).toEqual([
+      `the build found ${problems.length} bad document(s):`,
+      ...problems.slice(0, 30),
+      `… and ${problems.length - 30} more`,
+    ]);
     // what each document's code threw (a name's missing language, the color's list that is none), across the worker threads, with its stack
     expect(cause).toBeInstanceOf(AggregateError);
     const thrown = (cause as AggregateError).errors as Error[];
@@ -133,14 +157,24 @@ describe('build', () => {
     const text = await failureText(error, { problemsFile });
     expect(text).toBe(`The build failed; dist/ was left as it was.\n${message}; all ${problems.length} are in ${problemsFile}`);
     expect(readFileSync(problemsFile, 'utf8')).toBe(`${problems.join('\n')}\n`);
-    expect(await failureText(error, { problemsFile, verbose: true })).toMatch(new RegExp(`^${escapeRegExp(text)}\n\nBuildError: the build found [^]*\n {4}at [^]*\ncaused by: AggregateError: ${problems.length} exceptions\n[^]*\n  \\[1 of ${problems.length}\\] Error: `));
+    expect(await failureText(error, { problemsFile, verbose: true })).toMatch(
+      new RegExp(
+        `^${escapeRegExp(text)}\n\nBuildError: the build found [^]*\n {4}at [^]*\ncaused by: AggregateError: ${problems.length} exceptions\n[^]*\n  \\[1 of ${problems.length}\\] Error: `,
+      ),
+    );
   });
 
   it('lets its caller look at the kinds written before the files made once, and take the stamp it gives', async () => {
     const out = join(scratch, 'hooked');
     const seen: string[] = [];
     await runBuild({
-      recordsDir: config.recordsDir, mediaDir, outDir: out, baseUrl: config.baseUrl, inputHash: 'before', about, only: new Set(['creature-color', 'creature-habitat']),
+      recordsDir: config.recordsDir,
+      mediaDir,
+      outDir: out,
+      baseUrl: config.baseUrl,
+      inputHash: 'before',
+      about,
+      only: new Set(['creature-color', 'creature-habitat']),
       beforeFinish: async (dir, kinds) => {
         seen.push(...kinds.map((k) => k.kind).sort(), `bulk ${existsSync(join(dir, bulkFile('creature-habitat')))}`, `root ${existsSync(join(dir, rootFile))}`);
         return { inputHash: 'after' };
@@ -153,7 +187,13 @@ describe('build', () => {
   it("tells its caller each shard's kinds as they are written, every kind once, before the look before the finish", async () => {
     const events: string[] = [];
     await runBuild({
-      recordsDir: config.recordsDir, mediaDir, outDir: join(scratch, 'each-shard'), baseUrl: config.baseUrl, inputHash: 'x', about, workers: 2,
+      recordsDir: config.recordsDir,
+      mediaDir,
+      outDir: join(scratch, 'each-shard'),
+      baseUrl: config.baseUrl,
+      inputHash: 'x',
+      about,
+      workers: 2,
       only: new Set(['creature-color', 'creature-habitat', 'creature-shape']),
       kindsWritten: (dir, kinds) => events.push(...kinds.map((k) => `${k.kind} ${existsSync(join(dir, bulkFile(k.kind)))}`)),
       beforeFinish: async () => (events.push('finish'), {}),
@@ -162,10 +202,17 @@ describe('build', () => {
     expect(events.at(-1)).toBe('finish');
   });
 
-  it('leaves the previous output as it was when a shard\'s kinds cannot be compared', async () => {
+  it("leaves the previous output as it was when a shard's kinds cannot be compared", async () => {
     const out = previousBuild('shard-hook-fails');
     const failing = runBuild({
-      recordsDir: config.recordsDir, mediaDir, outDir: out, baseUrl: config.baseUrl, inputHash: 'x', about, workers: 2, only: new Set(['creature-color', 'creature-habitat']),
+      recordsDir: config.recordsDir,
+      mediaDir,
+      outDir: out,
+      baseUrl: config.baseUrl,
+      inputHash: 'x',
+      about,
+      workers: 2,
+      only: new Set(['creature-color', 'creature-habitat']),
       kindsWritten: () => {
         throw new Error('the early compare failed');
       },
@@ -177,7 +224,13 @@ describe('build', () => {
   it('leaves the previous output as it was when the look before the finish fails', async () => {
     const out = previousBuild('hook-fails');
     const failing = runBuild({
-      recordsDir: config.recordsDir, mediaDir, outDir: out, baseUrl: config.baseUrl, inputHash: 'x', about, only: new Set(['creature-color']),
+      recordsDir: config.recordsDir,
+      mediaDir,
+      outDir: out,
+      baseUrl: config.baseUrl,
+      inputHash: 'x',
+      about,
+      only: new Set(['creature-color']),
       beforeFinish: () => Promise.reject(new Error('the compare failed')),
     });
     await expect(failing).rejects.toThrow('the compare failed');

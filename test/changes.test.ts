@@ -31,7 +31,13 @@ const report = (from: string, to: string, changed: number): ChangeReport => ({
   to,
   tables: [{ table: 'invented.csv', change: 'changed', rows_added: 1, rows_removed: 0 }],
   summary: { added: 0, removed: 0, changed },
-  kinds: { 'test-kind': { added: [], removed: [], changed: Array.from({ length: changed }, (_, i) => ({ id: i + 1, name: `thing-${i + 1}`, paths: ['names[0].name'] })) } },
+  kinds: {
+    'test-kind': {
+      added: [],
+      removed: [],
+      changed: Array.from({ length: changed }, (_, i) => ({ id: i + 1, name: `thing-${i + 1}`, paths: ['names[0].name'] })),
+    },
+  },
 });
 
 /** The writer's finish into `dir`, with no kinds (a real build's kinds make downloads/ first). */
@@ -92,7 +98,14 @@ describe('the change reports, as built', () => {
 
   it('answers a JSON 404 for a commit it has no listed report of, a short or ambiguous prefix, and a deeper path', async () => {
     // Y's report exists in the folder but is not on the chain to the build's commit
-    for (const path of [`/v2/changes/${'0'.repeat(40)}`, `/v2/changes/${Y}`, `/v2/changes/${D}`, '/v2/changes/cccccc', '/v2/changes/not-a-commit', `/v2/changes/${C}/more`]) {
+    for (const path of [
+      `/v2/changes/${'0'.repeat(40)}`,
+      `/v2/changes/${Y}`,
+      `/v2/changes/${D}`,
+      '/v2/changes/cccccc',
+      '/v2/changes/not-a-commit',
+      `/v2/changes/${C}/more`,
+    ]) {
       const response = await get(path);
       expect(response.status, path).toBe(404);
       expect(response.headers.get('content-type'), path).toMatch(/^application\/json/);
@@ -122,7 +135,11 @@ describe('reading the committed reports', () => {
       ['latest.json', report(A, B, 1), /named \{from\}\.\.\{to\}\.json/],
       [`${A}..${C}.json`, report(A, B, 1), /are not its name's/],
       // a value where only names and paths belong
-      [`${A}..${B}.json`, { ...report(A, B, 1), kinds: { k: { added: [], removed: [], changed: [{ id: 1, name: 'x', paths: ['a'], value: 3 }] } } }, /additional properties/],
+      [
+        `${A}..${B}.json`,
+        { ...report(A, B, 1), kinds: { k: { added: [], removed: [], changed: [{ id: 1, name: 'x', paths: ['a'], value: 3 }] } } },
+        /additional properties/,
+      ],
       [`${A}..${B}.json`, { ...report(A, B, 1), summary: { added: -1, removed: 0, changed: 0 } }, /summary\/added/],
     ];
     for (const [name, body, message] of cases) {
@@ -152,7 +169,16 @@ describe('reading the committed reports', () => {
     const about = { upstreamCommit: B, version: 'test', builtAt: '2026-01-01T00:00:00.000Z' };
     let error: unknown = null;
     try {
-      await runBuild({ recordsDir: cutConfig(cut).recordsDir, mediaDir: join(cut, 'media'), outDir: previous, baseUrl: base, inputHash: 'x', about, changesDir: dir, only: new Set(['creature-color']) });
+      await runBuild({
+        recordsDir: cutConfig(cut).recordsDir,
+        mediaDir: join(cut, 'media'),
+        outDir: previous,
+        baseUrl: base,
+        inputHash: 'x',
+        about,
+        changesDir: dir,
+        only: new Set(['creature-color']),
+      });
     } catch (e) {
       error = e;
     }

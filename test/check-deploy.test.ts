@@ -50,7 +50,9 @@ describe('check:deploy against the preview', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/^PASS {2}If-None-Match gives 304\n {6}ETag "[0-9a-f]+"; again with If-None-Match: 304/m);
     expect(stdout).toMatch(/^SKIP {2}a repeated GET is a CDN cache hit.*\n {6}no CDN answers here/m);
-    expect(stdout).toMatch(/^SKIP {2}spellings that differ in a repeat.*\n {6}no CDN answers here \(needs a Netlify deploy\); each spelling got its own answer/m);
+    expect(stdout).toMatch(
+      /^SKIP {2}spellings that differ in a repeat.*\n {6}no CDN answers here \(needs a Netlify deploy\); each spelling got its own answer/m,
+    );
     expect(stdout).toMatch(/^7 passed, 0 failed, 2 skipped$/m);
   });
 
@@ -74,22 +76,24 @@ describe('check:deploy against a deploy that misbehaves', () => {
   beforeAll(async () => {
     // the preview, except that a request carrying the old marker gets the static layer's 404,
     // and downloads come as octet-stream
-    proxy = createServer(resetOnFailure(async (req, res) => {
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string' && name !== 'host') headers[name] = value;
-      const upstream = await fetch(`${previewUrl}${req.url}`, { method: req.method ?? 'GET', headers });
-      const body = Buffer.from(await upstream.arrayBuffer());
-      const out: Record<string, string> = {};
-      upstream.headers.forEach((value, name) => (out[name] = value));
-      delete out['content-encoding'];
-      delete out['content-length'];
-      if (req.headers['x-static-read'] && req.url?.includes('?')) {
-        res.writeHead(404, { 'content-type': 'text/html' }).end('"Not Found"');
-        return;
-      }
-      if (req.url?.startsWith('/downloads/')) out['content-type'] = 'application/octet-stream';
-      res.writeHead(upstream.status, out).end(body);
-    }));
+    proxy = createServer(
+      resetOnFailure(async (req, res) => {
+        const headers: Record<string, string> = {};
+        for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string' && name !== 'host') headers[name] = value;
+        const upstream = await fetch(`${previewUrl}${req.url}`, { method: req.method ?? 'GET', headers });
+        const body = Buffer.from(await upstream.arrayBuffer());
+        const out: Record<string, string> = {};
+        upstream.headers.forEach((value, name) => (out[name] = value));
+        delete out['content-encoding'];
+        delete out['content-length'];
+        if (req.headers['x-static-read'] && req.url?.includes('?')) {
+          res.writeHead(404, { 'content-type': 'text/html' }).end('"Not Found"');
+          return;
+        }
+        if (req.url?.startsWith('/downloads/')) out['content-type'] = 'application/octet-stream';
+        res.writeHead(upstream.status, out).end(body);
+      }),
+    );
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
   });
@@ -98,7 +102,9 @@ describe('check:deploy against a deploy that misbehaves', () => {
   it('fails the checks that see it, says what it saw, and exits 1', async () => {
     const { code, stdout } = await checkDeploy(origin);
     expect(code).toBe(1);
-    expect(stdout).toMatch(/^FAIL {2}a spoofed header changes nothing\n {6}\/v2\/[a-z-]+\/\?limit=5&offset=\d+: 404 text\/html 11 B spoofed, 200 application\/json; charset=utf-8 \d+ B without/m);
+    expect(stdout).toMatch(
+      /^FAIL {2}a spoofed header changes nothing\n {6}\/v2\/[a-z-]+\/\?limit=5&offset=\d+: 404 text\/html 11 B spoofed, 200 application\/json; charset=utf-8 \d+ B without/m,
+    );
     expect(stdout).toMatch(/^FAIL {2}the downloads' Content-Type and Cache-Control\n.*200 application\/octet-stream/m);
     expect(stdout).toMatch(/^PASS {2}the function's reads reach the files$/m);
   });
@@ -110,23 +116,28 @@ describe('check:deploy against a deploy that misbehaves', () => {
  */
 async function inventedCdn(key: (pathAndQuery: string) => string): Promise<{ origin: string; close(): Promise<void> }> {
   const stored = new Map<string, { status: number; headers: Record<string, string>; body: Buffer }>();
-  const server = createServer(resetOnFailure(async (req, res) => {
-    const k = key(req.url ?? '/');
-    const cached = req.method === 'GET' ? stored.get(k) : undefined;
-    if (cached) {
-      res.writeHead(cached.status, { ...cached.headers, 'cache-status': '"Netlify Edge"; hit' }).end(cached.body);
-      return;
-    }
-    const upstream = await fetch(`${previewUrl}${req.url}`, { method: req.method ?? 'GET', headers: { 'accept-encoding': 'identity' } });
-    const body = Buffer.from(await upstream.arrayBuffer());
-    const headers: Record<string, string> = {};
-    upstream.headers.forEach((value, name) => (headers[name] = value));
-    delete headers['content-length'];
-    if (req.method === 'GET' && upstream.status === 200) stored.set(k, { status: upstream.status, headers, body });
-    res.writeHead(upstream.status, { ...headers, 'cache-status': '"Netlify Edge"; fwd=miss' }).end(body);
-  }));
+  const server = createServer(
+    resetOnFailure(async (req, res) => {
+      const k = key(req.url ?? '/');
+      const cached = req.method === 'GET' ? stored.get(k) : undefined;
+      if (cached) {
+        res.writeHead(cached.status, { ...cached.headers, 'cache-status': '"Netlify Edge"; hit' }).end(cached.body);
+        return;
+      }
+      const upstream = await fetch(`${previewUrl}${req.url}`, { method: req.method ?? 'GET', headers: { 'accept-encoding': 'identity' } });
+      const body = Buffer.from(await upstream.arrayBuffer());
+      const headers: Record<string, string> = {};
+      upstream.headers.forEach((value, name) => (headers[name] = value));
+      delete headers['content-length'];
+      if (req.method === 'GET' && upstream.status === 200) stored.set(k, { status: upstream.status, headers, body });
+      res.writeHead(upstream.status, { ...headers, 'cache-status': '"Netlify Edge"; fwd=miss' }).end(body);
+    }),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { origin: `http://127.0.0.1:${(server.address() as { port: number }).port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    origin: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 describe('check:deploy settles how a CDN keys a repeated parameter', () => {

@@ -22,7 +22,9 @@ function machine(over: Partial<Machine> & { files?: string[]; installs?: string[
 
 describe('finding Chromium', () => {
   it('takes CHROMIUM_PATH first, and says so when it is not an executable', () => {
-    expect(findChromium(machine({ env: { CHROMIUM_PATH: '/opt/c/chrome' }, files: ['/opt/c/chrome', '/usr/bin/chromium'] }))).toEqual({ path: '/opt/c/chrome' });
+    expect(findChromium(machine({ env: { CHROMIUM_PATH: '/opt/c/chrome' }, files: ['/opt/c/chrome', '/usr/bin/chromium'] }))).toEqual({
+      path: '/opt/c/chrome',
+    });
     const bad = findChromium(machine({ env: { CHROMIUM_PATH: '/nope' }, files: ['/usr/bin/chromium'] }));
     expect(bad).toEqual({ missing: `CHROMIUM_PATH=/nope is not an executable file; ${INSTALL_HINT}` });
   });

@@ -84,7 +84,14 @@ describe('a failed import', () => {
   const table = join(bad, 'csv/pokemon_moves.csv');
   const [header, ...rows] = readFileSync(table, 'utf8').split('\n');
   const level = header!.split(',').indexOf('level');
-  const broken = rows.map((row, i) => (i < BAD_ROWS ? row.split(',').map((cell, c) => (c === level ? 'high' : cell)).join(',') : row));
+  const broken = rows.map((row, i) =>
+    i < BAD_ROWS
+      ? row
+          .split(',')
+          .map((cell, c) => (c === level ? 'high' : cell))
+          .join(',')
+      : row,
+  );
   writeFileSync(table, [header, ...broken].join('\n'));
   /** The problem the import must name for the n-th row made bad (from 1): its row, its line (the header is line 1), its column. */
   const problem = (n: number) => `table pokemon_moves.csv, row ${n} (line ${n + 1}), column level: expected an integer, found "high"`;

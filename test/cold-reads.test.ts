@@ -79,7 +79,7 @@ describe("a cold start's reads", () => {
     expect(Buffer.from(cold.reply.body!).equals(Buffer.from(again.body!))).toBe(true);
   });
 
-  it("an item waits on one round: its file is read beside the routing table, and served once the table lists its kind", async () => {
+  it('an item waits on one round: its file is read beside the routing table, and served once the table lists its kind', async () => {
     const item = await firstAnswer('/v2/creature/bulbasaur/');
     expect(item.reply.status).toBe(200);
     expect(item.rounds, item.paths.join(' ')).toBe(1);
@@ -140,8 +140,10 @@ describe("a cold start's reads as of a game", () => {
     expect(cold.paths).toContain('v2/_as-of/creature/mew.json');
   });
 
-  it('a heavy list as of a game waits on three: the views beside the routing table, then the view with the query\'s files, then its columns of then', async () => {
-    const cold = await coldAsWarm('/v2/as-of/generation-v/creature/?type=normal,fairy&sort=-base_stat_total,name&facets=type&summary=base_stat_total,special-attack&fields=types,stats,abilities&limit=100000');
+  it("a heavy list as of a game waits on three: the views beside the routing table, then the view with the query's files, then its columns of then", async () => {
+    const cold = await coldAsWarm(
+      '/v2/as-of/generation-v/creature/?type=normal,fairy&sort=-base_stat_total,name&facets=type&summary=base_stat_total,special-attack&fields=types,stats,abilities&limit=100000',
+    );
     expect(cold.reply.status).toBe(200);
     expect(cold.rounds, cold.paths.join(' ')).toBeLessThanOrEqual(3);
   });

@@ -27,7 +27,15 @@ const outDir = mkdtempSync(join(tmpdir(), 'creature-compare-'));
 let failed = 0;
 try {
   const started = performance.now();
-  await runBuild({ recordsDir, mediaDir: mediaDir(config.dataDir), outDir: join(outDir, 'dist'), baseUrl: config.baseUrl, inputHash: 'compare', about: { upstreamCommit: 'compare', version: 'compare', builtAt: '2026-01-01T00:00:00.000Z' }, only: new Set(kinds) });
+  await runBuild({
+    recordsDir,
+    mediaDir: mediaDir(config.dataDir),
+    outDir: join(outDir, 'dist'),
+    baseUrl: config.baseUrl,
+    inputHash: 'compare',
+    about: { upstreamCommit: 'compare', version: 'compare', builtAt: '2026-01-01T00:00:00.000Z' },
+    only: new Set(kinds),
+  });
   console.log(`built ${kinds.join(', ')} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   for (const example of pinnedExamples().filter((e) => kinds.includes(e.kind))) {
     const path = join(outDir, 'dist', example.distPath);

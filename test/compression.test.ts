@@ -179,7 +179,12 @@ describe('compressed variants kept in memory cost what they are counted as', () 
 
   it('a variant owns exactly its bytes, in both codings and on both sides of the thread-pool size', async () => {
     const variants = new CompressionCache(1024 * 1024);
-    for (const [n, coding] of [[1, 'gzip'], [1, 'br'], [4, 'gzip'], [4, 'br']] as const) {
+    for (const [n, coding] of [
+      [1, 'gzip'],
+      [1, 'br'],
+      [4, 'gzip'],
+      [4, 'br'],
+    ] as const) {
       const input = Buffer.concat(Array.from({ length: n }, () => body));
       const out = await variants.get(`"etag-${n}-${coding}"`, coding, input);
       expect(out.byteLength).toBeLessThan(input.byteLength);

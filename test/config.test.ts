@@ -65,7 +65,7 @@ describe('the team copy, found by commit', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('is, in this checkout, the copy in ../shared at the lock\'s commit (or none)', () => {
+  it("is, in this checkout, the copy in ../shared at the lock's commit (or none)", () => {
     const commit = pinnedCommit();
     expect(commit).toMatch(/^[0-9a-f]{40}$/);
     expect(sharedDataDir()).toBe(sharedCopyFor(commit!, sharedRoot));

@@ -40,7 +40,10 @@ function csvRows(text: string): string[] {
 function rowsOf(table: string): number {
   const text = csvText(table);
   const rows = csvRows(text);
-  expect(rows.filter((row) => !/^-?\d+,/.test(row)), `${table}: rows that do not start with a number`).toEqual([]);
+  expect(
+    rows.filter((row) => !/^-?\d+,/.test(row)),
+    `${table}: rows that do not start with a number`,
+  ).toEqual([]);
   // without a quote, a row is a line: the counter must agree with plain line counting
   if (!text.includes('"')) expect(rows.length, table).toBe(text.split('\n').filter((line) => line !== '').length - 1);
   return rows.length;

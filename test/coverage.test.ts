@@ -20,15 +20,33 @@ describe('the coverage map', () => {
     const map = coverageMap(
       new Map([
         ['creature-species', facts('creature-species', [{ id: 1, name: 'seedling', generation: gen(3), names: text('en') }])],
-        ['creature', facts('creature', [{ id: 1, name: 'seedling', species: { name: 'seedling' } }, { id: 2, name: 'lost', species: { name: 'nobody' } }])],
-        ['item', facts('item', [{ id: 1, name: 'stone', game_indices: [{ generation: gen(5) }, { generation: gen(2) }] }, { id: 2, name: 'new', game_indices: [] }])],
+        [
+          'creature',
+          facts('creature', [
+            { id: 1, name: 'seedling', species: { name: 'seedling' } },
+            { id: 2, name: 'lost', species: { name: 'nobody' } },
+          ]),
+        ],
+        [
+          'item',
+          facts('item', [
+            { id: 1, name: 'stone', game_indices: [{ generation: gen(5) }, { generation: gen(2) }] },
+            { id: 2, name: 'new', game_indices: [] },
+          ]),
+        ],
       ]),
     );
     const generations = Object.fromEntries(map.kinds.map((k) => [k.kind, k.generations.map((g) => [g.generation, g.count])]));
     expect(generations).toEqual({
-      creature: [['generation-3', 1], [null, 1]],
+      creature: [
+        ['generation-3', 1],
+        [null, 1],
+      ],
       'creature-species': [['generation-3', 1]],
-      item: [['generation-2', 1], [null, 1]],
+      item: [
+        ['generation-2', 1],
+        [null, 1],
+      ],
     });
     expect(map.kinds.map((k) => k.kind)).toEqual(['creature', 'creature-species', 'item']);
   });

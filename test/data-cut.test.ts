@@ -79,14 +79,17 @@ describe('which rows a cut keeps', () => {
   it('a seed the table does not hold, and a reference to no row, are refused with where they are', () => {
     expect(() => selectRows(tablesOf(invented), { moves: ['nope'] })).toThrow(new CutError('the cut starts from moves "nope", which the table does not hold'));
     const dangling = { ...invented, pokemon: [{ id: 100, identifier: 'sprout', species_id: 99 }] };
-    expect(() => selectRows(tablesOf(dangling), { pokemon: ['sprout'] })).toThrow(/pokemon\.csv row 1, column species_id: pokemon_species has no row with id 99/);
+    expect(() => selectRows(tablesOf(dangling), { pokemon: ['sprout'] })).toThrow(
+      /pokemon\.csv row 1, column species_id: pokemon_species has no row with id 99/,
+    );
   });
 });
 
 describe("the team's cut", () => {
   const cutData = inject('cutDataDir');
   const dist = inject('cutDistDir');
-  const list = (kind: string) => JSON.parse(readFileSync(join(dist, 'v2/_lists', `${kind}.json`), 'utf8')) as { count: number; results: Array<{ name?: string; url: string }> };
+  const list = (kind: string) =>
+    JSON.parse(readFileSync(join(dist, 'v2/_lists', `${kind}.json`), 'utf8')) as { count: number; results: Array<{ name?: string; url: string }> };
   const item = (kind: string, key: string | number) => JSON.parse(readFileSync(join(dist, 'v2', kind, `${key}.json`), 'utf8')) as Record<string, unknown>;
   const scratch = mkdtempSync(join(tmpdir(), 'creature-cut-'));
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -104,7 +107,9 @@ describe("the team's cut", () => {
     const creatures = list('creature').results.map((c) => c.name!);
     expect(creatures).toEqual(expect.arrayContaining(['bulbasaur', 'pikachu', 'raichu-alola', 'charizard-mega-x', 'venusaur-mega']));
     const eeveelutions = ['vaporeon', 'jolteon', 'flareon', 'espeon', 'umbreon', 'leafeon', 'glaceon', 'sylveon'];
-    const chain = item('evolution-chain', (item('creature-species', 'eevee').evolution_chain as { url: string }).url.split('/').at(-2)!) as { chain: { evolves_to: Array<{ species: { name: string } }> } };
+    const chain = item('evolution-chain', (item('creature-species', 'eevee').evolution_chain as { url: string }).url.split('/').at(-2)!) as {
+      chain: { evolves_to: Array<{ species: { name: string } }> };
+    };
     expect(chain.chain.evolves_to.map((e) => e.species.name).sort()).toEqual([...eeveelutions].sort());
     const clefairy = item('creature', 'clefairy');
     for (const past of ['past_types', 'past_abilities', 'past_stats']) expect(clefairy[past], past).not.toEqual([]);
@@ -126,8 +131,9 @@ describe("the team's cut", () => {
     expect(readFileSync(join(again, 'PROVENANCE.md'), 'utf8')).toMatch(/commit [0-9a-f]{40}/);
   });
 
-  it('has media/ in plain text: the source\'s manifests, or the committed ones (data/media/) for a source with none, as a download is', () => {
-    const manifest = (dir: string, file: string) => (existsSync(join(dir, file)) ? readFileSync(join(dir, file)) : gunzipSync(readFileSync(join(dir, `${file}.gz`))));
+  it("has media/ in plain text: the source's manifests, or the committed ones (data/media/) for a source with none, as a download is", () => {
+    const manifest = (dir: string, file: string) =>
+      existsSync(join(dir, file)) ? readFileSync(join(dir, file)) : gunzipSync(readFileSync(join(dir, `${file}.gz`)));
     const source = testConfig().dataDir;
     const sourceMedia = existsSync(join(source, 'media')) ? join(source, 'media') : join(repoRoot, 'data/media');
     const bare = join(scratch, 'tables-alone');
@@ -135,7 +141,10 @@ describe("the team's cut", () => {
     writeCut(bare, join(scratch, 'cut-of-tables-alone'), defaultSeeds);
     for (const file of ['sprites.txt', 'cries.txt']) {
       expect(readFileSync(join(cutData, 'media', file)).equals(manifest(sourceMedia, file)), file).toBe(true);
-      expect(readFileSync(join(scratch, 'cut-of-tables-alone/media', file)).equals(gunzipSync(readFileSync(join(repoRoot, 'data/media', `${file}.gz`)))), file).toBe(true);
+      expect(
+        readFileSync(join(scratch, 'cut-of-tables-alone/media', file)).equals(gunzipSync(readFileSync(join(repoRoot, 'data/media', `${file}.gz`)))),
+        file,
+      ).toBe(true);
     }
   });
 });

@@ -151,9 +151,16 @@ describe('openSteady', () => {
     const planner = await openSteady(steps);
     expect(planner.opened).toBe(2);
     expect(events).toEqual([
-      'build v0', 'open v0', 'changed while starting', 'close v0',
-      'build v1', 'open v1', 'changed while starting', 'close v1',
-      'build v2', 'open v2',
+      'build v0',
+      'open v0',
+      'changed while starting',
+      'close v0',
+      'build v1',
+      'open v1',
+      'changed while starting',
+      'close v1',
+      'build v2',
+      'open v2',
     ]);
   });
 });

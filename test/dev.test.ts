@@ -15,7 +15,10 @@ import { ensureBuilt, inputHashes, upstreamCommit } from '../generator/pipeline.
 const scratch = mkdtempSync(join(tmpdir(), 'creature-dev-'));
 const data = join(scratch, 'data');
 // change reports of its own, so that one can be committed while it runs
-const config = { ...resolveConfig({ data, out: join(scratch, 'dist'), port: '0' }, { RECORDS_DIR: join(scratch, 'records') }), changesDir: join(scratch, 'changes') };
+const config = {
+  ...resolveConfig({ data, out: join(scratch, 'dist'), port: '0' }, { RECORDS_DIR: join(scratch, 'records') }),
+  changesDir: join(scratch, 'changes'),
+};
 const said: string[] = [];
 const log = { info: (m: string) => said.push(m), warn: (m: string) => said.push(`warning: ${m}`) };
 let dev: Dev;
@@ -68,7 +71,11 @@ describe('npm run dev', () => {
   it('serves the result of a saved table change', async () => {
     expect(await pikachuHp('25')).toBe(35);
     setPikachuHp('41');
-    await until('the new base stat', () => pikachuHp('25'), (hp) => hp === 41);
+    await until(
+      'the new base stat',
+      () => pikachuHp('25'),
+      (hp) => hp === 41,
+    );
     expect(await pikachuHp('pikachu')).toBe(41);
     expect(said.some((m) => /pokemon_stats\.csv → 1 creature changed/.test(m))).toBe(true);
 
@@ -81,13 +88,21 @@ describe('npm run dev', () => {
 
   it('prints a bad edit by table, row and column, and keeps serving the last good build', async () => {
     setPikachuHp('lots');
-    const problem = await until('the problem report', () => said.find((m) => m.includes('"lots"')), (m) => m !== undefined);
+    const problem = await until(
+      'the problem report',
+      () => said.find((m) => m.includes('"lots"')),
+      (m) => m !== undefined,
+    );
     expect(problem).toMatch(/table pokemon_stats\.csv, row \d+ \(line \d+\), column base_stat: expected an integer, found "lots"/);
     expect(problem).toMatch(/keeps serving the last good build/);
     expect(await pikachuHp('25')).toBe(41);
 
     setPikachuHp('42');
-    await until('the fixed base stat', () => pikachuHp('pikachu'), (hp) => hp === 42);
+    await until(
+      'the fixed base stat',
+      () => pikachuHp('pikachu'),
+      (hp) => hp === 42,
+    );
   }, 180_000);
 
   it("serves a change report committed into data/changes/ (a teammate's, pulled), its stamp still current", async () => {

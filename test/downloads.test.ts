@@ -28,7 +28,9 @@ const idsOf = (kind: string) =>
 
 describe('bulk downloads', () => {
   it.each(Object.keys(meta.counts).map((k) => [k]))('%s: one NDJSON line per item, each its item file', (kind) => {
-    const lines = gunzipSync(readFileSync(join(distDir, bulkFile(kind)))).toString('utf8').split('\n');
+    const lines = gunzipSync(readFileSync(join(distDir, bulkFile(kind))))
+      .toString('utf8')
+      .split('\n');
     expect(lines.pop()).toBe('');
     const ids = idsOf(kind);
     expect(lines).toHaveLength(ids.length);

@@ -13,8 +13,24 @@ import { describe, expect, it } from 'vitest';
 import { itemFile, listFile } from '../edge/layout.ts';
 import { GRAPHQL_EXAMPLES } from '../generator/artifacts/graphql-page.ts';
 import {
-  answered, base, builtCreatures, distJson, escapeRegExp, expectFilterAnswer, openPage, origin, output, outputDir, pretty,
-  screenshotTop, shownJson, status, tryPage, useChromium, type BuiltCreature, type BuiltSpecies,
+  answered,
+  base,
+  builtCreatures,
+  distJson,
+  escapeRegExp,
+  expectFilterAnswer,
+  openPage,
+  origin,
+  output,
+  outputDir,
+  pretty,
+  screenshotTop,
+  shownJson,
+  status,
+  tryPage,
+  useChromium,
+  type BuiltCreature,
+  type BuiltSpecies,
 } from './support/docs-page.ts';
 
 useChromium();
@@ -116,7 +132,10 @@ describe('the docs page: filter and search', () => {
     const { page, elsewhere, errors } = await tryPage();
     await page.locator('#filter-search a[data-try][href="/v2/search/?q=charzard"]').click();
     await answered(page, '/v2/search/?q=charzard');
-    const answer = (await shownJson(page)) as { count: number; results: { name: string; kind: string; url: string; matched_name: string; language: string | null }[] };
+    const answer = (await shownJson(page)) as {
+      count: number;
+      results: { name: string; kind: string; url: string; matched_name: string; language: string | null }[];
+    };
     expect(answer.count).toBeGreaterThan(0);
     expect(answer.results[0]).toMatchObject({ name: 'charizard', matched_name: 'charizard', language: null });
     expect(answer.results[0]!.url).toBe(`${base}/${answer.results[0]!.kind}/6/`);
@@ -173,7 +192,6 @@ describe('the docs page: coming from GraphQL', () => {
     expect(shown.results.map((r) => r.name)).toEqual(oracle.slice(0, 20).map((o) => o.name));
     expect(shown.results[0]).toEqual({
       name: oracle[0]!.name,
-      // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any and the like) as any
       url: expect.any(String),
       base_experience: oracle[0]!.creature.base_experience,
       species: { names: oracle[0]!.species.names.filter((n) => n.language.name === 'en') },

@@ -25,7 +25,10 @@ describe('the docs page', () => {
     const response = await fetch(`${origin}/`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    for (const [asset, type] of [['/docs.js', 'text/javascript; charset=utf-8'], ['/docs.css', 'text/css; charset=utf-8']] as const) {
+    for (const [asset, type] of [
+      ['/docs.js', 'text/javascript; charset=utf-8'],
+      ['/docs.css', 'text/css; charset=utf-8'],
+    ] as const) {
       const r = await fetch(`${origin}${asset}`);
       expect(r.status, asset).toBe(200);
       expect(r.headers.get('content-type'), asset).toBe(type);
@@ -58,13 +61,19 @@ describe('the docs page', () => {
     const { page, elsewhere, errors } = await openPage();
     await page.goto(`${origin}/`);
     // from the resource list: the creature row's reference link
-    await page.locator('#resources tr', { has: page.locator('a[href="/v2/creature/"]') }).getByRole('link', { name: 'fields' }).click();
+    await page
+      .locator('#resources tr', { has: page.locator('a[href="/v2/creature/"]') })
+      .getByRole('link', { name: 'fields' })
+      .click();
     await expect.poll(() => page.evaluate(() => location.hash)).toBe('#ref-creature');
     const creature = page.locator('#ref-creature');
     expect(await creature.isVisible()).toBe(true);
     // each kind has its one fields table (read in one go: a locator per kind is a round trip each)
     const routes = distJson(routesFile) as Routes;
-    const tables = await page.evaluate((kinds) => kinds.map((k) => [k, document.querySelectorAll(`article#ref-${k} table.fields`).length] as const), routes.kinds);
+    const tables = await page.evaluate(
+      (kinds) => kinds.map((k) => [k, document.querySelectorAll(`article#ref-${k} table.fields`).length] as const),
+      routes.kinds,
+    );
     expect(tables).toEqual(routes.kinds.map((k) => [k, 1]));
     // the fields table: the height row's description names the unit, and says the field is never null
     const height = creature.locator('table.fields tbody tr', { has: page.locator('th code', { hasText: /^height$/ }) });
@@ -88,14 +97,16 @@ describe('the docs page', () => {
     // (the page scrolls smoothly unless reduced motion is asked for: give it time)
     await expect.poll(() => shape.evaluate((el) => Math.abs(el.getBoundingClientRect().top)), { timeout: 10_000 }).toBeLessThan(100);
     // every in-page link of the reference has its target
-    const dangling = await page.locator('#reference a[href^="#"], #resources a[href^="#"]').evaluateAll((as) =>
-      as.map((a) => a.getAttribute('href')!.slice(1)).filter((id) => !document.getElementById(id)),
-    );
+    const dangling = await page
+      .locator('#reference a[href^="#"], #resources a[href^="#"]')
+      .evaluateAll((as) => as.map((a) => a.getAttribute('href')!.slice(1)).filter((id) => !document.getElementById(id)));
     expect(dangling).toEqual([]);
     // the creature's example: an excerpt of the real response, and the whole one in the try box
     await page.goto(`${origin}/#ref-creature`);
     // opened as such, not by a click on its summary: under load that click could miss it (the page scrolling) and leave it shut, and the link in it then never showed
-    await creature.locator('details.example').evaluate((el) => { (el as HTMLDetailsElement).open = true; });
+    await creature.locator('details.example').evaluate((el) => {
+      (el as HTMLDetailsElement).open = true;
+    });
     await expect.poll(() => creature.locator('details.example pre').isVisible()).toBe(true);
     const example = (await creature.locator('details.example pre').textContent()) ?? '';
     const bulbasaur = distJson(itemFile('creature', 'bulbasaur')) as { height: number; weight: number };
@@ -117,7 +128,8 @@ describe('the docs page', () => {
     const good = page.locator('#good-to-know');
     const text = (await good.textContent()) ?? '';
     for (const phrase of ['decimetres', 'hectograms', '10001', 'evolution_chain.url', '\\f']) expect(text).toContain(phrase);
-    for (const path of ['/v2/creature/bulbasaur', '/v2/creature-species/ivysaur', '/v2/evolution-chain/1']) expect(await good.locator(`a[data-try][href="${path}"]`).count(), path).toBe(1);
+    for (const path of ['/v2/creature/bulbasaur', '/v2/creature-species/ivysaur', '/v2/evolution-chain/1'])
+      expect(await good.locator(`a[data-try][href="${path}"]`).count(), path).toBe(1);
     await screenshotOf(creature, 'docs-reference-creature.png');
     expect(elsewhere).toEqual([]);
     expect(errors).toEqual([]);
@@ -148,8 +160,19 @@ async function sectionWithTries(page: Page, id: string, heading: string, example
 describe('the docs page: filter and search', () => {
   it('has a "Filter and search" section whose examples open in the try box, and a row per collection that declares queries', async () => {
     const { page, elsewhere, errors } = await loadedPage();
-    const examples = ['/v2/creature/?type=fire&generation=generation-iii', '/v2/creature/?speed=100..&fields=types,sprites.front_default', '/v2/creature-species/?q=ピカチュウ', '/v2/search/?q=charzard', '/v2/creature/?type=firee'];
-    const section = await sectionWithTries(page, 'filter-search', 'Filter and search', examples.map((path) => ({ path, what: path })));
+    const examples = [
+      '/v2/creature/?type=fire&generation=generation-iii',
+      '/v2/creature/?speed=100..&fields=types,sprites.front_default',
+      '/v2/creature-species/?q=ピカチュウ',
+      '/v2/search/?q=charzard',
+      '/v2/creature/?type=firee',
+    ];
+    const section = await sectionWithTries(
+      page,
+      'filter-search',
+      'Filter and search',
+      examples.map((path) => ({ path, what: path })),
+    );
     const routes = distJson(routesFile) as Routes;
     const declared = Object.entries(routes.queries).filter(([, q]) => q.filters.length + q.ranges.length + q.fields.length > 0);
     expect(await section.locator('#query-parameters tbody tr').count()).toBe(declared.length);
@@ -166,8 +189,18 @@ describe('the docs page: filter and search', () => {
 describe('the docs page: as of a game', () => {
   it('has an "As of a game" section whose examples open in the try box, a row per kind of what changes, and the answers’ reference', async () => {
     const { page, elsewhere, errors } = await loadedPage();
-    const examples = ['/v2/as-of/generation-v/creature/clefairy/', '/v2/as-of/red-blue/creature/bulbasaur/', '/v2/as-of/generation-v/type/steel/', '/v2/as-of/generation-v/creature/clefairy/matchups/'];
-    const section = await sectionWithTries(page, 'as-of', 'As of a game', examples.map((path) => ({ path, what: path })));
+    const examples = [
+      '/v2/as-of/generation-v/creature/clefairy/',
+      '/v2/as-of/red-blue/creature/bulbasaur/',
+      '/v2/as-of/generation-v/type/steel/',
+      '/v2/as-of/generation-v/creature/clefairy/matchups/',
+    ];
+    const section = await sectionWithTries(
+      page,
+      'as-of',
+      'As of a game',
+      examples.map((path) => ({ path, what: path })),
+    );
     const text = (await section.textContent()) ?? '';
     for (const phrase of ['red-blue', 'firered', 'generation-iv', 'past_*', 'today’s', 'levitate', 'not_found']) expect(text, phrase).toContain(phrase);
     // what changes, by kind, as the as-of schemas say; each row links its answer's reference, which is on the page
@@ -176,7 +209,9 @@ describe('the docs page: as of a game', () => {
     expect(await rows.nth(0).locator('td').nth(0).textContent()).toBe('abilities, moves, stats, types');
     expect(await rows.nth(0).locator('td').nth(1).textContent()).toBe('past_abilities, past_stats, past_types');
     expect(await rows.nth(2).locator('td').nth(0).textContent()).toBe('damage_relations, creature, moves');
-    const dangling = await page.locator('#as-of a[href^="#"]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!.slice(1)).filter((id) => !document.getElementById(id)));
+    const dangling = await page
+      .locator('#as-of a[href^="#"]')
+      .evaluateAll((as) => as.map((a) => a.getAttribute('href')!.slice(1)).filter((id) => !document.getElementById(id)));
     expect(dangling).toEqual([]);
     for (const shape of ['CreatureAsOf', 'MoveAsOf', 'TypeAsOf', 'AbilityAsOf', 'Matchups', 'AsOfNotFound']) {
       expect(await page.locator(`#as-of-documents ~ article#shape-${shape} table.fields`).count(), shape).toBe(1);
@@ -190,7 +225,12 @@ describe('the docs page: as of a game', () => {
 describe('the docs page: coming from GraphQL', () => {
   it('has a "Coming from GraphQL" section with each example’s request as a try link', async () => {
     const { page, elsewhere, errors } = await loadedPage();
-    const section = await sectionWithTries(page, 'from-graphql', 'Coming from GraphQL', GRAPHQL_EXAMPLES.map(({ file, path }) => ({ path, what: file })));
+    const section = await sectionWithTries(
+      page,
+      'from-graphql',
+      'Coming from GraphQL',
+      GRAPHQL_EXAMPLES.map(({ file, path }) => ({ path, what: file })),
+    );
     expect(await section.locator('#graphql-examples tbody tr').count()).toBe(GRAPHQL_EXAMPLES.length);
     expect(elsewhere).toEqual([]);
     expect(errors).toEqual([]);
@@ -210,9 +250,12 @@ describe('the docs page on the full build: examples that name items the cut lack
     const html = await (await fetch(`${fullOrigin}/`)).text();
     const good = /<section id="good-to-know"[\s\S]*?<\/section>/.exec(html)?.[0] ?? '';
     expect(good).toContain('deoxys-normal');
-    for (const path of ['/v2/creature/deoxys', '/v2/creature-species/deoxys']) expect(good, path).toMatch(new RegExp(`<a [^>]*data-try[^>]* href="${escapeRegExp(path)}"`));
+    for (const path of ['/v2/creature/deoxys', '/v2/creature-species/deoxys'])
+      expect(good, path).toMatch(new RegExp(`<a [^>]*data-try[^>]* href="${escapeRegExp(path)}"`));
     expect((await fetch(`${fullOrigin}/v2/creature/deoxys`)).status).toBe(404);
-    const species = (await (await fetch(`${fullOrigin}/v2/creature-species/deoxys`)).json()) as { varieties: { is_default: boolean; creature: { name: string } }[] };
+    const species = (await (await fetch(`${fullOrigin}/v2/creature-species/deoxys`)).json()) as {
+      varieties: { is_default: boolean; creature: { name: string } }[];
+    };
     expect(species.varieties.find((v) => v.is_default)?.creature.name).toBe('deoxys-normal');
   });
 });
@@ -256,7 +299,10 @@ function lowContrast(): string[] {
   const parse = (c: string): [number, number, number, number] => {
     const m = c.match(/rgba?\(([^)]+)\)/);
     if (!m) return [0, 0, 0, 0];
-    const [r = 0, g = 0, b = 0, a = 1] = m[1]!.split(/[ ,/]+/).filter(Boolean).map(Number);
+    const [r = 0, g = 0, b = 0, a = 1] = m[1]!
+      .split(/[ ,/]+/)
+      .filter(Boolean)
+      .map(Number);
     return [r, g, b, a];
   };
   const over = (top: number[], bottom: number[]) => {

@@ -22,7 +22,18 @@ import { diskReader } from '../generator/preview/index.ts';
 import { CDN_CACHE_OK, CDN_NO_STORE, createEdgeAdapter, FILE_READ_PREFIX, netlifyVary } from '../netlify/edge-adapter.ts';
 import { config as functionConfig } from '../netlify/edge-functions/api.ts';
 import { netlifyTomlPath, readNetlifyConfig } from './support/files.ts';
-import { checkOutcome, expectedBody, gotFrom, httpCases, loadCaseContext, runCases, SPOOFED_HEADERS, withSpoofedHeaders, type Got, type Sent } from './support/http-cases.ts';
+import {
+  checkOutcome,
+  expectedBody,
+  gotFrom,
+  httpCases,
+  loadCaseContext,
+  runCases,
+  SPOOFED_HEADERS,
+  withSpoofedHeaders,
+  type Got,
+  type Sent,
+} from './support/http-cases.ts';
 
 const run = promisify(execFile);
 const deno = join(repoRoot, 'node_modules/.bin/deno');
@@ -59,20 +70,39 @@ async function sendToEdge(requests: Sent[]): Promise<EdgeGot[]> {
     env: denoEnv,
     maxBuffer: 1 << 30,
   });
-  const { results } = JSON.parse(stdout) as { results: { route: string | null; invocations: number; status: number; headers: Record<string, string>; body: string }[] };
-  return results.map((r) => ({ route: r.route, invocations: r.invocations, status: r.status, headers: r.headers, body: new Uint8Array(Buffer.from(r.body, 'base64')) }));
+  const { results } = JSON.parse(stdout) as {
+    results: { route: string | null; invocations: number; status: number; headers: Record<string, string>; body: string }[];
+  };
+  return results.map((r) => ({
+    route: r.route,
+    invocations: r.invocations,
+    status: r.status,
+    headers: r.headers,
+    body: new Uint8Array(Buffer.from(r.body, 'base64')),
+  }));
 }
 /** The preview's uncompressed answers: the edge leaves compression (and its ETag variants) to Netlify's CDN. */
 const sendToPreview = (requests: Sent[]): Promise<Got[]> =>
   Promise.all(
-    requests.map(async ({ method, path, headers }) => gotFrom(await fetch(`${previewUrl}${path}`, { method, headers: { ...headers, 'Accept-Encoding': 'identity' } }))),
+    requests.map(async ({ method, path, headers }) =>
+      gotFrom(await fetch(`${previewUrl}${path}`, { method, headers: { ...headers, 'Accept-Encoding': 'identity' } })),
+    ),
   );
 
 /** Headers the preview and the edge must agree on (the preview's Vary and Content-Encoding are its own). */
-const SHARED_HEADERS = ['content-type', 'cache-control', 'etag', 'x-data-version', 'access-control-allow-origin', 'access-control-expose-headers', 'x-content-type-options', 'allow'];
+const SHARED_HEADERS = [
+  'content-type',
+  'cache-control',
+  'etag',
+  'x-data-version',
+  'access-control-allow-origin',
+  'access-control-expose-headers',
+  'x-content-type-options',
+  'allow',
+];
 
 describe('netlify.toml declares the edge function', () => {
-  it('on the API\'s paths only, with manual caching, from a file that exists, bypassed when it fails', () => {
+  it("on the API's paths only, with manual caching, from a file that exists, bypassed when it fails", () => {
     expect(declarations.map((d) => d.function)).toEqual(['api', 'api']);
     expect(declarations.map((d) => d.path)).toEqual(['/v2', '/v2/*']);
     for (const d of declarations) expect(d.cache).toBe('manual');
@@ -86,7 +116,10 @@ describe('netlify.toml declares the edge function', () => {
   });
 
   it('type-checks under Deno with the handler it wraps', async () => {
-    const { stderr } = await run(deno, ['check', '--no-lock', 'netlify/edge-functions/api.ts', 'test/support/edge-harness.ts'], { cwd: repoRoot, env: denoEnv });
+    const { stderr } = await run(deno, ['check', '--no-lock', 'netlify/edge-functions/api.ts', 'test/support/edge-harness.ts'], {
+      cwd: repoRoot,
+      env: denoEnv,
+    });
     expect(stderr).not.toMatch(/error/i);
   });
 });
@@ -114,7 +147,9 @@ describe('the edge function under Deno answers every row of the table', async ()
     expect(got.invocations, where).toBe(1);
 
     // cacheable at the CDN: 200s to GET for the deploy's lifetime, nothing else, keyed on what the path reads
-    expect(got.headers['netlify-vary'], where).toBe(netlifyVary(await paramsReadAt(distFiles, new URL(c.path, 'https://creatures.example').pathname)) ?? undefined);
+    expect(got.headers['netlify-vary'], where).toBe(
+      netlifyVary(await paramsReadAt(distFiles, new URL(c.path, 'https://creatures.example').pathname)) ?? undefined,
+    );
     const storable = (c.method ?? 'GET') === 'GET' && got.status === 200;
     expect(got.headers['netlify-cdn-cache-control'], where).toBe(storable ? CDN_CACHE_OK : CDN_NO_STORE);
     expect(got.headers['cdn-cache-control'], where).toBe(got.headers['netlify-cdn-cache-control']);
@@ -185,7 +220,10 @@ describe('the adapter', () => {
     expect(first.status).toBe(503);
     expect(first.headers.get('netlify-cdn-cache-control')).toBe('no-store');
     expect(first.headers.get('cache-control')).toBe('no-store');
-    expect(await first.json()).toEqual({ error: 'unavailable', detail: "The service cannot read its files just now. The fault is ours, not the request's: try again in a moment." });
+    expect(await first.json()).toEqual({
+      error: 'unavailable',
+      detail: "The service cannot read its files just now. The fault is ours, not the request's: try again in a moment.",
+    });
     expect(first.headers.get('retry-after')).toBe('1');
     failing = false;
     const second = await answer(new Request(`${origin}/v2/creature/1`));

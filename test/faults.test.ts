@@ -68,7 +68,13 @@ function firstStatsPatch(dist: string): string {
 }
 
 /** What each request must get from the broken build, whoever serves it. */
-const FAULTS = [`/v2/${filtered}/?${filterName}=x`, '/v2/creature/1', `/v2/${unlisted}/?limit=3`, '/v2/as-of/red-blue/creature/?fields=stats', '/v2/as-of/red-blue/move/tackle/'];
+const FAULTS = [
+  `/v2/${filtered}/?${filterName}=x`,
+  '/v2/creature/1',
+  `/v2/${unlisted}/?limit=3`,
+  '/v2/as-of/red-blue/creature/?fields=stats',
+  '/v2/as-of/red-blue/move/tackle/',
+];
 const MISSING = '/v2/creature/999999';
 const INTACT = '/v2/creature/2';
 const INTERNAL = '{"error":"internal","detail":"The server failed to answer this request. The fault is ours, not the request\'s, and it was logged."}';
@@ -175,20 +181,22 @@ describe('the preview, over a broken build', () => {
 });
 
 /** The deploy's files as the edge function fetches them: under its prefix, or a 404. */
-const staticFiles = (root: string) => async (request: Request): Promise<Response> => {
-  const { pathname } = new URL(request.url);
-  const path = join(root, decodeURIComponent(pathname.slice(FILE_READ_PREFIX.length)));
-  let bytes: Uint8Array<ArrayBuffer>;
-  try {
-    bytes = new Uint8Array(readFileSync(path));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Response('', { status: 404 });
-    throw error;
-  }
-  return new Response(bytes);
-};
+const staticFiles =
+  (root: string) =>
+  async (request: Request): Promise<Response> => {
+    const { pathname } = new URL(request.url);
+    const path = join(root, decodeURIComponent(pathname.slice(FILE_READ_PREFIX.length)));
+    let bytes: Uint8Array<ArrayBuffer>;
+    try {
+      bytes = new Uint8Array(readFileSync(path));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Response('', { status: 404 });
+      throw error;
+    }
+    return new Response(bytes);
+  };
 
-describe('the edge function\'s code, over the same broken build', () => {
+describe("the edge function's code, over the same broken build", () => {
   const origin = 'https://creatures.example';
 
   it('in Node: a 500 stored neither by the browser nor the CDN, with no Netlify-Vary; a 404 and a 200 as ever', async () => {
@@ -206,12 +214,16 @@ describe('the edge function\'s code, over the same broken build', () => {
     for (const line of lines) expect(line).toMatch(FRAME);
     expect(lines[0]).toContain(`caused by: Error: ${truncatedIndexReason()}`);
     const missing = await answer(new Request(`${origin}${MISSING}`));
-    expect([missing.status, missing.headers.get('cache-control'), missing.headers.get('netlify-cdn-cache-control')]).toEqual([404, 'public, max-age=300', 'no-store']);
+    expect([missing.status, missing.headers.get('cache-control'), missing.headers.get('netlify-cdn-cache-control')]).toEqual([
+      404,
+      'public, max-age=300',
+      'no-store',
+    ]);
     const intact = await answer(new Request(`${origin}${INTACT}`));
     expect([intact.status, intact.headers.get('netlify-cdn-cache-control')]).toEqual([200, 'public, s-maxage=31536000']);
   });
 
-  it('under Deno, through Netlify\'s request chain as the harness plays it: the same answers, the log line on stderr', async () => {
+  it("under Deno, through Netlify's request chain as the harness plays it: the same answers, the log line on stderr", async () => {
     const parsed = await parseAllRedirects({ redirectsFiles: [], netlifyConfigPath: netlifyTomlPath, configRedirects: [], minimal: false });
     const rules = (parsed.redirects as { from: string; to: string; status?: number; force?: boolean; query?: Record<string, string> }[])
       .filter((r) => !r.query || Object.keys(r.query).length === 0)
@@ -219,11 +231,15 @@ describe('the edge function\'s code, over the same broken build', () => {
     const requests = [...FAULTS, MISSING, INTACT].map((path) => ({ method: 'GET', path, headers: {} }));
     const input = join(scratch, 'edge-input.json');
     writeFileSync(input, JSON.stringify({ dist, origin, declarations: readNetlifyConfig().edge_functions ?? [], rules, requests }));
-    const { stdout, stderr } = await promisify(execFile)(join(repoRoot, 'node_modules/.bin/deno'), ['run', '--no-lock', '--allow-read', join(repoRoot, 'test/support/edge-harness.ts'), input], {
-      cwd: repoRoot,
-      env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
-      maxBuffer: 1 << 28,
-    });
+    const { stdout, stderr } = await promisify(execFile)(
+      join(repoRoot, 'node_modules/.bin/deno'),
+      ['run', '--no-lock', '--allow-read', join(repoRoot, 'test/support/edge-harness.ts'), input],
+      {
+        cwd: repoRoot,
+        env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
+        maxBuffer: 1 << 28,
+      },
+    );
     const { results } = JSON.parse(stdout) as { results: { route: string | null; status: number; headers: Record<string, string>; body: string }[] };
     const got = results.map((r) => [r.route, r.status, r.headers['cache-control'], r.headers['netlify-cdn-cache-control']]);
     expect(got).toEqual([
@@ -232,7 +248,12 @@ describe('the edge function\'s code, over the same broken build', () => {
       ['api', 200, 'public, max-age=86400, stale-while-revalidate=604800', 'public, s-maxage=31536000'],
     ]);
     expect(results.slice(0, FAULTS.length).map((r) => Buffer.from(r.body, 'base64').toString())).toEqual(FAULTS.map(() => INTERNAL));
-    expect(stderr.split('\n').filter((line) => line.includes(': 500: ')).map((line) => line.split(': 500: ')[0])).toEqual(FAULTS.map((path) => `GET ${new URL(path, origin).pathname}`));
+    expect(
+      stderr
+        .split('\n')
+        .filter((line) => line.includes(': 500: '))
+        .map((line) => line.split(': 500: ')[0]),
+    ).toEqual(FAULTS.map((path) => `GET ${new URL(path, origin).pathname}`));
     // Deno's stacks read as V8's: the frames, and the cause of the index that could not be decoded
     expect(stderr).toMatch(FRAME);
     expect(stderr).toContain(`caused by: Error: ${truncatedIndexReason()}`);
@@ -253,8 +274,19 @@ describe('the change report refuses an input it cannot read', () => {
   };
 
   it('a truncated bulk file or root document stops it, naming the file; a kind new in this version is all added', () => {
-    const before = tinyBuild('report-before', { thing: [{ id: 1, name: 'one' }, { id: 2, name: 'two' }] });
-    const after = tinyBuild('report-after', { thing: [{ id: 1, name: 'one' }, { id: 2, name: 'deux' }], fresh: [{ id: 7, name: 'seven' }] });
+    const before = tinyBuild('report-before', {
+      thing: [
+        { id: 1, name: 'one' },
+        { id: 2, name: 'two' },
+      ],
+    });
+    const after = tinyBuild('report-after', {
+      thing: [
+        { id: 1, name: 'one' },
+        { id: 2, name: 'deux' },
+      ],
+      fresh: [{ id: 7, name: 'seven' }],
+    });
     expect(diffBuilds(finishedSide(before), finishedSide(after)).summary).toEqual({ added: 1, removed: 0, changed: 1 });
     const bulk = join(after, 'downloads/thing.ndjson.gz');
     const bytes = readFileSync(bulk);

@@ -33,14 +33,18 @@ const quiet = { info: () => {} };
  */
 const dataDir = testConfig().dataDir;
 const dataCsv = join(dataDir, 'csv');
-const dataTables = readdirSync(dataCsv).filter((name) => name.endsWith('.csv')).sort();
+const dataTables = readdirSync(dataCsv)
+  .filter((name) => name.endsWith('.csv'))
+  .sort();
 let hashed: Map<string, string> | undefined;
 /** Each table's git blob SHA-1 by our hasher, made once: the tables are 40 MB. */
 const dataHashes = (): Map<string, string> => (hashed ??= new Map(dataTables.map((name) => [name, gitBlobSha1(readFileSync(join(dataCsv, name)))])));
 /** The upstream's own listing of the data set's commit, when the data set carries one (a team copy's TREE.txt; a download carries none). */
 const tree = existsSync(join(dataDir, 'TREE.txt')) ? parseTree(readFileSync(join(dataDir, 'TREE.txt'), 'utf8')) : null;
 /** The lock's tables whose bytes it never saw (no size): those a team copy holds rebuilt, in other bytes than the upstream's. */
-const unsized = Object.keys(realLock.tables).filter((name) => realLock.tables[name]!.size === undefined).sort();
+const unsized = Object.keys(realLock.tables)
+  .filter((name) => realLock.tables[name]!.size === undefined)
+  .sort();
 
 /** The data cut's tables (generator/cut, only read): what the fetches that must refuse serve. */
 const cutCsv = join(inject('cutDataDir'), 'csv');
@@ -72,14 +76,13 @@ function damagedCopy(dir: string): string {
   return dir;
 }
 
-
 describe('the upstream hash (git blob SHA-1)', () => {
-  it('is git\'s own on every table of the data set', async () => {
+  it("is git's own on every table of the data set", async () => {
     const { stdout } = await run('git', ['hash-object', '--', ...dataTables], { cwd: dataCsv, maxBuffer: 1 << 24 });
     expect(stdout.trim().split('\n')).toEqual([...dataHashes().values()]);
   });
 
-  it('gives the lock\'s hash for every table whose bytes the lock knows; the unsized ones match all (the upstream\'s bytes) or differ all (a team copy\'s rebuilt tables)', () => {
+  it("gives the lock's hash for every table whose bytes the lock knows; the unsized ones match all (the upstream's bytes) or differ all (a team copy's rebuilt tables)", () => {
     const differing = dataTables.filter((name) => dataHashes().get(name) !== realLock.tables[name]?.sha1);
     expect([[], unsized]).toContainEqual(differing);
     // a download was verified against the lock table by table: it holds the upstream's bytes
@@ -95,7 +98,7 @@ describe('the upstream hash (git blob SHA-1)', () => {
 });
 
 describe('the committed lock (data/upstream.lock.json)', () => {
-  it('pins the data set\'s commit and every table it holds, with sizes where the bytes are known', () => {
+  it("pins the data set's commit and every table it holds, with sizes where the bytes are known", () => {
     expect(realLock.archive).toBe('https://codeload.github.com/PokeAPI/pokeapi/tar.gz/{commit}');
     expect(realLock.tablesPath).toBe('data/v2/csv');
     expect(realLock.commit).toBe(upstreamCommit(dataDir));
@@ -106,7 +109,7 @@ describe('the committed lock (data/upstream.lock.json)', () => {
     }
   });
 
-  it('holds the upstream\'s own listing of that commit, where the data set carries it (TREE.txt), or the commit its download recorded', () => {
+  it("holds the upstream's own listing of that commit, where the data set carries it (TREE.txt), or the commit its download recorded", () => {
     if (tree) {
       expect(tree.commit).toBe(realLock.commit);
       expect(Object.fromEntries(Object.entries(realLock.tables).map(([name, t]) => [name, t.sha1]))).toEqual(Object.fromEntries(tree.hashes));
@@ -159,7 +162,9 @@ describe('fetching against a lock', () => {
     for (const name of Object.keys(damage)) {
       const { sha1, size } = refusedLock.tables[name]!;
       const bytes = readFileSync(join(served, name));
-      expect(message).toContain(`\n  ${name}: expected git blob ${sha1}${size === undefined ? '' : ` (${size} bytes)`}, found ${gitBlobSha1(bytes)} (${bytes.length} bytes)\n`);
+      expect(message).toContain(
+        `\n  ${name}: expected git blob ${sha1}${size === undefined ? '' : ` (${size} bytes)`}, found ${gitBlobSha1(bytes)} (${bytes.length} bytes)\n`,
+      );
     }
     expect(existsSync(cache)).toBe(false);
     expect(readdirSync(dirname(cache))).toEqual([]);
@@ -174,7 +179,9 @@ describe('fetching against a lock', () => {
     // what a fetch killed with Ctrl-C leaves behind (no process has this id) is cleared by the next one
     mkdirSync(`${cache}.tmp-4194305-x/csv`, { recursive: true });
     const error = await fetchDataSet(lock, server.url('/stall.tar.gz'), cache, quiet, { timeoutMs: 300 }).catch((e: unknown) => e);
-    expect((error as Error).message).toMatch(/^could not download the data set from http:\/\/127\.0\.0\.1:\d+\/stall\.tar\.gz: no data for 300 ms \(DATA_TIMEOUT_MS\), after \d+ bytes \(2 attempts\)\. Set DATA_URL .* or DATA_DIR /);
+    expect((error as Error).message).toMatch(
+      /^could not download the data set from http:\/\/127\.0\.0\.1:\d+\/stall\.tar\.gz: no data for 300 ms \(DATA_TIMEOUT_MS\), after \d+ bytes \(2 attempts\)\. Set DATA_URL .* or DATA_DIR /,
+    );
     expect(server.hits.get('/stall.tar.gz')).toBe(2);
     expect(existsSync(dirname(cache)) ? readdirSync(dirname(cache)) : []).toEqual([]);
   });
@@ -183,8 +190,12 @@ describe('fetching against a lock', () => {
     const tiny = tinyTables(join(scratch, 'cut-tables'));
     const body = upstreamArchive(tiny, 'pokeapi-cut');
     server.route('/cut.tar.gz', { body, cutAt: 300, sized: true });
-    const error = await fetchDataSet(lockForFolder('3'.repeat(40), tiny), server.url('/cut.tar.gz'), join(scratch, 'cut/upstream'), quiet, { retries: 0 }).catch((e: unknown) => e);
-    expect((error as Error).message).toMatch(new RegExp(`/cut\\.tar\\.gz: the archive is cut short: the connection closed after \\d+ bytes of ${body.length} bytes \\(network error: `));
+    const error = await fetchDataSet(lockForFolder('3'.repeat(40), tiny), server.url('/cut.tar.gz'), join(scratch, 'cut/upstream'), quiet, {
+      retries: 0,
+    }).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(
+      new RegExp(`/cut\\.tar\\.gz: the archive is cut short: the connection closed after \\d+ bytes of ${body.length} bytes \\(network error: `),
+    );
     expect(server.hits.get('/cut.tar.gz')).toBe(1);
   });
 });
@@ -225,9 +236,25 @@ describe('a failed download over a complete cache: one clear error, the cache as
         'Point DATA_URL at an archive of the pinned commit, or DATA_DIR at a folder holding the tables (csv/).',
       ],
     },
-    { name: 'a truncated archive', path: '/kept-truncated.tar.gz', hits: 2, says: () => ['the archive is cut short or damaged (gzip: unexpected end of file, after ', '(2 attempts). Set DATA_URL'] },
-    { name: 'a 404', path: '/kept-missing.tar.gz', hits: 1, says: () => [': HTTP 404 Not Found. Set DATA_URL to a mirror of that archive, or DATA_DIR to a folder holding the tables (csv/).'] },
-    { name: 'a server that hangs', path: '/kept-hangs.tar.gz', timeoutMs: 400, hits: 2, says: () => [': no data for 400 ms (DATA_TIMEOUT_MS) (2 attempts). Set DATA_URL'] },
+    {
+      name: 'a truncated archive',
+      path: '/kept-truncated.tar.gz',
+      hits: 2,
+      says: () => ['the archive is cut short or damaged (gzip: unexpected end of file, after ', '(2 attempts). Set DATA_URL'],
+    },
+    {
+      name: 'a 404',
+      path: '/kept-missing.tar.gz',
+      hits: 1,
+      says: () => [': HTTP 404 Not Found. Set DATA_URL to a mirror of that archive, or DATA_DIR to a folder holding the tables (csv/).'],
+    },
+    {
+      name: 'a server that hangs',
+      path: '/kept-hangs.tar.gz',
+      timeoutMs: 400,
+      hits: 2,
+      says: () => [': no data for 400 ms (DATA_TIMEOUT_MS) (2 attempts). Set DATA_URL'],
+    },
   ];
 
   it.sequential.each(cases)('$name', async ({ path, timeoutMs, hits, says }) => {
@@ -239,7 +266,8 @@ describe('a failed download over a complete cache: one clear error, the cache as
     for (const text of says()) expect(message).toContain(text);
     expect(message).toContain(server.url(path));
     // a download error is one line
-    if (path !== '/kept-corrupted.tar.gz') expect(message).toMatch(/^could not download the data set from http:\/\/127\.0\.0\.1:\d+\/\S+: [^\n]*Set DATA_URL[^\n]*$/);
+    if (path !== '/kept-corrupted.tar.gz')
+      expect(message).toMatch(/^could not download the data set from http:\/\/127\.0\.0\.1:\d+\/\S+: [^\n]*Set DATA_URL[^\n]*$/);
     expect(server.hits.get(path)).toBe(hits);
     expect(fileHashes(cache)).toEqual(cacheBefore);
     expect(isFetched(heldLock, cache)).toBe(true);

@@ -22,7 +22,9 @@ describe('a field column', () => {
     const text = encodeFieldColumn({ kind: 'critter', field: 'stats' }, values);
     expect(JSON.parse(text.split('\n')[0]!)).toEqual({ format: 'field-column/3', kind: 'critter', field: 'stats', count: 4, shapes: 1 });
     // the hp entry's numbers and every link's id are the same in each entry: they stay in the shape
-    expect(text.split('\n')[1]).toBe('[{"base_stat":40,"effort":0,"stat":{"name":"hp","url":"http://x/v2/stat/1/"}},{"base_stat":\u0001,"effort":\u0001,"stat":{"name":"speed","url":"http://x/v2/stat/6/"}}]');
+    expect(text.split('\n')[1]).toBe(
+      '[{"base_stat":40,"effort":0,"stat":{"name":"hp","url":"http://x/v2/stat/1/"}},{"base_stat":\u0001,"effort":\u0001,"stat":{"name":"speed","url":"http://x/v2/stat/6/"}}]',
+    );
     expect(text.split('\n').slice(2, 4)).toEqual(['0 45,0', '0 3,1']);
     const column = columnOf('stats', values);
     expect(texts(column)).toEqual(values.map((v) => JSON.stringify(v)));
@@ -39,7 +41,9 @@ describe('a field column', () => {
     expect(text.split('\n').slice(0, 5)).toEqual([
       '{"format":"field-column/3","kind":"critter","field":"names","count":3,"shapes":1}',
       '[{"language":{"name":"de","url":"http://x/v2/language/6/"},"name":"\u0001"}]',
-      '0 Bisasam', '0 Bisaknosp', '0 Mr. Mime',
+      '0 Bisasam',
+      '0 Bisaknosp',
+      '0 Mr. Mime',
     ]);
     expect(texts(columnOf('names', names))).toEqual(names.map((v) => JSON.stringify(v)));
   });
@@ -62,11 +66,14 @@ describe('a field column', () => {
         fc.dictionary(fc.constantFrom('a', 'b', 'slot', '__proto__', 'url'), tie('json'), { maxKeys: 3 }),
       ),
     })).json as fc.Arbitrary<Json>;
-    fc.assert(fc.property(fc.array(value, { maxLength: 12 }), (values) => {
-      const column = columnOf('any', values);
-      expect(texts(column)).toEqual(values.map((v) => JSON.stringify(v)));
-      expect(entryTexts(encoder.encode(encodeFieldColumn({ kind: 'critter', field: 'any' }, values)))).toEqual(values.map((v) => JSON.stringify(v)));
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.array(value, { maxLength: 12 }), (values) => {
+        const column = columnOf('any', values);
+        expect(texts(column)).toEqual(values.map((v) => JSON.stringify(v)));
+        expect(entryTexts(encoder.encode(encodeFieldColumn({ kind: 'critter', field: 'any' }, values)))).toEqual(values.map((v) => JSON.stringify(v)));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('refuses an entry whose numbers do not fit its shape, or that names no shape: an Error naming the entry', () => {

@@ -55,36 +55,40 @@ function fingerprint(dir: string): string[] {
 }
 
 describe('a clone with no ../shared', () => {
-  it("`npm start` downloads, verifies, and builds the same API as the global setup's build of the cut, in a child process, then serves it", { timeout: 120_000 }, async () => {
-    const traceDir = join(scratch, 'start-trace');
-    const started = await npmStart(clone, { DATA_URL: fresh.dataUrl() }, traceDir);
-    let result: { stdout: string; stderr: string };
-    try {
-      const url = await started.serving();
-      // the serving process answers from the new build
-      expect(Buffer.from(await (await fetch(`${url}/v2/creature/1`)).arrayBuffer())).toEqual(readFileSync(join(cutDist, 'v2/creature/1.json')));
-      result = { stdout: started.stdout(), stderr: started.stderr() };
-      expectBuiltInChild(result.stdout, traced(traceDir));
-    } finally {
-      started.stop();
-      await started.exited;
-    }
-    expect(result.stderr.split('\n').filter((l) => l.includes('error'))).toEqual([]);
-    expect(result.stdout).toContain(`fetch: ${fresh.server.url(archivePath)}`);
-    expect(result.stdout).toMatch(new RegExp(`fetch: ${tableCount} tables at ${realLock.commit.slice(0, 12)} verified and stored in .*data/upstream`));
-    expect(fileHashes(join(cache, 'csv'))).toEqual(fileHashes(cutCsv));
-    expect(readdirSync(join(clone, 'data')).sort()).toEqual(dataFolderAfterFetch);
+  it(
+    "`npm start` downloads, verifies, and builds the same API as the global setup's build of the cut, in a child process, then serves it",
+    { timeout: 120_000 },
+    async () => {
+      const traceDir = join(scratch, 'start-trace');
+      const started = await npmStart(clone, { DATA_URL: fresh.dataUrl() }, traceDir);
+      let result: { stdout: string; stderr: string };
+      try {
+        const url = await started.serving();
+        // the serving process answers from the new build
+        expect(Buffer.from(await (await fetch(`${url}/v2/creature/1`)).arrayBuffer())).toEqual(readFileSync(join(cutDist, 'v2/creature/1.json')));
+        result = { stdout: started.stdout(), stderr: started.stderr() };
+        expectBuiltInChild(result.stdout, traced(traceDir));
+      } finally {
+        started.stop();
+        await started.exited;
+      }
+      expect(result.stderr.split('\n').filter((l) => l.includes('error'))).toEqual([]);
+      expect(result.stdout).toContain(`fetch: ${fresh.server.url(archivePath)}`);
+      expect(result.stdout).toMatch(new RegExp(`fetch: ${tableCount} tables at ${realLock.commit.slice(0, 12)} verified and stored in .*data/upstream`));
+      expect(fileHashes(join(cache, 'csv'))).toEqual(fileHashes(cutCsv));
+      expect(readdirSync(join(clone, 'data')).sort()).toEqual(dataFolderAfterFetch);
 
-    const meta = JSON.parse(readFileSync(join(dist, 'v2/meta.json'), 'utf8')) as { upstream_commit: string };
-    expect(meta.upstream_commit).toBe(realLock.commit);
-    // every answer equals the one the global setup built from the cut (media from the committed manifests here, the cut's own there); meta differs in its build time
-    const here = fileHashes(join(cutDist, 'v2'));
-    const there = fileHashes(join(dist, 'v2'));
-    here.delete('meta.json');
-    there.delete('meta.json');
-    expect(there.size).toBe(here.size);
-    expect([...here].filter(([path, hash]) => there.get(path) !== hash).map(([path]) => path)).toEqual([]);
-  });
+      const meta = JSON.parse(readFileSync(join(dist, 'v2/meta.json'), 'utf8')) as { upstream_commit: string };
+      expect(meta.upstream_commit).toBe(realLock.commit);
+      // every answer equals the one the global setup built from the cut (media from the committed manifests here, the cut's own there); meta differs in its build time
+      const here = fileHashes(join(cutDist, 'v2'));
+      const there = fileHashes(join(dist, 'v2'));
+      here.delete('meta.json');
+      there.delete('meta.json');
+      expect(there.size).toBe(here.size);
+      expect([...here].filter(([path, hash]) => there.get(path) !== hash).map(([path]) => path)).toEqual([]);
+    },
+  );
 
   it('downloads nothing the second time', { timeout: 120_000 }, async () => {
     const before = fresh.server.hits.get(archivePath);
@@ -99,7 +103,9 @@ describe('a clone with no ../shared', () => {
     const fetchData = (...args: string[]) =>
       run(process.execPath, ['generator/cli.ts', 'fetch-data', ...args], { cwd: clone, env: userEnv({ DATA_URL: fresh.dataUrl() }) });
     const before = fresh.server.hits.get(archivePath)!;
-    expect((await fetchData()).stdout).toMatch(new RegExp(`already holds the ${tableCount} verified tables at ${realLock.commit.slice(0, 12)} \\(--force downloads them again\\)`));
+    expect((await fetchData()).stdout).toMatch(
+      new RegExp(`already holds the ${tableCount} verified tables at ${realLock.commit.slice(0, 12)} \\(--force downloads them again\\)`),
+    );
     expect(fresh.server.hits.get(archivePath)).toBe(before);
     expect((await fetchData('--force')).stdout).toMatch(new RegExp(`fetch: ${tableCount} tables at ${realLock.commit.slice(0, 12)} verified and stored in`));
     expect(fresh.server.hits.get(archivePath)).toBe(before + 1);
@@ -137,7 +143,9 @@ describe('a failed download: one clear error, dist/ as it was', () => {
     expect(started.stdout()).toMatch(/serve: building in a child process \(pid \d+\)/);
     expect(started.stdout()).not.toContain('serving ');
     // a download error is one line, and the last one
-    expect(started.stderr().trim().split('\n').at(-1)).toMatch(/^could not download the data set from http:\/\/127\.0\.0\.1:\d+\/missing-for-start\.tar\.gz: HTTP 404 Not Found\. Set DATA_URL/);
+    expect(started.stderr().trim().split('\n').at(-1)).toMatch(
+      /^could not download the data set from http:\/\/127\.0\.0\.1:\d+\/missing-for-start\.tar\.gz: HTTP 404 Not Found\. Set DATA_URL/,
+    );
     expect(fresh.server.hits.get('/missing-for-start.tar.gz')).toBe(1);
     expect(fileHashes(cache)).toEqual(cacheBefore);
     expect(readdirSync(join(root, 'data')).sort()).toEqual(dataFolderAfterFetch);
@@ -185,7 +193,8 @@ async function npmStart(root: string, env: Record<string, string>, traceDir = jo
 }
 
 /** Modules of the build that a process which only serves has no use for (the preview reads the build stamp: builder/stamp.ts). */
-const buildModules = (urls: string[]): string[] => urls.filter((u) => /\/generator\/(builder\/(?!stamp\.ts)|import\/|incremental\/|resources\/|artifacts\/|indexes\/)/.test(u));
+const buildModules = (urls: string[]): string[] =>
+  urls.filter((u) => /\/generator\/(builder\/(?!stamp\.ts)|import\/|incremental\/|resources\/|artifacts\/|indexes\/)/.test(u));
 
 /**
  * What `npm start`'s log and module lists show when it built: the build ran in the child process

@@ -59,12 +59,84 @@ const keys = [...names('creature', 30), ...names('move', 10), ...names('evolutio
 
 /** Segments that have broken path handling somewhere before. */
 const nasty = [
-  '..', '.', '%2e%2e', '%2E%2E', '.%2e', '%2e.', '%252e%252e', '%2e%2e%2f', '..%2f', '..%5c', '..\\..', '\\', '%5c', '%2f', '%2F',
-  '%00', '%2500', 'a%00b', '\u0000', '%c0%ae%c0%ae', '%c0%af', '%e0%80%ae', '%ff', '%fe%ff', '%', '%%', '%zz', '%e2%80%ae',
-  '~', ' ', '%20', '+', ';', '%3b', '%3f', '%23', '?', '#', '@', ':', 'é', 'É', 'İ', 'ſ', 'K', 'ｃｒｅａｔｕｒｅ', '𝔘', '\u202e',
-  '😀', 'etc', 'passwd', '_lists', '_pages', '_sub', '_routes', '_routes.json', '404.json', 'index.json', 'meta.json', 'meta',
-  'v2', 'downloads', 'encounters', 'build-stamp.json', '..%252f..%252f', 'con', 'nul', '__proto__', 'constructor', 'hasOwnProperty',
-  'a'.repeat(101), 'b'.repeat(600), '-', '--', '-0', '1.0', '1e3', '0x1f',
+  '..',
+  '.',
+  '%2e%2e',
+  '%2E%2E',
+  '.%2e',
+  '%2e.',
+  '%252e%252e',
+  '%2e%2e%2f',
+  '..%2f',
+  '..%5c',
+  '..\\..',
+  '\\',
+  '%5c',
+  '%2f',
+  '%2F',
+  '%00',
+  '%2500',
+  'a%00b',
+  '\u0000',
+  '%c0%ae%c0%ae',
+  '%c0%af',
+  '%e0%80%ae',
+  '%ff',
+  '%fe%ff',
+  '%',
+  '%%',
+  '%zz',
+  '%e2%80%ae',
+  '~',
+  ' ',
+  '%20',
+  '+',
+  ';',
+  '%3b',
+  '%3f',
+  '%23',
+  '?',
+  '#',
+  '@',
+  ':',
+  'é',
+  'É',
+  'İ',
+  'ſ',
+  'K',
+  'ｃｒｅａｔｕｒｅ',
+  '𝔘',
+  '\u202e',
+  '😀',
+  'etc',
+  'passwd',
+  '_lists',
+  '_pages',
+  '_sub',
+  '_routes',
+  '_routes.json',
+  '404.json',
+  'index.json',
+  'meta.json',
+  'meta',
+  'v2',
+  'downloads',
+  'encounters',
+  'build-stamp.json',
+  '..%252f..%252f',
+  'con',
+  'nul',
+  '__proto__',
+  'constructor',
+  'hasOwnProperty',
+  'a'.repeat(101),
+  'b'.repeat(600),
+  '-',
+  '--',
+  '-0',
+  '1.0',
+  '1e3',
+  '0x1f',
 ];
 
 const segment: fc.Arbitrary<string> = fc
@@ -114,7 +186,10 @@ const path: fc.Arbitrary<string> = fc.oneof(
       .tuple(fc.constantFrom(...routes.kinds), segment, fc.option(segment, { nil: undefined }))
       .map(([kind, key, sub]) => `/v2/${kind}/${key}${sub === undefined ? '' : `/${sub}`}`),
   },
-  { weight: 1, arbitrary: fc.constantFrom(...Object.keys(routes.site), '/', '/v2/', '/v2/meta/', '/v2/creature/1/encounters', '/v2/creature/BULBASAUR/encounters/') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(...Object.keys(routes.site), '/', '/v2/', '/v2/meta/', '/v2/creature/1/encounters', '/v2/creature/BULBASAUR/encounters/'),
+  },
   { weight: 1, arbitrary: fc.constantFrom('/v2/search/', '/v2/search', '/v2/SEARCH/', '/v2/search/x') },
 );
 
@@ -124,12 +199,62 @@ const number = fc.oneof(
   fc.constantFrom('', ' 5', '5 ', '+5', '-0', '020', '20.0', '2.5', '1e3', '0x10', 'Infinity', 'NaN', '100000', '100001', '%35', '٣', '５'),
 );
 /** Names and ids the filters, batches and search take, and lists and ranges made of them. */
-const token = fc.oneof(fc.constantFrom(...keys, ...routes.kinds, 'fire', 'water', 'true', 'false', 'types', 'sprites.front_default', 'stats.base_stat', 'id', '-id', 'name', '-speed', 'base_stat_total', '-power', 'egg_group', 'charzard', 'pikachú', 'ピカチュウ', '__proto__'), number);
+const token = fc.oneof(
+  fc.constantFrom(
+    ...keys,
+    ...routes.kinds,
+    'fire',
+    'water',
+    'true',
+    'false',
+    'types',
+    'sprites.front_default',
+    'stats.base_stat',
+    'id',
+    '-id',
+    'name',
+    '-speed',
+    'base_stat_total',
+    '-power',
+    'egg_group',
+    'charzard',
+    'pikachú',
+    'ピカチュウ',
+    '__proto__',
+  ),
+  number,
+);
 const listValue = fc.array(token, { maxLength: 5 }).map((items) => items.join(','));
-const rangeValue = fc.tuple(fc.option(number, { nil: '' }), fc.constantFrom('..', '.', '...', '', '..-'), fc.option(number, { nil: '' })).map(([a, dots, b]) => `${a}${dots}${b}`);
-const queryValue = fc.oneof(number, fc.constantFrom(...nasty), fc.string({ maxLength: 10 }), fc.string({ unit: 'binary', maxLength: 6 }).map(encodeURIComponent), listValue, rangeValue);
+const rangeValue = fc
+  .tuple(fc.option(number, { nil: '' }), fc.constantFrom('..', '.', '...', '', '..-'), fc.option(number, { nil: '' }))
+  .map(([a, dots, b]) => `${a}${dots}${b}`);
+const queryValue = fc.oneof(
+  number,
+  fc.constantFrom(...nasty),
+  fc.string({ maxLength: 10 }),
+  fc.string({ unit: 'binary', maxLength: 6 }).map(encodeURIComponent),
+  listValue,
+  rangeValue,
+);
 /** Every parameter some answer reads: the fixed ones and every kind's declared filters and ranges. */
-const readNames = [...new Set(['limit', 'offset', 'q', 'id', 'name', 'fields', 'sort', 'facets', 'summary', 'kind', ...Object.values(routes.queries ?? {}).flatMap((q) => [...q.filters, ...q.ranges].map((f) => f.name)), 'type', 'speed', 'generation'])];
+const readNames = [
+  ...new Set([
+    'limit',
+    'offset',
+    'q',
+    'id',
+    'name',
+    'fields',
+    'sort',
+    'facets',
+    'summary',
+    'kind',
+    ...Object.values(routes.queries ?? {}).flatMap((q) => [...q.filters, ...q.ranges].map((f) => f.name)),
+    'type',
+    'speed',
+    'generation',
+  ]),
+];
 const query: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.constant('') },
   {
@@ -143,9 +268,17 @@ const query: fc.Arbitrary<string> = fc.oneof(
     // hostile: long lists, huge ranges, invalid UTF-8, every parameter repeated, long q
     weight: 1,
     arbitrary: fc.constantFrom(
-      `?type=${','.repeat(1000)}`, `?id=${'1,'.repeat(400)}`, `?speed=${'9'.repeat(3000)}..`, '?speed=-99999999999999999999..99999999999999999999',
-      '?q=%FF', '?type=%FF%FE', '?name=%C0%AE', `?${readNames.flatMap((n) => Array.from({ length: 20 }, () => `${n}=1`)).join('&')}`,
-      `?q=${'x'.repeat(2000)}`, `?q=${'a'.repeat(9000)}`, `?fields=${'types,'.repeat(300)}`,
+      `?type=${','.repeat(1000)}`,
+      `?id=${'1,'.repeat(400)}`,
+      `?speed=${'9'.repeat(3000)}..`,
+      '?speed=-99999999999999999999..99999999999999999999',
+      '?q=%FF',
+      '?type=%FF%FE',
+      '?name=%C0%AE',
+      `?${readNames.flatMap((n) => Array.from({ length: 20 }, () => `${n}=1`)).join('&')}`,
+      `?q=${'x'.repeat(2000)}`,
+      `?q=${'a'.repeat(9000)}`,
+      `?fields=${'types,'.repeat(300)}`,
     ),
   },
 );
@@ -222,11 +355,10 @@ describe('fuzz: the request module', () => {
             const body = JSON.parse(decoder.decode(first.body)) as unknown;
             if (first.status === 404) expect(body).toBe('Not Found');
             // every error body but the plain 404's is one shape: a string error and detail, and a 400 its parameter, value and accepts
-            // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any and the like) as any
             if (first.status >= 400 && first.status !== 404) expect(body).toMatchObject({ error: expect.any(String), detail: expect.any(String) });
             if (first.status === 405) expect(body).toMatchObject({ error: 'method_not_allowed' });
-            // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any and the like) as any
-            if (first.status === 400) expect(body).toMatchObject({ error: 'bad_parameter', parameter: expect.any(String), value: expect.any(String), accepts: expect.any(String) });
+            if (first.status === 400)
+              expect(body).toMatchObject({ error: 'bad_parameter', parameter: expect.any(String), value: expect.any(String), accepts: expect.any(String) });
           }
         }
         if (first.status === 405) expect(headers.get('allow')).toBe('GET, HEAD');

@@ -59,7 +59,12 @@ describe('the stack a fault logs', () => {
     const looped = stackWithCauses(loop);
     expect(looped.match(/caused by: /g)).toHaveLength(2);
     expect(looped).toMatch(/caused by: \(the chain goes on; not shown\)$/);
-    const many = stackWithCauses(new AggregateError(Array.from({ length: 7 }, (_, i) => new Error(`bad ${i + 1}`, { cause: new Error(`why ${i + 1}`) })), '7 exceptions'));
+    const many = stackWithCauses(
+      new AggregateError(
+        Array.from({ length: 7 }, (_, i) => new Error(`bad ${i + 1}`, { cause: new Error(`why ${i + 1}`) })),
+        '7 exceptions',
+      ),
+    );
     expect(many.split('\n')[0]).toBe('AggregateError: 7 exceptions');
     expect(many).toContain('  [1 of 7] Error: bad 1');
     expect(many).toContain('  caused by: Error: why 1');

@@ -10,7 +10,8 @@ import type { TestSpecification, Vitest } from 'vitest/node';
 import HeavyFirst, { HEAVIEST } from './support/heavy-first.ts';
 import { repoRoot } from '../generator/config.ts';
 
-const spec = (name: string) => ({ moduleId: join(repoRoot, 'test', name), project: { name: '', config: { sequence: { groupOrder: 0 }, isolate: true } } }) as unknown as TestSpecification;
+const spec = (name: string) =>
+  ({ moduleId: join(repoRoot, 'test', name), project: { name: '', config: { sequence: { groupOrder: 0 }, isolate: true } } }) as unknown as TestSpecification;
 
 const sequencer = (timed: boolean) =>
   new HeavyFirst({

@@ -83,17 +83,20 @@ describe('the preview: each coding revalidates by its own ETag, through the same
     }
   });
 
-  it.each(['identity', 'gzip', 'br'] as const)('%s: HEAD has the headers of the GET (coded length included) and no body; with its ETag, 304', async (coding) => {
-    const accept = { 'Accept-Encoding': coding };
-    const get = await toPreview({ path: item, headers: accept });
-    const headReply = await toPreview({ method: 'HEAD', path: item, headers: accept });
-    expect(headReply.status).toBe(200);
-    expect(headReply.body).toBeNull();
-    expect(headReply.headers).toEqual(get.headers);
-    const revalidated = await toPreview({ method: 'HEAD', path: item, headers: { ...accept, 'If-None-Match': get.headers['etag']! } });
-    expect(revalidated.status).toBe(304);
-    expect(revalidated.body).toBeNull();
-  });
+  it.each(['identity', 'gzip', 'br'] as const)(
+    '%s: HEAD has the headers of the GET (coded length included) and no body; with its ETag, 304',
+    async (coding) => {
+      const accept = { 'Accept-Encoding': coding };
+      const get = await toPreview({ path: item, headers: accept });
+      const headReply = await toPreview({ method: 'HEAD', path: item, headers: accept });
+      expect(headReply.status).toBe(200);
+      expect(headReply.body).toBeNull();
+      expect(headReply.headers).toEqual(get.headers);
+      const revalidated = await toPreview({ method: 'HEAD', path: item, headers: { ...accept, 'If-None-Match': get.headers['etag']! } });
+      expect(revalidated.status).toBe(304);
+      expect(revalidated.body).toBeNull();
+    },
+  );
 
   it('a small body stays as it is in every coding, and only "etag" revalidates it; a 404 never becomes 304', async () => {
     const small = await toPreview({ path: '/v2/thing/2', headers: { 'Accept-Encoding': 'br' } });
@@ -146,7 +149,11 @@ describe('the edge handler: the same steps, without compression', () => {
 
 describe('the steps themselves', () => {
   const request = (method: string, headers: Record<string, string> = {}): RequestLike => ({ method, url: 'http://x/', headers: new Headers(headers) });
-  const ok = (etag: string): Reply => ({ status: 200, headers: { etag, 'content-length': '3', 'content-encoding': 'br', vary: 'Accept-Encoding' }, body: new Uint8Array(3) });
+  const ok = (etag: string): Reply => ({
+    status: 200,
+    headers: { etag, 'content-length': '3', 'content-encoding': 'br', vary: 'Accept-Encoding' },
+    body: new Uint8Array(3),
+  });
 
   it('compose runs the first step outermost', async () => {
     const order: string[] = [];

@@ -51,15 +51,19 @@ describe('typed tables', () => {
   });
 
   it('names table, row and column of a cell of the wrong type', () => {
-    const { problems } = problemsOf('pokemon', 'id,identifier,species_id,height,weight,base_experience,order,is_default\n1,alpha,1,3,40,50,1,1\n2,beta,2,tall,90,100,2,1\n');
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any and the like) as any
+    const { problems } = problemsOf(
+      'pokemon',
+      'id,identifier,species_id,height,weight,base_experience,order,is_default\n1,alpha,1,3,40,50,1,1\n2,beta,2,tall,90,100,2,1\n',
+    );
     expect(problems).toEqual([expect.objectContaining({ table: 'pokemon.csv', row: 2, column: 'height', message: expect.stringContaining('"tall"') })]);
   });
 
   it('reads a number with spaces around it as the upstream does, and names a cell that is no number', () => {
     const { rows, problems } = problemsOf('encounter_methods', 'id,identifier,order\n1,walk, 45\n2,surf,4 5\n');
     expect(rows[0]).toEqual({ id: 1, identifier: 'walk', order: 45 });
-    expect(problems).toEqual([expect.objectContaining({ table: 'encounter_methods.csv', row: 2, column: 'order', message: 'expected an integer, found "4 5"' })]);
+    expect(problems).toEqual([
+      expect.objectContaining({ table: 'encounter_methods.csv', row: 2, column: 'order', message: 'expected an integer, found "4 5"' }),
+    ]);
   });
 
   it('refuses an empty required cell and a boolean that is not 0 or 1', () => {
@@ -80,14 +84,25 @@ describe('typed tables', () => {
   it('finds dangling references and duplicate ids across tables', () => {
     const problems: Array<{ table: string; row?: number; column?: string; message: string }> = [];
     const store = new Map<TableKey, Array<Record<string, unknown>>>([
-      ['pokemon_colors', [{ id: 1, identifier: 'teal' }, { id: 1, identifier: 'ochre' }]],
+      [
+        'pokemon_colors',
+        [
+          { id: 1, identifier: 'teal' },
+          { id: 1, identifier: 'ochre' },
+        ],
+      ],
       ['languages', [{ id: 9, iso639: 'xx', iso3166: 'xx', identifier: 'xx', official: true, order: 1 }]],
-      ['pokemon_color_names', [{ creature_color_id: 1, local_language_id: 9, name: 'Teal' }, { creature_color_id: 7, local_language_id: 9, name: 'Ochre' }]],
+      [
+        'pokemon_color_names',
+        [
+          { creature_color_id: 1, local_language_id: 9, name: 'Teal' },
+          { creature_color_id: 7, local_language_id: 9, name: 'Ochre' },
+        ],
+      ],
     ]);
     checkKeys(store, problems);
     expect(problems).toEqual([
       expect.objectContaining({ table: 'pokemon_colors.csv', row: 2, column: 'id', message: 'duplicate id 1' }),
-      // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any and the like) as any
       expect.objectContaining({ table: 'pokemon_color_names.csv', row: 2, column: 'pokemon_color_id', message: expect.stringContaining('7') }),
     ]);
   });

@@ -61,13 +61,19 @@ function editLine(file: string, line: string, replacement: string | null): void 
   if (at < 0) throw new Error(`${file} has no line ${line}`);
   const ending = lines[at]!.endsWith('\r') ? '\r' : '';
   if (replacement === null) lines.splice(at, 1);
-  else lines[at] = replacement.split('\n').map((l) => l + ending).join('\n');
+  else
+    lines[at] = replacement
+      .split('\n')
+      .map((l) => l + ending)
+      .join('\n');
   writeFileSync(path, lines.join('\n'));
 }
 
 /** The values of one column of a data file of the copy, one per row. */
 function column(file: string, name: string): string[] {
-  const [header, ...rows] = readFileSync(join(data, file), 'utf8').split(/\r?\n/).filter((l) => l !== '');
+  const [header, ...rows] = readFileSync(join(data, file), 'utf8')
+    .split(/\r?\n/)
+    .filter((l) => l !== '');
   const at = header!.split(',').indexOf(name);
   if (at < 0) throw new Error(`${file} has no column ${name}`);
   return rows.map((row) => row.split(',')[at]!);
@@ -235,13 +241,20 @@ describe('incremental rebuilds equal a full build, file by file', () => {
     expect(ailments).toBe(22);
     editLine('csv/move_meta.csv', '85,4,1,,,,,0,0,0,10,0,0', '85,4,0,,,,,0,0,0,10,0,0');
     editLine('csv/move_meta.csv', '95,1,2,,,2,4,0,0,0,0,0,0', '95,1,0,,,2,4,0,0,0,0,0,0');
-    for (const line of ['1,5,Paralysie', '1,7,Parálisis', '1,9,Paralysis', '1,14,Parálisis', '2,5,Sommeil', '2,7,Dormir', '2,9,Sleep', '2,14,Dormir']) editLine('csv/move_meta_ailment_names.csv', line, null);
+    for (const line of ['1,5,Paralysie', '1,7,Parálisis', '1,9,Paralysis', '1,14,Parálisis', '2,5,Sommeil', '2,7,Dormir', '2,9,Sleep', '2,14,Dormir'])
+      editLine('csv/move_meta_ailment_names.csv', line, null);
     editLine('csv/move_meta_ailments.csv', '1,paralysis', null);
     editLine('csv/move_meta_ailments.csv', '2,sleep', null);
     expect(existsSync(join(served, 'v2/_pages/move-ailment/20.json'))).toBe(true);
     const report = await update();
     expect(report.records).toEqual({ 'move-ailment': 2, move: 2 });
-    for (const gone of ['v2/_pages/move-ailment/20.json', 'v2/move-ailment/1.json', 'v2/move-ailment/paralysis.json', 'v2/move-ailment/2.json', 'v2/move-ailment/sleep.json']) {
+    for (const gone of [
+      'v2/_pages/move-ailment/20.json',
+      'v2/move-ailment/1.json',
+      'v2/move-ailment/paralysis.json',
+      'v2/move-ailment/2.json',
+      'v2/move-ailment/sleep.json',
+    ]) {
       expect(existsSync(join(served, gone)), gone).toBe(false);
     }
     expect(servedJson<{ count: number }>('v2/_lists/move-ailment.json').count).toBe(ailments - 2);
@@ -266,7 +279,13 @@ describe('incremental rebuilds equal a full build, file by file', () => {
 
   it("a change report committed beside the lock (a teammate's, pulled): the list, the report and meta serve it, nothing else is made again", async () => {
     const from = 'a'.repeat(40);
-    const report = { from, to: HEAD, tables: [{ table: 'colors.csv', change: 'changed', rows_added: 1, rows_removed: 1 }], kinds: {}, summary: { added: 0, removed: 0, changed: 0 } };
+    const report = {
+      from,
+      to: HEAD,
+      tables: [{ table: 'colors.csv', change: 'changed', rows_added: 1, rows_removed: 1 }],
+      kinds: {},
+      summary: { added: 0, removed: 0, changed: 0 },
+    };
     mkdirSync(reports, { recursive: true });
     writeFileSync(join(reports, `${from}..${HEAD}.json`), JSON.stringify(report, null, 2));
     // a round of its own (round 5): only the once-made files are made again

@@ -29,8 +29,11 @@ describe('ListKeys', () => {
         if (sorted) entries.sort((a, b) => a.id - b.id);
         const keys = keysOf(entries);
         expect(keys.count).toBe(entries.length);
-        expect(entries.map((_, p) => keys.entry(p))).toEqual(entries.map(({ id, name }) => (name === null ? { url: `${BASE}/thing/${id}/` } : { name, url: `${BASE}/thing/${id}/` })));
-        const byId = new Map<number, number>(), byName = new Map<string, number>();
+        expect(entries.map((_, p) => keys.entry(p))).toEqual(
+          entries.map(({ id, name }) => (name === null ? { url: `${BASE}/thing/${id}/` } : { name, url: `${BASE}/thing/${id}/` })),
+        );
+        const byId = new Map<number, number>(),
+          byName = new Map<string, number>();
         entries.forEach(({ id, name }, p) => {
           byId.set(id, p);
           if (name !== null) byName.set(name, p);
@@ -48,21 +51,42 @@ describe('ListKeys', () => {
   });
 
   it('holds where each entry’s links lead, none for a null link', () => {
-    const keys = keysOf([{ id: 1, name: 'a' }, { id: 2, name: 'b' }], { kin: [7, null] });
+    const keys = keysOf(
+      [
+        { id: 1, name: 'a' },
+        { id: 2, name: 'b' },
+      ],
+      { kin: [7, null] },
+    );
     expect([...keys.linkIds('kin')!]).toEqual([7, NO_LINK]);
     expect(keys.linkIds('name')).toBeUndefined();
   });
 
   it('refuses to pack an id or a link it cannot hold, or a link of another length, naming the kind and entry', () => {
-    expect(() => encodeListPack({ kind: 'thing', entries: [{ id: 1.5, name: null }], links: {} })).toThrow("list pack of thing: entry 0's id: 1.5 is no int32 above -2^31");
-    expect(() => encodeListPack({ kind: 'thing', entries: [{ id: 1, name: null }], links: { kin: [2 ** 31] } })).toThrow("list pack of thing: entry 0's kin: 2147483648 is no int32");
+    expect(() => encodeListPack({ kind: 'thing', entries: [{ id: 1.5, name: null }], links: {} })).toThrow(
+      "list pack of thing: entry 0's id: 1.5 is no int32 above -2^31",
+    );
+    expect(() => encodeListPack({ kind: 'thing', entries: [{ id: 1, name: null }], links: { kin: [2 ** 31] } })).toThrow(
+      "list pack of thing: entry 0's kin: 2147483648 is no int32",
+    );
     expect(() => encodeListPack({ kind: 'thing', entries: [{ id: 1, name: null }], links: { kin: [] } })).toThrow('the link kin has 0 entries, the list 1');
   });
 
   it('refuses a pack cut short, or whose names do not match their ends: an Error naming it', () => {
-    const bytes = encodeListPack({ kind: 'thing', entries: [{ id: 1, name: 'ab' }, { id: 2, name: 'c' }], links: {} });
+    const bytes = encodeListPack({
+      kind: 'thing',
+      entries: [
+        { id: 1, name: 'ab' },
+        { id: 2, name: 'c' },
+      ],
+      links: {},
+    });
     for (let length = 0; length < bytes.length; length++) expect(() => decodeListPack(bytes.slice(0, length)), `${length} bytes`).toThrow(/^list pack: /);
-    const shifted = decodeListPack(withPackHeader<{ nameUnits: number }>(bytes, (h) => { h.nameUnits += 1; }));
+    const shifted = decodeListPack(
+      withPackHeader<{ nameUnits: number }>(bytes, (h) => {
+        h.nameUnits += 1;
+      }),
+    );
     expect(() => shifted.names()).toThrow(/^list pack: the names are 3 UTF-16 units, the header says 4/);
   });
 });

@@ -21,7 +21,18 @@ import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FreshClone, NETLIFY_CLI, baseUrl, installCli, run, userEnv } from './support/fresh-clone.ts';
-import { checkOutcome, expectedBody, gotFrom, httpCases, loadCaseContext, runCases, withSpoofedHeaders, type Got, type HttpCase, type Sent } from './support/http-cases.ts';
+import {
+  checkOutcome,
+  expectedBody,
+  gotFrom,
+  httpCases,
+  loadCaseContext,
+  runCases,
+  withSpoofedHeaders,
+  type Got,
+  type HttpCase,
+  type Sent,
+} from './support/http-cases.ts';
 
 const fresh = new FreshClone();
 const { clone, dist, scratch } = fresh;
@@ -62,10 +73,7 @@ class NetlifyServe {
 
   readonly label: string;
   private readonly root: () => string;
-  constructor(
-    label: string,
-    root: () => string,
-  ) {
+  constructor(label: string, root: () => string) {
     this.label = label;
     this.root = root;
   }
@@ -107,7 +115,12 @@ class NetlifyServe {
       DATA_URL: fresh.dataUrl(),
     });
     const started = performance.now();
-    this.child = spawn(process.execPath, [bin, 'serve', '--offline', '--port', String(port)], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, [bin, 'serve', '--offline', '--port', String(port)], {
+      cwd: root,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let firstLine = 0;
     const take = (b: Buffer) => {
       firstLine ||= performance.now();
@@ -118,8 +131,12 @@ class NetlifyServe {
     await this.waitUntilServing(performance.now() + 540_000);
     const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
     // where its start goes: loading the CLI itself (until its first line), then what it says it spent
-    const steps = [...this.output.matchAll(/\((build\.command|Edge Functions bundling|Netlify Build) completed in ([\d.]+m?s)\)/g)].map((m) => `${m[1]} ${m[2]}`);
-    console.log(`[netlify] ${this.label}: build command run and serving in ${s(performance.now() - started)} (its first line after ${s(firstLine - started)}; ${steps.join(', ')})`);
+    const steps = [...this.output.matchAll(/\((build\.command|Edge Functions bundling|Netlify Build) completed in ([\d.]+m?s)\)/g)].map(
+      (m) => `${m[1]} ${m[2]}`,
+    );
+    console.log(
+      `[netlify] ${this.label}: build command run and serving in ${s(performance.now() - started)} (its first line after ${s(firstLine - started)}; ${steps.join(', ')})`,
+    );
   }
 
   private async waitUntilServing(deadline: number): Promise<void> {
@@ -163,7 +180,11 @@ class NetlifyServe {
 
   /** The rows as sent to it; the CLI does not compress (Netlify's CDN does), so ask for the bytes as they are. */
   send = (requests: Sent[]): Promise<Got[]> =>
-    Promise.all(requests.map(async ({ method, path, headers }) => gotFrom(await fetch(`${this.origin}${path}`, { method, headers: { 'Accept-Encoding': 'identity', ...headers } }))));
+    Promise.all(
+      requests.map(async ({ method, path, headers }) =>
+        gotFrom(await fetch(`${this.origin}${path}`, { method, headers: { 'Accept-Encoding': 'identity', ...headers } })),
+      ),
+    );
 }
 
 /**
@@ -194,14 +215,23 @@ function staticLayerOwn(c: HttpCase, problem: string): boolean {
     (c.status === 404 && /^x-data-version: expected \w+, found undefined$/.test(problem)) ||
     // the CLI matches _headers against the file it serves (index.html), not the request path `/`
     (c.path === '/' && /^x-data-version: expected \w+, found undefined$/.test(problem)) ||
-    (c.method === 'PUT' && (problem === 'status: expected 405, found 404' || problem.startsWith('content-type: expected application/json; charset=utf-8, found text/plain') || problem.startsWith('x-data-version:') || problem.startsWith('allow:') || problem.startsWith('body: not JSON') || problem.startsWith('cache-control:')))
+    (c.method === 'PUT' &&
+      (problem === 'status: expected 405, found 404' ||
+        problem.startsWith('content-type: expected application/json; charset=utf-8, found text/plain') ||
+        problem.startsWith('x-data-version:') ||
+        problem.startsWith('allow:') ||
+        problem.startsWith('body: not JSON') ||
+        problem.startsWith('cache-control:')))
   );
 }
 
 /** The clone as built (in the beforeAll at the top), its edge adapter replaced by one whose every call throws. */
 async function faultyCopy(): Promise<string> {
   const root = await fresh.copyOfBuilt('faulty');
-  writeFileSync(join(root, 'netlify/edge-adapter.ts'), "/** A fault injected by test/netlify-cli.test.ts. */\nexport function createEdgeAdapter() {\n  return async (_request: Request): Promise<Response> => {\n    throw new Error('injected fault');\n  };\n}\n");
+  writeFileSync(
+    join(root, 'netlify/edge-adapter.ts'),
+    "/** A fault injected by test/netlify-cli.test.ts. */\nexport function createEdgeAdapter() {\n  return async (_request: Request): Promise<Response> => {\n    throw new Error('injected fault');\n  };\n}\n",
+  );
   return root;
 }
 
@@ -242,7 +272,13 @@ describe(NETLIFY_CLI, { concurrent: true }, () => {
 
     it("runs the function on the API's paths only: not for its own reads, the docs page, its assets or the downloads", async () => {
       const ctx = loadCaseContext(dist, baseUrl);
-      const staticPaths = ['/_files/v2/creature/1.json', '/_files/v2/_lists/creature.json', ...Object.keys(ctx.routes.site).filter((r) => !r.startsWith('/v2/')).slice(0, 5)];
+      const staticPaths = [
+        '/_files/v2/creature/1.json',
+        '/_files/v2/_lists/creature.json',
+        ...Object.keys(ctx.routes.site)
+          .filter((r) => !r.startsWith('/v2/'))
+          .slice(0, 5),
+      ];
       for (const path of staticPaths) {
         const r = await fetch(`${cli.origin}${path}`, { method: 'HEAD' });
         expect({ path, status: r.status, function: r.headers.get('x-nf-edge-functions') }).toEqual({ path, status: 200, function: null });
@@ -258,14 +294,19 @@ describe(NETLIFY_CLI, { concurrent: true }, () => {
       const outcomes = await runCases(cases, cli.send);
       const failing = cases.map((c) => ({ c, problems: checkOutcome(ctx, c, outcomes.get(c.name)!) })).filter((f) => f.problems.length);
       console.log(`[netlify] ${cases.length - failing.length} of ${cases.length} rows answered as the table says`);
-      for (const { c, problems } of failing) console.log(`[netlify] ${c.method ?? 'GET'} ${c.path}${c.name.endsWith('(spoofed headers)') ? ' (spoofed)' : ''}: ${problems.join('; ')}`);
+      for (const { c, problems } of failing)
+        console.log(`[netlify] ${c.method ?? 'GET'} ${c.path}${c.name.endsWith('(spoofed headers)') ? ' (spoofed)' : ''}: ${problems.join('; ')}`);
       const unexpected = failing.filter(({ c, problems }) => !problems.every((p) => staticLayerOwn(c, p)));
       expect(unexpected.map(({ c, problems }) => `${c.name}: ${problems.join('; ')}`)).toEqual([]);
       // a spoofed row's answer is the plain row's, byte for byte
       for (const c of table) {
         const plain = outcomes.get(c.name)!.got;
         const spoofed = outcomes.get(`${c.name} (spoofed headers)`)!.got;
-        expect({ row: c.name, status: spoofed.status, same: Buffer.from(spoofed.body).equals(Buffer.from(plain.body)) }).toEqual({ row: c.name, status: plain.status, same: true });
+        expect({ row: c.name, status: spoofed.status, same: Buffer.from(spoofed.body).equals(Buffer.from(plain.body)) }).toEqual({
+          row: c.name,
+          status: plain.status,
+          same: true,
+        });
       }
     });
 
@@ -274,7 +315,13 @@ describe(NETLIFY_CLI, { concurrent: true }, () => {
         ({ stdout }) => ({ stdout, code: 0 }),
         (e: { stdout: string; code: number }) => ({ stdout: e.stdout, code: e.code }),
       );
-      console.log(stdout.trim().split('\n').map((l) => `[check:deploy] ${l}`).join('\n'));
+      console.log(
+        stdout
+          .trim()
+          .split('\n')
+          .map((l) => `[check:deploy] ${l}`)
+          .join('\n'),
+      );
       expect(code).toBe(0);
       expect(stdout).toMatch(/^PASS {2}the function's reads reach the files$/m);
       expect(stdout).toMatch(/^PASS {2}a spoofed header changes nothing$/m);
@@ -290,10 +337,16 @@ describe(NETLIFY_CLI, { concurrent: true }, () => {
       try {
         const r = await fetch(`${cli.origin}/v2/egg-group/13/`);
         expect({ status: r.status, body: (await r.json()) as unknown, cache: r.headers.get('cache-control') }).toEqual({
-          status: 500, body: { error: 'internal', detail: "The server failed to answer this request. The fault is ours, not the request's, and it was logged." }, cache: 'no-store',
+          status: 500,
+          body: { error: 'internal', detail: "The server failed to answer this request. The fault is ours, not the request's, and it was logged." },
+          cache: 'no-store',
         });
         // the line naming the path and the error, then the error's stack
-        await expect.poll(() => cli.output, { timeout: 5_000 }).toMatch(/GET \/v2\/egg-group\/13\/: 500: v2\/egg-group\/13\.json: cut short[^\n]*\n[^\n]*BrokenBuild: v2\/egg-group\/13\.json: cut short[^\n]*\n[^\n]* {4}at /);
+        await expect
+          .poll(() => cli.output, { timeout: 5_000 })
+          .toMatch(
+            /GET \/v2\/egg-group\/13\/: 500: v2\/egg-group\/13\.json: cut short[^\n]*\n[^\n]*BrokenBuild: v2\/egg-group\/13\.json: cut short[^\n]*\n[^\n]* {4}at /,
+          );
       } finally {
         writeFileSync(file, bytes);
       }
@@ -304,8 +357,16 @@ describe(NETLIFY_CLI, { concurrent: true }, () => {
     it('each row is the right answer or a "Not Found" 404, never a wrong page or a 5xx', async () => {
       const ctx = loadCaseContext(dist, baseUrl);
       // a build file asked for by its own path is served as the file it is (as netlify-rules.test.ts lists them)
-      const servedAsFiles = ['internal list file', 'internal routing table', 'item file name', 'an as-of document of the build', 'the as-of facts of the build'];
-      const rows = httpCases(ctx).filter((c) => !outsideApi(c) && (c.method ?? 'GET') === 'GET' && !c.headers && !c.revalidate && !servedAsFiles.includes(c.name));
+      const servedAsFiles = [
+        'internal list file',
+        'internal routing table',
+        'item file name',
+        'an as-of document of the build',
+        'the as-of facts of the build',
+      ];
+      const rows = httpCases(ctx).filter(
+        (c) => !outsideApi(c) && (c.method ?? 'GET') === 'GET' && !c.headers && !c.revalidate && !servedAsFiles.includes(c.name),
+      );
       const answers = await faulty.send(rows.map((c) => ({ method: 'GET', path: c.path, headers: {} })));
       const wrong: string[] = [];
       const right: string[] = [];
@@ -316,12 +377,17 @@ describe(NETLIFY_CLI, { concurrent: true }, () => {
         // the CLI's own server refuses a NUL byte before any rule (the function answers it with a 404)
         if (c.name === 'NUL byte' && got.status === 400) return;
         const expected = expectedBody(ctx, c.body);
-        const same = got.status === c.status && expected !== null && ('bytes' in expected ? expected.bytes.equals(Buffer.from(got.body)) : isDeepStrictEqual(JSON.parse(text), expected.value));
+        const same =
+          got.status === c.status &&
+          expected !== null &&
+          ('bytes' in expected ? expected.bytes.equals(Buffer.from(got.body)) : isDeepStrictEqual(JSON.parse(text), expected.value));
         if (same) right.push(c.name);
         else wrong.push(`${c.name}: ${got.status} ${text.slice(0, 80)}`);
       });
       expect(wrong).toEqual([]);
-      expect(right).toEqual(expect.arrayContaining(['root', 'meta', 'item by id', 'item by name', 'encounters by id', 'first page', 'default-size page by offset']));
+      expect(right).toEqual(
+        expect.arrayContaining(['root', 'meta', 'item by id', 'item by name', 'encounters by id', 'first page', 'default-size page by offset']),
+      );
       expect(faulty.output).toMatch(/handing GET \/v2\/creature\/1 on to the rules: injected fault/);
     });
   });

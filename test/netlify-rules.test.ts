@@ -26,7 +26,18 @@ import { createHandler } from '../edge/handler.ts';
 import { listFile, pageFile } from '../edge/layout.ts';
 import { FILE_READ_PREFIX } from '../netlify/edge-adapter.ts';
 import { netlifyTomlPath, readNetlifyConfig } from './support/files.ts';
-import { checkOutcome, expectedBody, firstRequest, gotFrom, httpCases, loadCaseContext, runCases, type Got, type HttpCase, type Sent } from './support/http-cases.ts';
+import {
+  checkOutcome,
+  expectedBody,
+  firstRequest,
+  gotFrom,
+  httpCases,
+  loadCaseContext,
+  runCases,
+  type Got,
+  type HttpCase,
+  type Sent,
+} from './support/http-cases.ts';
 
 const distDir = realpathSync(inject('cutDistDir'));
 const ctx = loadCaseContext(distDir, inject('baseUrl'));
@@ -59,7 +70,12 @@ const config = readNetlifyConfig();
 // Read once, before any case is collected: the edge-function cases run their requests then.
 // `_redirects` in the publish folder would come first; the build writes none, but read it if it does.
 const redirectsFile = join(distDir, '_redirects');
-const parsed = await parseAllRedirects({ redirectsFiles: existsSync(redirectsFile) ? [redirectsFile] : [], netlifyConfigPath: tomlPath, configRedirects: [], minimal: false });
+const parsed = await parseAllRedirects({
+  redirectsFiles: existsSync(redirectsFile) ? [redirectsFile] : [],
+  netlifyConfigPath: tomlPath,
+  configRedirects: [],
+  minimal: false,
+});
 if (parsed.errors.length) throw parsed.errors[0];
 const rules = parsed.redirects as { from: string; status?: number; force?: boolean }[];
 // what @netlify/redirects hands the matcher: `from` as origin, `query` as params
@@ -70,7 +86,16 @@ const match = (pathAndQuery: string): Match | null => {
   const url = new URL(pathAndQuery, 'https://creatures.example');
   // the raw path as sent (the URL parser would already have removed dot segments)
   const path = pathAndQuery.split('?')[0]!;
-  return matcher.match({ scheme: 'https', host: url.host, path, query: url.search.slice(1), headers: {}, cookieValues: {}, getHeader: () => '', getCookie: () => '' });
+  return matcher.match({
+    scheme: 'https',
+    host: url.host,
+    path,
+    query: url.search.slice(1),
+    headers: {},
+    cookieValues: {},
+    getHeader: () => '',
+    getCookie: () => '',
+  });
 };
 
 /** The file Netlify's static layer has at a URL path (index.html for a folder), if any. */
@@ -143,9 +168,28 @@ describe('netlify.toml', () => {
   });
 
   it('every build file the edge function can read is served under its prefix; a missing one is not a 200', () => {
-    const examples = ['v2/index.json', 'v2/meta.json', 'v2/_routes.json', 'v2/404.json', listFile('creature'), pageFile('creature', 0), 'v2/creature/1.json', 'v2/creature/bulbasaur.json', 'v2/_sub/creature/encounters/25.json', 'v2/openapi.json', 'index.html'];
+    const examples = [
+      'v2/index.json',
+      'v2/meta.json',
+      'v2/_routes.json',
+      'v2/404.json',
+      listFile('creature'),
+      pageFile('creature', 0),
+      'v2/creature/1.json',
+      'v2/creature/bulbasaur.json',
+      'v2/_sub/creature/encounters/25.json',
+      'v2/openapi.json',
+      'index.html',
+    ];
     for (const file of examples) expect(staticChain(`${FILE_READ_PREFIX}/${file}`), file).toMatchObject({ status: 200, file });
-    const missing = ['v2/creature/999999.json', pageFile('creature', 1360), pageFile('nope', 0), listFile('nope'), 'v2/_sub/creature/moves/1.json', 'v2/nope.json'];
+    const missing = [
+      'v2/creature/999999.json',
+      pageFile('creature', 1360),
+      pageFile('nope', 0),
+      listFile('nope'),
+      'v2/_sub/creature/moves/1.json',
+      'v2/nope.json',
+    ];
     for (const file of missing) expect(staticChain(`${FILE_READ_PREFIX}/${file}`).status, file).not.toBe(200);
   });
 
@@ -171,7 +215,7 @@ describe('netlify.toml', () => {
     expect((config.headers ?? []).filter((h) => h.for !== '/*')).toEqual([]);
   });
 
-  it('every other row outside /v2 gets the row\'s answer from the rules: the page, or the JSON 404', () => {
+  it("every other row outside /v2 gets the row's answer from the rules: the page, or the JSON 404", () => {
     const rows = cases.filter((c) => outsideApi(c) && (c.method ?? 'GET') === 'GET' && !c.revalidate && !c.headers);
     expect(rows.length).toBeGreaterThan(5);
     for (const c of rows) {
@@ -223,8 +267,18 @@ describe('with the edge function: its reads through the rules meet every row', a
     // static stays static: items and default-size pages are one file read, no list is computed
     const body = c.body;
     const paths = made.map((r) => r.path);
-    if ('file' in body) expect(paths.filter((p) => p.includes('/_lists/')), where).toEqual([]);
-    if ('page' in body && body.page.q === undefined && body.page.limit === 20 && body.page.offset % 20 === 0 && body.page.offset < ctx.list(body.page.kind).count) {
+    if ('file' in body)
+      expect(
+        paths.filter((p) => p.includes('/_lists/')),
+        where,
+      ).toEqual([]);
+    if (
+      'page' in body &&
+      body.page.q === undefined &&
+      body.page.limit === 20 &&
+      body.page.offset % 20 === 0 &&
+      body.page.offset < ctx.list(body.page.kind).count
+    ) {
       expect(paths, where).toContain(pageFile(body.page.kind, body.page.offset));
       expect(paths, where).not.toContain(listFile(body.page.kind));
     }
@@ -248,7 +302,11 @@ describe('without edge functions: the rules alone give the right answer or a 404
     }
     expect(c.status, `${c.path} is ${answer.file} without the edge function`).toBe(200);
     if (expected && 'bytes' in expected) expect(bytes.equals(expected.bytes), `${c.path} → ${answer.file}`).toBe(true);
-    else expect(isDeepStrictEqual(JSON.parse(bytes.toString('utf8')), expected && 'value' in expected ? expected.value : undefined), `${c.path} → ${answer.file}`).toBe(true);
+    else
+      expect(
+        isDeepStrictEqual(JSON.parse(bytes.toString('utf8')), expected && 'value' in expected ? expected.value : undefined),
+        `${c.path} → ${answer.file}`,
+      ).toBe(true);
   });
 
   it('the rows a build file answers by its own path are exactly the listed ones', () => {
@@ -258,7 +316,16 @@ describe('without edge functions: the rules alone give the right answer or a 404
 
   it('the rules alone still answer items, subresources, the root, meta and default-size pages', () => {
     const same = plain.filter((c) => c.status === 200 && staticChain(c.path).status === 200).map((c) => c.name);
-    for (const name of ['root', 'meta', 'item by id', 'item by name', 'encounters by id', 'first page', 'default-size page by offset', 'last default-size page']) {
+    for (const name of [
+      'root',
+      'meta',
+      'item by id',
+      'item by name',
+      'encounters by id',
+      'first page',
+      'default-size page by offset',
+      'last default-size page',
+    ]) {
       expect(same).toContain(name);
     }
   });

@@ -19,7 +19,11 @@ async function serve(respond: Respond): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-function send(url: string, method = 'GET', headers: Record<string, string | string[]> = {}): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+function send(
+  url: string,
+  method = 'GET',
+  headers: Record<string, string | string[]> = {},
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method, headers }, (res) => {
       let body = '';
@@ -65,7 +69,10 @@ describe('the preview shell', () => {
       expect(get.status).toBe(500);
       expect(get.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(get.headers['cache-control']).toBe('no-store');
-      expect(JSON.parse(get.body)).toEqual({ error: 'internal', detail: "The server failed to answer this request. The fault is ours, not the request's, and it was logged." });
+      expect(JSON.parse(get.body)).toEqual({
+        error: 'internal',
+        detail: "The server failed to answer this request. The fault is ours, not the request's, and it was logged.",
+      });
       const headReply = await send(origin + '/v2/thing/1', 'HEAD');
       expect(headReply.status).toBe(500);
       expect(headReply.body).toBe('');
@@ -99,7 +106,7 @@ function sendRaw(origin: string, bytes: Buffer): Promise<{ status: number; heade
   });
 }
 
-describe('requests Node\'s parser refuses', () => {
+describe("requests Node's parser refuses", () => {
   const echo: Respond = async (request) => {
     const body = Buffer.from(JSON.stringify({ method: request.method, url: request.url, accept: request.headers.get('accept') }));
     return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) }, body };
@@ -109,7 +116,11 @@ describe('requests Node\'s parser refuses', () => {
     const origin = await serve(echo);
     const got = await sendRaw(origin, Buffer.from('GET /v2/creature/?q=ピカチュウ&limit=1 HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\n\r\n', 'utf8'));
     expect(got.status).toBe(200);
-    expect(JSON.parse(got.body)).toEqual({ method: 'GET', url: `http://127.0.0.1/v2/creature/?q=${encodeURIComponent('ピカチュウ')}&limit=1`, accept: 'application/json' });
+    expect(JSON.parse(got.body)).toEqual({
+      method: 'GET',
+      url: `http://127.0.0.1/v2/creature/?q=${encodeURIComponent('ピカチュウ')}&limit=1`,
+      accept: 'application/json',
+    });
     expect(got.headers['connection']).toBe('close');
   });
 
@@ -120,7 +131,11 @@ describe('requests Node\'s parser refuses', () => {
       [Buffer.concat([Buffer.from('GET /v2/?q=a\x01b HTTP/1.1\r\nHost: x\r\n\r\n')]), 400, badRequest],
       [Buffer.from('GET /v2/?q=ü HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n', 'utf8'), 400, badRequest],
       [Buffer.from('NOT HTTP AT ALL\r\n\r\n'), 400, badRequest],
-      [Buffer.from(`GET /v2/ HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`), 431, { error: 'header_too_large', detail: "The request's headers are larger than the server reads; send fewer or shorter ones." }],
+      [
+        Buffer.from(`GET /v2/ HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+        431,
+        { error: 'header_too_large', detail: "The request's headers are larger than the server reads; send fewer or shorter ones." },
+      ],
     ];
     for (const [bytes, status, body] of cases) {
       const got = await sendRaw(origin, bytes);

@@ -31,8 +31,20 @@ interface Parameter {
   schema: Record<string, unknown>;
 }
 interface Document {
-  paths: Record<string, { get: { parameters: ({ $ref: string } | Parameter)[]; responses: Record<string, { $ref?: string; content?: { 'application/json': { schema: { $ref: string } } } }> } }>;
-  components: { schemas: Record<string, Record<string, unknown>>; parameters: Record<string, Parameter>; responses: Record<string, { content: { 'application/json': { schema: { $ref: string } } } }> };
+  paths: Record<
+    string,
+    {
+      get: {
+        parameters: ({ $ref: string } | Parameter)[];
+        responses: Record<string, { $ref?: string; content?: { 'application/json': { schema: { $ref: string } } } }>;
+      };
+    }
+  >;
+  components: {
+    schemas: Record<string, Record<string, unknown>>;
+    parameters: Record<string, Parameter>;
+    responses: Record<string, { content: { 'application/json': { schema: { $ref: string } } } }>;
+  };
   tags: { name: string }[];
 }
 
@@ -51,8 +63,7 @@ beforeAll(async () => {
   valid = (ref, value) => ajv.validate({ $ref: `https://contract.invalid/openapi.json${ref}` }, value);
 });
 
-const parameters = (path: string) =>
-  doc.paths[path]!.get.parameters.map((p) => ('$ref' in p ? doc.components.parameters[p.$ref.split('/').at(-1)!]! : p));
+const parameters = (path: string) => doc.paths[path]!.get.parameters.map((p) => ('$ref' in p ? doc.components.parameters[p.$ref.split('/').at(-1)!]! : p));
 const parameter = (path: string, name: string) => parameters(path).find((p) => p.name === name)!;
 const schemaRef = (name: string) => `#/components/schemas/${name}`;
 /** The schema of one item of a comma-separated parameter. */
@@ -67,14 +78,29 @@ describe('the OpenAPI document with declared queries', () => {
   it('gives each collection the shared parameters, then its fields, filters and ranges in declared order', () => {
     const creature = INVENTED_QUERIES.creature!;
     expect(parameters('/creature/').map((p) => p.name)).toEqual([
-      'limit', 'offset', 'q', 'id', 'name', 'lang', 'fields', 'sort', 'facets', 'summary', ...creature.filters.map((f) => f.name), ...creature.ranges.map((r) => r.name),
+      'limit',
+      'offset',
+      'q',
+      'id',
+      'name',
+      'lang',
+      'fields',
+      'sort',
+      'facets',
+      'summary',
+      ...creature.filters.map((f) => f.name),
+      ...creature.ranges.map((r) => r.name),
     ]);
     // a kind without declarations takes the shared ones only
     expect(parameters('/ability/').map((p) => p.name)).toEqual(['limit', 'offset', 'q', 'id', 'name', 'lang']);
     // lists are comma-separated: form style, not exploded
     for (const name of ['id', 'name', 'fields', 'type', 'generation', 'is_legendary']) {
-      // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any and the like) as any
-      expect(parameter('/creature/', name), name).toMatchObject({ in: 'query', style: 'form', explode: false, schema: { type: 'array', maxItems: expect.any(Number) } });
+      expect(parameter('/creature/', name), name).toMatchObject({
+        in: 'query',
+        style: 'form',
+        explode: false,
+        schema: { type: 'array', maxItems: expect.any(Number) },
+      });
     }
     expect(parameter('/creature/', 'q').schema).toEqual({ type: 'string', maxLength: 2000 });
     expect(JSON.stringify(parameter('/creature/', 'q'))).toMatch(/ピカチュウ.*pikachú.*皮卡丘/);
@@ -86,7 +112,10 @@ describe('the OpenAPI document with declared queries', () => {
     expect(types.names).toEqual(typeList.results.map((r) => r.name));
     expect(itemRef(parameter('/creature/', 'type'))).toBe(schemaRef('TypeNameOrId'));
     expect(itemRef(parameter('/move/', 'type'))).toBe(schemaRef('TypeNameOrId'));
-    expect(doc.components.schemas.TypeNameOrId!.anyOf).toEqual([{ type: 'string', enum: types.names }, { type: 'integer', enum: types.ids }]);
+    expect(doc.components.schemas.TypeNameOrId!.anyOf).toEqual([
+      { type: 'string', enum: types.names },
+      { type: 'integer', enum: types.ids },
+    ]);
     for (const value of ['fire', 'fairy', 10]) expect(valid(schemaRef('TypeNameOrId'), value), String(value)).toBe(true);
     for (const value of ['firee', 'stellar-ish', 999]) expect(valid(schemaRef('TypeNameOrId'), value), String(value)).toBe(false);
     // more entries than can be listed: the form of a name or an id
@@ -127,7 +156,17 @@ describe('the OpenAPI document with declared queries', () => {
   it("takes the kind's fields, or a path below one, as parseFields does", () => {
     const fields = parameter('/creature/', 'fields');
     const { fields: allowed, below } = INVENTED_QUERIES.creature!;
-    for (const path of [...allowed, 'stats.base_stat', 'types.type.name', 'types.nope', 'sprites.front_default.x', 'weight', 'sprites', 'sprites.back_default', 'idx']) {
+    for (const path of [
+      ...allowed,
+      'stats.base_stat',
+      'types.type.name',
+      'types.nope',
+      'sprites.front_default.x',
+      'weight',
+      'sprites',
+      'sprites.back_default',
+      'idx',
+    ]) {
       const schemaOk = new Ajv2020({ strict: false }).validate(fields.schema.items as object, path);
       expect(schemaOk, path).toBe(parseFields('fields', [path], allowed, below).ok);
     }
@@ -161,7 +200,8 @@ describe('the OpenAPI document with declared queries', () => {
   it('answers a refused value with the 400 body the request logic writes', () => {
     const refused = doc.components.responses.BadParameter!.content['application/json'].schema.$ref;
     expect(refused).toBe(schemaRef('BadParameter'));
-    for (const path of ['/creature/', '/move/', '/ability/', '/search/']) expect(doc.paths[path]!.get.responses['400']).toEqual({ $ref: '#/components/responses/BadParameter' });
+    for (const path of ['/creature/', '/move/', '/ability/', '/search/'])
+      expect(doc.paths[path]!.get.responses['400']).toEqual({ $ref: '#/components/responses/BadParameter' });
     const vocabulary = { lookup: (t: string) => (t === 'fire' ? 0 : undefined), accepts: 'type: a type name or id, or several separated by commas: fire' };
     const bodies = [parseValues('type', ['fire,firee'], vocabulary), parseRange('speed', ['..']), parseFields('fields', ['weight'], ['id'])].map((p) => {
       if (p.ok) throw new Error('expected a refusal');
@@ -174,7 +214,13 @@ describe('the OpenAPI document with declared queries', () => {
 
   it('describes GET /search/: q required, kind among the collections, limit and offset, a ranked page or a 400', () => {
     const search = doc.paths['/search/']!.get;
-    expect(parameters('/search/').map((p) => [p.name, p.required ?? false])).toEqual([['q', true], ['kind', false], ['limit', false], ['offset', false], ['lang', false]]);
+    expect(parameters('/search/').map((p) => [p.name, p.required ?? false])).toEqual([
+      ['q', true],
+      ['kind', false],
+      ['limit', false],
+      ['offset', false],
+      ['lang', false],
+    ]);
     expect((parameter('/search/', 'kind').schema.items as { enum: string[] }).enum).toEqual([...routes.kinds].sort());
     expect(search.responses['200']!.content!['application/json'].schema.$ref).toBe(schemaRef('SearchPage'));
     expect(doc.tags.map((t) => t.name)).toContain('search');

@@ -13,7 +13,15 @@ import { listFile, notFoundFile, routesFile, type Routes } from '../edge/layout.
 import { AS_OF_ITEMS } from '../schemas/output/as-of.ts';
 import { allResources } from '../generator/resources/index.ts';
 import {
-  buildContract, exampleFromList, OPENAPI_FILE, OPENAPI_ROUTE, openApiDocument, outputSchemaModules, pascalCase, type JsonSchema, type JsonValue,
+  buildContract,
+  exampleFromList,
+  OPENAPI_FILE,
+  OPENAPI_ROUTE,
+  openApiDocument,
+  outputSchemaModules,
+  pascalCase,
+  type JsonSchema,
+  type JsonValue,
 } from '../generator/artifacts/openapi.ts';
 import { readVocabularies } from '../generator/artifacts/query-contract.ts';
 import { createAjv } from '../schemas/ajv.ts';
@@ -69,7 +77,8 @@ function* refs(value: unknown, path = ''): Generator<[string, string]> {
 /** The components an operation answers with a status: one, or any of several. */
 const responseSchemas = (op: Operation, status: string): string[] => {
   const response = op.responses[status];
-  const resolved = (response?.$ref ? resolvePointer(response.$ref) : response) as { content?: { 'application/json': { schema: { $ref?: string; anyOf?: { $ref: string }[] } } } } | undefined;
+  const resolved = (response?.$ref ? resolvePointer(response.$ref) : response) as
+    { content?: { 'application/json': { schema: { $ref?: string; anyOf?: { $ref: string }[] } } } } | undefined;
   const schema = resolved?.content?.['application/json'].schema;
   return schema?.anyOf ? schema.anyOf.map((s) => s.$ref) : schema?.$ref ? [schema.$ref] : [];
 };
@@ -148,9 +157,14 @@ describe('paths', () => {
       const op = doc.paths[`/${kind}/`]!.get;
       const params = (op.parameters ?? []).map((p) => ('$ref' in p ? (resolvePointer(p.$ref) as Parameter) : p));
       const queries = routes.queries[kind] ?? { filters: [], ranges: [], fields: [] };
-      const shaping = queries.fields.length ? ['fields', 'sort', ...(queries.filters.length ? ['facets'] : []), ...(queries.ranges.length ? ['summary'] : [])] : [];
+      const shaping = queries.fields.length
+        ? ['fields', 'sort', ...(queries.filters.length ? ['facets'] : []), ...(queries.ranges.length ? ['summary'] : [])]
+        : [];
       const own = [...shaping, ...queries.filters.map((f) => f.name), ...queries.ranges.map((r) => r.name)];
-      expect(params.map((p) => `${p.in}:${p.name}`), kind).toEqual(['limit', 'offset', 'q', 'id', 'name', 'lang', ...own].map((n) => `query:${n}`));
+      expect(
+        params.map((p) => `${p.in}:${p.name}`),
+        kind,
+      ).toEqual(['limit', 'offset', 'q', 'id', 'name', 'lang', ...own].map((n) => `query:${n}`));
       const pages = ['PaginatedList', ...(queries.fields.length ? [`${pascalCase(kind)}ListPage`] : [])];
       expect(responseSchemas(op, '200'), kind).toEqual(pages.map((p) => `#/components/schemas/${p}`));
       expect(responseSchema(op, '400'), kind).toBe('#/components/schemas/BadParameter');
@@ -173,13 +187,19 @@ describe('paths', () => {
     const asOfNotFound = ['#/components/schemas/NotFound', '#/components/schemas/AsOfNotFound'];
     for (const kind of AS_OF_KINDS) {
       const list = doc.paths[`/as-of/{v}/${kind}/`]!;
-      expect(list.parameters?.map((p) => `${p.in}:${p.name}`), kind).toEqual(['path:v']);
+      expect(
+        list.parameters?.map((p) => `${p.in}:${p.name}`),
+        kind,
+      ).toEqual(['path:v']);
       expect(list.get.parameters, kind).toEqual(doc.paths[`/${kind}/`]!.get.parameters);
       expect(responseSchemas(list.get, '200'), kind).toEqual(responseSchemas(doc.paths[`/${kind}/`]!.get, '200'));
       expect(responseSchema(list.get, '400'), kind).toBe('#/components/schemas/BadParameter');
       expect(responseSchemas(list.get, '404'), kind).toEqual(asOfNotFound);
       const item = doc.paths[`/as-of/{v}/${kind}/{idOrName}`]!;
-      expect(item.parameters?.map((p) => `${p.in}:${p.name}`), kind).toEqual(['path:v', 'path:idOrName']);
+      expect(
+        item.parameters?.map((p) => `${p.in}:${p.name}`),
+        kind,
+      ).toEqual(['path:v', 'path:idOrName']);
       expect(responseSchema(item.get, '200'), kind).toBe(`#/components/schemas/${pascalCase(kind)}AsOf`);
       expect(responseSchemas(item.get, '404'), kind).toEqual(asOfNotFound);
       expect(doc.components.schemas[`${pascalCase(kind)}AsOf`]!.description, kind).toMatch(/Every other field is today’s/);
@@ -196,8 +216,15 @@ describe('paths', () => {
     for (const [template, item] of Object.entries(doc.paths)) {
       for (const status of ['405', '431', '500', '503']) expect(responseSchemas(item.get, status), `${template} ${status}`).toEqual([errorBody]);
     }
-    expect(doc.components.schemas.ErrorBody).toMatchObject({ type: 'object', required: ['error', 'detail'], properties: { error: { type: 'string' }, detail: { type: 'string' } } });
-    expect(doc.components.schemas.BadParameter!.allOf).toEqual([{ $ref: errorBody }, expect.objectContaining({ required: ['error', 'parameter', 'value', 'accepts'] })]);
+    expect(doc.components.schemas.ErrorBody).toMatchObject({
+      type: 'object',
+      required: ['error', 'detail'],
+      properties: { error: { type: 'string' }, detail: { type: 'string' } },
+    });
+    expect(doc.components.schemas.BadParameter!.allOf).toEqual([
+      { $ref: errorBody },
+      expect.objectContaining({ required: ['error', 'parameter', 'value', 'accepts'] }),
+    ]);
     expect(Object.keys(doc.components.responses.MethodNotAllowed!.headers ?? {})).toContain('Allow');
     expect(Object.keys(doc.components.responses.Unavailable!.headers ?? {})).toContain('Retry-After');
   });
@@ -208,7 +235,18 @@ describe('components', () => {
 
   it('have readable names, one per resource and the shared shapes', () => {
     for (const name of Object.keys(schemas)) expect(name).toMatch(/^[A-Z][A-Za-z0-9]*$/);
-    for (const name of ['Creature', 'CreatureSpecies', 'EvolutionChain', 'ChainLink', 'PaginatedList', 'NotFound', 'NamedResource', 'ApiResource', 'Meta', 'RootIndex']) {
+    for (const name of [
+      'Creature',
+      'CreatureSpecies',
+      'EvolutionChain',
+      'ChainLink',
+      'PaginatedList',
+      'NotFound',
+      'NamedResource',
+      'ApiResource',
+      'Meta',
+      'RootIndex',
+    ]) {
       expect(schemas, name).toHaveProperty(name);
     }
     for (const kind of routes.kinds) expect(schemas, kind).toHaveProperty(pascalCase(kind));
@@ -237,7 +275,6 @@ describe('components', () => {
     expect(properties('Creature').height!.description).toMatch(/decimetres/);
     expect(properties('Creature').weight!.description).toMatch(/hectograms/);
     // a shared shape used by a field: a reference, and what this field's link points to
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any and the like) as any
     expect(properties('Creature').species).toEqual({ $ref: '#/components/schemas/NamedResource', description: expect.stringMatching(/\/creature-species\//) });
     expect(properties('NamedResource').url!.description).toMatch(/URL/);
     // one sentence said twice in a component is a sign of copy and paste, not of meaning
@@ -259,7 +296,9 @@ describe('components', () => {
   });
 
   it('name shapes from every module of schemas/output/', () => {
-    const files = readdirSync(join(import.meta.dirname, '../schemas/output')).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
+    const files = readdirSync(join(import.meta.dirname, '../schemas/output'))
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => f.slice(0, -3));
     expect(Object.keys(outputSchemaModules).sort()).toEqual(files.sort());
   });
 
@@ -344,9 +383,11 @@ describe('every path answers 200 on the preview with a body its schema accepts',
     const missing = await fetchJson('/search/');
     expect(missing.status).toBe(400);
     expect(validate('#/components/schemas/BadParameter', missing.body)).toBeNull();
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any and the like) as any
     expect(missing.body).toMatchObject({ error: 'bad_parameter', detail: expect.any(String), parameter: 'q' });
-    expect(validate('#/components/schemas/BadParameter', { error: 'bad_parameter', parameter: 'q', value: '', accepts: 'a name' }), 'without a detail').not.toBeNull();
+    expect(
+      validate('#/components/schemas/BadParameter', { error: 'bad_parameter', parameter: 'q', value: '', accepts: 'a name' }),
+      'without a detail',
+    ).not.toBeNull();
   });
 
   it('a 405 answers the shared ErrorBody, as the document says', async () => {
@@ -385,7 +426,10 @@ describe('every path answers 200 on the preview with a body its schema accepts',
   });
 
   it('an as-of list with fields, a facet, a summary or a sort answers its page as the document says; an unknown game the 404 body that says so', async () => {
-    for (const url of ['/as-of/generation-v/creature/?type=normal&fields=types,stats&facets=type&summary=speed&limit=3', '/as-of/red-blue/move/?fields=power,type&sort=-power&limit=3']) {
+    for (const url of [
+      '/as-of/generation-v/creature/?type=normal&fields=types,stats&facets=type&summary=speed&limit=3',
+      '/as-of/red-blue/move/?fields=power,type&sort=-power&limit=3',
+    ]) {
       const op = doc.paths[`/as-of/{v}/${url.split('/')[3]}/`]!.get;
       const { status, body } = await fetchJson(url);
       expect(status, url).toBe(200);

@@ -38,7 +38,15 @@ const routes: Routes = {
   queries: { thing: { filters: [{ name: 'colour', about: 'a colour', target: 'colour' }], ranges: [{ name: 'size', about: 'size' }], fields: ['id'] } },
 };
 const searchFile = (kind: string, resourceNames: readonly string[]): SearchIndexFile => ({
-  format: 'search-index/2', languages: [], kinds: [makeSearchKind(kind, resourceNames.map((name, i) => ({ id: i + 1, name, names: [] })), [])],
+  format: 'search-index/2',
+  languages: [],
+  kinds: [
+    makeSearchKind(
+      kind,
+      resourceNames.map((name, i) => ({ id: i + 1, name, names: [] })),
+      [],
+    ),
+  ],
 });
 const thingSearch = searchFile('thing', names);
 const colourSearch = searchFile('colour', COLOURS);
@@ -48,15 +56,35 @@ const fixture = new Map<string, unknown>([
   ...listFiles('thing', { count: names.length, results: names.map((name, i) => ({ name, url: `${baseUrl}/thing/${i + 1}/` })) }),
   ...listFiles('colour', { count: 3, results: COLOURS.map((name, i) => ({ name, url: `${baseUrl}/colour/${i + 1}/` })) }),
   [itemFile('thing', 1), { id: 1, name: names[0] }],
-  [filterIndexFile('thing'), encodeFilterPack({
-    format: 'filter-index/1', kind: 'thing', count: names.length, ranges: { size: names.map((_, i) => i) },
-    values: { colour: { about: 'a colour', target: 'colour', values: COLOURS.map((c, k) => [c, k + 1, positionGaps(names.flatMap((_, i) => (i % 3 === k ? [i] : [])))]) } },
-  })],
+  [
+    filterIndexFile('thing'),
+    encodeFilterPack({
+      format: 'filter-index/1',
+      kind: 'thing',
+      count: names.length,
+      ranges: { size: names.map((_, i) => i) },
+      values: {
+        colour: {
+          about: 'a colour',
+          target: 'colour',
+          values: COLOURS.map((c, k) => [c, k + 1, positionGaps(names.flatMap((_, i) => (i % 3 === k ? [i] : [])))]),
+        },
+      },
+    }),
+  ],
   [searchIndexFile('thing'), thingSearch],
   [searchIndexFile('colour'), colourSearch],
   // what GET /v2/search/ reads: both kinds packed, as the build writes them
   [searchPackFile, encodeSearchPack(packSearchFiles([thingSearch, colourSearch]))],
-  [fieldColumnFile('thing', 'id'), new TextEncoder().encode(encodeFieldColumn({ kind: 'thing', field: 'id' }, names.map((_, i) => i + 1)))],
+  [
+    fieldColumnFile('thing', 'id'),
+    new TextEncoder().encode(
+      encodeFieldColumn(
+        { kind: 'thing', field: 'id' },
+        names.map((_, i) => i + 1),
+      ),
+    ),
+  ],
 ]);
 const files: FileReader = { read: async (path) => (fixture.has(path) ? fixtureBytes(fixture.get(path)) : null) };
 const handle = createHandler(files, { baseUrl });
@@ -71,15 +99,66 @@ async function answer(pathAndQuery: string): Promise<string> {
 /** Per path: a value of each parameter read there that changes its plain answer. */
 const PROBES: Record<string, Record<string, string>> = {
   // lang: this build has no /language/, so every language is unknown, a 400
-  '/v2/thing/': { limit: '5', offset: '3', q: 'ab', id: '2', name: 'thing-cd-2', lang: 'de', fields: 'id', sort: '-id', facets: 'colour', summary: 'size', colour: 'red', size: '..3' },
+  '/v2/thing/': {
+    limit: '5',
+    offset: '3',
+    q: 'ab',
+    id: '2',
+    name: 'thing-cd-2',
+    lang: 'de',
+    fields: 'id',
+    sort: '-id',
+    facets: 'colour',
+    summary: 'size',
+    colour: 'red',
+    size: '..3',
+  },
   '/v2/colour/': { limit: '1', offset: '1', q: 're', id: '2', name: 'blue', lang: 'de' },
   '/v2/search/?q=thing': { q: 'red', kind: 'colour', limit: '2', offset: '1', lang: 'de' },
 };
 
 /** Names a client may send: tracking junk, other casings, and every parameter some other path reads. */
-const CANDIDATES = ['utm_source', 'fbclid', 'LIMIT', 'Limit', 'OFFSET', 'Q', 'page', 'per_page', 'sort', 'order', 'format', 'search', 'lang', 'x', 'type', 'generation',
-  'limit', 'offset', 'q', 'id', 'name', 'fields', 'facets', 'summary', 'colour', 'size', 'kind'];
-const BASES = ['/v2/thing/', '/v2/thing/?limit=7&offset=2', '/v2/thing/?q=cd', '/v2/thing/?colour=blue', '/v2/colour/', '/v2/search/?q=thing', '/v2/thing/1', '/v2/', '/v2/meta/', '/v2/nothing/'];
+const CANDIDATES = [
+  'utm_source',
+  'fbclid',
+  'LIMIT',
+  'Limit',
+  'OFFSET',
+  'Q',
+  'page',
+  'per_page',
+  'sort',
+  'order',
+  'format',
+  'search',
+  'lang',
+  'x',
+  'type',
+  'generation',
+  'limit',
+  'offset',
+  'q',
+  'id',
+  'name',
+  'fields',
+  'facets',
+  'summary',
+  'colour',
+  'size',
+  'kind',
+];
+const BASES = [
+  '/v2/thing/',
+  '/v2/thing/?limit=7&offset=2',
+  '/v2/thing/?q=cd',
+  '/v2/thing/?colour=blue',
+  '/v2/colour/',
+  '/v2/search/?q=thing',
+  '/v2/thing/1',
+  '/v2/',
+  '/v2/meta/',
+  '/v2/nothing/',
+];
 
 describe('edge/params.ts is the only reader of the query', () => {
   /** Reading the query: a method of URLSearchParams, iterating one, or the raw query string. */
@@ -110,11 +189,32 @@ describe('edge/params.ts is the only reader of the query', () => {
   });
 
   it('the check finds each way of reading the query it names', () => {
-    const reads = ['const t = url.searchParams.get("type")', 'params.getAll("x")', 'for (const [k] of searchParams) {}', 'Object.fromEntries(url.searchParams)', 'new URLSearchParams(url.search)', 'const s = url.search;', 'const t = request.query.type;'];
-    for (const line of reads) expect(READS.some((r) => r.test(line)), line).toBe(true);
-    expect(READS.some((r) => r.test('return collection(kind, url.searchParams);')), 'handing the parameters on is not a read').toBe(false);
-    expect(READS.some((r) => r.test('const exact = query.length === name.length;')), 'a search text named query is not the request query').toBe(false);
-    expect(READS.some((r) => r.test('const result = index.search(folded, { purpose });')), 'a search index searched is not the query').toBe(false);
+    const reads = [
+      'const t = url.searchParams.get("type")',
+      'params.getAll("x")',
+      'for (const [k] of searchParams) {}',
+      'Object.fromEntries(url.searchParams)',
+      'new URLSearchParams(url.search)',
+      'const s = url.search;',
+      'const t = request.query.type;',
+    ];
+    for (const line of reads)
+      expect(
+        READS.some((r) => r.test(line)),
+        line,
+      ).toBe(true);
+    expect(
+      READS.some((r) => r.test('return collection(kind, url.searchParams);')),
+      'handing the parameters on is not a read',
+    ).toBe(false);
+    expect(
+      READS.some((r) => r.test('const exact = query.length === name.length;')),
+      'a search text named query is not the request query',
+    ).toBe(false);
+    expect(
+      READS.some((r) => r.test('const result = index.search(folded, { purpose });')),
+      'a search index searched is not the query',
+    ).toBe(false);
   });
 });
 
@@ -128,7 +228,8 @@ describe('what each path reads', () => {
   });
 
   it.each(Object.entries(PROBES).flatMap(([base, probes]) => Object.entries(probes).map(([param, value]) => [base, param, value] as const)))(
-    '%s: %s changes an answer', async (base, param, value) => {
+    '%s: %s changes an answer',
+    async (base, param, value) => {
       const plain = await answer(base);
       expect(plain.startsWith('200 ')).toBe(true);
       const sep = base.includes('?') ? '&' : '?';

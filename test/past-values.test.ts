@@ -27,9 +27,7 @@ const tables: Partial<Record<TableKey, string>> = {
     '1,zap-beam,1,2,90,15,95,0,1,1,7,30,,,\n',
   // changed in version group 2: before it the move was a spark move of power 70, whose effect
   // 5 fired 10% of the time; priority 3 and target 2 are in the row too, and are not shown
-  move_changelog:
-    'move_id,changed_in_version_group_id,type_id,power,pp,accuracy,priority,target_id,effect_id,effect_chance\n' +
-    '1,2,1,70,,,3,2,5,10\n',
+  move_changelog: 'move_id,changed_in_version_group_id,type_id,power,pp,accuracy,priority,target_id,effect_id,effect_chance\n' + '1,2,1,70,,,3,2,5,10\n',
   move_effect_prose:
     'move_effect_id,local_language_id,short_effect,effect\n' +
     '3,1,Wrong: the priority column read as the effect.,Wrong: the priority column read as the effect.\n' +

@@ -29,13 +29,15 @@ const makeRecord = (id: number, r: (n: number) => number): Rec => ({
 /** Every reverse index, as plain data: [value, [owner id, row]...] in map order. */
 function snapshot(memo: IndexMemo): unknown {
   const named = memo.all().map(({ id, index }) => [`${id.kind} ${id.child ?? '.'} ${id.field}`, index] as const);
-  return named.sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, index]) => [
-    key,
-    [...(index as Map<unknown, unknown[]>)].map(([value, list]) => [
-      value,
-      list.map((e) => ('owner' in (e as object) ? [(e as { owner: Rec }).owner.id, (e as { row: unknown }).row] : (e as Rec).id)),
-    ]),
-  ]);
+  return named
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([key, index]) => [
+      key,
+      [...(index as Map<unknown, unknown[]>)].map(([value, list]) => [
+        value,
+        list.map((e) => ('owner' in (e as object) ? [(e as { owner: Rec }).owner.id, (e as { row: unknown }).row] : (e as Rec).id)),
+      ]),
+    ]);
 }
 function indexesOf(records: Rec[]): IndexMemo {
   const memo = new IndexMemo();
@@ -59,7 +61,8 @@ describe('patched reverse indexes', () => {
         if (changes.some((c) => (c.before ?? c.after)!.id === id)) continue;
         const before = byId.get(id);
         const action = r(3);
-        if (action === 0 && before) changes.push({ before }); // removed
+        if (action === 0 && before)
+          changes.push({ before }); // removed
         else changes.push({ ...(before ? { before } : {}), after: makeRecord(id, r) }); // changed or added
       }
       for (const c of changes) {

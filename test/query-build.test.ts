@@ -13,7 +13,20 @@ import fc from 'fast-check';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { fieldColumnFile, filterIndexFile, idOfUrl, itemFile, linkOf, listFile, listPackFile, routesFile, searchIndexFile, searchPackFile, type QueryShape, type Routes } from '../edge/layout.ts';
+import {
+  fieldColumnFile,
+  filterIndexFile,
+  idOfUrl,
+  itemFile,
+  linkOf,
+  listFile,
+  listPackFile,
+  routesFile,
+  searchIndexFile,
+  searchPackFile,
+  type QueryShape,
+  type Routes,
+} from '../edge/layout.ts';
 import type { FullList } from '../edge/pagination.ts';
 import { FilterIndex, type FilterIndexFile } from '../edge/query/filter.ts';
 import { FieldColumn, isNamesField } from '../edge/query/field-column.ts';
@@ -82,7 +95,9 @@ function expectLanguageColumns(kind: string, field: string, docs: readonly Doc[]
   expect(files.sort(), `${kind} ${field}`).toEqual(languages.map((lang) => `${field}~${lang}.jsonl`).sort());
   for (const lang of languages) {
     const column = columnOf(kind, field, lang);
-    const unequal = docs.filter((doc, p) => decoder.decode(jsonBytes(column.raw(p))) !== JSON.stringify((valueAt(doc, field) as Name[]).filter((n) => n.language.name === lang)));
+    const unequal = docs.filter(
+      (doc, p) => decoder.decode(jsonBytes(column.raw(p))) !== JSON.stringify((valueAt(doc, field) as Name[]).filter((n) => n.language.name === lang)),
+    );
     expect(unequal.map((doc) => `${kind} ${String(doc.id)} ${field} ${lang}`)).toEqual([]);
   }
 }
@@ -128,10 +143,14 @@ function declarationProblems(kind: string): string[] {
 function filterValueProblems(kind: string, filter: string, target: string | null): string[] {
   const rows = readFilterFile(kind).values[filter]!.values;
   if (target === null) {
-    const yesNo = new Map([['false', 0], ['true', 1]]);
+    const yesNo = new Map([
+      ['false', 0],
+      ['true', 1],
+    ]);
     return rows.filter(([name, id]) => yesNo.get(name) !== id).map(([name]) => `${kind} ${filter}: ${name} is not yes or no`);
   }
-  return rows.filter(([name, id]) => id === null || !existsSync(join(out, itemFile(target, id))) || read<Doc>(itemFile(target, id)).name !== name)
+  return rows
+    .filter(([name, id]) => id === null || !existsSync(join(out, itemFile(target, id))) || read<Doc>(itemFile(target, id)).name !== name)
     .map(([name, id]) => `${kind} ${filter}: ${name} (${String(id)}) is no ${target}`);
 }
 
@@ -169,7 +188,10 @@ describe('the query index files of a build', () => {
         for (const [value, , gaps] of values) {
           let position = -1;
           const positions = gaps.map((gap) => (position += gap + 1));
-          expect(positions.every((p) => p < count), `${kind} ${name}=${value}`).toBe(true);
+          expect(
+            positions.every((p) => p < count),
+            `${kind} ${name}=${value}`,
+          ).toBe(true);
           expect(index.select({ values: [{ filter: name, keys: [values.findIndex((v) => v[0] === value)] }] })).toEqual(positions);
         }
       }
@@ -194,7 +216,15 @@ describe('the query index files of a build', () => {
 
   it('knows what the items say: bulbasaur is grass and poison of generation I, tackle is physical, pichu is a baby', () => {
     const bulbasaur = positionOf('creature', 'bulbasaur');
-    for (const [filter, value] of [['type', 'grass'], ['type', 'poison'], ['type', '12'], ['generation', 'generation-i'], ['generation', '1'], ['egg_group', 'monster'], ['is_default', 'true']]) {
+    for (const [filter, value] of [
+      ['type', 'grass'],
+      ['type', 'poison'],
+      ['type', '12'],
+      ['generation', 'generation-i'],
+      ['generation', '1'],
+      ['egg_group', 'monster'],
+      ['is_default', 'true'],
+    ]) {
       expect(holders('creature', filter!, value!), `${filter}=${value}`).toContain(bulbasaur);
     }
     expect(holders('creature', 'type', 'fire')).not.toContain(bulbasaur);
@@ -204,17 +234,28 @@ describe('the query index files of a build', () => {
     expect(holders('creature-species', 'is_baby', 'true')).toContain(positionOf('creature-species', 'pichu'));
     expect(holders('creature-species', 'is_baby', '1')).not.toContain(positionOf('creature-species', 'pikachu'));
     expect(holders('creature', 'is_baby', 'true')).toContain(positionOf('creature', 'pichu'));
-    expect(holders('creature-species', 'is_baby', 'true').map((p) => list('creature-species').results[p]!.name))
-      .toEqual(listedItems('creature-species').filter((s) => s.is_baby === true).map((s) => s.name));
+    expect(holders('creature-species', 'is_baby', 'true').map((p) => list('creature-species').results[p]!.name)).toEqual(
+      listedItems('creature-species')
+        .filter((s) => s.is_baby === true)
+        .map((s) => s.name),
+    );
     // a three-filter query and a range, as the request side asks them
     const index = filters('creature');
     const key = (filter: string, value: string) => index.vocabulary(filter)!.lookup(value)!;
-    const fastFire = index.select({ values: [{ filter: 'type', keys: [key('type', 'fire')] }, { filter: 'generation', keys: [key('generation', 'generation-i')] }], ranges: [{ filter: 'speed', range: { min: 100, max: null } }] });
+    const fastFire = index.select({
+      values: [
+        { filter: 'type', keys: [key('type', 'fire')] },
+        { filter: 'generation', keys: [key('generation', 'generation-i')] },
+      ],
+      ranges: [{ filter: 'speed', range: { min: 100, max: null } }],
+    });
     // the oracle, from the items: generation I's species are 1 to 151
-    const expected = listedItems('creature').filter((c) =>
-      (c.types as Array<{ type: { name: string } }>).some((t) => t.type.name === 'fire')
-      && idOf((c.species as { url: string }).url) <= 151
-      && (c.stats as Array<{ base_stat: number; stat: { name: string } }>).find((s) => s.stat.name === 'speed')!.base_stat >= 100);
+    const expected = listedItems('creature').filter(
+      (c) =>
+        (c.types as Array<{ type: { name: string } }>).some((t) => t.type.name === 'fire') &&
+        idOf((c.species as { url: string }).url) <= 151 &&
+        (c.stats as Array<{ base_stat: number; stat: { name: string } }>).find((s) => s.stat.name === 'speed')!.base_stat >= 100,
+    );
     expect(fastFire.map((p) => list('creature').results[p]!.name)).toEqual(expected.map((c) => c.name));
     expect(expected.map((c) => c.name)).toEqual(expect.arrayContaining(['charizard', 'charizard-mega-x']));
     // charmeleon is fire and of generation I too: the speed range is what leaves it out
@@ -232,7 +273,8 @@ describe('the query index files of a build', () => {
     const missing: string[] = [];
     listedItems('creature-species').forEach((species, resource) => {
       const held = namesOf(columns, resource);
-      for (const { name } of species.names as Array<{ name: string }>) if (foldText(name) !== '' && !held.has(foldText(name))) missing.push(`${String(species.name)}: ${name}`);
+      for (const { name } of species.names as Array<{ name: string }>)
+        if (foldText(name) !== '' && !held.has(foldText(name))) missing.push(`${String(species.name)}: ${name}`);
     });
     expect(missing).toEqual([]);
     const creatures = new SearchColumns(packSearchFiles([read<SearchIndexFile>(searchIndexFile('creature'))]));
@@ -245,7 +287,10 @@ describe('the query index files of a build', () => {
     const baseUrl = new URL(list('creature').results[0]!.url).origin + '/v2';
     for (const kind of routes.kinds) {
       const keys = new ListKeys(decodeListPack(readFileSync(join(out, listPackFile(kind)))), baseUrl);
-      expect(Array.from({ length: keys.count }, (_, p) => keys.entry(p)), kind).toEqual(list(kind).results);
+      expect(
+        Array.from({ length: keys.count }, (_, p) => keys.entry(p)),
+        kind,
+      ).toEqual(list(kind).results);
       for (const field of Object.keys(shapeOf(kind).links ?? {})) {
         const linked = listedItems(kind).map((doc) => valueAt(doc, field) as { url: string } | null);
         expect([...keys.linkIds(field)!], `${kind} ${field}`).toEqual(linked.map((link) => (link === null ? NO_LINK : idOf(link.url))));
@@ -307,7 +352,11 @@ describe('the packed search index of a full build', () => {
     for (let entry = 0; entry < columns.entryCount; entry += 397) {
       const name = columns.foldedName(entry);
       queries.add(name).add(name.slice(0, 3));
-      if (name.length >= 4) queries.add(name.slice(0, 1) + name.slice(2)).add(name.slice(0, 1) + name[2] + name[1] + name.slice(3)).add(`${name.slice(0, -1)}x`);
+      if (name.length >= 4)
+        queries
+          .add(name.slice(0, 1) + name.slice(2))
+          .add(name.slice(0, 1) + name[2] + name[1] + name.slice(3))
+          .add(`${name.slice(0, -1)}x`);
     }
     expect(queries.size).toBeGreaterThan(400);
     const kindSets = [undefined, new Set(['creature']), new Set(['move', 'item', 'location']), new Set(named.slice(0, 20))];
@@ -334,21 +383,34 @@ describe('the build-time check of declared fields', () => {
 
   it('names kind, id and field when fields are declared out of the item’s order or are missing', () => {
     const outOfOrder = new KindQuery('ability', { filters: [], fields: ['id', 'sprites.front', 'generation'] });
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any and the like) as any
     expect(outOfOrder.facts({ id: 7 }, item, ctx)).toEqual({ problem: expect.stringMatching(/^ability 7: field generation: .*key order/) });
     const missing = new KindQuery('ability', { filters: [], fields: ['id', 'sprites.side'] });
     expect(missing.facts({ id: 7 }, item, ctx)).toEqual({ problem: 'ability 7: field sprites.side is not in the item' });
   });
 
   it('refuses a link into another kind than the filter declares', () => {
-    const wrong = new KindQuery('ability', { filters: [{ name: 'generation', about: 'a generation', target: 'region', values: ({ item: doc }) => [(doc as typeof item).generation] }], fields: ['id'] });
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any and the like) as any
+    const wrong = new KindQuery('ability', {
+      filters: [{ name: 'generation', about: 'a generation', target: 'region', values: ({ item: doc }) => [(doc as typeof item).generation] }],
+      fields: ['id'],
+    });
     expect(wrong.facts({ id: 7 }, item, ctx)).toEqual({ problem: expect.stringMatching(/^ability 7: filter generation: .* is no link to region/) });
   });
 
   it("names kind and id when the declaration's own code throws, and keeps what it threw", () => {
     const bug = new TypeError('values is not iterable');
-    const throwing = new KindQuery('ability', { filters: [{ name: 'generation', about: 'a generation', target: 'generation', values: () => { throw bug; } }], fields: ['id'] });
+    const throwing = new KindQuery('ability', {
+      filters: [
+        {
+          name: 'generation',
+          about: 'a generation',
+          target: 'generation',
+          values: () => {
+            throw bug;
+          },
+        },
+      ],
+      fields: ['id'],
+    });
     expect(throwing.facts({ id: 7 }, item, ctx)).toEqual({ problem: 'ability 7: values is not iterable', thrown: bug });
   });
 });
@@ -383,10 +445,13 @@ describe('the query vocabulary', () => {
     // single characters, and pieces that make links often
     const pieces = fc.oneof(fc.constantFrom(...'/-0123456789azAZ_.:'.split('')), fc.constantFrom('/move-ailment', '/12', '/-3/', '/x/7', 'http://h/v2'));
     fc.assert(
-      fc.property(fc.array(pieces, { maxLength: 12 }).map((c) => c.join('')), (url) => {
-        expect(linkOf(url)).toEqual(byPattern(url));
-        expect(idOfUrl(url)).toEqual(byPattern(url)?.id ?? null);
-      }),
+      fc.property(
+        fc.array(pieces, { maxLength: 12 }).map((c) => c.join('')),
+        (url) => {
+          expect(linkOf(url)).toEqual(byPattern(url));
+          expect(idOfUrl(url)).toEqual(byPattern(url)?.id ?? null);
+        },
+      ),
       { numRuns: 20000 },
     );
     for (const url of ['/a/-0', '/a/0000000000000000000012/', '/a/99999999999999999999/', 'http://x/v2/a--b/-5/', '//5/', '/a/5//', '/A/5/', '/a/-/']) {

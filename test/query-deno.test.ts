@@ -60,7 +60,24 @@ console.log(JSON.stringify(answers));
 
 describe('edge/query under Deno', () => {
   it('imports nothing but its own modules', () => {
-    expect(modules.sort()).toEqual(['edit-distance.ts', 'facets.ts', 'field-column.ts', 'fields.ts', 'filter-pack.ts', 'filter.ts', 'fold.ts', 'list-pack.ts', 'pack.ts', 'parse.ts', 'raw-json.ts', 'search-index.ts', 'search-pack.ts', 'search.ts', 'sort.ts', 'summary.ts']);
+    expect(modules.sort()).toEqual([
+      'edit-distance.ts',
+      'facets.ts',
+      'field-column.ts',
+      'fields.ts',
+      'filter-pack.ts',
+      'filter.ts',
+      'fold.ts',
+      'list-pack.ts',
+      'pack.ts',
+      'parse.ts',
+      'raw-json.ts',
+      'search-index.ts',
+      'search-pack.ts',
+      'search.ts',
+      'sort.ts',
+      'summary.ts',
+    ]);
     for (const module of modules) {
       const imports = [...readFileSync(join(queryDir, module), 'utf8').matchAll(/^import[^'"]*['"]([^'"]+)['"]/gm)].map((m) => m[1]);
       for (const target of imports) expect(target, `${module} imports ${target}`).toMatch(/^\.\/[a-z-]+\.ts$/);
@@ -75,7 +92,10 @@ describe('edge/query under Deno', () => {
     const work = mkdtempSync(join(tmpdir(), 'query-deno-'));
     try {
       const file = join(work, 'answers.ts');
-      writeFileSync(file, script((name) => pathToFileURL(join(queryDir, name)).href));
+      writeFileSync(
+        file,
+        script((name) => pathToFileURL(join(queryDir, name)).href),
+      );
       const inDeno = (await run(deno, ['run', '--no-lock', '--no-config', file], { cwd: work, env: denoEnv })).stdout;
       const inNode = (await run(process.execPath, [file], { cwd: repoRoot, env: process.env })).stdout;
       expect(JSON.parse(inDeno)).toEqual(JSON.parse(inNode));

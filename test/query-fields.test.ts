@@ -13,7 +13,10 @@ const critter = {
     front_shiny: null,
     other: { 'official-artwork': { front_default: 'art.png', front_shiny: 'art-s.png' }, home: { front_default: 'h.png' } },
   },
-  stats: [{ base_stat: 45, effort: 0, stat: { name: 'hp' } }, { base_stat: 60, effort: 1, stat: { name: 'speed' } }],
+  stats: [
+    { base_stat: 45, effort: 0, stat: { name: 'hp' } },
+    { base_stat: 60, effort: 1, stat: { name: 'speed' } },
+  ],
   held_items: [],
   form: null,
 };
@@ -43,7 +46,10 @@ describe('pick', () => {
 
   it('applies the rest of a path to each element of an array, keeping positions', () => {
     expect(pick(critter, ['stats.base_stat', 'stats.stat.name'])).toEqual({
-      stats: [{ base_stat: 45, stat: { name: 'hp' } }, { base_stat: 60, stat: { name: 'speed' } }],
+      stats: [
+        { base_stat: 45, stat: { name: 'hp' } },
+        { base_stat: 60, stat: { name: 'speed' } },
+      ],
     });
     expect(pick({ list: [{ a: 1 }, 5, { b: 2 }] }, ['list.a'])).toEqual({ list: [{ a: 1 }, null, {}] });
     expect(pick({ list: [{ b: 1 }, 5] }, ['list.a'])).toEqual({});
@@ -63,12 +69,22 @@ describe('pick', () => {
 
   it('gives for any set of top-level keys the document restricted to them, in its order', () => {
     const json = fc.jsonValue();
-    fc.assert(fc.property(fc.dictionary(fc.string({ minLength: 1, maxLength: 5 }).filter((k) => !k.includes('.')), json), fc.array(fc.string({ minLength: 1, maxLength: 5 })), (document, paths) => {
-      const wanted = paths.filter((p) => !p.includes('.'));
-      const expected = Object.keys(document).filter((k) => wanted.includes(k));
-      const picked = pick(document, wanted);
-      expect(Object.keys(picked)).toEqual(expected);
-      for (const k of expected) expect(picked[k]).toEqual(document[k]);
-    }), { numRuns: 1_000 });
+    fc.assert(
+      fc.property(
+        fc.dictionary(
+          fc.string({ minLength: 1, maxLength: 5 }).filter((k) => !k.includes('.')),
+          json,
+        ),
+        fc.array(fc.string({ minLength: 1, maxLength: 5 })),
+        (document, paths) => {
+          const wanted = paths.filter((p) => !p.includes('.'));
+          const expected = Object.keys(document).filter((k) => wanted.includes(k));
+          const picked = pick(document, wanted);
+          expect(Object.keys(picked)).toEqual(expected);
+          for (const k of expected) expect(picked[k]).toEqual(document[k]);
+        },
+      ),
+      { numRuns: 1_000 },
+    );
   });
 });

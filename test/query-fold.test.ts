@@ -51,11 +51,20 @@ describe('foldText', () => {
   });
 
   it('is idempotent on any text', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary' }), (text) => foldText(foldText(text)) === foldText(text)), { numRuns: 20_000 });
-    fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (text) => foldText(foldText(text)) === foldText(text)), { numRuns: 20_000 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => foldText(foldText(text)) === foldText(text)),
+      { numRuns: 20_000 },
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), (text) => foldText(foldText(text)) === foldText(text)),
+      { numRuns: 20_000 },
+    );
   });
 
   it('gives on printable ASCII what the whole Unicode folding gives', () => {
-    fc.assert(fc.property(fc.string({ unit: 'grapheme-ascii' }), (text) => foldText(text) === foldUnicode(text)), { numRuns: 20_000 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme-ascii' }), (text) => foldText(text) === foldUnicode(text)),
+      { numRuns: 20_000 },
+    );
   });
 });

@@ -21,18 +21,38 @@ const denoEnv = { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' };
 const origin = 'https://example.test';
 
 const REQUESTS = [
-  '/v2/critter/', '/v2/critter/?element=ember,tide&speed=20..&fields=id,sprites.front_default,stats.base_stat&limit=2',
-  '/v2/critter/?element=volt', '/v2/critter/?element=firee', '/v2/critter/?speed=5..3', '/v2/critter/?fields=weight',
-  '/v2/critter/?id=1,4&name=tidecat', '/v2/critter/?id=99', `/v2/critter/?q=${encodeURIComponent('ﾎﾉｵ')}`, '/v2/critter/?q=MARENCHAT&is_rare=0',
-  '/v2/element/?fields=id&name=volt', '/v2/chain/?id=2', '/v2/critter/1',
-  '/v2/search/?q=flambete', '/v2/search/?q=tidecta', '/v2/search/?q=ti&kind=critter,element&limit=1', '/v2/search/?q=a&kind=nothing', '/v2/search/',
-  `/v2/critter/?element=${','.repeat(1000)}`, `/v2/critter/?speed=${'9'.repeat(5000)}..`, '/v2/critter/?element=%FF&q=%FF',
+  '/v2/critter/',
+  '/v2/critter/?element=ember,tide&speed=20..&fields=id,sprites.front_default,stats.base_stat&limit=2',
+  '/v2/critter/?element=volt',
+  '/v2/critter/?element=firee',
+  '/v2/critter/?speed=5..3',
+  '/v2/critter/?fields=weight',
+  '/v2/critter/?id=1,4&name=tidecat',
+  '/v2/critter/?id=99',
+  `/v2/critter/?q=${encodeURIComponent('ﾎﾉｵ')}`,
+  '/v2/critter/?q=MARENCHAT&is_rare=0',
+  '/v2/element/?fields=id&name=volt',
+  '/v2/chain/?id=2',
+  '/v2/critter/1',
+  '/v2/search/?q=flambete',
+  '/v2/search/?q=tidecta',
+  '/v2/search/?q=ti&kind=critter,element&limit=1',
+  '/v2/search/?q=a&kind=nothing',
+  '/v2/search/',
+  `/v2/critter/?element=${','.repeat(1000)}`,
+  `/v2/critter/?speed=${'9'.repeat(5000)}..`,
+  '/v2/critter/?element=%FF&q=%FF',
   `/v2/critter/?${['id', 'name', 'fields', 'element', 'speed', 'q', 'limit'].flatMap((p) => Array.from({ length: 30 }, () => `${p}=1`)).join('&')}`,
-  `/v2/search/?q=${'x'.repeat(2000)}`, `/v2/critter/?q=${'a'.repeat(9000)}`,
+  `/v2/search/?q=${'x'.repeat(2000)}`,
+  `/v2/critter/?q=${'a'.repeat(9000)}`,
 ];
 const HEADERS = ['content-type', 'netlify-vary', 'netlify-cdn-cache-control', 'etag'];
 
-interface Got { status: number; headers: Record<string, string>; body: string }
+interface Got {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
 
 /** The fixture's dist/ in a scratch folder of its own, which also holds the harness's input. */
 function writeFixture(): string {
@@ -46,14 +66,24 @@ function writeFixture(): string {
 
 async function underDeno(dist: string): Promise<Got[]> {
   const input = join(dist, '..', 'input.json');
-  writeFileSync(input, JSON.stringify({
-    dist,
-    origin,
-    declarations: [{ function: 'api', path: '/v2' }, { function: 'api', path: '/v2/*' }],
-    rules: [{ from: `${FILE_READ_PREFIX}/*`, to: '/:splat', status: 200 }],
-    requests: REQUESTS.map((path) => ({ method: 'GET', path, headers: {} })),
-  }));
-  const { stdout } = await run(deno, ['run', '--no-lock', '--allow-read', join(repoRoot, 'test/support/edge-harness.ts'), input], { cwd: repoRoot, env: denoEnv, maxBuffer: 1 << 28 });
+  writeFileSync(
+    input,
+    JSON.stringify({
+      dist,
+      origin,
+      declarations: [
+        { function: 'api', path: '/v2' },
+        { function: 'api', path: '/v2/*' },
+      ],
+      rules: [{ from: `${FILE_READ_PREFIX}/*`, to: '/:splat', status: 200 }],
+      requests: REQUESTS.map((path) => ({ method: 'GET', path, headers: {} })),
+    }),
+  );
+  const { stdout } = await run(deno, ['run', '--no-lock', '--allow-read', join(repoRoot, 'test/support/edge-harness.ts'), input], {
+    cwd: repoRoot,
+    env: denoEnv,
+    maxBuffer: 1 << 28,
+  });
   const { results } = JSON.parse(stdout) as { results: { status: number; headers: Record<string, string>; body: string }[] };
   return results.map((r) => ({ status: r.status, headers: r.headers, body: Buffer.from(r.body, 'base64').toString('utf8') }));
 }
@@ -71,7 +101,9 @@ async function inNode(dist: string): Promise<Got[]> {
   for (const path of REQUESTS) {
     const response = await answer(new Request(`${origin}${path}`));
     const headers: Record<string, string> = {};
-    response.headers.forEach((value, name) => { headers[name] = value; });
+    response.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
     out.push({ status: response.status, headers, body: await response.text() });
   }
   return out;
@@ -91,7 +123,11 @@ describe('query answers under Deno', () => {
       expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(10);
       expect(statuses.filter((s) => s === 400).length).toBeGreaterThan(5);
       // flarebeast (50) and tidecat (100); sparkfox has no speed
-      expect(JSON.parse(deno[1]!.body)).toMatchObject({ count: 2, next: null, results: [{ name: 'flarebeast', id: 1, sprites: { front_default: 'f.png' }, stats: [{ base_stat: 50 }, { base_stat: 10 }] }, { name: 'tidecat' }] });
+      expect(JSON.parse(deno[1]!.body)).toMatchObject({
+        count: 2,
+        next: null,
+        results: [{ name: 'flarebeast', id: 1, sprites: { front_default: 'f.png' }, stats: [{ base_stat: 50 }, { base_stat: 10 }] }, { name: 'tidecat' }],
+      });
       // a collection reads repeatable parameters: no Netlify-Vary, the whole query string is the CDN's key
       expect(deno[0]!.headers['netlify-vary']).toBeUndefined();
     } finally {

@@ -48,7 +48,9 @@ describe('collection filters', () => {
     expect(await names('/v2/critter/?element=ember,leaf&element=leaf,tide')).toEqual(['leafmouse', 'sparkfox', 'stonebear']);
     expect(await names('/v2/critter/?element=ember&element=volt')).toEqual([]);
     expect(await names('/v2/critter/?element=ember&element=')).toEqual(['flarebeast', 'sparkfox']);
-    expect((await page('/v2/critter/?element=Ember,leaf&element=leaf,tide&limit=1')).next).toBe(`${baseUrl}/critter/?offset=1&limit=1&element=ember,leaf&element=leaf,tide`);
+    expect((await page('/v2/critter/?element=Ember,leaf&element=leaf,tide&limit=1')).next).toBe(
+      `${baseUrl}/critter/?offset=1&limit=1&element=ember,leaf&element=leaf,tide`,
+    );
     expect(await names('/v2/critter/?element=1,%20TIDE,,')).toEqual(['flarebeast', 'tidecat', 'sparkfox']);
     expect(await names('/v2/critter/?element=003')).toEqual(['leafmouse', 'stonebear']);
   });
@@ -81,7 +83,7 @@ describe('collection filters', () => {
     expect((await page('/v2/critter/?element=4')).count).toBe(0);
   });
 
-  it('reads the target kind\'s list only for a value the index does not hold', async () => {
+  it("reads the target kind's list only for a value the index does not hold", async () => {
     const reads: string[] = [];
     const inner = fixtureReader();
     const counting = createHandler({ read: (path) => (reads.push(path), inner.read(path)) }, { baseUrl });
@@ -114,7 +116,8 @@ describe('collection filters', () => {
     const packed = FIXTURE.get(filterIndexFile('critter')) as Uint8Array;
     for (const broken of [null, packed.subarray(0, packed.length - 1), new TextEncoder().encode('{}')]) {
       const files = new Map(FIXTURE);
-      if (broken === null) files.delete(filterIndexFile('critter')); else files.set(filterIndexFile('critter'), broken);
+      if (broken === null) files.delete(filterIndexFile('critter'));
+      else files.set(filterIndexFile('critter'), broken);
       const handle = createHandler(fixtureReader(files), { baseUrl });
       for (const query of ['?element=ember', '?sort=-speed', '?summary=speed', '?facets=element']) {
         const response = await handle(new Request(`https://example.test/v2/critter/${query}`));
@@ -191,7 +194,7 @@ describe('q on a collection', () => {
 });
 
 describe('fields on list entries', () => {
-  it('adds each asked field with the item\'s value and shape, after name and url', async () => {
+  it("adds each asked field with the item's value and shape, after name and url", async () => {
     const { results } = await page('/v2/critter/?fields=sprites.front_default,id&id=1,2');
     expect(results).toEqual([
       { name: 'flarebeast', url: `${baseUrl}/critter/1/`, id: 1, sprites: { front_default: 'f.png' } },
@@ -202,7 +205,9 @@ describe('fields on list entries', () => {
 
   it('projects paths below a declared field', async () => {
     const { results } = await page('/v2/critter/?fields=stats.base_stat,element&name=sparkfox');
-    expect(results).toEqual([{ ...entry('critter', 4, 'sparkfox'), element: [{ name: 'ember' }, { name: 'tide' }], stats: [{ base_stat: null }, { base_stat: 40 }] }]);
+    expect(results).toEqual([
+      { ...entry('critter', 4, 'sparkfox'), element: [{ name: 'ember' }, { name: 'tide' }], stats: [{ base_stat: null }, { base_stat: 40 }] },
+    ]);
   });
 
   it('an unknown field is a 400 naming what is allowed; a kind without queries ignores fields', async () => {
@@ -235,15 +240,18 @@ describe('lang', () => {
 
   it('/v2/search/ answers only names in that language', async () => {
     const { results } = await page('/v2/search/?q=mar&lang=fr');
-    expect(results.map((r) => [r.name, r.kind, r['matched_name'], r['language']])).toEqual([['tide', 'element', 'Marée', 'fr'], ['tidecat', 'critter', 'Marénchat', 'fr']]);
+    expect(results.map((r) => [r.name, r.kind, r['matched_name'], r['language']])).toEqual([
+      ['tide', 'element', 'Marée', 'fr'],
+      ['tidecat', 'critter', 'Marénchat', 'fr'],
+    ]);
     expect((await page('/v2/search/?q=tide&lang=fr')).count).toBe(0);
     expect((await bad('/v2/search/?q=tide&lang=zz')).parameter).toBe('lang');
   });
 
-  it('fields=names keeps only that language\'s entries', async () => {
+  it("fields=names keeps only that language's entries", async () => {
     const { results } = await page('/v2/critter/?fields=names&id=1&lang=ja-hrkt');
     expect(results).toEqual([{ ...entry('critter', 1, 'flarebeast'), names: [{ name: 'ホノオジュウ', language: entry('language', 4, 'ja-hrkt') }] }]);
-    expect(((await page('/v2/critter/?fields=names.name&id=1')).results[0]!['names'])).toEqual([{ name: 'Flambête' }, { name: 'ホノオジュウ' }]);
+    expect((await page('/v2/critter/?fields=names.name&id=1')).results[0]!['names']).toEqual([{ name: 'Flambête' }, { name: 'ホノオジュウ' }]);
   });
 
   it('fields=names with lang is the names in that language, whole or below, also in a language no entry has (no column of its own)', async () => {
@@ -251,7 +259,13 @@ describe('lang', () => {
     for (const lang of ['fr', 'de', 'ja-hrkt', 'en']) {
       const inLanguage = CRITTERS.map((c) => c.names.filter((n) => n.language === lang));
       const whole = (await page(`/v2/critter/?fields=names,id&lang=${lang}`)).results;
-      expect(whole, lang).toEqual(CRITTERS.map((c, i) => ({ ...entry('critter', c.id, c.name), id: c.id, names: inLanguage[i]!.map((n) => ({ name: n.name, language: languageEntry(lang) })) })));
+      expect(whole, lang).toEqual(
+        CRITTERS.map((c, i) => ({
+          ...entry('critter', c.id, c.name),
+          id: c.id,
+          names: inLanguage[i]!.map((n) => ({ name: n.name, language: languageEntry(lang) })),
+        })),
+      );
       const below = (await page(`/v2/critter/?fields=names.language.name&lang=${lang}`)).results.map((r) => r['names']);
       // an array where no element has the path is absent (edge/query/fields.ts)
       expect(below, lang).toEqual(inLanguage.map((names) => (names.length === 0 ? undefined : names.map(() => ({ language: { name: lang } })))));
@@ -271,7 +285,12 @@ describe('lang', () => {
 });
 
 describe('GET /v2/search/', () => {
-  interface SearchBody { count: number; next: string | null; previous: string | null; results: { name: string; url: string; kind: string; matched_name: string; language: string | null }[] }
+  interface SearchBody {
+    count: number;
+    next: string | null;
+    previous: string | null;
+    results: { name: string; url: string; kind: string; matched_name: string; language: string | null }[];
+  }
   const search = async (query: string) => {
     const got = await get(`/v2/search/${query}`);
     expect(got.status, query).toBe(200);
@@ -314,7 +333,15 @@ describe('GET /v2/search/', () => {
   it('reads one index file, the packed one, once, whatever kind= asks', async () => {
     const reads: string[] = [];
     const reader = fixtureReader();
-    const handle = createHandler({ read: (path) => { reads.push(path); return reader.read(path); } }, { baseUrl });
+    const handle = createHandler(
+      {
+        read: (path) => {
+          reads.push(path);
+          return reader.read(path);
+        },
+      },
+      { baseUrl },
+    );
     for (const query of ['?q=tide', '?q=tide&kind=element', '?q=stonbear&kind=critter', '?q=ti&kind=critter,element']) {
       expect((await handle(new Request(`https://example.test/v2/search/${query}`))).status).toBe(200);
     }
@@ -326,7 +353,8 @@ describe('GET /v2/search/', () => {
     const packed = FIXTURE.get(searchPackFile) as Uint8Array;
     for (const broken of [null, packed.subarray(0, packed.length - 1), new TextEncoder().encode('{}')]) {
       const files = new Map(FIXTURE);
-      if (broken === null) files.delete(searchPackFile); else files.set(searchPackFile, broken);
+      if (broken === null) files.delete(searchPackFile);
+      else files.set(searchPackFile, broken);
       const response = await createHandler(fixtureReader(files), { baseUrl })(new Request('https://example.test/v2/search/?q=tide'));
       expect([response.status, response.headers.get('cache-control')]).toEqual([500, 'no-store']);
     }
@@ -335,8 +363,10 @@ describe('GET /v2/search/', () => {
   });
 });
 
-describe('hostile input: a 400 or a 200, never a 5xx (the parsers\' caps bound the work; its time is the bench\'s)', () => {
-  const repeatedAll = ['limit', 'offset', 'q', 'id', 'name', 'fields', 'element', 'is_rare', 'speed', 'kind', 'sort', 'facets', 'summary'].flatMap((p) => Array.from({ length: 40 }, () => `${p}=1`)).join('&');
+describe("hostile input: a 400 or a 200, never a 5xx (the parsers' caps bound the work; its time is the bench's)", () => {
+  const repeatedAll = ['limit', 'offset', 'q', 'id', 'name', 'fields', 'element', 'is_rare', 'speed', 'kind', 'sort', 'facets', 'summary']
+    .flatMap((p) => Array.from({ length: 40 }, () => `${p}=1`))
+    .join('&');
   const hostile = [
     `element=${','.repeat(1000)}`,
     `element=${'ember,'.repeat(1000)}`,
@@ -346,14 +376,30 @@ describe('hostile input: a 400 or a 200, never a 5xx (the parsers\' caps bound t
     `speed=${'9'.repeat(5000)}..`,
     'speed=-99999999999999999999999..',
     `speed=${'1'.repeat(60)}..${'2'.repeat(60)}`,
-    'element=%FF', 'q=%FF', 'name=%FF%FE', 'id=%C0%AE', 'fields=%FF', 'speed=%FF..',
+    'element=%FF',
+    'q=%FF',
+    'name=%FF%FE',
+    'id=%C0%AE',
+    'fields=%FF',
+    'speed=%FF..',
     repeatedAll,
     `q=${'x'.repeat(2000)}`,
     `q=${'ﷺ'.repeat(2000)}`,
     `q=${'a'.repeat(9000)}`,
-    'element=__proto__', 'fields=__proto__', 'fields=constructor.prototype', 'is_rare=hasOwnProperty',
-    'sort=__proto__', 'sort=-', 'sort=--speed', `sort=${'speed,'.repeat(500)}`, 'facets=__proto__', 'facets=constructor', 'summary=toString',
-    `facets=${'element,'.repeat(300)}`, `summary=${'speed,'.repeat(300)}`, Array.from({ length: 11 }, () => 'element=ember').join('&'),
+    'element=__proto__',
+    'fields=__proto__',
+    'fields=constructor.prototype',
+    'is_rare=hasOwnProperty',
+    'sort=__proto__',
+    'sort=-',
+    'sort=--speed',
+    `sort=${'speed,'.repeat(500)}`,
+    'facets=__proto__',
+    'facets=constructor',
+    'summary=toString',
+    `facets=${'element,'.repeat(300)}`,
+    `summary=${'speed,'.repeat(300)}`,
+    Array.from({ length: 11 }, () => 'element=ember').join('&'),
     Array.from({ length: 11 }, (_, i) => `speed=${i}..`).join('&'),
   ];
 
@@ -397,10 +443,18 @@ describe('sort, facets and summary', () => {
         { name: 'tide', url: `${baseUrl}/element/2/`, count: 2 },
         { name: 'leaf', url: `${baseUrl}/element/3/`, count: 2 },
       ],
-      is_rare: [{ name: 'false', url: null, count: 4 }, { name: 'true', url: null, count: 1 }],
+      is_rare: [
+        { name: 'false', url: null, count: 4 },
+        { name: 'true', url: null, count: 1 },
+      ],
     });
     const narrowed = (await get('/v2/critter/?element=tide&facets=element')).body as { facets: unknown };
-    expect(narrowed.facets).toEqual({ element: [{ name: 'ember', url: `${baseUrl}/element/1/`, count: 1 }, { name: 'tide', url: `${baseUrl}/element/2/`, count: 2 }] });
+    expect(narrowed.facets).toEqual({
+      element: [
+        { name: 'ember', url: `${baseUrl}/element/1/`, count: 1 },
+        { name: 'tide', url: `${baseUrl}/element/2/`, count: 2 },
+      ],
+    });
     expect(await bad('/v2/critter/?facets=speed')).toMatchObject({ parameter: 'facets', value: 'speed' });
     expect((await bad('/v2/critter/?facets=nope')).accepts).toMatch(/element, is_rare$/);
   });
@@ -414,7 +468,8 @@ describe('sort, facets and summary', () => {
   });
 
   it('carries sort, facets and summary in next and previous', async () => {
-    expect((await page('/v2/critter/?summary=speed&facets=element&sort=-speed,name&limit=2')).next)
-      .toBe(`${baseUrl}/critter/?offset=2&limit=2&sort=-speed,name&facets=element&summary=speed`);
+    expect((await page('/v2/critter/?summary=speed&facets=element&sort=-speed,name&limit=2')).next).toBe(
+      `${baseUrl}/critter/?offset=2&limit=2&sort=-speed,name&facets=element&summary=speed`,
+    );
   });
 });

@@ -47,7 +47,14 @@ const inLanguage = (names: unknown, lang: string) => (names as Names).filter((n)
 
 describe('q and lang', () => {
   it('keeps the species with a name in that language containing q, and only those', async () => {
-    const cases: [string, string][] = [['Ento', 'de'], ['pika', 'fr'], ['ピカ', 'ja-hrkt'], ['char', 'en'], ['saur', 'ko'], ['bulbasaur', 'ja-hrkt']];
+    const cases: [string, string][] = [
+      ['Ento', 'de'],
+      ['pika', 'fr'],
+      ['ピカ', 'ja-hrkt'],
+      ['char', 'en'],
+      ['saur', 'ko'],
+      ['bulbasaur', 'ja-hrkt'],
+    ];
     let matched = 0;
     for (const [q, lang] of cases) {
       const oracle = species.filter((s) => inLanguage(s.names, lang).some((n) => foldText(n.name).includes(foldText(q)))).map((s) => s.name);
@@ -72,12 +79,24 @@ describe('q and lang', () => {
 
 describe('/v2/search/ and lang', () => {
   it('answers only names in that language, each a name of the resource found, and every substring match', async () => {
-    for (const [q, lang] of [['Ento', 'de'], ['ピカチュウ', 'ja-hrkt'], ['Bulbi', 'fr']] as const) {
-      const hits = (await results(`search/?q=${encodeURIComponent(q)}&lang=${lang}&kind=creature-species&limit=100000`)) as Array<{ name: string; kind: string; matched_name: string; language: string }>;
+    for (const [q, lang] of [
+      ['Ento', 'de'],
+      ['ピカチュウ', 'ja-hrkt'],
+      ['Bulbi', 'fr'],
+    ] as const) {
+      const hits = (await results(`search/?q=${encodeURIComponent(q)}&lang=${lang}&kind=creature-species&limit=100000`)) as Array<{
+        name: string;
+        kind: string;
+        matched_name: string;
+        language: string;
+      }>;
       const byName = new Map(species.map((s) => [s.name as string, s]));
       for (const hit of hits) {
         expect(hit.language, `${q}: ${hit.name}`).toBe(lang);
-        expect(inLanguage(byName.get(hit.name)!.names, lang).map((n) => n.name), `${q}: ${hit.name}`).toContain(hit.matched_name);
+        expect(
+          inLanguage(byName.get(hit.name)!.names, lang).map((n) => n.name),
+          `${q}: ${hit.name}`,
+        ).toContain(hit.matched_name);
       }
       const oracle = species.filter((s) => inLanguage(s.names, lang).some((n) => foldText(n.name).includes(foldText(q)))).map((s) => s.name);
       expect(oracle.length, q).toBeGreaterThan(0);
@@ -87,17 +106,23 @@ describe('/v2/search/ and lang', () => {
 });
 
 describe('names as a field, and one step through a link', () => {
-  it('fields=names is each item\'s names; with lang only that language\'s', async () => {
+  it("fields=names is each item's names; with lang only that language's", async () => {
     for (const kind of ['ability', 'item', 'creature-species']) {
       const items = itemsOf(kind);
       const all = await results(`${kind}/?fields=names&limit=100000`);
-      expect(all.map((r) => r.names), kind).toEqual(items.map((i) => i.names));
+      expect(
+        all.map((r) => r.names),
+        kind,
+      ).toEqual(items.map((i) => i.names));
       const french = await results(`${kind}/?fields=names&lang=fr&limit=100000`);
-      expect(french.map((r) => r.names), kind).toEqual(items.map((i) => inLanguage(i.names, 'fr')));
+      expect(
+        french.map((r) => r.names),
+        kind,
+      ).toEqual(items.map((i) => inLanguage(i.names, 'fr')));
     }
   });
 
-  it('species.names, species.generation, species.is_legendary on creature are the species document\'s', async () => {
+  it("species.names, species.generation, species.is_legendary on creature are the species document's", async () => {
     const creatures = itemsOf('creature');
     const byId = new Map(species.map((s) => [s.id as number, s]));
     const got = await results('creature/?fields=species.names,species.generation,species.is_legendary,id&lang=en&limit=100000');
@@ -105,7 +130,9 @@ describe('names as a field, and one step through a link', () => {
     got.forEach((entry, i) => {
       const s = byId.get(idOfUrl((creatures[i]!.species as { url: string }).url)!)!;
       expect(entry, String(creatures[i]!.name)).toEqual({
-        name: creatures[i]!.name, url: `${baseUrl}/creature/${String(creatures[i]!.id)}/`, id: creatures[i]!.id,
+        name: creatures[i]!.name,
+        url: `${baseUrl}/creature/${String(creatures[i]!.id)}/`,
+        id: creatures[i]!.id,
         species: { is_legendary: s.is_legendary, generation: s.generation, names: inLanguage(s.names, 'en') },
       });
     });

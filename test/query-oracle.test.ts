@@ -38,9 +38,17 @@ type NumberOf = (item: Doc, docs: Docs) => number | null;
 
 const ref = (value: unknown) => (value as Ref)?.name ?? null;
 const refs = (value: unknown, key: string) => (value as Doc[]).map((entry) => ref(entry[key])).filter((n): n is string => n !== null);
-const one = (field: string): Values => (item) => [ref(item[field])].filter((n): n is string => n !== null);
-const flag = (field: string): Values => (item) => [item[field] as boolean];
-const field = (name: string): NumberOf => (item) => item[name] as number | null;
+const one =
+  (field: string): Values =>
+  (item) =>
+    [ref(item[field])].filter((n): n is string => n !== null);
+const flag =
+  (field: string): Values =>
+  (item) => [item[field] as boolean];
+const field =
+  (name: string): NumberOf =>
+  (item) =>
+    item[name] as number | null;
 
 interface Docs {
   /** an item document by kind and id */
@@ -51,10 +59,19 @@ const idOf = (url: string) => idOfUrl(url)!;
 
 /** The species of a creature, from its `species` link. */
 const speciesOf = (item: Doc, docs: Docs) => docs.get('creature-species', idOf((item.species as { url: string }).url));
-const throughSpecies = (values: Values): Values => (item, docs) => values(speciesOf(item, docs), docs);
+const throughSpecies =
+  (values: Values): Values =>
+  (item, docs) =>
+    values(speciesOf(item, docs), docs);
 /** A list of links (`egg_groups`, `attributes`): their names. */
-const many = (field: string): Values => (item) => (item[field] as Array<{ name: string }>).map((link) => link.name);
-const stat = (name: string): NumberOf => (item) => (item.stats as Array<{ base_stat: number; stat: { name: string } }>).find((s) => s.stat.name === name)?.base_stat ?? null;
+const many =
+  (field: string): Values =>
+  (item) =>
+    (item[field] as Array<{ name: string }>).map((link) => link.name);
+const stat =
+  (name: string): NumberOf =>
+  (item) =>
+    (item.stats as Array<{ base_stat: number; stat: { name: string } }>).find((s) => s.stat.name === name)?.base_stat ?? null;
 const statTotal: NumberOf = (item) => {
   const stats = item.stats as Array<{ base_stat: number }>;
   return stats.length === 0 ? null : stats.reduce((sum, s) => sum + s.base_stat, 0);
@@ -66,7 +83,10 @@ const itemCosts = (() => {
   let costs: Map<number, number> | null = null;
   return (): Map<number, number> => {
     if (costs !== null) return costs;
-    const [header, ...rows] = readFileSync(join(testConfig().dataDir, 'csv/items.csv'), 'utf8').trim().split(/\r?\n/).map((line) => line.split(','));
+    const [header, ...rows] = readFileSync(join(testConfig().dataDir, 'csv/items.csv'), 'utf8')
+      .trim()
+      .split(/\r?\n/)
+      .map((line) => line.split(','));
     const at = (name: string) => header!.indexOf(name);
     return (costs = new Map(rows.map((row) => [Number(row[at('id')]), Number(row[at('cost')])])));
   };
@@ -228,7 +248,9 @@ describe.each(Object.keys(ORACLE))('%s filters against the documents', (kind) =>
         return distinct([values[Math.floor(random() * values.length)]!, values[Math.floor(random() * values.length)]!]);
       };
       const [va, vb] = [pick(a), pick(b)];
-      const expected = facts.names.filter((_, i) => va.some((v) => facts.values.get(a)![i]!.includes(v)) && vb.some((v) => facts.values.get(b)![i]!.includes(v)));
+      const expected = facts.names.filter(
+        (_, i) => va.some((v) => facts.values.get(a)![i]!.includes(v)) && vb.some((v) => facts.values.get(b)![i]!.includes(v)),
+      );
       const query = `${a}=${va.map(wire).map(encodeURIComponent).join(',')}&${b}=${vb.map(wire).map(encodeURIComponent).join(',')}`;
       expect(await answered(kind, query), `${kind}/?${query}`).toEqual(expected);
     }
@@ -254,10 +276,14 @@ describe('names in any language', () => {
 function typo(name: string, random: () => number): string {
   const at = 1 + Math.floor(random() * (name.length - 2));
   switch (Math.floor(random() * 4)) {
-    case 0: return name.slice(0, at) + name.slice(at + 1);
-    case 1: return name.slice(0, at) + name[at] + name.slice(at);
-    case 2: return name.slice(0, at) + name[at + 1] + name[at] + name.slice(at + 2);
-    default: return name.slice(0, at) + (name[at] === 'e' ? 'a' : 'e') + name.slice(at + 1);
+    case 0:
+      return name.slice(0, at) + name.slice(at + 1);
+    case 1:
+      return name.slice(0, at) + name[at] + name.slice(at);
+    case 2:
+      return name.slice(0, at) + name[at + 1] + name[at] + name.slice(at + 2);
+    default:
+      return name.slice(0, at) + (name[at] === 'e' ? 'a' : 'e') + name.slice(at + 1);
   }
 }
 
@@ -267,7 +293,9 @@ describe('search that forgives typos', () => {
   // eiscue's two creatures and species fill the top three).
   it('a sample of species names with one typo finds the species in the top three', async () => {
     const random = seeded(660);
-    const names = listOf('creature-species').results.map((e) => e.name!).filter((n) => /^[a-z]{5,}$/.test(n));
+    const names = listOf('creature-species')
+      .results.map((e) => e.name!)
+      .filter((n) => /^[a-z]{5,}$/.test(n));
     const misses: string[] = [];
     const sample = Array.from({ length: 300 }, () => names[Math.floor(random() * names.length)]!);
     for (const name of sample) {
@@ -283,7 +311,11 @@ describe('search that forgives typos', () => {
   it('over HTTP: charzard finds charizard first, and a filter and q answer as in-process', async () => {
     const { body } = await fetchJson('search/?q=charzard');
     expect((body.results as Array<{ name: string }>)[0]!.name).toBe('charizard');
-    for (const path of ['creature/?type=fire&generation=generation-i', 'creature-species/?q=%E3%83%94%E3%82%AB%E3%83%81%E3%83%A5%E3%82%A6', 'move/?damage_class=special&type=electric&power=90..']) {
+    for (const path of [
+      'creature/?type=fire&generation=generation-i',
+      'creature-species/?q=%E3%83%94%E3%82%AB%E3%83%81%E3%83%A5%E3%82%A6',
+      'move/?damage_class=special&type=electric&power=90..',
+    ]) {
       expect(await fetchJson(path), path).toEqual(await getJson(path));
     }
   });
@@ -298,7 +330,10 @@ function keyValues(kind: string, facts: Facts, key: string): Array<string | numb
 
 /** The names of these list positions (ascending) in the order of the keys: no value last either way, ties in list order. */
 function sortedBy(facts: Facts, positions: number[], keys: Array<{ values: Array<string | number | null>; descending: boolean }>): string[] {
-  return orderedBy(positions, keys.map(({ values, descending }) => ({ of: (p: number) => values[p]!, descending }))).map((p) => facts.names[p]!);
+  return orderedBy(
+    positions,
+    keys.map(({ values, descending }) => ({ of: (p: number) => values[p]!, descending })),
+  ).map((p) => facts.names[p]!);
 }
 
 /** The list positions a value filter's value holds, by the documents. */
@@ -315,7 +350,13 @@ function expectedFacet(kind: string, facts: Facts, filter: string, positions: nu
   const target = routes().queries[kind]!.filters.find((f) => f.name === filter)!.target;
   const counts = new Map<string, number>();
   for (const p of positions) for (const v of distinct(facts.values.get(filter)![p]!)) counts.set(wire(v), (counts.get(wire(v)) ?? 0) + 1);
-  return facetOf(counts, target, () => listOf(target!).results.map((entry) => ({ name: entry.name!, id: idOf(entry.url) })), (name) => itemId(target!, name), baseUrl);
+  return facetOf(
+    counts,
+    target,
+    () => listOf(target!).results.map((entry) => ({ name: entry.name!, id: idOf(entry.url) })),
+    (name) => itemId(target!, name),
+    baseUrl,
+  );
 }
 
 /** The id of a kind's item by name, from its document. */
@@ -352,16 +393,24 @@ describe.each(['creature', 'creature-species', 'move'])('%s sort, facets and sum
       const chosen = distinct(Array.from({ length: 2 + Math.floor(random() * 2) }, () => keys[Math.floor(random() * keys.length)]!));
       const asked = chosen.map((key) => ({ key, descending: random() < 0.5 }));
       const sort = asked.map(({ key, descending }) => `${descending ? '-' : ''}${key}`).join(',');
-      const expected = sortedBy(facts, holding(facts, filter, value), asked.map(({ key, descending }) => ({ values: keyValues(kind, facts, key), descending })));
+      const expected = sortedBy(
+        facts,
+        holding(facts, filter, value),
+        asked.map(({ key, descending }) => ({ values: keyValues(kind, facts, key), descending })),
+      );
       const query = `${filter}=${encodeURIComponent(wire(value))}&sort=${sort}`;
       expect(await answered(kind, query), `${kind}/?${query}`).toEqual(expected);
       const { body } = await getJson(`${kind}/?${query}&offset=3&limit=5`);
-      expect((body.results as Array<{ name: string }>).map((r) => r.name), `${kind}/?${query} page`).toEqual(expected.slice(3, 8));
+      expect(
+        (body.results as Array<{ name: string }>).map((r) => r.name),
+        `${kind}/?${query} page`,
+      ).toEqual(expected.slice(3, 8));
     }
   });
 
   it('every facet and every summary over the whole list and over one value of each filter', async () => {
-    const filters = [...facts.values.keys()], ranges = [...facts.numbers.keys()];
+    const filters = [...facts.values.keys()],
+      ranges = [...facts.numbers.keys()];
     const sets: Array<[string, number[]]> = [['', all]];
     for (const filter of filters) {
       const values = distinct(facts.values.get(filter)!.flat());
@@ -373,7 +422,9 @@ describe.each(['creature', 'creature-species', 'move'])('%s sort, facets and sum
         const asked = filters.slice(i, i + 5);
         const { status, body } = await getJson(`${kind}/?limit=1&facets=${asked.join(',')}${narrowing}`);
         expect(status).toBe(200);
-        expect(body.facets, `${kind} facets=${asked.join(',')}${narrowing}`).toEqual(Object.fromEntries(asked.map((f) => [f, expectedFacet(kind, facts, f, positions)])));
+        expect(body.facets, `${kind} facets=${asked.join(',')}${narrowing}`).toEqual(
+          Object.fromEntries(asked.map((f) => [f, expectedFacet(kind, facts, f, positions)])),
+        );
       }
       if (ranges.length === 0) continue;
       const { body } = await getJson(`${kind}/?limit=1&summary=${ranges.join(',')}${narrowing}`);
@@ -427,8 +478,12 @@ describe('the upstream’s GraphQL example questions, one GET each', () => {
   });
 
   it('weakestPokemonAbleToBeatFireRedAlone.gql: generation-I creatures learning strength, cut and surf, lowest base experience first', async () => {
-    const learners = positions(creatures, (p) =>
-      creatures.values.get('generation')![p]!.includes('generation-i') && ['strength', 'cut', 'surf'].every((m) => creatures.values.get('move')![p]!.includes(m)));
+    const learners = positions(
+      creatures,
+      (p) =>
+        creatures.values.get('generation')![p]!.includes('generation-i') &&
+        ['strength', 'cut', 'surf'].every((m) => creatures.values.get('move')![p]!.includes(m)),
+    );
     const expected = sortedBy(creatures, learners, [{ values: creatures.numbers.get('base_experience')!, descending: false }]);
     expect(expected.length).toBeGreaterThan(3);
     expect(await answered('creature', 'generation=generation-i&move=strength&move=cut&move=surf&sort=base_experience')).toEqual(expected);
@@ -436,13 +491,26 @@ describe('the upstream’s GraphQL example questions, one GET each', () => {
 
   it('gen3_species.gql: species per generation, one facet', async () => {
     const { body } = await getJson('creature-species/?facets=generation&limit=1');
-    expect(body.facets).toEqual({ generation: expectedFacet('creature-species', species, 'generation', species.names.map((_, p) => p)) });
+    expect(body.facets).toEqual({
+      generation: expectedFacet(
+        'creature-species',
+        species,
+        'generation',
+        species.names.map((_, p) => p),
+      ),
+    });
     expect((body.facets as { generation: Array<{ count: number }> }).generation.reduce((sum, g) => sum + g.count, 0)).toBe(species.names.length);
   });
 
   it('pokemon_stats.gql: the average base happiness, one summary', async () => {
     const { body } = await getJson('creature-species/?summary=base_happiness&limit=1');
-    expect(body.summary).toEqual({ base_happiness: expectedSummary(species, 'base_happiness', species.names.map((_, p) => p)) });
+    expect(body.summary).toEqual({
+      base_happiness: expectedSummary(
+        species,
+        'base_happiness',
+        species.names.map((_, p) => p),
+      ),
+    });
   });
 
   it('answers the same over HTTP on the preview', async () => {

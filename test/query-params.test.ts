@@ -2,14 +2,24 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  QUERY_LIMITS, parseFields, parseIds, parseNameList, parseNames, parseRange, parseSort, parseValueGroups, parseValues, checkQueryLength,
-  type Parsed, type Vocabulary,
+  QUERY_LIMITS,
+  parseFields,
+  parseIds,
+  parseNameList,
+  parseNames,
+  parseRange,
+  parseSort,
+  parseValueGroups,
+  parseValues,
+  checkQueryLength,
+  type Parsed,
+  type Vocabulary,
 } from '../edge/query/parse.ts';
 import { badParameterBody } from '../edge/error-body.ts';
 
 /** An invented vocabulary: three elements by name and id. */
 const elements: Vocabulary = {
-  lookup: (token) => ({ ember: 0, tide: 1, gust: 2, '7': 0, '8': 1, '9': 2 } as Record<string, number>)[token],
+  lookup: (token) => (({ ember: 0, tide: 1, gust: 2, '7': 0, '8': 1, '9': 2 }) as Record<string, number>)[token],
   accepts: 'element: an element name or id: ember, tide, gust',
 };
 const value = <T>(parsed: Parsed<T>): T => {
@@ -36,9 +46,27 @@ describe('parseValueGroups', () => {
   });
 
   it('caps the repeats and the items of all repeats together', () => {
-    expect(error(parseValueGroups('element', Array.from({ length: QUERY_LIMITS.repeats + 1 }, () => 'ember'), elements)).accepts).toMatch(/at most 10 times/);
-    expect(value(parseValueGroups('element', Array.from({ length: QUERY_LIMITS.repeats }, () => 'ember'), elements))).toHaveLength(QUERY_LIMITS.repeats);
-    expect(error(parseValueGroups('element', ['ember,'.repeat(60), 'tide,'.repeat(60)], elements)).accepts).toBe(`at most ${QUERY_LIMITS.listItems} comma-separated values`);
+    expect(
+      error(
+        parseValueGroups(
+          'element',
+          Array.from({ length: QUERY_LIMITS.repeats + 1 }, () => 'ember'),
+          elements,
+        ),
+      ).accepts,
+    ).toMatch(/at most 10 times/);
+    expect(
+      value(
+        parseValueGroups(
+          'element',
+          Array.from({ length: QUERY_LIMITS.repeats }, () => 'ember'),
+          elements,
+        ),
+      ),
+    ).toHaveLength(QUERY_LIMITS.repeats);
+    expect(error(parseValueGroups('element', ['ember,'.repeat(60), 'tide,'.repeat(60)], elements)).accepts).toBe(
+      `at most ${QUERY_LIMITS.listItems} comma-separated values`,
+    );
   });
 });
 
@@ -46,7 +74,9 @@ describe('parseSort and parseNameList', () => {
   const keys = ['id', 'name', 'speed', 'special-attack'];
   it('reads keys with an optional leading minus, in order, repeats joined as commas', () => {
     expect(value(parseSort('sort', ['-Speed, id', 'special-attack'], keys))).toEqual([
-      { key: 'speed', descending: true }, { key: 'id', descending: false }, { key: 'special-attack', descending: false },
+      { key: 'speed', descending: true },
+      { key: 'id', descending: false },
+      { key: 'special-attack', descending: false },
     ]);
     expect(value(parseSort('sort', ['-special-attack'], keys))).toEqual([{ key: 'special-attack', descending: true }]);
     expect(value(parseSort('sort', [' , '], keys))).toBeNull();
@@ -85,8 +115,11 @@ describe('parseValues', () => {
   it('names the item that names nothing, and what the parameter accepts', () => {
     const body = badParameterBody(error(parseValues('element', ['ember,embr'], elements)));
     expect(body).toEqual({
-      error: 'bad_parameter', detail: 'The value of the query parameter element was not understood; accepts says what it takes.',
-      parameter: 'element', value: 'embr', accepts: 'element: an element name or id: ember, tide, gust',
+      error: 'bad_parameter',
+      detail: 'The value of the query parameter element was not understood; accepts says what it takes.',
+      parameter: 'element',
+      value: 'embr',
+      accepts: 'element: an element name or id: ember, tide, gust',
     });
     // the one error shape first, then the fields a 400 has always carried
     expect(Object.keys(body)).toEqual(['error', 'detail', 'parameter', 'value', 'accepts']);
@@ -138,7 +171,14 @@ describe('parseRange', () => {
     expect(value(parseRange('speed', ['100..', '..110', '90..200']))).toEqual({ min: 100, max: 110 });
     expect(value(parseRange('speed', ['100..', '..50']))).toEqual({ min: 100, max: 50 });
     expect(error(parseRange('speed', ['100..', '5..3'])).value).toBe('5..3');
-    expect(error(parseRange('speed', Array.from({ length: 11 }, (_, i) => `${i}..`))).accepts).toMatch(/at most 10 times/);
+    expect(
+      error(
+        parseRange(
+          'speed',
+          Array.from({ length: 11 }, (_, i) => `${i}..`),
+        ),
+      ).accepts,
+    ).toMatch(/at most 10 times/);
   });
 });
 
@@ -175,7 +215,9 @@ describe('parseFields', () => {
   it('names an unknown field and lists the allowed ones', () => {
     const e = error(parseFields('fields', ['types,sprites'], allowed));
     expect(e).toEqual({ parameter: 'fields', value: 'sprites', accepts: `comma-separated fields, each one of: ${allowed.join(', ')}` });
-    expect(error(parseFields('fields', ['sprites'], allowed, below)).accepts).toBe(`comma-separated fields, each one of: ${allowed.join(', ')} or a path below one that its items have, e.g. stats.base_stat`);
+    expect(error(parseFields('fields', ['sprites'], allowed, below)).accepts).toBe(
+      `comma-separated fields, each one of: ${allowed.join(', ')} or a path below one that its items have, e.g. stats.base_stat`,
+    );
     expect(parseFields('fields', ['typesx'], allowed).ok).toBe(false);
     expect(parseFields('fields', ['types.'], allowed).ok).toBe(false);
     expect(parseFields('fields', ['__proto__'], allowed).ok).toBe(false);
@@ -205,19 +247,25 @@ describe('totality under hostile input', () => {
 
   it('every parser gives a value or an error with the parameter named and a short echo, never a throw', () => {
     const allowed = ['id', 'types'];
-    fc.assert(fc.property(parameter, (values) => {
-      for (const parsed of [
-        parseValues('element', values, elements), parseRange('speed', values), parseIds('id', values),
-        parseNames('name', values), parseFields('fields', values, allowed),
-      ] as Parsed<unknown>[]) {
-        if (parsed.ok) continue;
-        expect(parsed.error.parameter).not.toBe('');
-        expect(Array.from(parsed.error.value).length).toBeLessThanOrEqual(QUERY_LIMITS.echoLength + 1);
-        const body = JSON.parse(JSON.stringify(badParameterBody(parsed.error))) as Record<string, unknown>;
-        expect(body.error).toBe('bad_parameter');
-        expect(typeof body.detail).toBe('string');
-      }
-    }), { numRuns: 2_000 });
+    fc.assert(
+      fc.property(parameter, (values) => {
+        for (const parsed of [
+          parseValues('element', values, elements),
+          parseRange('speed', values),
+          parseIds('id', values),
+          parseNames('name', values),
+          parseFields('fields', values, allowed),
+        ] as Parsed<unknown>[]) {
+          if (parsed.ok) continue;
+          expect(parsed.error.parameter).not.toBe('');
+          expect(Array.from(parsed.error.value).length).toBeLessThanOrEqual(QUERY_LIMITS.echoLength + 1);
+          const body = JSON.parse(JSON.stringify(badParameterBody(parsed.error))) as Record<string, unknown>;
+          expect(body.error).toBe('bad_parameter');
+          expect(typeof body.detail).toBe('string');
+        }
+      }),
+      { numRuns: 2_000 },
+    );
   });
 
   it('a query of every parameter repeated, or a thousand commas, is answered either way', () => {

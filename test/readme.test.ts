@@ -13,8 +13,7 @@ const DOCUMENTS = ['README.md', 'ARCHITECTURE.md', 'CONTRIBUTING.md'];
 const scripts = Object.keys((JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts);
 
 /** `npm start`, `npm test`, `npm run x` as a document writes them. */
-const npmCommands = (text: string): string[] =>
-  [...text.matchAll(/\bnpm (start|test|run ([a-z][\w:-]*))/g)].map((m) => m[2] ?? m[1]!);
+const npmCommands = (text: string): string[] => [...text.matchAll(/\bnpm (start|test|run ([a-z][\w:-]*))/g)].map((m) => m[2] ?? m[1]!);
 
 /** The CLI's commands, as generator/cli.ts declares them. */
 const cliCommands = (): string[] => [...read('generator/cli.ts').matchAll(/\.command\('([a-z-]+)'/g)].map((m) => m[1]!);

@@ -31,7 +31,17 @@ const importInto = (recordsDir: string, previousDir: string, more: Partial<Impor
   runImport({ csvDir, recordsDir, inputHash: 'h', codeHash: CODE, previousDir, ...more });
 
 /** Each file of a records folder, by name, as a digest of its bytes (those of the whole data set are 124 MB: never compared as values). */
-const filesOf = (dir: string) => Object.fromEntries(readdirSync(dir).sort().map((f) => [f, createHash('sha1').update(readFileSync(join(dir, f))).digest('hex')]));
+const filesOf = (dir: string) =>
+  Object.fromEntries(
+    readdirSync(dir)
+      .sort()
+      .map((f) => [
+        f,
+        createHash('sha1')
+          .update(readFileSync(join(dir, f)))
+          .digest('hex'),
+      ]),
+  );
 const sameFiles = (a: string, b: string) => expect(filesOf(a)).toEqual(filesOf(b));
 /** The kinds whose file in `dir` is the very file (a hard link) of `previous`. */
 const linkedKinds = (dir: string, previous: string) =>
@@ -93,7 +103,7 @@ describe('reusing the records of kinds whose tables did not change', () => {
     sameFiles(old, edited);
   }, 120_000);
 
-  it('reads only the tables the kinds it makes read and the changed tables\' key checks need', () => {
+  it("reads only the tables the kinds it makes read and the changed tables' key checks need", () => {
     const previous = readManifest(pinned)!;
     const current = { codeHash: CODE, tables: readManifest(edited)!.madeFrom!.tables };
     const toMake = allKinds.map((k) => k.kind).filter((kind) => previous.madeFrom!.reads[kind]!.includes('moves'));

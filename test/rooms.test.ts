@@ -33,7 +33,9 @@ describe('the rooms of the house', () => {
 
   it('keeps the request logic apart: edge/ imports nothing of generator/ or netlify/', () => {
     const arrows = roomArrows();
-    const out = ['edge', 'edge/query', 'edge/as-of'].flatMap((room) => [...(arrows.get(room) ?? new Map<string, string>())]).filter(([to]) => !to.startsWith('edge'));
+    const out = ['edge', 'edge/query', 'edge/as-of']
+      .flatMap((room) => [...(arrows.get(room) ?? new Map<string, string>())])
+      .filter(([to]) => !to.startsWith('edge'));
     expect(out).toEqual([]);
   });
 });

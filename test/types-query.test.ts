@@ -38,7 +38,8 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const IMPORTS = "import type { BadParameter, CreatureQuery, ErrorBody, ListEntry, ListPage, MoveQuery, QueryByKind, SearchPage, SearchQuery } from './creature-api';\n";
+const IMPORTS =
+  "import type { BadParameter, CreatureQuery, ErrorBody, ListEntry, ListPage, MoveQuery, QueryByKind, SearchPage, SearchQuery } from './creature-api';\n";
 /** A sample is a statement using the types; `json` holds its source. */
 const source = (file: string, code: string): Sample => ({ file, type: '', json: code });
 const check = (samples: Sample[]) => typeCheck(dir, samples, (s) => `${IMPORTS}${s.json}\nexport {};\n`);
@@ -56,10 +57,16 @@ const linkedEntry = (name: string) => {
 };
 
 describe('the query types', () => {
-  it('declare FacetValue and RangeSummary from the answer\'s schemas: a member per property, with its words', () => {
-    for (const [name, schema] of [['FacetValue', FacetValueSchema], ['RangeSummary', RangeSummarySchema]] as const) {
+  it("declare FacetValue and RangeSummary from the answer's schemas: a member per property, with its words", () => {
+    for (const [name, schema] of [
+      ['FacetValue', FacetValueSchema],
+      ['RangeSummary', RangeSummarySchema],
+    ] as const) {
       const body = new RegExp(`^export interface ${name} \\{\\n([\\s\\S]*?)\\n\\}`, 'm').exec(declarations)?.[1] ?? '';
-      expect([...body.matchAll(/^ {2}(\w+)\??:/gm)].map((m) => m[1]), name).toEqual(Object.keys(schema.properties));
+      expect(
+        [...body.matchAll(/^ {2}(\w+)\??:/gm)].map((m) => m[1]),
+        name,
+      ).toEqual(Object.keys(schema.properties));
       for (const [key, property] of Object.entries<TSchema>(schema.properties)) expect(body).toContain(`/** ${property.description} */\n  ${key}:`);
     }
   });
@@ -83,18 +90,39 @@ describe('the query types', () => {
     if (refused.ok) throw new Error('expected a refusal');
     const page = `{ count: 2, next: null, previous: null, results: [${creatureEntry('bulbasaur', ['id', 'sprites.other.official-artwork.front_default'])}, ${creatureEntry('charizard', ['id', 'sprites.other.official-artwork.front_default'])}] }`;
     const good = [
-      source('query', `const q: CreatureQuery = { type: ['fire', 10], generation: 'generation-iii', is_legendary: true, move: 'tackle', speed: '100..', 'special-attack': '..50', fields: ['types', 'sprites.front_default', 'stats.base_stat'], limit: 5, q: 'ピカチュウ', id: [1, 4, 7] };`),
-      source('query-forms', `const a: CreatureQuery = { speed: '80..100', is_legendary: 0 }; const b: MoveQuery = { power: 90, type: 'water' }; const c: QueryByKind['ability'] = { name: ['stench'] };`),
-      source('entry', `const e: ListEntry<'creature', 'types' | 'sprites.front_default'> = ${creatureEntry('bulbasaur', ['types', 'sprites.front_default'])};\nconst t: string = e.types[0]!.type.name; const s: string | null = e.sprites.front_default;`),
-      source('linked', `const e: ListEntry<'creature', 'id' | 'species.names'> = ${linkedEntry('bulbasaur')};\nconst n: string = e.species.names[0]!.name; const l: string = e.species.names[0]!.language.name;`),
+      source(
+        'query',
+        `const q: CreatureQuery = { type: ['fire', 10], generation: 'generation-iii', is_legendary: true, move: 'tackle', speed: '100..', 'special-attack': '..50', fields: ['types', 'sprites.front_default', 'stats.base_stat'], limit: 5, q: 'ピカチュウ', id: [1, 4, 7] };`,
+      ),
+      source(
+        'query-forms',
+        `const a: CreatureQuery = { speed: '80..100', is_legendary: 0 }; const b: MoveQuery = { power: 90, type: 'water' }; const c: QueryByKind['ability'] = { name: ['stench'] };`,
+      ),
+      source(
+        'entry',
+        `const e: ListEntry<'creature', 'types' | 'sprites.front_default'> = ${creatureEntry('bulbasaur', ['types', 'sprites.front_default'])};\nconst t: string = e.types[0]!.type.name; const s: string | null = e.sprites.front_default;`,
+      ),
+      source(
+        'linked',
+        `const e: ListEntry<'creature', 'id' | 'species.names'> = ${linkedEntry('bulbasaur')};\nconst n: string = e.species.names[0]!.name; const l: string = e.species.names[0]!.language.name;`,
+      ),
       source('page', `const p: ListPage<'creature', 'id' | 'sprites.other.official-artwork.front_default'> = ${page};\nconst n: number = p.results[0]!.id;`),
       source('id-only', `const e: ListEntry<'evolution-chain', 'id'> = { url: '${base}/evolution-chain/1/', id: 1 };`),
       source('plain', `const e: ListEntry<'ability'> = { name: 'stench', url: '${base}/ability/1/' };`),
-      source('sort-facets-summary', `const q: CreatureQuery = { sort: ['-speed', 'name', '-special-attack'], facets: ['type', 'generation'], summary: 'speed' };\n` +
-        `const p: ListPage<'creature'> = { count: 0, next: null, previous: null, facets: { type: [{ name: 'grass', url: '${base}/type/12/', count: 2 }], is_legendary: [{ name: 'true', url: null, count: 1 }] }, summary: { speed: { count: 0, min: null, max: null, sum: 0, avg: null } }, results: [] };`),
-      source('search', `const q: SearchQuery = { q: 'charzard', kind: ['creature', 'move'], limit: 5 };\nconst p: SearchPage = { count: 1, next: null, previous: null, results: [{ name: 'pikachu', url: '${base}/creature-species/25/', kind: 'creature-species', matched_name: 'ピカチュウ', language: 'ja-hrkt' }] };`),
+      source(
+        'sort-facets-summary',
+        `const q: CreatureQuery = { sort: ['-speed', 'name', '-special-attack'], facets: ['type', 'generation'], summary: 'speed' };\n` +
+          `const p: ListPage<'creature'> = { count: 0, next: null, previous: null, facets: { type: [{ name: 'grass', url: '${base}/type/12/', count: 2 }], is_legendary: [{ name: 'true', url: null, count: 1 }] }, summary: { speed: { count: 0, min: null, max: null, sum: 0, avg: null } }, results: [] };`,
+      ),
+      source(
+        'search',
+        `const q: SearchQuery = { q: 'charzard', kind: ['creature', 'move'], limit: 5 };\nconst p: SearchPage = { count: 1, next: null, previous: null, results: [{ name: 'pikachu', url: '${base}/creature-species/25/', kind: 'creature-species', matched_name: 'ピカチュウ', language: 'ja-hrkt' }] };`,
+      ),
       source('bad-parameter', `const b: BadParameter = ${JSON.stringify(badParameterBody(refused.error))};`),
-      source('error-bodies', `const bodies: ErrorBody[] = ${JSON.stringify([INTERNAL_BODY, UNAVAILABLE_BODY, METHOD_NOT_ALLOWED_BODY, ...Object.values(REFUSED_BODIES)])};`),
+      source(
+        'error-bodies',
+        `const bodies: ErrorBody[] = ${JSON.stringify([INTERNAL_BODY, UNAVAILABLE_BODY, METHOD_NOT_ALLOWED_BODY, ...Object.values(REFUSED_BODIES)])};`,
+      ),
       source('bad-parameter-is-an-error-body', `const b: BadParameter = ${JSON.stringify(badParameterBody(refused.error))};\nconst e: ErrorBody = b;`),
     ];
     expect(Object.fromEntries(check(good))).toEqual({});

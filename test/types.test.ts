@@ -50,7 +50,18 @@ describe('the TypeScript types', () => {
   it('export one type per resource response, named after the resource, and the shared documents', () => {
     const exported = new Set([...declarations.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]));
     for (const kind of routes.kinds) expect(exported, kind).toContain(pascalCase(kind));
-    for (const name of ['Creature', 'CreatureSpecies', 'EvolutionChain', 'ChainLink', 'PaginatedList', 'NotFound', 'NamedResource', 'CreatureEncounters', 'Meta', 'RootIndex']) {
+    for (const name of [
+      'Creature',
+      'CreatureSpecies',
+      'EvolutionChain',
+      'ChainLink',
+      'PaginatedList',
+      'NotFound',
+      'NamedResource',
+      'CreatureEncounters',
+      'Meta',
+      'RootIndex',
+    ]) {
       expect(exported, name).toContain(name);
     }
   });
@@ -63,7 +74,11 @@ describe('the TypeScript types', () => {
       if (ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) owner = node.name.text;
       if (ts.isPropertySignature(node)) {
         const path = `${owner}.${node.name.getText(source)}`;
-        const comment = ts.getJSDocCommentsAndTags(node).map((c) => (typeof c.comment === 'string' ? c.comment : '')).join(' ').trim();
+        const comment = ts
+          .getJSDocCommentsAndTags(node)
+          .map((c) => (typeof c.comment === 'string' ? c.comment : ''))
+          .join(' ')
+          .trim();
         if (comment.length < 10) undocumented.push(path);
         if (!docs.has(path)) docs.set(path, comment);
         owner = path;

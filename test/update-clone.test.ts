@@ -61,7 +61,8 @@ async function copyOfBuilt(name: string): Promise<string> {
 }
 
 /** The report the update wrote beside the lock. */
-const writtenReport = (root: string): ChangeReport => JSON.parse(readFileSync(join(root, 'data/changes', reportFile({ from: pinned, to: B })), 'utf8')) as ChangeReport;
+const writtenReport = (root: string): ChangeReport =>
+  JSON.parse(readFileSync(join(root, 'data/changes', reportFile({ from: pinned, to: B })), 'utf8')) as ChangeReport;
 
 /** The update's reference: runUpdate on a project served from the cut and its build, the pinned tables at hand. */
 async function referenceReport(): Promise<ChangeReport> {
@@ -106,52 +107,80 @@ describe('a clone built from DATA_DIR, with no ../shared and no download cache',
     expect(ours.size).toBe(theirs.size);
   });
 
-  it('cannot read the pinned tables when their folder is gone and the archive is out of reach: names the file and what to run, and changes nothing', { timeout: 120_000 }, async () => {
-    const root = await copyOfBuilt('nowhere');
-    const away = `${given}-away`;
-    const before = { lock: readFileSync(join(root, 'data/upstream.lock.json'), 'utf8'), records: treeHash(join(root, 'data/records')), dist: treeHash(join(root, 'dist')), cache: treeHash(join(root, 'data/upstream')), data: readdirSync(join(root, 'data')).sort(), top: readdirSync(root).sort() };
-    const hitsOfB = server.hits.get(archiveAt(B));
-    renameSync(given, away);
-    let result: BuildResult;
-    try {
-      result = await update(root, { DATA_URL: server.url('/nowhere/{commit}') });
-    } finally {
-      renameSync(away, given);
-    }
-    expect(result.code).toBe(1);
-    // the first table of the lock: the cache has none
-    const first = readdirSync(join(cut, 'csv')).filter((name) => name.endsWith('.csv')).sort()[0]!;
-    const short = pinned.slice(0, 12);
-    // the whole of what the command printed on stderr
-    expect(result.stderr.trim()).toBe(
-      `data:update cannot read ${join(root, 'data/upstream/csv', first)}: the change report counts the rows of the changed tables against the tables of the pinned commit ${short}, ` +
-        `no folder on this machine holds them (no --data / DATA_DIR given; the data folder the build in dist/ was made from, ${given}: no such folder; no team copy at that commit; ${join(root, 'data/upstream')}: no verified download of them), ` +
-        `and downloading them failed: could not download the data set from ${server.url(`/nowhere/${pinned}`)}: HTTP 404 Not Found.\n` +
-        `Run \`npm run fetch-data\` first (with DATA_URL set to a mirror of the archive if it cannot be reached), or set DATA_DIR to a folder holding the tables at ${short} (csv/); then run the update again.`,
-    );
-    // stopped before it would download the tables of B
-    expect(server.hits.get(archiveAt(B))).toBe(hitsOfB);
-    const after = { lock: readFileSync(join(root, 'data/upstream.lock.json'), 'utf8'), records: treeHash(join(root, 'data/records')), dist: treeHash(join(root, 'dist')), cache: treeHash(join(root, 'data/upstream')), data: readdirSync(join(root, 'data')).sort(), top: readdirSync(root).sort() };
-    expect(after).toEqual(before);
-  });
+  it(
+    'cannot read the pinned tables when their folder is gone and the archive is out of reach: names the file and what to run, and changes nothing',
+    { timeout: 120_000 },
+    async () => {
+      const root = await copyOfBuilt('nowhere');
+      const away = `${given}-away`;
+      const before = {
+        lock: readFileSync(join(root, 'data/upstream.lock.json'), 'utf8'),
+        records: treeHash(join(root, 'data/records')),
+        dist: treeHash(join(root, 'dist')),
+        cache: treeHash(join(root, 'data/upstream')),
+        data: readdirSync(join(root, 'data')).sort(),
+        top: readdirSync(root).sort(),
+      };
+      const hitsOfB = server.hits.get(archiveAt(B));
+      renameSync(given, away);
+      let result: BuildResult;
+      try {
+        result = await update(root, { DATA_URL: server.url('/nowhere/{commit}') });
+      } finally {
+        renameSync(away, given);
+      }
+      expect(result.code).toBe(1);
+      // the first table of the lock: the cache has none
+      const first = readdirSync(join(cut, 'csv'))
+        .filter((name) => name.endsWith('.csv'))
+        .sort()[0]!;
+      const short = pinned.slice(0, 12);
+      // the whole of what the command printed on stderr
+      expect(result.stderr.trim()).toBe(
+        `data:update cannot read ${join(root, 'data/upstream/csv', first)}: the change report counts the rows of the changed tables against the tables of the pinned commit ${short}, ` +
+          `no folder on this machine holds them (no --data / DATA_DIR given; the data folder the build in dist/ was made from, ${given}: no such folder; no team copy at that commit; ${join(root, 'data/upstream')}: no verified download of them), ` +
+          `and downloading them failed: could not download the data set from ${server.url(`/nowhere/${pinned}`)}: HTTP 404 Not Found.\n` +
+          `Run \`npm run fetch-data\` first (with DATA_URL set to a mirror of the archive if it cannot be reached), or set DATA_DIR to a folder holding the tables at ${short} (csv/); then run the update again.`,
+      );
+      // stopped before it would download the tables of B
+      expect(server.hits.get(archiveAt(B))).toBe(hitsOfB);
+      const after = {
+        lock: readFileSync(join(root, 'data/upstream.lock.json'), 'utf8'),
+        records: treeHash(join(root, 'data/records')),
+        dist: treeHash(join(root, 'dist')),
+        cache: treeHash(join(root, 'data/upstream')),
+        data: readdirSync(join(root, 'data')).sort(),
+        top: readdirSync(root).sort(),
+      };
+      expect(after).toEqual(before);
+    },
+  );
 
-  it('with the folder the build recorded gone and no DATA_DIR, downloads the pinned tables into the cache, as npm start does', { timeout: 120_000 }, async () => {
-    const root = await copyOfBuilt('download');
-    server.route(archiveAt(pinned), { body: upstreamArchive(join(cut, 'csv'), `pokeapi-${pinned}`) });
-    const away = `${given}-away`;
-    renameSync(given, away);
-    let result: BuildResult;
-    try {
-      result = await update(root);
-    } finally {
-      renameSync(away, given);
-    }
-    expect(result.code, result.stderr).toBe(0);
-    expect(server.hits.get(archiveAt(pinned))).toBe(1);
-    expect(result.stderr).toContain(`warning: the data folder the build in dist/ was made from, ${given}: no such folder; not the tables the lock pins at ${pinned.slice(0, 12)}, so not read`);
-    expect(result.stdout).toContain(`data: the tables at ${pinned.slice(0, 12)}, the change report's old side, from ${join(root, 'data/upstream')} (the download cache)`);
-    expectMoved(root);
-  });
+  it(
+    'with the folder the build recorded gone and no DATA_DIR, downloads the pinned tables into the cache, as npm start does',
+    { timeout: 120_000 },
+    async () => {
+      const root = await copyOfBuilt('download');
+      server.route(archiveAt(pinned), { body: upstreamArchive(join(cut, 'csv'), `pokeapi-${pinned}`) });
+      const away = `${given}-away`;
+      renameSync(given, away);
+      let result: BuildResult;
+      try {
+        result = await update(root);
+      } finally {
+        renameSync(away, given);
+      }
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.hits.get(archiveAt(pinned))).toBe(1);
+      expect(result.stderr).toContain(
+        `warning: the data folder the build in dist/ was made from, ${given}: no such folder; not the tables the lock pins at ${pinned.slice(0, 12)}, so not read`,
+      );
+      expect(result.stdout).toContain(
+        `data: the tables at ${pinned.slice(0, 12)}, the change report's old side, from ${join(root, 'data/upstream')} (the download cache)`,
+      );
+      expectMoved(root);
+    },
+  );
 
   it('with DATA_DIR still set, reads the pinned tables there, and says to unset it', { timeout: 120_000 }, async () => {
     const root = await copyOfBuilt('still-set');
@@ -160,20 +189,28 @@ describe('a clone built from DATA_DIR, with no ../shared and no download cache',
     expect(result.code, result.stderr).toBe(0);
     expect(server.hits.get(archiveAt(pinned))).toBe(hits);
     expect(result.stdout).toContain(`data: the tables at ${pinned.slice(0, 12)}, the change report's old side, from ${given} (--data / DATA_DIR)`);
-    expect(result.stdout).toContain(`note: --data / DATA_DIR names ${given}, the tables the pin moved from, and builds read it first: unset it for them to read ${join(root, 'data/upstream')} (the tables at ${B.slice(0, 12)}), or point it at a copy of those`);
+    expect(result.stdout).toContain(
+      `note: --data / DATA_DIR names ${given}, the tables the pin moved from, and builds read it first: unset it for them to read ${join(root, 'data/upstream')} (the tables at ${B.slice(0, 12)}), or point it at a copy of those`,
+    );
     expectMoved(root);
   });
 
   // last: it moves the clone the copies above were made from
-  it('with DATA_DIR unset since the build, reads the pinned tables where the build recorded them, downloading nothing of that commit', { timeout: 120_000 }, async () => {
-    const hits = server.hits.get(archiveAt(pinned));
-    const result = await update(clone);
-    expect(result.code, result.stderr).toBe(0);
-    expect(server.hits.get(archiveAt(pinned))).toBe(hits);
-    expect(result.stdout).toContain(`data: the tables at ${pinned.slice(0, 12)}, the change report's old side, from ${given} (the data folder the build in dist/ was made from)`);
-    expect(result.stderr).not.toContain('so not read');
-    expectMoved(clone);
-  });
+  it(
+    'with DATA_DIR unset since the build, reads the pinned tables where the build recorded them, downloading nothing of that commit',
+    { timeout: 120_000 },
+    async () => {
+      const hits = server.hits.get(archiveAt(pinned));
+      const result = await update(clone);
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.hits.get(archiveAt(pinned))).toBe(hits);
+      expect(result.stdout).toContain(
+        `data: the tables at ${pinned.slice(0, 12)}, the change report's old side, from ${given} (the data folder the build in dist/ was made from)`,
+      );
+      expect(result.stderr).not.toContain('so not read');
+      expectMoved(clone);
+    },
+  );
 });
 
 /** A clone the update moved to B: the report an update with the tables at hand writes, the new lock, B's tables in the cache, and a build that reads them there. */

@@ -31,17 +31,19 @@ const A = 'a'.repeat(40);
 /** the pinned tables the updates start from (only read) */
 const cut = inject('cutDataDir');
 
-
 describe("the upstream's listing and head, in GitHub's shapes", () => {
   it('takes the blobs directly under the tables folder, with sizes, and the submodule commits', async () => {
-    server.route(`/trees/${B}?recursive=1`, treeAnswer([
-      { path: 'data/v2/csv', type: 'tree', sha: '1'.repeat(40) },
-      { path: 'data/v2/csv/colors.csv', type: 'blob', sha: '2'.repeat(40), size: 30 },
-      { path: 'data/v2/csv/old/elsewhere.csv', type: 'blob', sha: '3'.repeat(40), size: 5 },
-      { path: 'data/v2/csv/README.md', type: 'blob', sha: '4'.repeat(40), size: 5 },
-      { path: 'data/v2/sprites', type: 'commit', sha: '5'.repeat(40) },
-      { path: 'data/v2/cries', type: 'commit', sha: '6'.repeat(40) },
-    ]));
+    server.route(
+      `/trees/${B}?recursive=1`,
+      treeAnswer([
+        { path: 'data/v2/csv', type: 'tree', sha: '1'.repeat(40) },
+        { path: 'data/v2/csv/colors.csv', type: 'blob', sha: '2'.repeat(40), size: 30 },
+        { path: 'data/v2/csv/old/elsewhere.csv', type: 'blob', sha: '3'.repeat(40), size: 5 },
+        { path: 'data/v2/csv/README.md', type: 'blob', sha: '4'.repeat(40), size: 5 },
+        { path: 'data/v2/sprites', type: 'commit', sha: '5'.repeat(40) },
+        { path: 'data/v2/cries', type: 'commit', sha: '6'.repeat(40) },
+      ]),
+    );
     const listing = await listingFromGitHub(server.url('/trees/{commit}?recursive=1'), B, 'data/v2/csv');
     expect([...listing.tables]).toEqual([['colors.csv', { sha1: '2'.repeat(40), size: 30 }]]);
     expect(listing.submodules).toEqual({ 'data/v2/sprites': '5'.repeat(40), 'data/v2/cries': '6'.repeat(40) });
@@ -52,7 +54,9 @@ describe("the upstream's listing and head, in GitHub's shapes", () => {
     await expect(listingFromGitHub(server.url('/trees/{commit}?recursive=1'), A, 'data/v2/csv')).rejects.toThrow(/truncated/);
     server.route('/trees/empty', treeAnswer([]));
     await expect(listingFromGitHub(server.url('/trees/empty'), A, 'data/v2/csv')).rejects.toThrow(/lists no tables under data\/v2\/csv\//);
-    await expect(listingFromGitHub(server.url('/trees/missing/{commit}'), A, 'data/v2/csv')).rejects.toThrow(new RegExp(`trees/missing/${A} answered HTTP 404`));
+    await expect(listingFromGitHub(server.url('/trees/missing/{commit}'), A, 'data/v2/csv')).rejects.toThrow(
+      new RegExp(`trees/missing/${A} answered HTTP 404`),
+    );
   });
 
   it("reads the head commit from the commit answer's sha", async () => {
@@ -88,7 +92,7 @@ describe('the media manifests follow the submodule commits', () => {
 });
 
 describe('the change report', () => {
-  it('of every data version is committed beside the lock, valid, and chained from the lock\'s commit back', () => {
+  it("of every data version is committed beside the lock, valid, and chained from the lock's commit back", () => {
     const dir = join(repoLock, '../changes');
     const reports = existsSync(dir) ? readdirSync(dir).map((f) => ({ file: f, report: JSON.parse(readFileSync(join(dir, f), 'utf8')) as ChangeReport })) : [];
     const validate = createAjv().compile(ChangeReport);
@@ -121,7 +125,10 @@ describe('the change report', () => {
     for (const [kind, items] of Object.entries(kinds)) {
       const members = items.map((i) => gzipSync(`${JSON.stringify(i)}\n`));
       let offset = 0;
-      index.push({ kind, bulk: members.map((m, i) => ({ key: String((items[i] as { id: number }).id), offset: (offset += m.length) - m.length, length: m.length })) });
+      index.push({
+        kind,
+        bulk: members.map((m, i) => ({ key: String((items[i] as { id: number }).id), offset: (offset += m.length) - m.length, length: m.length })),
+      });
       writeFileSync(join(dist, `downloads/${kind}.ndjson.gz`), Buffer.concat(members));
       mkdirSync(join(dist, 'v2', kind), { recursive: true });
       for (const item of items) writeFileSync(join(dist, 'v2', kind, `${(item as { id: number }).id}.json`), JSON.stringify(item));
@@ -135,25 +142,72 @@ describe('the change report', () => {
   };
 
   it('lists items added, removed and changed per kind, subresource paths prefixed, in the kind order of the new build', () => {
-    const before = build('before', { thing: [{ id: 1, name: 'one', v: 1 }, { id: 2, name: 'two' }], other: [{ id: 5, name: 'same' }] }, { 'thing/encounters/1.json': '[{"a":1}]' });
-    const after = build('after', { other: [{ id: 5, name: 'same' }], thing: [{ id: 1, name: 'one', v: 2 }, { id: 3, name: 'three' }] }, { 'thing/encounters/1.json': '[{"a":2}]' });
+    const before = build(
+      'before',
+      {
+        thing: [
+          { id: 1, name: 'one', v: 1 },
+          { id: 2, name: 'two' },
+        ],
+        other: [{ id: 5, name: 'same' }],
+      },
+      { 'thing/encounters/1.json': '[{"a":1}]' },
+    );
+    const after = build(
+      'after',
+      {
+        other: [{ id: 5, name: 'same' }],
+        thing: [
+          { id: 1, name: 'one', v: 2 },
+          { id: 3, name: 'three' },
+        ],
+      },
+      { 'thing/encounters/1.json': '[{"a":2}]' },
+    );
     const expected = {
       summary: { added: 1, removed: 1, changed: 1 },
-      kinds: { thing: { added: [{ id: 3, name: 'three' }], removed: [{ id: 2, name: 'two' }], changed: [{ id: 1, name: 'one', paths: ['v', 'encounters/[0].a'] }] } },
+      kinds: {
+        thing: { added: [{ id: 3, name: 'three' }], removed: [{ id: 2, name: 'two' }], changed: [{ id: 1, name: 'one', paths: ['v', 'encounters/[0].a'] }] },
+      },
     };
     expect(diffBuilds(finishedSide(before), finishedSide(after))).toEqual(expected);
     expect(diffBuilds(finishedSide(before), finishedSide(before))).toEqual({ summary: { added: 0, removed: 0, changed: 0 }, kinds: {} });
-    const unindexed = build('after-unindexed', { other: [{ id: 5, name: 'same' }], thing: [{ id: 1, name: 'one', v: 2 }, { id: 3, name: 'three' }] }, { 'thing/encounters/1.json': '[{"a":2}]' }, false);
+    const unindexed = build(
+      'after-unindexed',
+      {
+        other: [{ id: 5, name: 'same' }],
+        thing: [
+          { id: 1, name: 'one', v: 2 },
+          { id: 3, name: 'three' },
+        ],
+      },
+      { 'thing/encounters/1.json': '[{"a":2}]' },
+      false,
+    );
     expect(diffBuilds(finishedSide(before), finishedSide(unindexed))).toEqual(expected);
   });
 
   it("names an item whose subresource alone changed, its document's chunk equal (new encounters only)", () => {
-    const items = { thing: [{ id: 1, name: 'one' }, { id: 2, name: 'two' }] };
+    const items = {
+      thing: [
+        { id: 1, name: 'one' },
+        { id: 2, name: 'two' },
+      ],
+    };
     const before = build('before-sub', items, { 'thing/encounters/2.json': '[]' });
     const after = build('after-sub', items, { 'thing/encounters/2.json': '[{"a":1}]', 'thing/encounters/1.json': '[]' });
     expect(diffBuilds(finishedSide(before), finishedSide(after))).toEqual({
       summary: { added: 0, removed: 0, changed: 2 },
-      kinds: { thing: { added: [], removed: [], changed: [{ id: 1, name: 'one', paths: ['encounters/'] }, { id: 2, name: 'two', paths: ['encounters/'] }] } },
+      kinds: {
+        thing: {
+          added: [],
+          removed: [],
+          changed: [
+            { id: 1, name: 'one', paths: ['encounters/'] },
+            { id: 2, name: 'two', paths: ['encounters/'] },
+          ],
+        },
+      },
     });
   });
 
@@ -168,7 +222,10 @@ describe('the change report', () => {
     // the kinds in the order the finish will give the root document (sorted), each compared by its members
     expect(diffBuilds(finishedSide(before), unfinishedSide(after, written))).toEqual({
       summary: { added: 0, removed: 0, changed: 2 },
-      kinds: { other: { added: [], removed: [], changed: [{ id: 5, name: 'five', paths: ['name'] }] }, thing: { added: [], removed: [], changed: [{ id: 1, name: 'one', paths: ['v'] }] } },
+      kinds: {
+        other: { added: [], removed: [], changed: [{ id: 5, name: 'five', paths: ['name'] }] },
+        thing: { added: [], removed: [], changed: [{ id: 1, name: 'one', paths: ['v'] }] },
+      },
     });
   });
 
@@ -202,7 +259,9 @@ describe('where the update reads the tables of the pinned commit', () => {
     const lock = lockForFolder(A, join(recorded, 'csv'));
     const { warnings, log } = recording();
     expect(await currentTables(lock, { given: lacking, recorded, team, cacheDir }, log, {})).toEqual({ dataDir: recorded, dataSource: 'given' });
-    expect(warnings).toEqual([`--data / DATA_DIR, ${lacking}: 1 table(s) of the lock missing (shapes.csv); not the tables the lock pins at aaaaaaaaaaaa, so not read`]);
+    expect(warnings).toEqual([
+      `--data / DATA_DIR, ${lacking}: 1 table(s) of the lock missing (shapes.csv); not the tables the lock pins at aaaaaaaaaaaa, so not read`,
+    ]);
     expect(await currentTables(lock, { given: recorded, recorded, team: null, cacheDir }, quiet, {})).toEqual({ dataDir: recorded, dataSource: 'given' });
     // none of them looked in the cache, let alone downloaded into it
     expect(existsSync(cacheDir)).toBe(false);
@@ -229,12 +288,13 @@ function changedCopy(name: string, change: (csv: string) => void): { tree: strin
   const dir = join(scratch, name);
   cpSync(join(cut, 'csv'), join(dir, 'csv'), { recursive: true });
   change(join(dir, 'csv'));
-  const names = readdirSync(join(dir, 'csv')).filter((n) => n.endsWith('.csv')).sort();
+  const names = readdirSync(join(dir, 'csv'))
+    .filter((n) => n.endsWith('.csv'))
+    .sort();
   const lines = names.map((n) => `${gitBlobSha1(readFileSync(join(dir, 'csv', n)))} ${n}`);
   writeFileSync(join(dir, 'TREE.txt'), `# The upstream's own hash of each table at commit ${B}:\n${lines.join('\n')}\n`);
   return { tree: join(dir, 'TREE.txt'), tables: dir };
 }
-
 
 describe('an update that must stop, leaving the lock, the records and dist/ as they were', () => {
   it('stops at a table nobody declared or set aside, before reading any', async () => {
@@ -249,7 +309,9 @@ describe('an update that must stop, leaving the lock, the records and dist/ as t
 
   it('stops at a column added to a table the import reads, naming table and column', async () => {
     const { paths, state } = project(scratch, 'new-column', cut);
-    const copy = changedCopy('copy-new-column', (csv) => edit(join(csv, 'encounter_slots.csv'), (lines) => lines.map((l, i) => (l === '' ? l : i === 0 ? `${l},weather` : `${l},`))));
+    const copy = changedCopy('copy-new-column', (csv) =>
+      edit(join(csv, 'encounter_slots.csv'), (lines) => lines.map((l, i) => (l === '' ? l : i === 0 ? `${l},weather` : `${l},`))),
+    );
     const before = state();
     const error = await runUpdate({ tree: copy.tree, tables: copy.tables }, paths, quiet).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DataError);
@@ -260,7 +322,9 @@ describe('an update that must stop, leaving the lock, the records and dist/ as t
 
   it('stops at a value the declarations forbid, naming table, row and column', async () => {
     const { paths, state } = project(scratch, 'bad-value', cut);
-    const copy = changedCopy('copy-bad-value', (csv) => edit(join(csv, 'encounter_slots.csv'), (lines) => lines.map((l, i) => (i === 2 ? l.replace(/,\d+$/, ',often') : l))));
+    const copy = changedCopy('copy-bad-value', (csv) =>
+      edit(join(csv, 'encounter_slots.csv'), (lines) => lines.map((l, i) => (i === 2 ? l.replace(/,\d+$/, ',often') : l))),
+    );
     const before = state();
     const error = await runUpdate({ tree: copy.tree, tables: copy.tables }, paths, quiet).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DataError);

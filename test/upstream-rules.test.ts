@@ -45,7 +45,10 @@ describe('creature-form trigger_conditions', () => {
         const target = row.trigger_item_id || row.trigger_ability_id || row.trigger_move_id;
         return [...(row.base_form_id ? ['base_form'] : []), ...(target ? ['name'] : []), 'trigger', ...(target ? ['url'] : [])];
       });
-      expect(got.map((c) => Object.keys(c)), `creature-form ${formId}`).toEqual(expected);
+      expect(
+        got.map((c) => Object.keys(c)),
+        `creature-form ${formId}`,
+      ).toEqual(expected);
       for (const c of got) expect(Object.values(c), `creature-form ${formId}`).not.toContain(null);
     }
   });
@@ -64,7 +67,11 @@ describe('held items', () => {
 
   it('an item lists its holders by creature id, their versions by version id', () => {
     for (const id of items) {
-      expectHeldOrder(item<{ held_by_creature: Array<{ creature: { url: string }; version_details: Version[] }> }>('item', id).held_by_creature, 'creature', `item ${id}`);
+      expectHeldOrder(
+        item<{ held_by_creature: Array<{ creature: { url: string }; version_details: Version[] }> }>('item', id).held_by_creature,
+        'creature',
+        `item ${id}`,
+      );
     }
   });
 

@@ -91,7 +91,12 @@ function movesIn(doc: CreatureAsOfDocument, vg: VersionGroup, base: string, move
       const [level, method, order] = [details[at + 1]!, details[at + 2]!, details[at + 3]!];
       const methodName = doc.methods[String(method)];
       if (methodName === undefined) throw new Error(`creature ${String(doc.item.id)}: learn method ${method} has no name in its as-of document`);
-      here.push({ level_learned_at: level, move_learn_method: link(base, 'move-learn-method', method, methodName), order: order < 0 ? null : order, version_group: group });
+      here.push({
+        level_learned_at: level,
+        move_learn_method: link(base, 'move-learn-method', method, methodName),
+        order: order < 0 ? null : order,
+        version_group: group,
+      });
     }
     if (!here.length) continue;
     out.push({ move: link(base, 'move', id, namedMove(id, moveName, `creature ${String(doc.item.id)}`)), version_group_details: here });
@@ -106,7 +111,9 @@ export function moveAsOf(item: Doc, doc: MoveAsOfDocument, { vg, versions }: AsO
   const orderOf = (entry: Doc) => versions.orderOf(idOfLink((entry.version_group as Link).url)) ?? -Infinity;
   const changes: Doc = {};
   for (const field of MOVE_FIELDS) changes[field] = moveFieldAsOf(item[field], past, vg.order, orderOf, (entry) => entry[field] ?? null);
-  const learnedThen = new Set(doc.learners.filter(([creature, groups, born]) => inGroups(groups, vg.id) && versions.cameBy(born, vg, `creature ${creature}`)).map(([c]) => c));
+  const learnedThen = new Set(
+    doc.learners.filter(([creature, groups, born]) => inGroups(groups, vg.id) && versions.cameBy(born, vg, `creature ${creature}`)).map(([c]) => c),
+  );
   changes.learned_by_creature = (item.learned_by_creature as Link[]).filter((l) => learnedThen.has(idOfLink(l.url)));
   return withChanges(item, changes, ['past_values']);
 }

@@ -3,7 +3,21 @@
  * once per build, and the questions the as-of answers ask of them: what existed as of a version
  * group, and what it was then. Every answer follows rules.ts.
  */
-import { MOVE_VALUES, type AbilityFacts, type CreatureFacts, type CreatureStats, type FactKind, type FactsFile, type MoveFacts, type Relations, type SlotAbility, type SlotType, type StatFacts, type StatValue, type TypeFacts } from './facts.ts';
+import {
+  MOVE_VALUES,
+  type AbilityFacts,
+  type CreatureFacts,
+  type CreatureStats,
+  type FactKind,
+  type FactsFile,
+  type MoveFacts,
+  type Relations,
+  type SlotAbility,
+  type SlotType,
+  type StatFacts,
+  type StatValue,
+  type TypeFacts,
+} from './facts.ts';
 import { abilitiesAsOf, abilityExists, existsInGeneration, moveFieldAsOf, pastValue, statsAsOf, typesAsOf, type Slotted } from './rules.ts';
 import { Versions, type VersionGroup } from './versions.ts';
 
@@ -28,7 +42,13 @@ export interface Held<T> {
 
 /** The world of a build's facts files, each read by `facts` (the build reads its own folder's, at once). */
 export function worldOfFacts(facts: <K extends FactKind>(kind: K) => FactsFile<K>): AsOfWorld {
-  return new AsOfWorld(new Versions(facts('version-group')), { creatures: facts('creature'), moves: facts('move'), types: facts('type'), abilities: facts('ability'), stats: facts('stat') });
+  return new AsOfWorld(new Versions(facts('version-group')), {
+    creatures: facts('creature'),
+    moves: facts('move'),
+    types: facts('type'),
+    abilities: facts('ability'),
+    stats: facts('stat'),
+  });
 }
 
 export class AsOfWorld {
@@ -42,10 +62,7 @@ export class AsOfWorld {
   private readonly stats: Map<number, StatFacts>;
 
   readonly versions: Versions;
-  constructor(
-    versions: Versions,
-    files: WorldFiles,
-  ) {
+  constructor(versions: Versions, files: WorldFiles) {
     this.versions = versions;
     this.creatures = files.creatures.records;
     this.creatureById = new Map(files.creatures.records);
@@ -95,7 +112,13 @@ export class AsOfWorld {
 
   /** A move's value of `MOVE_VALUES` (at `index`) as of the version group: the type as its id. */
   moveValue(move: MoveFacts, index: number, vg: VersionGroup): number | null {
-    return moveFieldAsOf(move.values[index]!, move.past, vg.order, ([at]) => this.versions.orderOf(at) ?? -Infinity, ([, values]) => values[index]!);
+    return moveFieldAsOf(
+      move.values[index]!,
+      move.past,
+      vg.order,
+      ([at]) => this.versions.orderOf(at) ?? -Infinity,
+      ([, values]) => values[index]!,
+    );
   }
 
   moveType(move: MoveFacts, vg: VersionGroup): number {
@@ -118,8 +141,12 @@ export class AsOfWorld {
     const then = pastValue(type.pastRelations, vg.generation) ?? type.relations;
     const existing = (ids: number[]) => ids.filter((t) => this.typeExists(t, vg));
     return {
-      no_damage_to: existing(then.no_damage_to), half_damage_to: existing(then.half_damage_to), double_damage_to: existing(then.double_damage_to),
-      no_damage_from: existing(then.no_damage_from), half_damage_from: existing(then.half_damage_from), double_damage_from: existing(then.double_damage_from),
+      no_damage_to: existing(then.no_damage_to),
+      half_damage_to: existing(then.half_damage_to),
+      double_damage_to: existing(then.double_damage_to),
+      no_damage_from: existing(then.no_damage_from),
+      half_damage_from: existing(then.half_damage_from),
+      double_damage_from: existing(then.double_damage_from),
     };
   }
 

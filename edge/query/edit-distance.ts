@@ -17,15 +17,19 @@ export class BoundedEditDistance {
 
   /** The distance between a and b when it is at most `max`, else null. */
   within(a: string, b: string, max: number): number | null {
-    const n = a.length, m = b.length;
+    const n = a.length,
+      m = b.length;
     if (Math.abs(n - m) > max) return null;
     if (n === 0 || m === 0) return Math.max(n, m) <= max ? Math.max(n, m) : null;
     this.ensure(m + 1);
     const outside = max + 1;
-    let previous2 = this.previous2, previous = this.previous, current = this.current;
+    let previous2 = this.previous2,
+      previous = this.previous,
+      current = this.current;
     for (let j = 0; j <= m; j++) previous[j] = j <= max ? j : outside;
     for (let i = 1; i <= n; i++) {
-      const from = Math.max(1, i - max), to = Math.min(m, i + max);
+      const from = Math.max(1, i - max),
+        to = Math.min(m, i + max);
       current[from - 1] = from === 1 && i <= max ? i : outside;
       let rowMin = current[from - 1]!;
       const ai = a.charCodeAt(i - 1);
@@ -39,9 +43,13 @@ export class BoundedEditDistance {
       if (to < m) current[to + 1] = outside;
       if (rowMin > max) return null;
       const recycled = previous2;
-      previous2 = previous; previous = current; current = recycled;
+      previous2 = previous;
+      previous = current;
+      current = recycled;
     }
-    this.previous2 = previous2; this.previous = previous; this.current = current;
+    this.previous2 = previous2;
+    this.previous = previous;
+    this.current = current;
     const distance = previous[m]!;
     return distance <= max ? distance : null;
   }

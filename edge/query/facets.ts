@@ -32,8 +32,13 @@ export interface ValueCount {
  * The answer's entries for one filter: `target` is the kind the values link to (null for
  * yes/no), `positionOf` a value's position in that kind's list.
  */
-export function facetValues(counts: readonly ValueCount[], target: string | null, baseUrl: string, positionOf: (id: number) => number | undefined): FacetValue[] {
-  const place = (v: ValueCount) => (v.id === null ? Infinity : positionOf(v.id) ?? Number.MAX_SAFE_INTEGER);
+export function facetValues(
+  counts: readonly ValueCount[],
+  target: string | null,
+  baseUrl: string,
+  positionOf: (id: number) => number | undefined,
+): FacetValue[] {
+  const place = (v: ValueCount) => (v.id === null ? Infinity : (positionOf(v.id) ?? Number.MAX_SAFE_INTEGER));
   return counts
     .map((v) => ({ v, at: place(v) }))
     .sort((a, b) => a.at - b.at || (a.v.id ?? 0) - (b.v.id ?? 0))

@@ -64,7 +64,10 @@ const decoder = new TextDecoder();
 
 /** The file's text: its header line, then each value's JSON text on a line of its own, or its shapes and entries where either cut makes it shorter. */
 export function encodeFieldColumn(header: Omit<FieldColumnHeader, 'format' | 'count' | 'shapes'>, values: readonly Json[]): string {
-  return encodeFieldColumnTexts(header, values.map((value) => JSON.stringify(value)));
+  return encodeFieldColumnTexts(
+    header,
+    values.map((value) => JSON.stringify(value)),
+  );
 }
 
 /** `encodeFieldColumn` of values whose JSON texts are made already (`texts`). */
@@ -203,8 +206,11 @@ class LineIndex {
 function shapedEntry(lines: LineIndex, shapes: number): (p: number) => SplicedJson {
   const pieces: (Uint8Array[] | undefined)[] = [];
   return (p) => {
-    const bytes = lines.bytes, start = lines.start(shapes + p), end = lines.end(shapes + p);
-    let at = start, index = 0;
+    const bytes = lines.bytes,
+      start = lines.start(shapes + p),
+      end = lines.end(shapes + p);
+    let at = start,
+      index = 0;
     for (; at < end && bytes[at] !== SPACE; at++) index = bytes[at]! >= 0x30 && bytes[at]! <= 0x39 ? index * 10 + bytes[at]! - 0x30 : NaN;
     if (!(at > start && index < shapes)) throw new Error(`a field column's entry ${p} names no shape`);
     const parts = (pieces[index] ??= holesOf(lines.line(index)));

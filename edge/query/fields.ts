@@ -56,7 +56,7 @@ const isObject = (value: unknown): value is PartObject => typeof value === 'obje
  * A raw value must be where the tree takes the whole value: it is not looked into.
  */
 export function project(document: unknown, tree: FieldTree): PartObject {
-  return isObject(document) ? projectObject(document, tree) ?? {} : {};
+  return isObject(document) ? (projectObject(document, tree) ?? {}) : {};
 }
 
 /**

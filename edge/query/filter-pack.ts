@@ -21,7 +21,20 @@
  * of it the move filter's gaps.
  */
 import type { FilterIndexFile, FilterValueRow } from './filter.ts';
-import { bytesOf, concat, cutAt, decodePack, encodePack, validEnds, firstAtLeast, isCount, utf8, utf8Bytes, type PackFormat, type SectionBody } from './pack.ts';
+import {
+  bytesOf,
+  concat,
+  cutAt,
+  decodePack,
+  encodePack,
+  validEnds,
+  firstAtLeast,
+  isCount,
+  utf8,
+  utf8Bytes,
+  type PackFormat,
+  type SectionBody,
+} from './pack.ts';
 
 export const FILTER_PACK_FORMAT = 'filter-pack/2';
 const SECTION_NAMES = ['ranges', 'ids', 'nameEnds', 'memberBounds', 'memberForms', 'members', 'names'] as const;
@@ -87,7 +100,13 @@ export function encodeFilterPack(file: FilterIndexFile): Uint8Array {
   const header: PackHeader = {
     kind: file.kind,
     count: file.count,
-    values: Object.entries(file.values).map(([name, { about, target, values }], f) => ({ name, about, ...(target === undefined ? {} : { target }), values: values.length, nameBytes: names[f]!.length })),
+    values: Object.entries(file.values).map(([name, { about, target, values }], f) => ({
+      name,
+      about,
+      ...(target === undefined ? {} : { target }),
+      values: values.length,
+      nameBytes: names[f]!.length,
+    })),
     ranges: Object.keys(file.ranges),
   };
   return encodePack(PACK, header, {
@@ -135,7 +154,8 @@ function checkedRow(file: FilterIndexFile, filter: string, row: FilterValueRow):
   let position = -1;
   for (const gap of gaps) {
     position += gap + 1;
-    if (!Number.isInteger(gap) || gap < 0 || position >= file.count) throw new Error(`${where}: a gap outside 0..${file.count - 1}, or a member past the list's end`);
+    if (!Number.isInteger(gap) || gap < 0 || position >= file.count)
+      throw new Error(`${where}: a gap outside 0..${file.count - 1}, or a member past the list's end`);
   }
   return row;
 }
@@ -158,7 +178,14 @@ export function decodeFilterPack(file: Uint8Array): PackedFilters {
   return {
     kind,
     count,
-    values: valueFilters(values, count, { ids: pack.int32('ids', rows), nameEnds: pack.int32('nameEnds', rows), memberBounds, memberForms, members, names: pack.section('names', 'utf8', sum(values, 'nameBytes')).bytes }),
+    values: valueFilters(values, count, {
+      ids: pack.int32('ids', rows),
+      nameEnds: pack.int32('nameEnds', rows),
+      memberBounds,
+      memberForms,
+      members,
+      names: pack.section('names', 'utf8', sum(values, 'nameBytes')).bytes,
+    }),
     ranges: rangeColumns(ranges, count, pack.section('ranges', ['int32', 'float64'], null)),
   };
 }
@@ -166,7 +193,8 @@ export function decodeFilterPack(file: Uint8Array): PackedFilters {
 /** The range columns of the section, each one made a float64 column (NaN for none) when first asked. */
 function rangeColumns(names: readonly string[], count: number, { type, bytes }: { type: string; bytes: Uint8Array }): RangeColumns {
   const width = type === 'int32' ? 4 : 8;
-  if (bytes.length !== names.length * count * width) throw new Error(`filter pack: section ranges holds ${bytes.length} bytes, not ${names.length * count * width}`);
+  if (bytes.length !== names.length * count * width)
+    throw new Error(`filter pack: section ranges holds ${bytes.length} bytes, not ${names.length * count * width}`);
   const made = new Map<string, Float64Array>();
   return {
     names,
@@ -206,7 +234,8 @@ interface Columns {
 
 /** Each value filter, its columns cut from the file's. */
 function valueFilters(filters: PackHeader['values'], count: number, columns: Columns): PackedValueFilter[] {
-  let row = 0, nameAt = 0;
+  let row = 0,
+    nameAt = 0;
   return filters.map((filter) => {
     const [first, bytes] = [row, columns.names.subarray(nameAt, nameAt + filter.nameBytes)];
     row += filter.values;
@@ -216,7 +245,10 @@ function valueFilters(filters: PackHeader['values'], count: number, columns: Col
     let text: string | undefined;
     const namesText = () => (text ??= checkedNames(filter.name, utf8.decode(bytes), ends));
     return {
-      name: filter.name, about: filter.about, ...(filter.target === undefined ? {} : { target: filter.target }), size: filter.values,
+      name: filter.name,
+      about: filter.about,
+      ...(filter.target === undefined ? {} : { target: filter.target }),
+      size: filter.values,
       id: (value) => {
         const id = columns.ids[first + value]!;
         return id === NO_ID ? null : id;
@@ -229,7 +261,8 @@ function valueFilters(filters: PackHeader['values'], count: number, columns: Col
       },
       addMembers: (value, words) => {
         const row = first + value;
-        const from = columns.memberBounds[row]!, to = columns.memberBounds[row + 1]!;
+        const from = columns.memberBounds[row]!,
+          to = columns.memberBounds[row + 1]!;
         if (columns.memberForms[row] === BITSET) addBitset(columns.members, from, to, words);
         else addGaps(columns.members, from, to, count, words);
       },
@@ -246,7 +279,9 @@ function addBitset(bytes: Uint8Array, from: number, to: number, words: Uint32Arr
 function addGaps(bytes: Uint8Array, from: number, to: number, count: number, words: Uint32Array): void {
   let position = -1;
   for (let at = from; at < to;) {
-    let gap = 0, scale = 1, byte: number;
+    let gap = 0,
+      scale = 1,
+      byte: number;
     do {
       byte = bytes[at++]!;
       gap += (byte & 0x7f) * scale;
@@ -308,14 +343,26 @@ function gapsOf(filter: PackedValueFilter, value: number, count: number): number
 
 function isHeader(value: Record<string, unknown>): value is Record<string, unknown> & PackHeader {
   const { kind, count, values, ranges } = value;
-  return typeof kind === 'string' && isCount(count) && Array.isArray(values) && values.every(isHeaderFilter)
-    && Array.isArray(ranges) && ranges.every((r) => typeof r === 'string');
+  return (
+    typeof kind === 'string' &&
+    isCount(count) &&
+    Array.isArray(values) &&
+    values.every(isHeaderFilter) &&
+    Array.isArray(ranges) &&
+    ranges.every((r) => typeof r === 'string')
+  );
 }
 
 function isHeaderFilter(value: unknown): value is PackHeader['values'][number] {
   if (typeof value !== 'object' || value === null) return false;
   const f = value as Record<string, unknown>;
-  return typeof f.name === 'string' && typeof f.about === 'string' && (f.target === undefined || typeof f.target === 'string') && isCount(f.values) && isCount(f.nameBytes);
+  return (
+    typeof f.name === 'string' &&
+    typeof f.about === 'string' &&
+    (f.target === undefined || typeof f.target === 'string') &&
+    isCount(f.values) &&
+    isCount(f.nameBytes)
+  );
 }
 
 const sum = (filters: PackHeader['values'], key: 'nameBytes') => filters.reduce((n, f) => n + f[key], 0);

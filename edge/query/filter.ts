@@ -58,7 +58,9 @@ const ACCEPTS_SHOWN = 20;
 /** A set of list positions, one bit each. */
 class Bitset {
   readonly words: Uint32Array;
-  constructor(size: number) { this.words = new Uint32Array((size + 31) >>> 5); }
+  constructor(size: number) {
+    this.words = new Uint32Array((size + 31) >>> 5);
+  }
 
   static ofPositions(size: number, positions: Iterable<number>): Bitset {
     const set = new Bitset(size);
@@ -66,7 +68,9 @@ class Bitset {
     return set;
   }
 
-  has(p: number): boolean { return (this.words[p >>> 5]! & (1 << (p & 31))) !== 0; }
+  has(p: number): boolean {
+    return (this.words[p >>> 5]! & (1 << (p & 31))) !== 0;
+  }
 
   /** How many positions are in both sets. */
   countWithin(other: Bitset): number {
@@ -80,8 +84,12 @@ class Bitset {
     }
     return count;
   }
-  orWith(other: Bitset): void { for (let i = 0; i < this.words.length; i++) this.words[i]! |= other.words[i]!; }
-  andWith(other: Bitset): void { for (let i = 0; i < this.words.length; i++) this.words[i]! &= other.words[i]!; }
+  orWith(other: Bitset): void {
+    for (let i = 0; i < this.words.length; i++) this.words[i]! |= other.words[i]!;
+  }
+  andWith(other: Bitset): void {
+    for (let i = 0; i < this.words.length; i++) this.words[i]! &= other.words[i]!;
+  }
 
   /** Set positions, ascending. */
   positions(): number[] {
@@ -174,11 +182,17 @@ export class FilterIndex {
     this.packedValues = new Map(packed.values.map((filter) => [filter.name, filter]));
   }
 
-  get valueFilterNames(): string[] { return [...this.packedValues.keys()]; }
-  get rangeFilterNames(): string[] { return [...this.packed.ranges.names]; }
+  get valueFilterNames(): string[] {
+    return [...this.packedValues.keys()];
+  }
+  get rangeFilterNames(): string[] {
+    return [...this.packed.ranges.names];
+  }
 
   /** A value filter's vocabulary, for params.ts to resolve names and ids; undefined when the kind has no such filter. */
-  vocabulary(filter: string): Vocabulary | undefined { return this.valueFilter(filter); }
+  vocabulary(filter: string): Vocabulary | undefined {
+    return this.valueFilter(filter);
+  }
 
   /** List positions of the items matching every filter of the query, ascending (list order). */
   select(query: FilterQuery): number[] {
@@ -213,7 +227,8 @@ export class FilterIndex {
   /** Items whose value lies in the range, looking only at those still in `within`. */
   private inRange(filter: string, range: IntegerRange, within: Bitset | null): Bitset {
     const values = this.rangeColumn(filter);
-    const min = range.min ?? -Infinity, max = range.max ?? Infinity;
+    const min = range.min ?? -Infinity,
+      max = range.max ?? Infinity;
     const set = new Bitset(this.count);
     for (let p = 0; p < this.count; p++) {
       if (within !== null && !within.has(p)) continue;

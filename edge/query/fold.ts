@@ -47,9 +47,5 @@ export function foldUnicode(text: string): string {
   const widthFolded = text.normalize('NFKC');
   const lower = widthFolded.toLowerCase().toUpperCase().toLowerCase();
   const unaccented = lower.normalize('NFD').replace(DIACRITIC, '').normalize('NFC');
-  return unaccented
-    .replace(HIRAGANA, toKatakana)
-    .replace(APOSTROPHE, "'")
-    .replace(SEPARATOR, ' ')
-    .trim();
+  return unaccented.replace(HIRAGANA, toKatakana).replace(APOSTROPHE, "'").replace(SEPARATOR, ' ').trim();
 }

@@ -75,14 +75,19 @@ export function encodeListPack({ kind, entries, links }: ListPackInput): Uint8Ar
   let end = 0;
   const nameEnds = entries.map(({ name }) => (end += name?.length ?? 0));
   const linkNames = Object.keys(links);
-  for (const field of linkNames) if (links[field]!.length !== entries.length) throw new Error(`list pack of ${kind}: the link ${field} has ${links[field]!.length} entries, the list ${entries.length}`);
+  for (const field of linkNames)
+    if (links[field]!.length !== entries.length)
+      throw new Error(`list pack of ${kind}: the link ${field} has ${links[field]!.length} entries, the list ${entries.length}`);
   const idsAscending = entries.every(({ id }, p) => p === 0 || id > entries[p - 1]!.id);
   const header: Header = { kind, count: entries.length, links: linkNames, nameUnits: end, idsAscending };
   return encodePack(PACK, header, {
     ids: { type: 'int32', bytes: bytesOf(Int32Array.from(entries, ({ id }, p) => int32(id, `entry ${p}'s id`))) },
     named: { type: 'int8', bytes: Uint8Array.from(entries, ({ name }) => (name === null ? 0 : 1)) },
     nameEnds: { type: 'int32', bytes: bytesOf(Int32Array.from(nameEnds)) },
-    nameRanks: { type: 'int32', bytes: bytesOf(Int32Array.from(textRanks(entries.map(({ name }) => name ?? undefined)), (rank) => (Number.isNaN(rank) ? -1 : rank))) },
+    nameRanks: {
+      type: 'int32',
+      bytes: bytesOf(Int32Array.from(textRanks(entries.map(({ name }) => name ?? undefined)), (rank) => (Number.isNaN(rank) ? -1 : rank))),
+    },
     links: { type: 'int32', bytes: bytesOf(Int32Array.from(linkNames.flatMap((field) => links[field]!.map((id, p) => int32(id, `entry ${p}'s ${field}`))))) },
     names: { type: 'utf8', bytes: utf8Bytes(entries.map(({ name }) => name ?? '').join('')) },
   });
@@ -109,7 +114,8 @@ export function decodeListPack(file: Uint8Array): ListPack {
     idsAscending,
     name: (p) => {
       if (named[p] !== 1) return undefined;
-      const start = p === 0 ? 0 : nameEnds[p - 1]!, end = nameEnds[p]!;
+      const start = p === 0 ? 0 : nameEnds[p - 1]!,
+        end = nameEnds[p]!;
       if (start > end || end > nameUnits) throw new Error(`list pack: entry ${p}'s name ends outside the names`);
       return namesText().slice(start, end);
     },
@@ -137,5 +143,12 @@ function namesOf(text: string, ends: Int32Array, named: Uint8Array): Array<strin
 
 function isHeader(value: Record<string, unknown>): value is Record<string, unknown> & Header {
   const { kind, count, links, nameUnits, idsAscending } = value;
-  return typeof kind === 'string' && isCount(count) && isCount(nameUnits) && typeof idsAscending === 'boolean' && Array.isArray(links) && links.every((l) => typeof l === 'string');
+  return (
+    typeof kind === 'string' &&
+    isCount(count) &&
+    isCount(nameUnits) &&
+    typeof idsAscending === 'boolean' &&
+    Array.isArray(links) &&
+    links.every((l) => typeof l === 'string')
+  );
 }

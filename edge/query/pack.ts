@@ -136,7 +136,12 @@ function readHeader<Name extends string>(format: PackFormat<Name>, file: Uint8Ar
  * multiple of its alignment after the one before, the last ending where the header says: no
  * section overlaps another or leaves a gap.
  */
-function checkPlaces<Name extends string>(format: PackFormat<Name>, sections: Record<Name, Section>, bytes: number, fail: (what: string, options?: ErrorOptions) => Error): void {
+function checkPlaces<Name extends string>(
+  format: PackFormat<Name>,
+  sections: Record<Name, Section>,
+  bytes: number,
+  fail: (what: string, options?: ErrorOptions) => Error,
+): void {
   let offset = 0;
   for (const name of format.sections) {
     const section = sections[name];
@@ -202,7 +207,8 @@ export function validEnds(ends: Int32Array, length: number): boolean {
 
 /** The first of `0..length` for which `before` is false, by halves (`before` true for a leading run only): what a packed column's sorted numbers are searched with. */
 export function firstAtLeast(length: number, before: (i: number) => boolean): number {
-  let low = 0, high = length;
+  let low = 0,
+    high = length;
   while (low < high) {
     const middle = (low + high) >>> 1;
     if (before(middle)) low = middle + 1;

@@ -151,7 +151,8 @@ function writeValue(out: ByteWriter, value: unknown): void {
   if (value instanceof RawJson) out.raw(value.bytes);
   else if (value instanceof SplicedJson) out.spliced(value);
   else if (Array.isArray(value)) writeArray(out, value);
-  else if (typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON !== 'function') writeObject(out, value as Record<string, unknown>);
+  else if (typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON !== 'function')
+    writeObject(out, value as Record<string, unknown>);
   else if (typeof value === 'string') out.quoted(value);
   else out.text(JSON.stringify(value) ?? 'null');
 }

@@ -59,7 +59,9 @@ export const NAME_SEPARATOR = '\n';
  */
 export function makeSearchKind(kind: string, resources: readonly NamedResource[], languages: readonly string[], byLanguage = false): SearchKindIndex {
   const index: SearchKindIndex = { kind, ids: [], names: '', counts: [], languages: [], folded: '', display: '' };
-  const names: string[] = [], folded: string[] = [], display: string[] = [];
+  const names: string[] = [],
+    folded: string[] = [],
+    display: string[] = [];
   for (const resource of resources) {
     if (resource.name.includes(NAME_SEPARATOR)) throw new Error(`${kind} ${resource.id}: a name holds a line feed`);
     const ownFolded = foldText(resource.name);
@@ -164,17 +166,21 @@ export interface PackedSearch {
 export function packSearchFiles(files: readonly SearchIndexFile[]): PackedSearch {
   const { languages, kinds } = mergeSearchFiles(files);
   if (languages.length > 127) throw new Error('search index: at most 127 languages');
-  let resources = 0, entries = 0;
+  let resources = 0,
+    entries = 0;
   for (const kind of kinds) {
     checkKind(kind);
     resources += kind.ids.length;
     entries += kind.ids.length + kind.languages.length;
   }
   const columns = {
-    resourceKind: new Int32Array(resources), resourceId: new Int32Array(resources),
-    entryResource: new Int32Array(entries), entryLanguage: new Int8Array(entries),
+    resourceKind: new Int32Array(resources),
+    resourceId: new Int32Array(resources),
+    entryResource: new Int32Array(entries),
+    entryLanguage: new Int8Array(entries),
   };
-  let resource = 0, entry = 0;
+  let resource = 0,
+    entry = 0;
   const firstEntries = kinds.map((kind, k) => {
     const first = entry;
     ({ resource, entry } = addKind(columns, kind, k, resource, entry));
@@ -187,7 +193,13 @@ export function packSearchFiles(files: readonly SearchIndexFile[]): PackedSearch
   kinds.forEach((kind, k) => checkFolded(kind, entryStart, firstEntries[k]!));
   return {
     languages,
-    kinds: kinds.map((kind) => ({ kind: kind.kind, resources: kind.ids.length, translations: kind.languages.length, names: new PackedText(kind.names), display: new PackedText(kind.display) })),
+    kinds: kinds.map((kind) => ({
+      kind: kind.kind,
+      resources: kind.ids.length,
+      translations: kind.languages.length,
+      names: new PackedText(kind.names),
+      display: new PackedText(kind.display),
+    })),
     ...columns,
     entryStart,
     signatures: null,
@@ -202,7 +214,8 @@ function addKind(columns: Columns, kind: SearchKindIndex, kindIndex: number, fir
   const resources = kind.ids.length;
   columns.resourceId.set(kind.ids, firstResource);
   columns.resourceKind.fill(kindIndex, firstResource, firstResource + resources);
-  let entry = firstEntry, translation = 0;
+  let entry = firstEntry,
+    translation = 0;
   for (let r = 0; r < resources; r++) {
     const count = kind.counts[r]!;
     columns.entryResource.fill(firstResource + r, entry, entry + count + 1);
@@ -216,7 +229,8 @@ function addKind(columns: Columns, kind: SearchKindIndex, kindIndex: number, fir
 /** Every entry's `signature`, from the joined folded names and their starts. */
 export function entrySignatures(joined: string, entryStart: Int32Array): Int32Array {
   const signatures = new Int32Array(entryStart.length - 1);
-  for (let entry = 0; entry < signatures.length; entry++) signatures[entry] = signature(joined, entryStart[entry]!, entryStart[entry + 1]! - entryStart[entry]! - 1);
+  for (let entry = 0; entry < signatures.length; entry++)
+    signatures[entry] = signature(joined, entryStart[entry]!, entryStart[entry + 1]! - entryStart[entry]! - 1);
   return signatures;
 }
 
@@ -257,7 +271,8 @@ export class SearchColumns {
     this.languages = packed.languages;
     ({ resourceKind: this.resourceKind, resourceId: this.resourceId, entryResource: this.entryResource, entryLanguage: this.entryLanguage } = packed);
     ({ joined: this.joined, entryStart: this.entryStart, signatures: this.signatures } = packed);
-    let resource = 0, entry = 0;
+    let resource = 0,
+      entry = 0;
     for (const kind of packed.kinds) {
       this.kindNames.push(new KindNames(kind, resource, entry));
       resource += kind.resources;
@@ -265,11 +280,17 @@ export class SearchColumns {
     }
   }
 
-  get entryCount(): number { return this.entryResource.length; }
-  get resourceCount(): number { return this.resourceId.length; }
+  get entryCount(): number {
+    return this.entryResource.length;
+  }
+  get resourceCount(): number {
+    return this.resourceId.length;
+  }
 
   /** The folded name's length, without reading it. */
-  foldedLength(entry: number): number { return this.entryStart[entry + 1]! - this.entryStart[entry]! - 1; }
+  foldedLength(entry: number): number {
+    return this.entryStart[entry + 1]! - this.entryStart[entry]! - 1;
+  }
 
   foldedName(entry: number): string {
     return this.joined.slice(this.entryStart[entry], this.entryStart[entry + 1]! - 1);
@@ -297,18 +318,31 @@ export class SearchColumns {
  * first and last entry's resource, the joined names' frame and last start.
  */
 function checkPacked(packed: PackedSearch): void {
-  const fail = (what: string) => { throw new Error(`search index: ${what}`); };
+  const fail = (what: string) => {
+    throw new Error(`search index: ${what}`);
+  };
   const resources = packed.kinds.reduce((n, kind) => n + kind.resources, 0);
   const entries = packed.kinds.reduce((n, kind) => n + kind.resources + kind.translations, 0);
   if (packed.languages.length > 127) fail('at most 127 languages');
-  if (packed.resourceKind.length !== resources || packed.resourceId.length !== resources) fail(`${resources} resources in the kinds, not in the resource columns`);
-  if (packed.entryResource.length !== entries || packed.entryLanguage.length !== entries || packed.entryStart.length !== entries + 1
-    || (packed.signatures !== null && packed.signatures.length !== entries)) fail(`${entries} entries in the kinds, not in the entry columns`);
+  if (packed.resourceKind.length !== resources || packed.resourceId.length !== resources)
+    fail(`${resources} resources in the kinds, not in the resource columns`);
+  if (
+    packed.entryResource.length !== entries ||
+    packed.entryLanguage.length !== entries ||
+    packed.entryStart.length !== entries + 1 ||
+    (packed.signatures !== null && packed.signatures.length !== entries)
+  )
+    fail(`${entries} entries in the kinds, not in the entry columns`);
   const { joined, entryStart, entryResource } = packed;
   if (joined[0] !== NAME_SEPARATOR || joined[joined.length - 1] !== NAME_SEPARATOR || entryStart[0] !== 1 || entryStart[entries] !== joined.length) {
     fail('the folded names do not match their starts');
   }
-  if (entries > 0 && (entryResource[0] !== 0 || entryResource[entries - 1] !== resources - 1 || packed.resourceKind[resources - 1] !== packed.kinds.length - 1 - lastEmptyKinds(packed.kinds))) {
+  if (
+    entries > 0 &&
+    (entryResource[0] !== 0 ||
+      entryResource[entries - 1] !== resources - 1 ||
+      packed.resourceKind[resources - 1] !== packed.kinds.length - 1 - lastEmptyKinds(packed.kinds))
+  ) {
     fail('the entries do not match the resources');
   }
 }
@@ -346,9 +380,12 @@ class KindNames {
 /** Throws unless a kind's lists agree in length (counted without splitting them; folded names are counted as they are found). */
 function checkKind(kind: SearchKindIndex): void {
   const translated = kind.counts.reduce((sum, n) => sum + n, 0);
-  if (kind.counts.length !== kind.ids.length || kind.languages.length !== translated
-    || countNames(kind.names, kind.ids.length) !== kind.ids.length
-    || countNames(kind.display, translated) !== translated) {
+  if (
+    kind.counts.length !== kind.ids.length ||
+    kind.languages.length !== translated ||
+    countNames(kind.names, kind.ids.length) !== kind.ids.length ||
+    countNames(kind.display, translated) !== translated
+  ) {
     throw new Error(`search index: ${kind.kind}: the lists do not agree in length`);
   }
 }

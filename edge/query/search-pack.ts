@@ -19,8 +19,15 @@ export const SEARCH_PACK_FORMAT = 'search-pack/1';
 
 /** The sections, in file order, with their type. */
 const SECTIONS = {
-  resourceKind: 'int32', resourceId: 'int32', entryResource: 'int32', entryStart: 'int32', signatures: 'int32',
-  entryLanguage: 'int8', joined: 'utf8', names: 'utf8', display: 'utf8',
+  resourceKind: 'int32',
+  resourceId: 'int32',
+  entryResource: 'int32',
+  entryStart: 'int32',
+  signatures: 'int32',
+  entryLanguage: 'int8',
+  joined: 'utf8',
+  names: 'utf8',
+  display: 'utf8',
 } as const satisfies Record<string, SectionType>;
 type SectionName = keyof typeof SECTIONS;
 const PACK: PackFormat<SectionName> = { format: SEARCH_PACK_FORMAT, label: 'search pack', sections: Object.keys(SECTIONS) as SectionName[] };
@@ -36,16 +43,25 @@ export function encodeSearchPack(packed: PackedSearch): Uint8Array {
   const signatures = packed.signatures ?? entrySignatures(packed.joined, packed.entryStart);
   const body = (name: SectionName, bytes: Uint8Array): SectionBody => ({ type: SECTIONS[name], bytes });
   const bodies: Record<SectionName, SectionBody> = {
-    resourceKind: body('resourceKind', bytesOf(packed.resourceKind)), resourceId: body('resourceId', bytesOf(packed.resourceId)),
-    entryResource: body('entryResource', bytesOf(packed.entryResource)), entryStart: body('entryStart', bytesOf(packed.entryStart)),
-    signatures: body('signatures', bytesOf(signatures)), entryLanguage: body('entryLanguage', bytesOf(packed.entryLanguage)),
+    resourceKind: body('resourceKind', bytesOf(packed.resourceKind)),
+    resourceId: body('resourceId', bytesOf(packed.resourceId)),
+    entryResource: body('entryResource', bytesOf(packed.entryResource)),
+    entryStart: body('entryStart', bytesOf(packed.entryStart)),
+    signatures: body('signatures', bytesOf(signatures)),
+    entryLanguage: body('entryLanguage', bytesOf(packed.entryLanguage)),
     joined: body('joined', utf8Bytes(packed.joined)),
     names: body('names', concat(packed.kinds.map((kind) => kind.names.bytes))),
     display: body('display', concat(packed.kinds.map((kind) => kind.display.bytes))),
   };
   const header: PackHeader = {
     languages: packed.languages,
-    kinds: packed.kinds.map((kind) => ({ kind: kind.kind, resources: kind.resources, translations: kind.translations, names: kind.names.bytes.length, display: kind.display.bytes.length })),
+    kinds: packed.kinds.map((kind) => ({
+      kind: kind.kind,
+      resources: kind.resources,
+      translations: kind.translations,
+      names: kind.names.bytes.length,
+      display: kind.display.bytes.length,
+    })),
   };
   return encodePack(PACK, header, bodies);
 }
@@ -88,10 +104,13 @@ function isHeaderKind(value: unknown): value is PackHeader['kinds'][number] {
 
 /** Each kind with its own names and display names, as views into the sections (decoded on first use). */
 function splitKinds(kinds: PackHeader['kinds'], names: Uint8Array, display: Uint8Array): PackedKind[] {
-  let nameAt = 0, displayAt = 0;
+  let nameAt = 0,
+    displayAt = 0;
   return kinds.map((kind) => {
     const packed: PackedKind = {
-      kind: kind.kind, resources: kind.resources, translations: kind.translations,
+      kind: kind.kind,
+      resources: kind.resources,
+      translations: kind.translations,
       names: new PackedText(names.subarray(nameAt, nameAt + kind.names)),
       display: new PackedText(display.subarray(displayAt, displayAt + kind.display)),
     };

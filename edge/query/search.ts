@@ -23,7 +23,16 @@
  */
 
 import { BoundedEditDistance } from './edit-distance.ts';
-import { entrySignatures, NAME_SEPARATOR, OWN_NAME, packSearchFiles, SearchColumns, signature, type PackedSearch, type SearchIndexFile } from './search-index.ts';
+import {
+  entrySignatures,
+  NAME_SEPARATOR,
+  OWN_NAME,
+  packSearchFiles,
+  SearchColumns,
+  signature,
+  type PackedSearch,
+  type SearchIndexFile,
+} from './search-index.ts';
 
 /** How a name matched, best first. */
 export const MatchRank = { Exact: 0, Prefix: 1, Substring: 2, Fuzzy: 3 } as const;
@@ -108,9 +117,15 @@ export class SearchIndex {
     return new SearchIndex(packSearchFiles(files));
   }
 
-  get kinds(): readonly string[] { return this.columns.kinds; }
-  get resourceCount(): number { return this.columns.resourceCount; }
-  get entryCount(): number { return this.columns.entryCount; }
+  get kinds(): readonly string[] {
+    return this.columns.kinds;
+  }
+  get resourceCount(): number {
+    return this.columns.resourceCount;
+  }
+  get entryCount(): number {
+    return this.columns.entryCount;
+  }
 
   /** Every resource matching a folded query (see `foldText`), best first. An empty query matches nothing. */
   search(foldedQuery: string, options: SearchOptions = {}): SearchResult {
@@ -127,13 +142,16 @@ export class SearchIndex {
     if (maxEdits > 0) this.matchFuzzy(foldedQuery, maxEdits, allowedKind);
     const keys = scratch.sortedKeys();
     const entries = new Int32Array(keys.length);
-    keys.forEach((key, i) => { entries[i] = scratch.bestEntry(keyResource(key)); });
+    keys.forEach((key, i) => {
+      entries[i] = scratch.bestEntry(keyResource(key));
+    });
     return this.result(keys, entries);
   }
 
   /** Exact, prefix and substring matches, in one pass of indexOf over the joined names. */
   private matchText(query: string, substringFrom: number, allowedKind: boolean[]): void {
-    const columns = this.columns, joined = columns.joined;
+    const columns = this.columns,
+      joined = columns.joined;
     const prefixOnly = query.length < substringFrom;
     const needle = prefixOnly ? NAME_SEPARATOR + query : query;
     const shift = prefixOnly ? 1 : 0;
@@ -157,11 +175,13 @@ export class SearchIndex {
    */
   private matchFuzzy(query: string, maxEdits: number, allowedKind: boolean[]): void {
     const { joined, entryStart } = this.columns;
-    const signatures = this.signatures ??= entrySignatures(joined, entryStart);
+    const signatures = (this.signatures ??= entrySignatures(joined, entryStart));
     const querySignature = signature(query, 0, query.length);
-    const shortest = query.length - maxEdits, longest = query.length + maxEdits;
+    const shortest = query.length - maxEdits,
+      longest = query.length + maxEdits;
     for (let entry = 0; entry < signatures.length; entry++) {
-      const start = entryStart[entry]!, length = entryStart[entry + 1]! - start - 1;
+      const start = entryStart[entry]!,
+        length = entryStart[entry + 1]! - start - 1;
       if (length < shortest || length > longest || length === 0 || this.scratch.isMatched(entry)) continue;
       // each edit brings in at most one character and takes out at most one: a name with more
       // than maxEdits characters (or signature bits) the query lacks, or the other way round, is too far
@@ -189,10 +209,12 @@ export class SearchIndex {
   /** The entry whose folded name holds position `at` of the joined names (binary search of starts). */
   private entryAt(at: number): number {
     const starts = this.columns.entryStart;
-    let low = 0, high = starts.length - 1;
+    let low = 0,
+      high = starts.length - 1;
     while (low < high) {
       const middle = (low + high + 1) >> 1;
-      if (starts[middle]! <= at) low = middle; else high = middle - 1;
+      if (starts[middle]! <= at) low = middle;
+      else high = middle - 1;
     }
     return low;
   }
@@ -201,7 +223,8 @@ export class SearchIndex {
     return {
       count: keys.length,
       hits: (offset, limit) => {
-        const from = Math.max(0, offset), to = Math.min(keys.length, from + Math.max(0, limit));
+        const from = Math.max(0, offset),
+          to = Math.min(keys.length, from + Math.max(0, limit));
         const hits: SearchHit[] = [];
         for (let i = from; i < to; i++) hits.push(this.hit(keys[i]!, entries[i]!));
         return hits;
@@ -219,7 +242,7 @@ export class SearchIndex {
       id: resourceId[resource]!,
       name: this.columns.resourceName(resource),
       matchedName: this.columns.displayName(entry),
-      language: language === OWN_NAME ? null : languages[language] ?? null,
+      language: language === OWN_NAME ? null : (languages[language] ?? null),
       rank: Math.floor(head / 3) as MatchRank,
       edits: head % 3,
     };
@@ -262,8 +285,12 @@ class SearchScratch {
     this.touched = [];
   }
 
-  isMatched(entry: number): boolean { return this.entryGeneration[entry] === this.generation; }
-  markMatched(entry: number): void { this.entryGeneration[entry] = this.generation; }
+  isMatched(entry: number): boolean {
+    return this.entryGeneration[entry] === this.generation;
+  }
+  markMatched(entry: number): void {
+    this.entryGeneration[entry] = this.generation;
+  }
 
   /** Keeps the entry when it is the resource's best so far. */
   offer(resource: number, entry: number, key: number): void {
@@ -278,9 +305,13 @@ class SearchScratch {
   /** Each touched resource's best key, ascending (keys are distinct: each holds its resource). */
   sortedKeys(): Float64Array {
     const keys = new Float64Array(this.touched.length);
-    this.touched.forEach((resource, i) => { keys[i] = this.resourceKey[resource]!; });
+    this.touched.forEach((resource, i) => {
+      keys[i] = this.resourceKey[resource]!;
+    });
     return keys.sort();
   }
 
-  bestEntry(resource: number): number { return this.resourceEntry[resource]!; }
+  bestEntry(resource: number): number {
+    return this.resourceEntry[resource]!;
+  }
 }

@@ -31,7 +31,8 @@ export function sortPositions(positions: readonly number[], columns: readonly So
 
 /** Negative when `a` comes first; a missing value (NaN) always last. */
 function compareValues(a: number, b: number, descending: boolean): number {
-  const aMissing = Number.isNaN(a), bMissing = Number.isNaN(b);
+  const aMissing = Number.isNaN(a),
+    bMissing = Number.isNaN(b);
   if (aMissing || bMissing) return aMissing === bMissing ? 0 : aMissing ? 1 : -1;
   return descending ? b - a : a - b;
 }
@@ -39,7 +40,9 @@ function compareValues(a: number, b: number, descending: boolean): number {
 /** A column of numbers (null: none), as a sort reads it. */
 export function numberColumn(values: ReadonlyArray<number | null>): Float64Array {
   const column = new Float64Array(values.length);
-  values.forEach((v, p) => { column[p] = v === null ? NaN : v; });
+  values.forEach((v, p) => {
+    column[p] = v === null ? NaN : v;
+  });
   return column;
 }
 
@@ -59,7 +62,8 @@ export function textRanks(texts: ReadonlyArray<string | undefined>): Float64Arra
   const order = new Int32Array(named);
   for (let p = 0, at = 0; p < texts.length; p++) if (texts[p] !== undefined) order[at++] = p;
   order.sort((a, b) => {
-    const x = texts[a]!, y = texts[b]!;
+    const x = texts[a]!,
+      y = texts[b]!;
     return x < y ? -1 : x > y ? 1 : 0;
   });
   let rank = -1;

@@ -21,7 +21,10 @@ export interface RangeSummary {
 
 /** The summary of a range column (NaN: no value) over these list positions. */
 export function summarize(column: Float64Array, positions: readonly number[]): RangeSummary {
-  let count = 0, sum = 0, min = Infinity, max = -Infinity;
+  let count = 0,
+    sum = 0,
+    min = Infinity,
+    max = -Infinity;
   for (const p of positions) {
     const value = column[p]!;
     if (Number.isNaN(value)) continue;

@@ -32,13 +32,15 @@ export function asOfFields(contract: Contract, kinds: readonly string[]): AsOfFi
     const then = propertiesOf(contract.schemas[component]);
     const description = (field: string) => (then[field]?.description as string | undefined) ?? '';
     const fields = Object.keys(then);
-    return [{
-      kind,
-      component,
-      asOf: fields.filter((f) => description(f).startsWith(AS_OF_MARK)),
-      gone: Object.keys(propertiesOf(contract.schemas[item])).filter((f) => !(f in then)),
-      today: fields.filter((f) => !description(f).startsWith(AS_OF_MARK) && TODAY_MARK.test(description(f))),
-    }];
+    return [
+      {
+        kind,
+        component,
+        asOf: fields.filter((f) => description(f).startsWith(AS_OF_MARK)),
+        gone: Object.keys(propertiesOf(contract.schemas[item])).filter((f) => !(f in then)),
+        today: fields.filter((f) => !description(f).startsWith(AS_OF_MARK) && TODAY_MARK.test(description(f))),
+      },
+    ];
   });
 }
 

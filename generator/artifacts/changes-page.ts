@@ -15,7 +15,11 @@ const SHOWN_KINDS = 6;
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 function kindLine(kind: string, k: ChangeReport['kinds'][string]): string {
-  const parts = [k.added.length && `${k.added.length} added`, k.removed.length && `${k.removed.length} removed`, k.changed.length && `${k.changed.length} changed`].filter(Boolean);
+  const parts = [
+    k.added.length && `${k.added.length} added`,
+    k.removed.length && `${k.removed.length} removed`,
+    k.changed.length && `${k.changed.length} changed`,
+  ].filter(Boolean);
   return `<li><code>${escapeHtml(kind)}</code>: ${parts.join(', ')}</li>`;
 }
 
@@ -35,7 +39,10 @@ export function changesSection(outDir: string): string {
     body =
       `<p>The latest data version, upstream <code>${escapeHtml(report.from.slice(0, 7))}</code> → <code>${escapeHtml(report.to.slice(0, 7))}</code>, ` +
       `changed ${plural(report.tables.length, 'table')}; items: ${added} added, ${removed} removed, ${changed} changed.</p>` +
-      `<ul class="changes">${kinds.slice(0, SHOWN_KINDS).map(([kind, k]) => kindLine(kind, k)).join('')}${more}</ul>` +
+      `<ul class="changes">${kinds
+        .slice(0, SHOWN_KINDS)
+        .map(([kind, k]) => kindLine(kind, k))
+        .join('')}${more}</ul>` +
       `<p>Its full report, with the field paths of each changed item: ${tryLink(`/v2/changes/${report.to}`, `/v2/changes/${report.to.slice(0, 7)}…`)}. Every version: ${all} (${plural(list.count, 'report')}).</p>`;
   }
   return `<section id="changes" aria-labelledby="changes-title"><h2 id="changes-title">What changed</h2><div class="card">${body}</div></section>`;

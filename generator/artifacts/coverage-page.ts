@@ -23,7 +23,9 @@ function cell(k: KindCoverage, generation: string | null, count: number, field: 
 }
 
 function kindTable(k: KindCoverage): string {
-  const head = k.generations.map((g) => `<th scope="col" title="${escapeHtml(g.generation ?? 'no generation')}: ${g.count} items">${escapeHtml(generationLabel(g.generation))}</th>`).join('');
+  const head = k.generations
+    .map((g) => `<th scope="col" title="${escapeHtml(g.generation ?? 'no generation')}: ${g.count} items">${escapeHtml(generationLabel(g.generation))}</th>`)
+    .join('');
   const rows = k.fields.map((field) => {
     const cells = k.generations.map((g) => {
       const c = g.fields[field]!;
@@ -41,9 +43,10 @@ function kindTable(k: KindCoverage): string {
 /** The as-of disagreements as a table: each case's generation, item, field and the names that did not exist yet. */
 function asOfTable(cases: CoverageMap['as_of']): string {
   if (!cases.length) return '<p id="coverage-as-of">As of every generation, no as-of value names a type or ability that did not exist yet.</p>';
-  const rows = cases.map((c) =>
-    `<tr><td>${escapeHtml(generationLabel(c.as_of))}</td><td><a data-try href="/v2/as-of/${escapeHtml(c.as_of)}/${escapeHtml(c.kind)}/${escapeHtml(c.name)}/"><code>${escapeHtml(c.kind)}/${escapeHtml(c.name)}</code></a></td>` +
-    `<td><code>${escapeHtml(c.field)}</code></td><td>${c.names.map((n) => `<code>${escapeHtml(n)}</code>`).join(', ')}</td></tr>`,
+  const rows = cases.map(
+    (c) =>
+      `<tr><td>${escapeHtml(generationLabel(c.as_of))}</td><td><a data-try href="/v2/as-of/${escapeHtml(c.as_of)}/${escapeHtml(c.kind)}/${escapeHtml(c.name)}/"><code>${escapeHtml(c.kind)}/${escapeHtml(c.name)}</code></a></td>` +
+      `<td><code>${escapeHtml(c.field)}</code></td><td>${c.names.map((n) => `<code>${escapeHtml(n)}</code>`).join(', ')}</td></tr>`,
   );
   return (
     `<p>Where the data disagrees with itself as of a game: the upstream’s own <code>past_*</code> fields leave these as-of values naming a type or ability that did not exist yet then. ` +

@@ -47,7 +47,6 @@ const GROUPS: { title: string; resources: readonly AnyResource[] }[] = [
   { title: 'Items and berries', resources: items },
 ];
 
-
 const number = (n: number) => n.toLocaleString('en-US');
 
 /** What the page says about one kind, all from the build's own files. */
@@ -145,13 +144,13 @@ export function downloadsSection(ctx: Pick<ArtifactContext, 'routes'>, own: Read
     .filter((route) => !own.has(route))
     .sort();
   if (!routes.length) return { nav: '', section: '' };
-  const perKind = routes
-    .flatMap((r) => (NDJSON.exec(r) ? [{ route: r, kind: NDJSON.exec(r)![1]! }] : []))
-    .sort((a, b) => (a.kind < b.kind ? -1 : 1));
-  const single = routes.filter((r) => !NDJSON.test(r)).map((route) => {
-    const what = describeDownload(route);
-    return `<li>${fileLink(route)}${what ? `: ${escapeHtml(what)}` : ''}</li>`;
-  });
+  const perKind = routes.flatMap((r) => (NDJSON.exec(r) ? [{ route: r, kind: NDJSON.exec(r)![1]! }] : [])).sort((a, b) => (a.kind < b.kind ? -1 : 1));
+  const single = routes
+    .filter((r) => !NDJSON.test(r))
+    .map((route) => {
+      const what = describeDownload(route);
+      return `<li>${fileLink(route)}${what ? `: ${escapeHtml(what)}` : ''}</li>`;
+    });
   const parts = [];
   if (single.length) parts.push(`<div class="card"><h3>Documents and the whole API</h3><ul>${single.join('')}</ul></div>`);
   if (perKind.length) {
@@ -279,7 +278,9 @@ function queryRow(kind: string, queries: QueryShape): string {
 
 /** A declared link's fields, as the page writes them: `species.…` (any field of a creature-species entry). */
 const linkedFields = (queries: QueryShape): string[] =>
-  Object.entries(queries.links ?? {}).map(([field, target]) => `${code(`${field}.…`)} (any field of <a href="#${resourceAnchor(target)}">${escapeHtml(target)}</a>, e.g. ${code(`${field}.names`)})`);
+  Object.entries(queries.links ?? {}).map(
+    ([field, target]) => `${code(`${field}.…`)} (any field of <a href="#${resourceAnchor(target)}">${escapeHtml(target)}</a>, e.g. ${code(`${field}.names`)})`,
+  );
 
 /** Each collection's filters, ranges and fields, from the routing table the request logic reads. */
 export function queryParameters(routes: Pick<Routes, 'kinds' | 'queries'>, kinds: readonly string[]): string {
@@ -306,7 +307,9 @@ const routeOf = (file: string) => (file === 'index.html' ? '/' : `/${file}`);
 export const docsPage: ArtifactMaker = {
   name: 'docs page',
   make(ctx) {
-    const files = readdirSync(siteDir).filter((f) => statSync(join(siteDir, f)).isFile()).sort();
+    const files = readdirSync(siteDir)
+      .filter((f) => statSync(join(siteDir, f)).isFile())
+      .sort();
     if (!files.includes('index.html')) throw new Error(`${siteDir} has no index.html`);
     const own = new Set(files.map(routeOf));
     const downloads = downloadsSection(ctx, own);

@@ -42,7 +42,13 @@ export function netlifyStaticHeaders(routes: Routes, meta: Meta): string {
   return [...types]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([pattern, type]) =>
-      [pattern, `Content-Type: ${type}`, `X-Data-Version: ${meta.upstream_commit}`, `Cache-Control: ${CACHE_OK}`, 'Access-Control-Expose-Headers: ETag, X-Data-Version'].join('\n  '),
+      [
+        pattern,
+        `Content-Type: ${type}`,
+        `X-Data-Version: ${meta.upstream_commit}`,
+        `Cache-Control: ${CACHE_OK}`,
+        'Access-Control-Expose-Headers: ETag, X-Data-Version',
+      ].join('\n  '),
     )
     .join('\n')
     .concat('\n');
@@ -64,14 +70,26 @@ const staticFallbackRedirects: ArtifactMaker = {
  * The page's position (the parameters links write as the page, `limit` and `offset`) picks a
  * precomputed page (netlify.toml); q has its own rule there.
  */
-const PAGE_PARAMS = new Set([...Object.values(COLLECTION_TABLE).filter((param) => param.link === undefined).map((param) => param.name), 'q']);
+const PAGE_PARAMS = new Set([
+  ...Object.values(COLLECTION_TABLE)
+    .filter((param) => param.link === undefined)
+    .map((param) => param.name),
+  'q',
+]);
 
 export function netlifyFallbackRedirects(routes: Routes): string {
   const kinds = routes.kinds.map((kind) => routes.queries[kind]);
   const params = new Set(kinds.flatMap((queries) => collectionParams(queries)).filter((p) => !PAGE_PARAMS.has(p)));
   const notFound = `/${notFoundFile}`;
   const header = '# Collections asked to filter or shape a list have no static answer (generator/artifacts/index.ts).\n';
-  return header + [...params].sort().map((param) => `/${API_PREFIX}/:kind  ${param}=:value  ${notFound}  404`).join('\n') + '\n';
+  return (
+    header +
+    [...params]
+      .sort()
+      .map((param) => `/${API_PREFIX}/:kind  ${param}=:value  ${notFound}  404`)
+      .join('\n') +
+    '\n'
+  );
 }
 
 /** Every maker, in the order they run. */

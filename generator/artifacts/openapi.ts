@@ -43,18 +43,50 @@ import { pathsBelow } from '../../edge/list-fields.ts';
 import type { AnyResource } from '../resources/define.ts';
 import type { ArtifactMaker } from './artifact.ts';
 import {
-  collectionEntries, collectionTable, COLLECTION_TABLE, MAX_ID, NAME_PATTERN, scopeWithout, SEARCH_TABLE, type AnyParam, type ContractScope, type KindScope,
+  collectionEntries,
+  collectionTable,
+  COLLECTION_TABLE,
+  MAX_ID,
+  NAME_PATTERN,
+  scopeWithout,
+  SEARCH_TABLE,
+  type AnyParam,
+  type ContractScope,
+  type KindScope,
 } from '../../edge/parameter-table.ts';
-import { BadParameterSchema, RANGE_PATTERN, aggregateProperties, readVocabularies, SearchPageSchema, SearchResultSchema, type Vocabularies } from './query-contract.ts';
+import {
+  BadParameterSchema,
+  RANGE_PATTERN,
+  aggregateProperties,
+  readVocabularies,
+  SearchPageSchema,
+  SearchResultSchema,
+  type Vocabularies,
+} from './query-contract.ts';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 export type JsonSchema = { [key: string]: JsonValue };
 
 /** Every module of schemas/output/ by file name: their exported constants name the shared shapes. */
 export const outputSchemaModules: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
-  battle, berries, changes, common, contests, creatures, encounters, evolution, items, moves, 'species-traits': speciesTraits, species, sprites, summaries, world,
+  battle,
+  berries,
+  changes,
+  common,
+  contests,
+  creatures,
+  encounters,
+  evolution,
+  items,
+  moves,
+  'species-traits': speciesTraits,
+  species,
+  sprites,
+  summaries,
+  world,
   // the documents about the data, made by the build itself: the change reports, the coverage map
-  'change-list': changeList, coverage,
+  'change-list': changeList,
+  coverage,
   // the answers as of a game, made at the edge
   'as-of': asOfSchemas,
 };
@@ -62,7 +94,9 @@ export const outputSchemaModules: Readonly<Record<string, Readonly<Record<string
 /** `GET {base}/meta/`: what was built (edge/layout.ts `Meta`, which the handler reads). */
 export const MetaSchema = Type.Object(
   {
-    upstream_commit: Type.String({ description: 'The commit of the upstream data set the responses were built from; every answer carries it as `X-Data-Version` too.' }),
+    upstream_commit: Type.String({
+      description: 'The commit of the upstream data set the responses were built from; every answer carries it as `X-Data-Version` too.',
+    }),
     built_at: Type.String({ format: 'date-time', description: 'When the build ran, in UTC (ISO 8601). Reproducible builds set it from SOURCE_DATE_EPOCH.' }),
     version: Type.String({ description: 'This API’s own version (of the code that made the responses), not the data’s.' }),
     base_url: Type.String({ format: 'uri', description: 'The base URL every link in every response starts with (ends in `/v2`).' }),
@@ -71,7 +105,10 @@ export const MetaSchema = Type.Object(
     }),
     downloads: Type.Object(
       {
-        archive: Type.String({ format: 'uri', description: 'URL of one `.tar.gz` archive holding every file of the API, named after the version and the upstream commit.' }),
+        archive: Type.String({
+          format: 'uri',
+          description: 'URL of one `.tar.gz` archive holding every file of the API, named after the version and the upstream commit.',
+        }),
         collections: Type.Record(Type.String(), Type.String({ format: 'uri', description: 'URL of the collection’s gzip’d NDJSON file.' }), {
           description: 'Per collection (by path segment), the URL of a gzip’d NDJSON file: every item’s full response, one JSON document a line.',
         }),
@@ -80,7 +117,8 @@ export const MetaSchema = Type.Object(
     ),
     deploy_date: Type.String({
       pattern: '^[0-9]+$',
-      description: 'The upstream service’s own key, kept for clients written against it: the build time (`built_at`) in Unix seconds, as a string. A client can drop its cache when it changes.',
+      description:
+        'The upstream service’s own key, kept for clients written against it: the build time (`built_at`) in Unix seconds, as a string. A client can drop its cache when it changes.',
     }),
     hash: Type.String({ description: 'The upstream service’s own key: the commit of the data set, the same as `upstream_commit`.' }),
     tag: Type.Union([Type.String(), Type.Null()], {
@@ -90,7 +128,9 @@ export const MetaSchema = Type.Object(
     changes: Type.Object(
       {
         list: Type.String({ format: 'uri', description: 'URL of `/changes/`: every data version’s change report, newest first.' }),
-        latest: Type.Union([Type.String({ format: 'uri' }), Type.Null()], { description: 'URL of the change report of this build’s data version; null when none was made for it.' }),
+        latest: Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
+          description: 'URL of the change report of this build’s data version; null when none was made for it.',
+        }),
       },
       { additionalProperties: false, description: 'What each data version changed.' },
     ),
@@ -110,7 +150,10 @@ export const rootIndexSchema = (routes: Routes) =>
         k,
         Type.String({
           format: 'uri',
-          description: k === 'meta' ? 'URL of `/meta/`: what was built, from which data, and the bulk downloads.' : `URL of the \`/${k}/\` collection: a paginated list of links to every ${k}.`,
+          description:
+            k === 'meta'
+              ? 'URL of `/meta/`: what was built, from which data, and the bulk downloads.'
+              : `URL of the \`/${k}/\` collection: a paginated list of links to every ${k}.`,
         }),
       ]),
     ),
@@ -119,7 +162,11 @@ export const rootIndexSchema = (routes: Routes) =>
 
 /** `creature-species` → `CreatureSpecies`. */
 export const pascalCase = (kebab: string) =>
-  kebab.split(/[-_\s]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+  kebab
+    .split(/[-_\s]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
 
 export const componentRef = (name: string) => `#/components/schemas/${name}`;
 
@@ -156,9 +203,27 @@ const isSchema = (value: unknown): value is TSchema => typeof value === 'object'
 
 /** Keywords whose value is copied as it is (no subschema inside). */
 const VALUE_KEYWORDS = new Set([
-  'type', 'required', 'const', 'enum', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
-  'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties',
-  'title', 'description', 'default',
+  'type',
+  'required',
+  'const',
+  'enum',
+  'format',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'maxProperties',
+  'title',
+  'description',
+  'default',
 ]);
 const SCHEMA_MAP_KEYWORDS = new Set(['properties', 'patternProperties']);
 const SCHEMA_LIST_KEYWORDS = new Set(['anyOf', 'allOf', 'oneOf', 'prefixItems']);
@@ -296,9 +361,20 @@ export function buildContract(resources: readonly AnyResource[], routes: Routes)
   const components = new ComponentSet(summaries);
   for (const [name, schema] of roots) components.claim(name, schema);
   const fixed: [string, TSchema][] = [
-    [PAGINATED_LIST, common.PaginatedList], [NOT_FOUND, common.NotFound], [META, MetaSchema], [COVERAGE_MAP, CoverageMap], [CHANGE_LIST, ChangeList], [CHANGE_REPORT, ChangeReport], [ROOT_INDEX, rootIndexSchema(routes)],
-    [ERROR_BODY, common.ErrorBody], [BAD_PARAMETER, BadParameterSchema], [SEARCH_PAGE, SearchPageSchema], [SEARCH_RESULT, SearchResultSchema],
-    ...Object.entries(AS_OF_ITEMS).map(([kind, schema]): [string, TSchema] => [asOfComponent(kind), schema]), [MATCHUPS, Matchups], [AS_OF_NOT_FOUND, AsOfNotFound],
+    [PAGINATED_LIST, common.PaginatedList],
+    [NOT_FOUND, common.NotFound],
+    [META, MetaSchema],
+    [COVERAGE_MAP, CoverageMap],
+    [CHANGE_LIST, ChangeList],
+    [CHANGE_REPORT, ChangeReport],
+    [ROOT_INDEX, rootIndexSchema(routes)],
+    [ERROR_BODY, common.ErrorBody],
+    [BAD_PARAMETER, BadParameterSchema],
+    [SEARCH_PAGE, SearchPageSchema],
+    [SEARCH_RESULT, SearchResultSchema],
+    ...Object.entries(AS_OF_ITEMS).map(([kind, schema]): [string, TSchema] => [asOfComponent(kind), schema]),
+    [MATCHUPS, Matchups],
+    [AS_OF_NOT_FOUND, AsOfNotFound],
   ];
   for (const [name, schema] of fixed) components.claim(name, schema);
   for (const module of Object.keys(outputSchemaModules).sort()) {
@@ -310,7 +386,11 @@ export function buildContract(resources: readonly AnyResource[], routes: Routes)
   }
   components.sealNames(new Set(roots.map(([, schema]) => schema)));
   for (const [name, schema] of [...roots, ...fixed]) components.define(name, schema);
-  const sorted = Object.fromEntries(Object.keys(components.schemas).sort().map((name) => [name, components.schemas[name]!]));
+  const sorted = Object.fromEntries(
+    Object.keys(components.schemas)
+      .sort()
+      .map((name) => [name, components.schemas[name]!]),
+  );
   const asOf = Object.fromEntries(Object.keys(AS_OF_ITEMS).map((kind) => [kind, asOfComponent(kind)]));
   return { schemas: sorted, items, subresources, asOf };
 }
@@ -376,18 +456,30 @@ const EVERY_HEADER = Object.keys(HEADERS) as Array<keyof typeof HEADERS>;
 
 /** The error answers of any path, whatever it serves (`#/components/responses/…`), by status. */
 const PATH_ERRORS: Record<string, [name: string, response: JsonValue]> = {
-  '405': ['MethodNotAllowed', errorResponse(
-    'A method other than GET or HEAD, on any path: the API is read-only (`method_not_allowed`). `Allow` names the methods it answers.',
-    EVERY_HEADER,
-    { Allow: { description: 'The methods the API answers: `GET, HEAD`.', schema: { type: 'string' } } },
-  )],
+  '405': [
+    'MethodNotAllowed',
+    errorResponse(
+      'A method other than GET or HEAD, on any path: the API is read-only (`method_not_allowed`). `Allow` names the methods it answers.',
+      EVERY_HEADER,
+      { Allow: { description: 'The methods the API answers: `GET, HEAD`.', schema: { type: 'string' } } },
+    ),
+  ],
   '431': ['HeaderTooLarge', errorResponse('The request’s headers are larger than the server reads (`header_too_large`).', ['ETag', 'Cache-Control'])],
-  '500': ['Internal', errorResponse('A fault of ours, not the request’s: a broken build or a bug (`internal`). It was logged; the answer is stored nowhere (`Cache-Control: no-store`).', ['ETag', 'Cache-Control'])],
-  '503': ['Unavailable', errorResponse(
-    'At the CDN, the deploy’s own files could not be read just now (`unavailable`); stored nowhere. Ask again after `Retry-After`.',
-    ['Cache-Control'],
-    { 'Retry-After': { description: 'Seconds to wait before asking again.', schema: { type: 'integer' } } },
-  )],
+  '500': [
+    'Internal',
+    errorResponse(
+      'A fault of ours, not the request’s: a broken build or a bug (`internal`). It was logged; the answer is stored nowhere (`Cache-Control: no-store`).',
+      ['ETag', 'Cache-Control'],
+    ),
+  ],
+  '503': [
+    'Unavailable',
+    errorResponse(
+      'At the CDN, the deploy’s own files could not be read just now (`unavailable`); stored nowhere. Ask again after `Retry-After`.',
+      ['Cache-Control'],
+      { 'Retry-After': { description: 'Seconds to wait before asking again.', schema: { type: 'integer' } } },
+    ),
+  ],
 };
 
 /** Every operation of `paths` with the error answers of any path besides its own. */
@@ -430,7 +522,9 @@ export function parameterObject(param: AnyParam, scope: ContractScope): JsonSche
   const { contract } = param;
   const schema = contract.schema(scope);
   return {
-    name: param.name, in: 'query', required: contract.required ?? false,
+    name: param.name,
+    in: 'query',
+    required: contract.required ?? false,
     ...(schema.type === 'array' ? { style: 'form', explode: false } : {}),
     description: contract.describe(scope),
     schema,
@@ -440,47 +534,70 @@ export function parameterObject(param: AnyParam, scope: ContractScope): JsonSche
 
 /** A parameter where a path takes it: a reference to its component when it has one, else written out. */
 const parameterAt = (param: AnyParam, scope: ContractScope): JsonValue =>
-  (param.contract.component ? { $ref: `#/components/parameters/${param.name}` } : parameterObject(param, scope));
+  param.contract.component ? { $ref: `#/components/parameters/${param.name}` } : parameterObject(param, scope);
 
 /** The query parameters of every collection (`#/components/parameters/…`): the table's components. */
 const collectionParameterComponents = (): Record<string, JsonSchema> =>
-  Object.fromEntries(Object.values(COLLECTION_TABLE).map((param) => [param.name, parameterObject(param, contractScope(scopeWithout('', []), () => ''))]));
+  Object.fromEntries(
+    Object.values(COLLECTION_TABLE).map((param) => [
+      param.name,
+      parameterObject(
+        param,
+        contractScope(scopeWithout('', []), () => ''),
+      ),
+    ]),
+  );
 
 /** `/` and `/meta/`. */
 const META_PATHS: Record<string, JsonValue> = {
   '/': {
     get: {
-      operationId: 'getRoot', summary: 'Every collection', tags: ['meta'],
+      operationId: 'getRoot',
+      summary: 'Every collection',
+      tags: ['meta'],
       responses: { '200': ok('Each collection’s URL by name.', ROOT_INDEX) },
     },
   },
   '/meta/': {
     get: {
-      operationId: 'getMeta', summary: 'What was built', tags: ['meta'],
+      operationId: 'getMeta',
+      summary: 'What was built',
+      tags: ['meta'],
       responses: { '200': ok('The upstream commit, build time, version, base URL and each collection’s size.', META) },
     },
   },
   '/meta/coverage/': {
     get: {
-      operationId: 'getCoverage', summary: 'What the data lacks', tags: ['meta'],
-      description: 'The coverage map: for creature, creature-species, move, ability and item, per generation, the share of items whose each field is null, empty or missing, and whose names and flavor texts lack English or one of the five next largest languages.',
+      operationId: 'getCoverage',
+      summary: 'What the data lacks',
+      tags: ['meta'],
+      description:
+        'The coverage map: for creature, creature-species, move, ability and item, per generation, the share of items whose each field is null, empty or missing, and whose names and flavor texts lack English or one of the five next largest languages.',
       responses: { '200': ok('Each covered kind’s fields by generation, with the items lacking each.', COVERAGE_MAP) },
     },
   },
   '/changes/': {
     get: {
-      operationId: 'listChanges', summary: 'What each data version changed', tags: ['meta'],
+      operationId: 'listChanges',
+      summary: 'What each data version changed',
+      tags: ['meta'],
       responses: { '200': ok('The data versions with a change report, newest first, each with its summary counts.', CHANGE_LIST) },
     },
   },
   '/changes/{commit}': {
     get: {
-      operationId: 'getChanges', summary: 'What one data version changed', tags: ['meta'],
-      parameters: [{
-        name: 'commit', in: 'path', required: true,
-        description: 'The upstream commit the version is built from (`to`): 40 hex digits, or a prefix of 7 or more that starts one listed version only.',
-        schema: { type: 'string', pattern: '^[0-9a-fA-F]{7,40}$' },
-      }],
+      operationId: 'getChanges',
+      summary: 'What one data version changed',
+      tags: ['meta'],
+      parameters: [
+        {
+          name: 'commit',
+          in: 'path',
+          required: true,
+          description: 'The upstream commit the version is built from (`to`): 40 hex digits, or a prefix of 7 or more that starts one listed version only.',
+          schema: { type: 'string', pattern: '^[0-9a-fA-F]{7,40}$' },
+        },
+      ],
       responses: {
         '200': ok('The tables that differ, and the items added, removed and changed by kind, with the field paths that changed.', CHANGE_REPORT),
         '404': notFoundRef,
@@ -494,7 +611,9 @@ function itemKeyParameter(idOnly: boolean, example: KindExample | undefined): Js
   const parameter: JsonSchema = idOnly
     ? { name: 'id', in: 'path', required: true, description: 'The numeric id.', schema: { type: 'integer' } }
     : {
-        name: 'idOrName', in: 'path', required: true,
+        name: 'idOrName',
+        in: 'path',
+        required: true,
         description: 'The numeric id or the name (lowercase, hyphenated; any letter case is accepted).',
         schema: { type: 'string' },
       };
@@ -525,7 +644,10 @@ function valueSchema(target: string | null, vocabularies: Vocabularies): JsonSch
   if (values === undefined) {
     return {
       description: `A ${target}, by name (any letter case) or id; \`/${target}/\` lists them all.`,
-      anyOf: [{ type: 'string', pattern: NAME_PATTERN }, { type: 'integer', minimum: 0, maximum: MAX_ID }],
+      anyOf: [
+        { type: 'string', pattern: NAME_PATTERN },
+        { type: 'integer', minimum: 0, maximum: MAX_ID },
+      ],
     };
   }
   const byId: JsonSchema = { type: 'integer', enum: values.ids };
@@ -536,12 +658,20 @@ function valueSchema(target: string | null, vocabularies: Vocabularies): JsonSch
 }
 
 /** The schemas the query parameters name, by component: each target kind's values, yes/no, the range form. */
-export function querySchemas(routes: Pick<Routes, 'queries'>, vocabularies: Vocabularies, taken: Readonly<Record<string, unknown>>): Record<string, JsonSchema> {
+export function querySchemas(
+  routes: Pick<Routes, 'queries'>,
+  vocabularies: Vocabularies,
+  taken: Readonly<Record<string, unknown>>,
+): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
   for (const queries of Object.values(routes.queries)) {
     for (const filter of queries.filters) out[valueComponent(filter.target)] ??= valueSchema(filter.target, vocabularies);
     if (queries.ranges.length) {
-      out[INTEGER_RANGE] ??= { type: 'string', pattern: RANGE_PATTERN, description: 'An integer range: `100..` (at least), `..50` (at most), `80..100` (both ends included) or `90` (exactly); bounds may be negative.' };
+      out[INTEGER_RANGE] ??= {
+        type: 'string',
+        pattern: RANGE_PATTERN,
+        description: 'An integer range: `100..` (at least), `..50` (at most), `80..100` (both ends included) or `90` (exactly); bounds may be negative.',
+      };
     }
   }
   for (const name of Object.keys(out)) if (name in taken) throw new Error(`the query schema ${name} would replace the response component of the same name`);
@@ -551,12 +681,21 @@ export function querySchemas(routes: Pick<Routes, 'queries'>, vocabularies: Voca
 /** A collection's query parameters, as its table lists them: those its documents list (edge/parameter-table.ts `documented`). */
 function collectionParameters(kind: string, routes: Routes, contract: Contract): JsonValue[] {
   const queries = routes.queries[kind];
-  const scope = contractScope({ kind, shape: queryShape(routes, kind), idOnly: routes.idOnly.includes(kind), below: queries ? pathsBelow(routes, queries) : [], kinds: routes.kinds }, (k) => contract.items[k]!);
-  return collectionEntries(collectionTable(queries)).filter((param) => param.contract.documented?.(scope) ?? true).map((param) => parameterAt(param, scope));
+  const scope = contractScope(
+    { kind, shape: queryShape(routes, kind), idOnly: routes.idOnly.includes(kind), below: queries ? pathsBelow(routes, queries) : [], kinds: routes.kinds },
+    (k) => contract.items[k]!,
+  );
+  return collectionEntries(collectionTable(queries))
+    .filter((param) => param.contract.documented?.(scope) ?? true)
+    .map((param) => parameterAt(param, scope));
 }
 
 const sortedByName = <T>(record: Readonly<Record<string, T>>): Record<string, T> =>
-  Object.fromEntries(Object.keys(record).sort().map((key) => [key, record[key]!]));
+  Object.fromEntries(
+    Object.keys(record)
+      .sort()
+      .map((key) => [key, record[key]!]),
+  );
 
 /**
  * The components a kind's collection answers: the shared page, and when its entries may carry
@@ -643,7 +782,10 @@ export function listPageSchemas(routes: Pick<Routes, 'queries' | 'kinds' | 'idOn
       type: 'object',
       description: `An entry of a \`/${kind}/\` page: the link, and the fields \`fields=\` asked with the value the item has. A path below a declared field (\`stats.base_stat\`) gives only that part of it.`,
       required: link.required ?? [],
-      properties: { ...(link.properties as Record<string, JsonValue>), ...withLinkedFields(kind, entryFields(compileFields(fields), contract.schemas[item]!, contract.schemas, kind), routes, contract) },
+      properties: {
+        ...(link.properties as Record<string, JsonValue>),
+        ...withLinkedFields(kind, entryFields(compileFields(fields), contract.schemas[item]!, contract.schemas, kind), routes, contract),
+      },
       additionalProperties: false,
     };
     const results = (page.properties as Record<string, JsonSchema>).results!;
@@ -665,7 +807,9 @@ function searchPaths(kinds: readonly string[]): Record<string, JsonValue> {
   return {
     '/search/': {
       get: {
-        operationId: 'search', summary: 'Find resources by name', tags: ['search'],
+        operationId: 'search',
+        summary: 'Find resources by name',
+        tags: ['search'],
         parameters: Object.values(SEARCH_TABLE).map((param) => parameterAt(param, scope)),
         responses: { '200': ok('A page of matches, best first.', SEARCH_PAGE), '400': badParameterRef },
       },
@@ -683,10 +827,15 @@ function kindPaths(kind: string, { routes, contract, examples }: Pick<OpenApiInp
   const paths: Record<string, JsonValue> = {
     [`/${kind}/`]: {
       get: {
-        operationId: `list${name}`, summary: `List ${kind}`, tags: [kind],
+        operationId: `list${name}`,
+        summary: `List ${kind}`,
+        tags: [kind],
         parameters: collectionParameters(kind, routes, contract),
         responses: {
-          '200': ok(`A page of links to ${kind} resources${queryShape(routes, kind).fields.length ? ', with the fields asked' : ''}.`, listPageComponents(kind, routes, contract)),
+          '200': ok(
+            `A page of links to ${kind} resources${queryShape(routes, kind).fields.length ? ', with the fields asked' : ''}.`,
+            listPageComponents(kind, routes, contract),
+          ),
           '400': badParameterRef,
         },
       },
@@ -694,7 +843,9 @@ function kindPaths(kind: string, { routes, contract, examples }: Pick<OpenApiInp
     [`/${kind}/{${key}}`]: {
       parameters: [keyParameter],
       get: {
-        operationId: `get${name}`, summary: `One ${kind}`, tags: [kind],
+        operationId: `get${name}`,
+        summary: `One ${kind}`,
+        tags: [kind],
         responses: { '200': ok(`The ${kind}.`, name), '404': notFoundRef },
       },
     },
@@ -705,7 +856,9 @@ function kindPaths(kind: string, { routes, contract, examples }: Pick<OpenApiInp
     paths[`/${kind}/{${key}}/${sub}`] = {
       parameters: [keyParameter],
       get: {
-        operationId: `get${subName}`, summary: `The ${sub} of one ${kind}`, tags: [kind],
+        operationId: `get${subName}`,
+        summary: `The ${sub} of one ${kind}`,
+        tags: [kind],
         responses: { '200': ok(`The ${sub} of the ${kind}.`, subName), '404': notFoundRef },
       },
     };
@@ -715,7 +868,9 @@ function kindPaths(kind: string, { routes, contract, examples }: Pick<OpenApiInp
 
 /** The game an as-of path asks about; its examples are games in which every as-of kind's example item existed. */
 const AS_OF_VERSION_PARAMETER: JsonSchema = {
-  name: 'v', in: 'path', required: true,
+  name: 'v',
+  in: 'path',
+  required: true,
   description:
     'The game: a version group (`red-blue`), a version (`firered` means its version group, `firered-leafgreen`), or a generation ' +
     '(`generation-iv` means its last version group by `order`, `heartgold-soulsilver`); any letter case. `/version-group/`, `/version/` and `/generation/` list them.',
@@ -742,7 +897,9 @@ function asOfKindPaths(kind: string, { routes, contract, examples }: Pick<OpenAp
     [`/as-of/{v}/${kind}/`]: {
       parameters: [AS_OF_VERSION_PARAMETER],
       get: {
-        operationId: `list${component}`, summary: `List ${kind} as of a game`, tags: ['as-of'],
+        operationId: `list${component}`,
+        summary: `List ${kind} as of a game`,
+        tags: ['as-of'],
         description:
           `The list of \`/${kind}/\` as it was in \`{v}\`: the same parameters and the same page, over the ${kind} resources that existed then, ` +
           'with every filter, range, sort, facet, summary and `fields` value read as of `{v}`; `count` counts what existed. ' +
@@ -758,7 +915,10 @@ function asOfKindPaths(kind: string, { routes, contract, examples }: Pick<OpenAp
     [`/as-of/{v}/${kind}/{idOrName}`]: {
       parameters: [AS_OF_VERSION_PARAMETER, itemKeyParameter(false, examples[kind])],
       get: {
-        operationId: `get${component}`, summary: `One ${kind} as of a game`, tags: ['as-of'], description: AS_OF_RULES,
+        operationId: `get${component}`,
+        summary: `One ${kind} as of a game`,
+        tags: ['as-of'],
+        description: AS_OF_RULES,
         responses: { '200': ok(`The ${kind} as it was in \`{v}\`.`, component), '404': asOfNotFoundRef },
       },
     },
@@ -769,17 +929,25 @@ function asOfKindPaths(kind: string, { routes, contract, examples }: Pick<OpenAp
 /** A creature's type matchups, today and as of a game. */
 function matchupPaths(name: string, keyParameter: JsonSchema): Record<string, JsonValue> {
   const operation = (id: string, when: string) => ({
-    operationId: id, summary: `A creature’s type matchups, ${when}`, tags: ['as-of'],
+    operationId: id,
+    summary: `A creature’s type matchups, ${when}`,
+    tags: ['as-of'],
     description: `For every type of the type list that existed ${when}, what its moves do to the creature: the product over the creature’s types of 2, 0.5 or 0 from the type’s damage relations. Abilities (levitate) are not applied.`,
   });
   return {
     '/creature/{idOrName}/matchups': {
       parameters: [keyParameter],
-      get: { ...operation(`get${name}${MATCHUPS}`, 'in the newest games'), responses: { '200': ok('The creature’s matchups in the newest games.', MATCHUPS), '404': notFoundRef } },
+      get: {
+        ...operation(`get${name}${MATCHUPS}`, 'in the newest games'),
+        responses: { '200': ok('The creature’s matchups in the newest games.', MATCHUPS), '404': notFoundRef },
+      },
     },
     '/as-of/{v}/creature/{idOrName}/matchups': {
       parameters: [AS_OF_VERSION_PARAMETER, keyParameter],
-      get: { ...operation(`get${name}${MATCHUPS}AsOf`, 'as of `{v}`'), responses: { '200': ok('The creature’s matchups as of `{v}`.', MATCHUPS), '404': asOfNotFoundRef } },
+      get: {
+        ...operation(`get${name}${MATCHUPS}AsOf`, 'as of `{v}`'),
+        responses: { '200': ok('The creature’s matchups as of `{v}`.', MATCHUPS), '404': asOfNotFoundRef },
+      },
     },
   };
 }
@@ -795,7 +963,10 @@ function tags(kinds: readonly string[]): JsonValue[] {
   return [
     { name: 'meta', description: 'The root index and what was built' },
     { name: 'search', description: 'Finding resources of every collection by any of their names, ranked and typo-forgiving' },
-    { name: 'as-of', description: 'Creatures, moves, types and abilities as they were in a game (a version group, a version or a generation), and a creature’s type matchups' },
+    {
+      name: 'as-of',
+      description: 'Creatures, moves, types and abilities as they were in a game (a version group, a version or a generation), and a creature’s type matchups',
+    },
     ...[...kinds].sort().map((k) => {
       const summary = RESOURCE_SUMMARIES[k];
       if (summary === undefined) throw new Error(`the kind ${k} has no summary in schemas/output/summaries.ts`);
@@ -813,7 +984,9 @@ export function openApiDocument(input: OpenApiInput): JsonSchema {
   return {
     openapi: '3.1.0',
     info: {
-      title: 'Creature reference API', version, description: DESCRIPTION,
+      title: 'Creature reference API',
+      version,
+      description: DESCRIPTION,
       license: { name: 'Game data facts from the PokéAPI data set (its code: BSD-3-Clause)', url: 'https://github.com/PokeAPI/pokeapi' },
     },
     servers: [{ url: baseUrl }],

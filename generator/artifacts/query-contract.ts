@@ -30,13 +30,18 @@ export const BadParameterSchema = Type.Intersect([
   ErrorBody,
   Type.Object({
     error: Type.Literal('bad_parameter', { description: 'Always `bad_parameter`: a query parameter’s value was not understood.' }),
-    parameter: Type.String({ description: 'The parameter at fault, as written in the query (`type`, `speed`, `fields`, ...); `*` for a query string past its length cap.' }),
-    value: Type.String({ description: 'The offending part of the value: one item of a comma-separated list, or the whole value when its form is wrong; cut to 100 characters.' }),
+    parameter: Type.String({
+      description: 'The parameter at fault, as written in the query (`type`, `speed`, `fields`, ...); `*` for a query string past its length cap.',
+    }),
+    value: Type.String({
+      description: 'The offending part of the value: one item of a comma-separated list, or the whole value when its form is wrong; cut to 100 characters.',
+    }),
     accepts: Type.String({ description: 'What the parameter takes, in words, with its allowed values where there are few.' }),
   }),
 ]);
 // the schema and the body the request logic writes must be the same object
-const badParameterMatches: [Static<typeof BadParameterSchema>, BadParameterBody] extends [BadParameterBody, Static<typeof BadParameterSchema>] ? true : never = true;
+const badParameterMatches: [Static<typeof BadParameterSchema>, BadParameterBody] extends [BadParameterBody, Static<typeof BadParameterSchema>] ? true : never =
+  true;
 void badParameterMatches;
 const errorBodyMatches: [Static<typeof ErrorBody>, ErrorBodyType] extends [ErrorBodyType, Static<typeof ErrorBody>] ? true : never = true;
 void errorBodyMatches;
@@ -47,7 +52,9 @@ export const SearchResultSchema = Type.Object(
     name: Type.String({ description: 'The found resource’s own name (lowercase, hyphenated), whichever of its names matched.' }),
     url: Type.String({ format: 'uri', description: 'The full URL of the found resource, ending in its numeric id and a slash.' }),
     kind: Type.String({ description: 'The collection the resource belongs to, as its path segment (`creature`, `move`, ...).' }),
-    matched_name: Type.String({ description: 'The name that matched the query, as the data writes it (not folded): the resource’s own name or one of its translations.' }),
+    matched_name: Type.String({
+      description: 'The name that matched the query, as the data writes it (not folded): the resource’s own name or one of its translations.',
+    }),
     language: Type.Union([Type.String(), Type.Null()], {
       description: 'The language of `matched_name`, by its name in `/language/` (`ja-hrkt`, `fr`, ...); null when the API’s own name matched.',
     }),
@@ -64,7 +71,8 @@ export const SearchPageSchema = Type.Object(
     }),
     previous: Type.Union([Type.String({ format: 'uri' }), Type.Null()], { description: 'The URL of the page before this one; null on the first page.' }),
     results: Type.Array(SearchResultSchema, {
-      description: 'This page’s matches, best first: exact, then prefix, then substring, then within two edits; each resource once, with its best-matching name.',
+      description:
+        'This page’s matches, best first: exact, then prefix, then substring, then within two edits; each resource once, with its best-matching name.',
     }),
   },
   { additionalProperties: false },
@@ -98,13 +106,40 @@ void summaryMatches;
 
 /** A list page's `facets` and `summary`, typed by the kind's filters and ranges. */
 export function aggregateProperties(queries: QueryShape): Record<string, unknown> {
-  const facets = Object.fromEntries(queries.filters.map((f) => [f.name, {
-    type: 'array', description: `With \`facets=${f.name}\`: each ${f.target === null ? 'answer, `false` then `true`,' : `${f.about} held`} and how many entries hold it.`, items: FacetValueSchema,
-  }]));
-  const summary = Object.fromEntries(queries.ranges.map((r) => [r.name, { ...RangeSummarySchema, description: `With \`summary=${r.name}\`: the ${r.about}, over the filtered set.` }]));
+  const facets = Object.fromEntries(
+    queries.filters.map((f) => [
+      f.name,
+      {
+        type: 'array',
+        description: `With \`facets=${f.name}\`: each ${f.target === null ? 'answer, `false` then `true`,' : `${f.about} held`} and how many entries hold it.`,
+        items: FacetValueSchema,
+      },
+    ]),
+  );
+  const summary = Object.fromEntries(
+    queries.ranges.map((r) => [r.name, { ...RangeSummarySchema, description: `With \`summary=${r.name}\`: the ${r.about}, over the filtered set.` }]),
+  );
   return {
-    ...(queries.filters.length ? { facets: { type: 'object', description: 'With `facets=`: per filter asked, each value’s count over the whole filtered set, in the target’s list order.', properties: facets, additionalProperties: false } } : {}),
-    ...(queries.ranges.length ? { summary: { type: 'object', description: 'With `summary=`: per range asked, its numbers over the whole filtered set.', properties: summary, additionalProperties: false } } : {}),
+    ...(queries.filters.length
+      ? {
+          facets: {
+            type: 'object',
+            description: 'With `facets=`: per filter asked, each value’s count over the whole filtered set, in the target’s list order.',
+            properties: facets,
+            additionalProperties: false,
+          },
+        }
+      : {}),
+    ...(queries.ranges.length
+      ? {
+          summary: {
+            type: 'object',
+            description: 'With `summary=`: per range asked, its numbers over the whole filtered set.',
+            properties: summary,
+            additionalProperties: false,
+          },
+        }
+      : {}),
   };
 }
 

@@ -7,13 +7,23 @@
 import type { Routes } from '../../edge/layout.ts';
 import { RESOURCE_SUMMARIES } from '../../schemas/output/summaries.ts';
 import {
-  AS_OF_NOT_FOUND, BAD_PARAMETER, ERROR_BODY, MATCHUPS, META, NOT_FOUND, PAGINATED_LIST, ROOT_INDEX, SEARCH_PAGE, type Contract, type JsonSchema, type JsonValue,
+  AS_OF_NOT_FOUND,
+  BAD_PARAMETER,
+  ERROR_BODY,
+  MATCHUPS,
+  META,
+  NOT_FOUND,
+  PAGINATED_LIST,
+  ROOT_INDEX,
+  SEARCH_PAGE,
+  type Contract,
+  type JsonSchema,
+  type JsonValue,
 } from './openapi.ts';
 
 const REF_PREFIX = '#/components/schemas/';
 
-export const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** A link the docs page's try box opens in place (site/docs.js reads `data-try`). */
 export const tryLink = (path: string, text = path) => `<a data-try href="${escapeHtml(path)}">${escapeHtml(text)}</a>`;
@@ -196,7 +206,9 @@ function resourceSection(kind: string, input: ReferenceInput, shapes: Shapes): s
   ];
   for (const [sub, subComponent] of Object.entries(contract.subresources[kind] ?? {})) {
     shapes.add(subComponent);
-    paths.push(`<li><code>GET /v2/${escapeHtml(kind)}/${key}/${escapeHtml(sub)}</code>: <a href="#${shapeAnchor(subComponent)}">${escapeHtml(subComponent)}</a></li>`);
+    paths.push(
+      `<li><code>GET /v2/${escapeHtml(kind)}/${key}/${escapeHtml(sub)}</code>: <a href="#${shapeAnchor(subComponent)}">${escapeHtml(subComponent)}</a></li>`,
+    );
   }
   const example = input.examples[kind];
   const exampleHtml = example
@@ -221,9 +233,11 @@ function resourceSection(kind: string, input: ReferenceInput, shapes: Shapes): s
 const SHARED_DOCUMENTS: Record<string, string> = {
   [ROOT_INDEX]: '`GET /v2/`: every collection’s URL by its name.',
   [META]: '`GET /v2/meta/`: what was built, from which data, and the bulk downloads.',
-  [PAGINATED_LIST]: '`GET /v2/{resource}/`: one page of a collection (`limit`, `offset`, `q`, `id`, `name`, its filters and ranges). With `fields=`, each entry also carries the fields asked.',
+  [PAGINATED_LIST]:
+    '`GET /v2/{resource}/`: one page of a collection (`limit`, `offset`, `q`, `id`, `name`, its filters and ranges). With `fields=`, each entry also carries the fields asked.',
   [SEARCH_PAGE]: '`GET /v2/search/?q=`: a ranked page of matches from every collection (`kind`, `limit`, `offset`).',
-  [ERROR_BODY]: 'The body of every error but the 404’s `"Not Found"`: a `405`, `431`, `500` or `503`, and with fields of its own a `400` and a `404` that says what was not found.',
+  [ERROR_BODY]:
+    'The body of every error but the 404’s `"Not Found"`: a `405`, `431`, `500` or `503`, and with fields of its own a `400` and a `404` that says what was not found.',
   [BAD_PARAMETER]: 'The body of a 400: a query parameter’s value was not understood; the error body, with what the parameter takes.',
   [NOT_FOUND]: 'The body of every 404: a JSON string.',
 };

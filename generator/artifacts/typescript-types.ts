@@ -11,11 +11,37 @@
  */
 import { queryShape, type Routes } from '../../edge/layout.ts';
 import { pathsBelow } from '../../edge/list-fields.ts';
-import { collectionEntries, collectionTable, COLLECTION_TABLE, RANGE_FORMS, scopeWithout, SEARCH_TABLE, type AnyParam, type ContractScope } from '../../edge/parameter-table.ts';
+import {
+  collectionEntries,
+  collectionTable,
+  COLLECTION_TABLE,
+  RANGE_FORMS,
+  scopeWithout,
+  SEARCH_TABLE,
+  type AnyParam,
+  type ContractScope,
+} from '../../edge/parameter-table.ts';
 import type { ArtifactMaker } from './artifact.ts';
 import {
-  AS_OF_NOT_FOUND, BAD_PARAMETER, buildContract, ERROR_BODY, CHANGE_LIST, CHANGE_REPORT, contractScope, COVERAGE_MAP, MATCHUPS, META, NOT_FOUND, PAGINATED_LIST, ROOT_INDEX, SEARCH_PAGE, SEARCH_RESULT, valueComponent,
-  type Contract, type JsonSchema, type JsonValue,
+  AS_OF_NOT_FOUND,
+  BAD_PARAMETER,
+  buildContract,
+  ERROR_BODY,
+  CHANGE_LIST,
+  CHANGE_REPORT,
+  contractScope,
+  COVERAGE_MAP,
+  MATCHUPS,
+  META,
+  NOT_FOUND,
+  PAGINATED_LIST,
+  ROOT_INDEX,
+  SEARCH_PAGE,
+  SEARCH_RESULT,
+  valueComponent,
+  type Contract,
+  type JsonSchema,
+  type JsonValue,
 } from './openapi.ts';
 import { FacetValueSchema, RangeSummarySchema, readVocabularies, type Vocabularies } from './query-contract.ts';
 
@@ -32,9 +58,29 @@ const propertyKey = (key: string) => (IDENTIFIER.test(key) ? key : JSON.stringif
 const REF_PREFIX = '#/components/schemas/';
 /** Keywords that say nothing a TypeScript type can check (formats, bounds, documentation). */
 const IGNORED = new Set([
-  'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'pattern',
-  'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'title', 'default', 'description', 'required',
-  'additionalProperties', 'properties', 'patternProperties', 'items', 'type',
+  'format',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'maxProperties',
+  'title',
+  'default',
+  'description',
+  'required',
+  'additionalProperties',
+  'properties',
+  'patternProperties',
+  'items',
+  'type',
 ]);
 
 const isSchema = (value: JsonValue | undefined): value is JsonSchema => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -62,18 +108,45 @@ export function renderType(schema: JsonSchema, names: ReadonlySet<string>, inden
     parts.push({ text: name, prec: Prec.Primary });
   }
   if ('const' in schema) parts.push({ text: JSON.stringify(schema.const), prec: Prec.Primary });
-  if (Array.isArray(schema.enum)) parts.push(join(schema.enum.map((v) => ({ text: JSON.stringify(v), prec: Prec.Primary })), ' | ', Prec.Union));
+  if (Array.isArray(schema.enum))
+    parts.push(
+      join(
+        schema.enum.map((v) => ({ text: JSON.stringify(v), prec: Prec.Primary })),
+        ' | ',
+        Prec.Union,
+      ),
+    );
   for (const key of ['anyOf', 'oneOf'] as const) {
     const list = schema[key];
-    if (Array.isArray(list)) parts.push(join(list.filter(isSchema).map((s) => renderType(s, names, indent)), ' | ', Prec.Union));
+    if (Array.isArray(list))
+      parts.push(
+        join(
+          list.filter(isSchema).map((s) => renderType(s, names, indent)),
+          ' | ',
+          Prec.Union,
+        ),
+      );
   }
-  if (Array.isArray(schema.allOf)) parts.push(join(schema.allOf.filter(isSchema).map((s) => renderType(s, names, indent)), ' & ', Prec.Intersection));
+  if (Array.isArray(schema.allOf))
+    parts.push(
+      join(
+        schema.allOf.filter(isSchema).map((s) => renderType(s, names, indent)),
+        ' & ',
+        Prec.Intersection,
+      ),
+    );
   // `type` narrows only when nothing above already said what the value is (a const carries its own
   // type; the objects of an allOf, as TypeBox's Intersect writes one, carry theirs)
   const saidByParts = Array.isArray(schema.allOf) && schema.type === 'object' && !isSchema(schema.properties);
   if (schema.type !== undefined && !('const' in schema) && !Array.isArray(schema.enum) && !saidByParts) {
     const types = (Array.isArray(schema.type) ? schema.type : [schema.type]) as string[];
-    parts.push(join(types.map((t) => renderTypeKeyword(t, schema, names, indent)), ' | ', Prec.Union));
+    parts.push(
+      join(
+        types.map((t) => renderTypeKeyword(t, schema, names, indent)),
+        ' | ',
+        Prec.Union,
+      ),
+    );
   } else if (parts.length === 0) {
     parts.push({ text: 'unknown', prec: Prec.Primary });
   }
@@ -156,8 +229,7 @@ const queryInterface = (doc: string, name: string, params: readonly AnyParam[], 
   `${docComment(doc, '')}export interface ${name}${extending} {${params.length ? `\n${params.map((p) => queryMember(p, scope)).join('\n')}\n` : ''}}\n`;
 
 /** An object schema of the answer (edge/query/facets.ts, summary.ts), declared as the contract's schemas are. */
-const answerDeclaration = (name: string, schema: unknown, doc: string) =>
-  declaration(name, JSON.parse(JSON.stringify(schema)) as JsonSchema, new Set(), doc);
+const answerDeclaration = (name: string, schema: unknown, doc: string) => declaration(name, JSON.parse(JSON.stringify(schema)) as JsonSchema, new Set(), doc);
 
 /**
  * Generic helpers of the query types, written as they are: a list entry typed by the fields
@@ -178,8 +250,8 @@ export type IntegerRange = number | \`\${number}\` | \`\${number}..\` | \`..\${n
 ${queryInterface('Query parameters every collection takes.', 'CollectionQuery', Object.values(COLLECTION_TABLE), scope)}
 ${queryInterface('`GET /search/`: the query.', 'SearchQuery', Object.values(SEARCH_TABLE), scope)}
 ${QUERY_TYPE_HELPERS}
-${answerDeclaration('FacetValue', FacetValueSchema, 'One value\'s count in `facets`.')}
-${answerDeclaration('RangeSummary', RangeSummarySchema, 'One range\'s numbers in `summary`, over the whole filtered set.')}`;
+${answerDeclaration('FacetValue', FacetValueSchema, "One value's count in `facets`.")}
+${answerDeclaration('RangeSummary', RangeSummarySchema, "One range's numbers in `summary`, over the whole filtered set.")}`;
 }
 
 const QUERY_TYPE_HELPERS = `type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
@@ -220,7 +292,10 @@ function kindQueryDeclarations(kind: string, routes: Routes, contract: Contract)
   const name = contract.items[kind]!;
   const queries = routes.queries[kind];
   const shape = queryShape(routes, kind);
-  const scope = contractScope({ kind, shape, idOnly: routes.idOnly.includes(kind), below: queries ? pathsBelow(routes, queries) : [], kinds: routes.kinds }, (k) => contract.items[k]!);
+  const scope = contractScope(
+    { kind, shape, idOnly: routes.idOnly.includes(kind), below: queries ? pathsBelow(routes, queries) : [], kinds: routes.kinds },
+    (k) => contract.items[k]!,
+  );
   const fixed = new Set<AnyParam>(Object.values(COLLECTION_TABLE));
   const own = collectionEntries(collectionTable(queries)).filter((param) => !fixed.has(param) && (param.contract.documented?.(scope) ?? true));
   const query = queryInterface(`\`GET /${kind}/\`: the query.`, `${name}Query`, own, scope, ' extends CollectionQuery');
@@ -235,21 +310,31 @@ function queryDeclarations(routes: Routes, contract: Contract, vocabularies: Voc
   const kinds = [...routes.kinds].sort();
   const valueTypes = new Map<string, string>();
   for (const kind of kinds) for (const f of queryShape(routes, kind).filters) if (f.target !== null) valueTypes.set(valueComponent(f.target), f.target);
-  const values = [...valueTypes].sort(([a], [b]) => (a < b ? -1 : 1)).map(
-    ([typeName, target]) => `${docComment(`A ${target}, by name or id, as a filter takes it.`, '')}export type ${typeName} = ${valueType(target, vocabularies)};\n`,
-  );
+  const values = [...valueTypes]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(
+      ([typeName, target]) =>
+        `${docComment(`A ${target}, by name or id, as a filter takes it.`, '')}export type ${typeName} = ${valueType(target, vocabularies)};\n`,
+    );
   const own = kinds.map((kind) => kindQueryDeclarations(kind, routes, contract));
   const declared = [...[...values, ...own].join('\n').matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]!);
   for (const name of declared) if (taken.has(name)) throw new Error(`the query type ${name} has the name of a response type`);
-  const linksOf = (kind: string) => Object.entries(queryShape(routes, kind).links ?? {}).filter(([, target]) => contract.items[target] !== undefined && queryShape(routes, target).fields.length);
+  const linksOf = (kind: string) =>
+    Object.entries(queryShape(routes, kind).links ?? {}).filter(
+      ([, target]) => contract.items[target] !== undefined && queryShape(routes, target).fields.length,
+    );
   // a linked kind's declared fields below the link: `species.${CreatureSpeciesField}`
-  const fieldsOf = (kind: string) => (queryShape(routes, kind).fields.length
-    ? [`${contract.items[kind]}Field`, ...linksOf(kind).map(([field, target]) => `\`${field}.\${${contract.items[target]}Field}\``)].join(' | ')
-    : 'never');
+  const fieldsOf = (kind: string) =>
+    queryShape(routes, kind).fields.length
+      ? [`${contract.items[kind]}Field`, ...linksOf(kind).map(([field, target]) => `\`${field}.\${${contract.items[target]}Field}\``)].join(' | ')
+      : 'never';
   const linkedOf = (kind: string) => {
     const links = linksOf(kind);
     if (links.length === 0) return '{}';
-    const members = links.map(([field, target]) => `${docComment(`\`${field}\` links a ${target}: \`fields=${field}.names\` reads its fields.`, '    ')}    ${JSON.stringify(field)}: ${contract.items[target]};\n`);
+    const members = links.map(
+      ([field, target]) =>
+        `${docComment(`\`${field}\` links a ${target}: \`fields=${field}.names\` reads its fields.`, '    ')}    ${JSON.stringify(field)}: ${contract.items[target]};\n`,
+    );
     return `{\n${members.join('')}  }`;
   };
   const map = (name: string, doc: string, member: (kind: string) => [doc: string, type: string]) => {
@@ -264,15 +349,30 @@ function queryDeclarations(routes: Routes, contract: Contract, vocabularies: Voc
     ...values,
     ...own,
     map('QueryByKind', 'Each collection’s query, by its path segment.', (k) => [`What \`GET /${k}/\` takes.`, `${contract.items[k]}Query`]),
-    map('FieldByKind', 'The fields each collection’s list entries may carry (`never`: none).', (k) => [`The fields \`/${k}/\` entries may carry.`, fieldsOf(k)]),
-    map('LinkedByKind', 'What each collection’s declared links lead to: `fields=species.names` reads the linked resource’s fields.', (k) => [`The links of \`/${k}/\` entries.`, linkedOf(k)]),
-    `/** The collections addressed by id alone, whose entries have a \`url\` and no \`name\`. */\nexport type IdOnlyKind = ${routes.idOnly.length ? [...routes.idOnly].sort().map((k) => JSON.stringify(k)).join(' | ') : 'never'};\n`,
+    map('FieldByKind', 'The fields each collection’s list entries may carry (`never`: none).', (k) => [
+      `The fields \`/${k}/\` entries may carry.`,
+      fieldsOf(k),
+    ]),
+    map('LinkedByKind', 'What each collection’s declared links lead to: `fields=species.names` reads the linked resource’s fields.', (k) => [
+      `The links of \`/${k}/\` entries.`,
+      linkedOf(k),
+    ]),
+    `/** The collections addressed by id alone, whose entries have a \`url\` and no \`name\`. */\nexport type IdOnlyKind = ${
+      routes.idOnly.length
+        ? [...routes.idOnly]
+            .sort()
+            .map((k) => JSON.stringify(k))
+            .join(' | ')
+        : 'never'
+    };\n`,
   ];
 }
 
 /** The kinds answered as of a game that this build routes, with their as-of component, by kind. */
 const asOfKinds = (contract: Contract, routes: Pick<Routes, 'kinds'>): [string, string][] =>
-  Object.entries(contract.asOf).filter(([kind]) => routes.kinds.includes(kind)).sort(([a], [b]) => (a < b ? -1 : 1));
+  Object.entries(contract.asOf)
+    .filter(([kind]) => routes.kinds.includes(kind))
+    .sort(([a], [b]) => (a < b ? -1 : 1));
 
 /** The map from a kind answered as of a game to its as-of item, and the union of those kinds. */
 function asOfDeclarations(contract: Contract, routes: Pick<Routes, 'kinds'>): string {
@@ -320,7 +420,10 @@ export function typeDeclarations({ contract, routes, version, vocabularies }: Ty
   const order = [...first, ...[...names].filter((n) => !first.has(n)).sort()];
   const byKind = [...routes.kinds]
     .sort()
-    .map((k) => `${docComment(`\`GET /${k}/{${routes.idOnly.includes(k) ? 'id' : 'id or name'}}\` answers a \`${contract.items[k]}\`.`, '  ')}  ${JSON.stringify(k)}: ${contract.items[k]};`);
+    .map(
+      (k) =>
+        `${docComment(`\`GET /${k}/{${routes.idOnly.includes(k) ? 'id' : 'id or name'}}\` answers a \`${contract.items[k]}\`.`, '  ')}  ${JSON.stringify(k)}: ${contract.items[k]};`,
+    );
   return [
     `/**
  * Types of every response of the Creature reference API ${version}, generated by the build from the

@@ -138,14 +138,21 @@ async function buildInto(tmp: string, options: BuildOptions): Promise<BuildSumma
   };
   const workers = options.workers ?? defaultWorkers([...sizes.values()].reduce((n, bytes) => n + bytes, 0));
   const shards = planShards(kinds, recordBytes, workers);
-  const job = (shard: string[]): ShardJob => ({ kinds: shard, recordsDir: options.recordsDir, mediaDir: options.mediaDir, outDir: tmp, baseUrl: options.baseUrl });
+  const job = (shard: string[]): ShardJob => ({
+    kinds: shard,
+    recordsDir: options.recordsDir,
+    mediaDir: options.mediaDir,
+    outDir: tmp,
+    baseUrl: options.baseUrl,
+  });
   const written = (result: ShardResult): ShardResult => {
     if (result.problems.length === 0) options.kindsWritten?.(tmp, result.kinds);
     return result;
   };
-  const results = shards.length > 1
-    ? await allShards(shards.map((s) => runShardInWorker(job(s), progress).then(written)))
-    : [written(await emitKinds(job(shards[0] ?? []), progress))];
+  const results =
+    shards.length > 1
+      ? await allShards(shards.map((s) => runShardInWorker(job(s), progress).then(written)))
+      : [written(await emitKinds(job(shards[0] ?? []), progress))];
 
   const problems = results.flatMap((r) => r.problems);
   if (problems.length) throw new BuildError(problems, causeOf(results.flatMap((r) => r.thrown)));

@@ -31,11 +31,7 @@ export class BulkWriter {
   private lines: Array<() => Buffer> = [];
   private readonly previous: PreviousMembers;
   private readonly changed: (chunk: string) => boolean;
-  constructor(
-    path: string,
-    previous: PreviousMembers,
-    changed: (chunk: string) => boolean,
-  ) {
+  constructor(path: string, previous: PreviousMembers, changed: (chunk: string) => boolean) {
     this.previous = previous;
     this.changed = changed;
     mkdirSync(dirname(path), { recursive: true });

@@ -31,23 +31,26 @@ export interface ChangeList {
 export function readChangeReports(dir: string): ChangeReport[] {
   if (!existsSync(dir)) return [];
   const check = validatorFor(ChangeReport);
-  return readdirSync(dir).sort().filter((name) => name.endsWith('.json')).map((name) => {
-    const where = join(dir, name);
-    const commits = REPORT_FILE.exec(name);
-    if (!commits) throw new BuildError([`${where}: a change report is named {from}..{to}.json, with full 40-hex commits`]);
-    let report: unknown;
-    try {
-      report = JSON.parse(readFileSync(where, 'utf8'));
-    } catch (e) {
-      if (!(e instanceof SyntaxError)) throw e;
-      throw new BuildError([`${where}: not JSON (${e.message})`], { cause: e });
-    }
-    const problem = check(report);
-    if (problem) throw new BuildError([`${where}: ${problem}`]);
-    const { from, to } = report as ChangeReport;
-    if (from !== commits[1] || to !== commits[2]) throw new BuildError([`${where}: its from and to (${from}..${to}) are not its name's`]);
-    return report as ChangeReport;
-  });
+  return readdirSync(dir)
+    .sort()
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => {
+      const where = join(dir, name);
+      const commits = REPORT_FILE.exec(name);
+      if (!commits) throw new BuildError([`${where}: a change report is named {from}..{to}.json, with full 40-hex commits`]);
+      let report: unknown;
+      try {
+        report = JSON.parse(readFileSync(where, 'utf8'));
+      } catch (e) {
+        if (!(e instanceof SyntaxError)) throw e;
+        throw new BuildError([`${where}: not JSON (${e.message})`], { cause: e });
+      }
+      const problem = check(report);
+      if (problem) throw new BuildError([`${where}: ${problem}`]);
+      const { from, to } = report as ChangeReport;
+      if (from !== commits[1] || to !== commits[2]) throw new BuildError([`${where}: its from and to (${from}..${to}) are not its name's`]);
+      return report as ChangeReport;
+    });
 }
 
 /** The reports that lead to `head`, newest first: the one whose `to` is head, then the one whose `to` is its `from`, and so on. */

@@ -28,7 +28,13 @@ const mediaLines = (mediaDir: string, file: string) => {
   return manifestPaths(bytes.toString('utf8'));
 };
 /** The paths a media manifest lists, one a line. */
-export const manifestPaths = (text: string): Set<string> => new Set(text.split('\n').map((l) => l.trim()).filter(Boolean));
+export const manifestPaths = (text: string): Set<string> =>
+  new Set(
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean),
+  );
 
 /**
  * The name of one of a record's documents: `item`, or a subresource's path segment. The
@@ -63,15 +69,24 @@ const specs = new Map(allKinds.map((k) => [k.kind as string, k]));
 
 export function kindEmitter(resource: AnyResource): KindEmitter {
   const spec = specs.get(resource.kind);
-  for (const part of [ITEM_PART, AS_OF_PART]) if (resource.subresources && part in resource.subresources) throw new Error(`${resource.kind}: a subresource may not be named ${part}`);
+  for (const part of [ITEM_PART, AS_OF_PART])
+    if (resource.subresources && part in resource.subresources) throw new Error(`${resource.kind}: a subresource may not be named ${part}`);
   // the registry forgets each kind's record type, as for the item's emit below
-  const subs = Object.entries<{ schema: TSchema; emit: unknown }>(resource.subresources ?? {}).map(
-    ([sub, def]): DocumentMaker => ({ part: sub, emit: def.emit as DocumentMaker['emit'], check: validatorFor(def.schema) }),
-  );
+  const subs = Object.entries<{ schema: TSchema; emit: unknown }>(resource.subresources ?? {}).map(([sub, def]): DocumentMaker => ({
+    part: sub,
+    emit: def.emit as DocumentMaker['emit'],
+    check: validatorFor(def.schema),
+  }));
   const emitItem = resource.emit as DocumentMaker['emit'];
   // made from the record, no document of the service: nothing to check
   const asOfPart: DocumentMaker[] = hasAsOfPart(resource.kind)
-    ? [{ part: AS_OF_PART, emit: (record, ctx) => creatureAsOfPart(record as RecordOf<'creature'>, (moveless) => emitItem(moveless, ctx) as Doc, ctx), check: () => null }]
+    ? [
+        {
+          part: AS_OF_PART,
+          emit: (record, ctx) => creatureAsOfPart(record as RecordOf<'creature'>, (moveless) => emitItem(moveless, ctx) as Doc, ctx),
+          check: () => null,
+        },
+      ]
     : [];
   return {
     kind: resource.kind,

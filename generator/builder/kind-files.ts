@@ -3,7 +3,17 @@
  * builds (a full build and the dev loop's update): a new per-kind output is one more entry in
  * `kindFiles`.
  */
-import { DEFAULT_LIMIT, fieldColumnFile, filterIndexFile, listFile, listPackFile, languageSearchFile, pageFile, searchIndexFile, type QueryShape } from '../../edge/layout.ts';
+import {
+  DEFAULT_LIMIT,
+  fieldColumnFile,
+  filterIndexFile,
+  listFile,
+  listPackFile,
+  languageSearchFile,
+  pageFile,
+  searchIndexFile,
+  type QueryShape,
+} from '../../edge/layout.ts';
 import { paginate, type FullList } from '../../edge/pagination.ts';
 import { encodeFilterPack } from '../../edge/query/filter-pack.ts';
 import { coverageFactsBody, coverageFactsFile } from '../indexes/coverage-facts.ts';

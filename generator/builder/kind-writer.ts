@@ -111,7 +111,15 @@ export class KindWriter {
     this.linkNames();
     const list = kindList(this.em, this.baseUrl, this.records);
     const query = this.queryInput();
-    const input: KindFileInput = { kind: this.em.kind, records: this.records, list, baseUrl: this.baseUrl, query, coverage: this.coverageInput(), asOf: this.asOfInput() };
+    const input: KindFileInput = {
+      kind: this.em.kind,
+      records: this.records,
+      list,
+      baseUrl: this.baseUrl,
+      query,
+      coverage: this.coverageInput(),
+      asOf: this.asOfInput(),
+    };
     for (const maker of kindFiles) await this.writeKindFiles(maker, input);
     return { kind: this.em.kind, count: list.count, subresources: this.em.subs, idOnly: this.em.idOnly, bulk: this.bulk.close() };
   }
@@ -163,7 +171,11 @@ export class KindWriter {
   /** The files of one record by id or name: its item, its subresources, its as-of document. */
   private recordFiles(key: number | string): string[] {
     const kind = this.em.kind;
-    return [itemFile(kind, key), ...this.em.subs.map((sub) => subresourceFile(kind, key, sub)), ...(hasAsOfDocument(kind) ? [asOfDocumentFile(kind, key)] : [])];
+    return [
+      itemFile(kind, key),
+      ...this.em.subs.map((sub) => subresourceFile(kind, key, sub)),
+      ...(hasAsOfDocument(kind) ? [asOfDocumentFile(kind, key)] : []),
+    ];
   }
 
   private mark(id: number): void {

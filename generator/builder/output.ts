@@ -24,10 +24,7 @@ export class Output {
 
   readonly root: string;
   private readonly maxInFlight: number;
-  constructor(
-    root: string,
-    maxInFlight = 32,
-  ) {
+  constructor(root: string, maxInFlight = 32) {
     this.root = root;
     this.maxInFlight = maxInFlight;
   }

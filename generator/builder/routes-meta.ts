@@ -25,10 +25,12 @@ export function routesOf(built: readonly KindResult[], resources: readonly AnyRe
     subresources: Object.fromEntries(built.filter((k) => k.subresources.length).map((k) => [k.kind, k.subresources])),
     idOnly: built.filter((k) => k.idOnly).map((k) => k.kind),
     // each kind's query declaration, in the kinds' order
-    queries: Object.fromEntries(kinds.flatMap((kind) => {
-      const resource = resources.find((r) => r.kind === kind);
-      return resource ? [[kind, kindQuery(resource).shape]] : [];
-    })),
+    queries: Object.fromEntries(
+      kinds.flatMap((kind) => {
+        const resource = resources.find((r) => r.kind === kind);
+        return resource ? [[kind, kindQuery(resource).shape]] : [];
+      }),
+    ),
     site: {},
   };
   routes.site[`/${archive}`] = { file: archive, type: DOWNLOAD_TYPE };

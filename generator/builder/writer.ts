@@ -16,7 +16,22 @@
  */
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildIndexFile, buildStampFile, changeReportsFolder, coverageFile, metaFile, notFoundFile, rootFile, routesFile, languageSearchFile, languageSearchPackFile, searchIndexFile, searchPackFile, type Meta, type Routes } from '../../edge/layout.ts';
+import {
+  buildIndexFile,
+  buildStampFile,
+  changeReportsFolder,
+  coverageFile,
+  metaFile,
+  notFoundFile,
+  rootFile,
+  routesFile,
+  languageSearchFile,
+  languageSearchPackFile,
+  searchIndexFile,
+  searchPackFile,
+  type Meta,
+  type Routes,
+} from '../../edge/layout.ts';
 import type { SearchIndexFile } from '../../edge/query/search-index.ts';
 import { allResources } from '../resources/index.ts';
 import type { AnyResource } from '../resources/define.ts';
@@ -75,10 +90,7 @@ interface Served {
 export class BuildWriter {
   private readonly out: Output;
   private readonly served: Served | null;
-  private constructor(
-    out: Output,
-    served: Served | null,
-  ) {
+  private constructor(out: Output, served: Served | null) {
     this.out = out;
     this.served = served;
   }
@@ -179,7 +191,8 @@ export class BuildWriter {
   private async writeCoverage(kinds: readonly string[]): Promise<CoverageMap> {
     const out = this.out;
     const covered = coveredKinds(kinds);
-    const unchanged = (copy: CopyOutput) => [...covered.map(coverageFactsFile), ...AS_OF_FACT_KINDS.map(asOfFactsFile)].every((file) => !copy.rewritten.has(file));
+    const unchanged = (copy: CopyOutput) =>
+      [...covered.map(coverageFactsFile), ...AS_OF_FACT_KINDS.map(asOfFactsFile)].every((file) => !copy.rewritten.has(file));
     const served = out instanceof CopyOutput && unchanged(out) ? readCoverage(out.root) : null;
     if (served) return served;
     const map = makeCoverage(out.root, covered);
@@ -239,10 +252,12 @@ export class BuildWriter {
    * written again), in the routing table's order; a kind without one is skipped.
    */
   private readSearchFiles(routes: Routes, kindFile: (kind: string) => string): SearchIndexFile[] {
-    return routes.kinds.filter((kind) => !routes.idOnly.includes(kind)).flatMap((kind) => {
-      const bytes = readIfThere(join(this.out.root, kindFile(kind)));
-      return bytes === null ? [] : [JSON.parse(bytes.toString('utf8')) as SearchIndexFile];
-    });
+    return routes.kinds
+      .filter((kind) => !routes.idOnly.includes(kind))
+      .flatMap((kind) => {
+        const bytes = readIfThere(join(this.out.root, kindFile(kind)));
+        return bytes === null ? [] : [JSON.parse(bytes.toString('utf8')) as SearchIndexFile];
+      });
   }
 
   /**
@@ -250,7 +265,11 @@ export class BuildWriter {
    * of whose files changed are copied), then the build index that says where its members lie.
    */
   private writeArchive(archive: string, built: KindResult[]): ArchiveEntry[] {
-    const previous = this.served && { file: join(this.served.dir, this.served.index.archive.file), members: this.served.index.archive.members, entries: this.served.entries };
+    const previous = this.served && {
+      file: join(this.served.dir, this.served.index.archive.file),
+      members: this.served.index.archive.members,
+      entries: this.served.entries,
+    };
     const rewritten = this.out instanceof CopyOutput ? this.out.rewritten : new Set<string>();
     const { members, entries } = writeTarGz(this.out.root, 'v2', join(this.out.root, archive), previous ? { ...previous, rewritten } : undefined);
     if (this.served && this.served.index.archive.file !== archive) rmSync(join(this.out.root, this.served.index.archive.file), { force: true });

@@ -77,7 +77,7 @@ const provenance = (source: string, seeds: Seeds) => {
     '',
     `Made by \`npm run data:cut\` from the upstream's tables at commit ${commit}: the rows below the seeds`,
     'reach (generator/cut/rules.ts), closed over every foreign key the import checks. Not for',
-    'committing: it is the upstream\'s data.',
+    "committing: it is the upstream's data.",
     '',
     ...seedLines,
     '',

@@ -34,10 +34,7 @@ class Requests {
   readonly exited: Promise<void>;
 
   private readonly child: ChildProcess;
-  constructor(
-    child: ChildProcess,
-    log: Log,
-  ) {
+  constructor(child: ChildProcess, log: Log) {
     this.child = child;
     child.on('message', (message: FromBuildProcess) => {
       if (message.type === 'log') log[message.level](message.message);

@@ -28,15 +28,19 @@ export async function startDev(config: Config, log: Log = consoleLog, options: {
 
   // data/changes/ too: a report committed by a teammate (git pull) is served by the next update
   const watched = [join(config.dataDir, 'csv'), mediaDir(config.dataDir), ...(existsSync(config.changesDir) ? [config.changesDir] : [])];
-  const preview = await startPreview({ root: config.outDir, baseUrl: config.baseUrl, port: config.port, host: options.host ?? '0.0.0.0' }).catch(async (e: unknown) => {
-    // a port in use: the build process would otherwise keep this one from exiting
-    await builder.close();
-    throw e;
-  });
+  const preview = await startPreview({ root: config.outDir, baseUrl: config.baseUrl, port: config.port, host: options.host ?? '0.0.0.0' }).catch(
+    async (e: unknown) => {
+      // a port in use: the build process would otherwise keep this one from exiting
+      await builder.close();
+      throw e;
+    },
+  );
   log.info(`dev: serving ${config.outDir} at ${preview.url.replace('0.0.0.0', 'localhost')}/v2/; watching ${watched.join(', ')}`);
 
   // the build process reports an update's own failures; this is one of the process itself (it stopped)
-  const queue = new UpdateQueue(() => builder.update().catch((e: Error) => log.warn(`The update failed; the preview keeps serving the last good build.\n${e.message}`)));
+  const queue = new UpdateQueue(() =>
+    builder.update().catch((e: Error) => log.warn(`The update failed; the preview keeps serving the last good build.\n${e.message}`)),
+  );
   const watchers: FSWatcher[] = watched.map((dir) => watch(dir, () => queue.notify()));
 
   return {

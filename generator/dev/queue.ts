@@ -22,10 +22,7 @@ export class UpdateQueue {
 
   private readonly update: () => Promise<void>;
   private readonly debounceMs: number;
-  constructor(
-    update: () => Promise<void>,
-    debounceMs = DEBOUNCE_MS,
-  ) {
+  constructor(update: () => Promise<void>, debounceMs = DEBOUNCE_MS) {
     this.update = update;
     this.debounceMs = debounceMs;
   }
@@ -44,7 +41,9 @@ export class UpdateQueue {
       if (!this.pending || this.closed) return;
       this.pending = false;
       // a throw past `update`'s own report is a bug: said, not hidden, and later runs still come
-      await this.update().catch((error: unknown) => console.error(`npm run dev: an update failed unexpectedly: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
+      await this.update().catch((error: unknown) =>
+        console.error(`npm run dev: an update failed unexpectedly: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+      );
     });
   }
 

@@ -20,9 +20,14 @@ import { openSteady } from './queue.ts';
 export const OLDER_CODE_STAMP = 'made by npm run dev with code older than the working tree';
 
 function describe(report: UpdateReport, seconds: number): string {
-  const what = [...report.tables, ...(report.mediaPaths ? [`${report.mediaPaths} media path(s)`] : []), ...(report.reports ? ['the change reports'] : [])].join(', ') || 'no file with other bytes';
+  const what =
+    [...report.tables, ...(report.mediaPaths ? [`${report.mediaPaths} media path(s)`] : []), ...(report.reports ? ['the change reports'] : [])].join(', ') ||
+    'no file with other bytes';
   if (report.unchanged) return `dev: ${what}; nothing the API serves changed (${seconds.toFixed(2)} s)`;
-  const records = Object.entries(report.records).map(([kind, n]) => `${n} ${kind}`).join(', ') || 'no records';
+  const records =
+    Object.entries(report.records)
+      .map(([kind, n]) => `${n} ${kind}`)
+      .join(', ') || 'no records';
   return `dev: ${what} → ${records} changed, ${report.documents} document(s) made again, swapped in after ${seconds.toFixed(2)} s`;
 }
 
@@ -41,10 +46,7 @@ class StampedInputs {
   current = '';
   private readonly config: Config;
   private readonly log: Log;
-  constructor(
-    config: Config,
-    log: Log,
-  ) {
+  constructor(config: Config, log: Log) {
     this.config = config;
     this.log = log;
     this.code = codeHash(this.memo);
@@ -60,7 +62,8 @@ class StampedInputs {
       return;
     }
     this.current = OLDER_CODE_STAMP;
-    if (!this.codeChangeSaid) this.log.warn('the code changed since npm run dev started; updates are still made by the code it started with. Restart it to use the new code.');
+    if (!this.codeChangeSaid)
+      this.log.warn('the code changed since npm run dev started; updates are still made by the code it started with. Restart it to use the new code.');
     this.codeChangeSaid = true;
   }
 }

@@ -90,7 +90,9 @@ export async function ensureDataSet(config: Config, log: FetchLog, env: NodeJS.P
   if (config.dataSource !== 'download') return;
   const lock = readLock(lockPath);
   if (isFetched(lock, config.dataDir)) return;
-  log.info(`data: ${config.dataDir} has no verified copy of the tables at ${lock.commit.slice(0, 12)}; downloading them (or set DATA_DIR to a folder that has them)`);
+  log.info(
+    `data: ${config.dataDir} has no verified copy of the tables at ${lock.commit.slice(0, 12)}; downloading them (or set DATA_DIR to a folder that has them)`,
+  );
   await fetchPinned(lock, config.dataDir, log, env);
 }
 
@@ -103,7 +105,9 @@ export function fetchPinned(lock: UpstreamLock, cacheDir: string, log: FetchLog,
 export async function fetchCommand(cacheDir: string, log: FetchLog, force: boolean, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const lock = readLock(lockPath);
   if (!force && isFetched(lock, cacheDir)) {
-    log.info(`data: ${cacheDir} already holds the ${Object.keys(lock.tables).length} verified tables at ${lock.commit.slice(0, 12)} (--force downloads them again)`);
+    log.info(
+      `data: ${cacheDir} already holds the ${Object.keys(lock.tables).length} verified tables at ${lock.commit.slice(0, 12)} (--force downloads them again)`,
+    );
     return;
   }
   await fetchPinned(lock, cacheDir, log, env);
@@ -129,7 +133,10 @@ export async function fetchDataSet(lock: UpstreamLock, url: string, cacheDir: st
         if (!(e instanceof AttemptError)) throw e;
         if (!e.retryable || attempt >= attempts) {
           const failure = `could not download the data set from ${url}: ${e.message}${attempt > 1 ? ` (${attempt} attempts)` : ''}.`;
-          throw new FetchError(`${failure} Set DATA_URL to a mirror of that archive, or DATA_DIR to a folder holding the tables (csv/).`, { cause: e, failure });
+          throw new FetchError(`${failure} Set DATA_URL to a mirror of that archive, or DATA_DIR to a folder holding the tables (csv/).`, {
+            cause: e,
+            failure,
+          });
         }
         log.info(`fetch: ${e.message}; trying once more`);
         await new Promise((r) => setTimeout(r, RETRY_PAUSE_MS));
@@ -138,7 +145,9 @@ export async function fetchDataSet(lock: UpstreamLock, url: string, cacheDir: st
     const stamp: Stamp = { commit: lock.commit, lock: lockDigest(lock), url, fetchedAt: new Date().toISOString(), tables: Object.keys(lock.tables).length };
     writeFileSync(join(tmp, STAMP), `${JSON.stringify(stamp, null, 2)}\n`);
     swapIn(tmp, cacheDir);
-    log.info(`fetch: ${stamp.tables} tables at ${lock.commit.slice(0, 12)} verified and stored in ${cacheDir} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    log.info(
+      `fetch: ${stamp.tables} tables at ${lock.commit.slice(0, 12)} verified and stored in ${cacheDir} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
     return cacheDir;
   } finally {
     rmSync(tmp, { recursive: true, force: true });
@@ -152,7 +161,13 @@ export async function fetchDataSet(lock: UpstreamLock, url: string, cacheDir: st
 export function storeTables(lock: UpstreamLock, csvDir: string, cacheDir: string): void {
   mkdirSync(join(cacheDir, 'csv'), { recursive: true });
   for (const name of Object.keys(lock.tables)) copyFileSync(join(csvDir, name), join(cacheDir, 'csv', name));
-  const stamp: Stamp = { commit: lock.commit, lock: lockDigest(lock), url: csvDir, fetchedAt: new Date().toISOString(), tables: Object.keys(lock.tables).length };
+  const stamp: Stamp = {
+    commit: lock.commit,
+    lock: lockDigest(lock),
+    url: csvDir,
+    fetchedAt: new Date().toISOString(),
+    tables: Object.keys(lock.tables).length,
+  };
   writeFileSync(join(cacheDir, STAMP), `${JSON.stringify(stamp, null, 2)}\n`);
 }
 
@@ -183,11 +198,7 @@ const isRunning = (pid: number): boolean => {
 /** One failed attempt: why, and whether trying again could help. */
 class AttemptError extends Error {
   readonly retryable: boolean;
-  constructor(
-    message: string,
-    retryable: boolean,
-    options?: ErrorOptions,
-  ) {
+  constructor(message: string, retryable: boolean, options?: ErrorOptions) {
     super(message, options);
     this.retryable = retryable;
   }
@@ -236,11 +247,7 @@ class TableExtractor {
   private readonly lock: UpstreamLock;
   private readonly csvDir: string;
   private readonly onTable: () => void;
-  constructor(
-    lock: UpstreamLock,
-    csvDir: string,
-    onTable: () => void,
-  ) {
+  constructor(lock: UpstreamLock, csvDir: string, onTable: () => void) {
     this.lock = lock;
     this.csvDir = csvDir;
     this.onTable = onTable;
@@ -311,7 +318,12 @@ function streamFailure(e: unknown, watch: IdleWatch, bytes: number, total: numbe
   if (code === 'Z_BUF_ERROR' || code === 'Z_DATA_ERROR') {
     return new AttemptError(`the archive is cut short or damaged (gzip: ${(e as Error).message}, after ${amount(bytes)})`, true, cause);
   }
-  if (bytes > 0) return new AttemptError(`the archive is cut short: the connection closed after ${amount(bytes)}${total ? ` of ${amount(total)}` : ''} (${networkReason(e)})`, true, cause);
+  if (bytes > 0)
+    return new AttemptError(
+      `the archive is cut short: the connection closed after ${amount(bytes)}${total ? ` of ${amount(total)}` : ''} (${networkReason(e)})`,
+      true,
+      cause,
+    );
   return new AttemptError(`${networkReason(e)}, after ${amount(bytes)}`, true, cause);
 }
 
@@ -375,7 +387,9 @@ function verify(lock: UpstreamLock, url: string, found: Map<string, Found>): voi
     const got = found.get(name);
     if (!got) problems.push(`${name}: missing from the archive`);
     else if (got.sha1 !== expected.sha1 || (expected.size !== undefined && got.size !== expected.size)) {
-      problems.push(`${name}: expected git blob ${expected.sha1}${expected.size !== undefined ? ` (${expected.size} bytes)` : ''}, found ${got.sha1} (${got.size} bytes)`);
+      problems.push(
+        `${name}: expected git blob ${expected.sha1}${expected.size !== undefined ? ` (${expected.size} bytes)` : ''}, found ${got.sha1} (${got.size} bytes)`,
+      );
     }
   }
   if (!problems.length) return;

@@ -48,7 +48,9 @@ export function lockDigest(lock: UpstreamLock): string {
   const tables = Object.keys(lock.tables)
     .sort()
     .map((name) => `${name} ${lock.tables[name]!.sha1} ${lock.tables[name]!.size ?? ''}`);
-  return createHash('sha256').update(`${lock.commit}\n${lock.tablesPath}\n${tables.join('\n')}`).digest('hex');
+  return createHash('sha256')
+    .update(`${lock.commit}\n${lock.tablesPath}\n${tables.join('\n')}`)
+    .digest('hex');
 }
 
 /** git's object id of a blob: SHA-1 over `blob <size>\0` and the bytes. The size comes first, so it must be known. */
@@ -121,7 +123,9 @@ export function lockFromListing(
 /** A lock for the tables of a folder as they are (tests make one for each archive they serve). */
 export function lockForFolder(commit: string, csvDir: string, archive = UPSTREAM_ARCHIVE): UpstreamLock {
   const tables: Record<string, TableLock> = {};
-  for (const name of readdirSync(csvDir).filter((n) => n.endsWith('.csv')).sort()) {
+  for (const name of readdirSync(csvDir)
+    .filter((n) => n.endsWith('.csv'))
+    .sort()) {
     const bytes = readFileSync(join(csvDir, name));
     tables[name] = { sha1: gitBlobSha1(bytes), size: bytes.length };
   }

@@ -168,7 +168,11 @@ export function createTarReader(onEntry: (entry: TarEntry) => EntrySink | null) 
     end(): void {
       if (state.kind === 'end') return;
       // git and GitHub always write the two-block end marker; without it the archive was cut short
-      throw new TarFormatError(state.kind === 'data' && (state.remaining > 0 || state.padding > 0) ? 'the archive ends in the middle of a file' : 'the archive ends without its end marker');
+      throw new TarFormatError(
+        state.kind === 'data' && (state.remaining > 0 || state.padding > 0)
+          ? 'the archive ends in the middle of a file'
+          : 'the archive ends without its end marker',
+      );
     },
   };
 }

@@ -35,7 +35,8 @@ export class FileMemo {
   look(path: string): { digest: string; bytes: Buffer | null } {
     const st = statSync(path);
     const known = this.known.get(path);
-    if (known && known.ino === st.ino && known.size === st.size && known.mtimeMs === st.mtimeMs && known.ctimeMs === st.ctimeMs) return { digest: known.digest, bytes: null };
+    if (known && known.ino === st.ino && known.size === st.size && known.mtimeMs === st.mtimeMs && known.ctimeMs === st.ctimeMs)
+      return { digest: known.digest, bytes: null };
     const bytes = readFileSync(path);
     const digest = digestOf(bytes);
     this.known.set(path, { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, digest });

@@ -49,13 +49,20 @@ export function checkKindRecords(
     if (typeof name !== 'string') continue;
     const ours = checked === null || checked.has(record.id);
     if (ours && !SAFE_NAME.test(name)) {
-      problems.push({ table: `${spec.table}.csv`, message: `${spec.kind} ${String(record.id)} has the name ${JSON.stringify(name)}, which is not lowercase letters, digits and hyphens` });
+      problems.push({
+        table: `${spec.table}.csv`,
+        message: `${spec.kind} ${String(record.id)} has the name ${JSON.stringify(name)}, which is not lowercase letters, digits and hyphens`,
+      });
     }
     const other = names.get(name);
     if (other === undefined) names.set(name, record.id as number);
     else if (spec.duplicateNames === 'lowest-id-wins') {
       if (ours) warn(`${spec.kind} ${String(record.id)}: the name ${JSON.stringify(name)} stays with id ${other}; this one is reachable by id only`);
-    } else problems.push({ table: `${spec.table}.csv`, message: `${spec.kind} ${String(record.id)} has the name ${JSON.stringify(name)}, already used by id ${other}` });
+    } else
+      problems.push({
+        table: `${spec.table}.csv`,
+        message: `${spec.kind} ${String(record.id)} has the name ${JSON.stringify(name)}, already used by id ${other}`,
+      });
     if (problems.length > 25) throw new DataError(problems);
   }
 }
@@ -140,12 +147,22 @@ function isReadableFile(path: string): boolean {
 
 /** The kinds of the previous records that can be taken as they are: unchanged inputs, and a file there to take. */
 function kindsToReuse(previousDir: string, previous: RecordsManifest | null, inputs: ImportInputs): Set<KindName> {
-  const candidates = reusableKinds(previous, inputs, allKinds.map((k) => k.kind));
+  const candidates = reusableKinds(
+    previous,
+    inputs,
+    allKinds.map((k) => k.kind),
+  );
   return new Set(candidates.filter((kind) => isReadableFile(recordsFile(previousDir, kind))));
 }
 
 /** The manifest of fresh records `made` and of the kinds `reused` from `previous`, in the kinds' order. */
-function manifestOf(inputHash: string, inputs: ImportInputs, made: Assembled, reused: ReadonlySet<KindName>, previous: RecordsManifest | null): RecordsManifest {
+function manifestOf(
+  inputHash: string,
+  inputs: ImportInputs,
+  made: Assembled,
+  reused: ReadonlySet<KindName>,
+  previous: RecordsManifest | null,
+): RecordsManifest {
   const madeFrom: MadeFrom = { codeHash: inputs.codeHash, tables: { ...inputs.tables }, reads: {}, warnings: {} };
   const kinds: Record<string, number> = {};
   for (const { kind } of allKinds) {
@@ -167,7 +184,11 @@ export function runImport(options: ImportOptions): ImportResult {
   const previous = readManifest(previousDir);
   const reused = kindsToReuse(previousDir, previous, inputs);
   const toMake = allKinds.filter((k) => !reused.has(k.kind));
-  const toRead = tablesToRead(previous, inputs, toMake.map((k) => k.kind));
+  const toRead = tablesToRead(
+    previous,
+    inputs,
+    toMake.map((k) => k.kind),
+  );
   const made = makeKinds(options, files, toMake, toRead);
   for (const said of made.warnings.values()) said.forEach(warn);
   for (const kind of reused) for (const message of previous!.madeFrom!.warnings[kind] ?? []) warn(message);

@@ -72,7 +72,10 @@ export function readRecords(dir: string): Map<KindName, Array<Record<string, unk
   for (const file of readdirSync(dir)) {
     if (!file.endsWith('.ndjson')) continue;
     const text = readFileSync(join(dir, file), 'utf8');
-    const list = text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const list = text
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     out.set(file.slice(0, -'.ndjson'.length) as KindName, list);
   }
   return out;

@@ -28,7 +28,12 @@ export interface MadeDocuments {
  * data set changed meanwhile) would leave its reads unknown, so it is named in a BuildError as
  * the build names its documents' failures.
  */
-export function learnReads(ctx: BuildContext, emitters: ReadonlyMap<KindName, KindEmitter>, records: ReadonlyMap<KindName, readonly AnyRecord[]>, ledger: ReadLedger): void {
+export function learnReads(
+  ctx: BuildContext,
+  emitters: ReadonlyMap<KindName, KindEmitter>,
+  records: ReadonlyMap<KindName, readonly AnyRecord[]>,
+  ledger: ReadLedger,
+): void {
   const problems: string[] = [];
   const thrown: unknown[] = [];
   for (const [kind, em] of emitters) {
@@ -57,7 +62,13 @@ export function learnReads(ctx: BuildContext, emitters: ReadonlyMap<KindName, Ki
 }
 
 /** Makes the dirty documents again; throws BuildError naming every bad one. */
-export function makeDocuments(dirty: readonly DocumentId[], ctx: BuildContext, emitters: ReadonlyMap<KindName, KindEmitter>, changes: RecordChanges, ledger: ReadLedger): MadeDocuments {
+export function makeDocuments(
+  dirty: readonly DocumentId[],
+  ctx: BuildContext,
+  emitters: ReadonlyMap<KindName, KindEmitter>,
+  changes: RecordChanges,
+  ledger: ReadLedger,
+): MadeDocuments {
   const result: MadeDocuments = { made: new Map(), gone: new Map(), count: 0, byPart: {} };
   const problems: string[] = [];
   const thrown: unknown[] = [];

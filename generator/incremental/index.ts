@@ -101,7 +101,12 @@ class Planner implements IncrementalBuild {
     const dirty = this.ledger.dirty(changes.changed, look.mediaReads, this.emitters);
     const finish = { ...this.options.finish(), baseUrl: this.options.baseUrl };
     const reports = this.reportsHash(finish);
-    const report = { tables: [...look.changedTables.keys()].map((t) => `${t}.csv`), mediaPaths: look.mediaReads.length, reports: reports !== this.reports, steps: clock.steps };
+    const report = {
+      tables: [...look.changedTables.keys()].map((t) => `${t}.csv`),
+      mediaPaths: look.mediaReads.length,
+      reports: reports !== this.reports,
+      steps: clock.steps,
+    };
     if (!dirty.length && !report.reports) {
       this.commit(look, changes, indexes);
       return { ...report, records: {}, documents: 0, made: {}, unchanged: true };
@@ -112,7 +117,16 @@ class Planner implements IncrementalBuild {
     clock.step('link copy');
     let swappedOut: string | null = null;
     try {
-      const update = { copy, served: this.served, emitters: this.emitters, before: this.records.records, changes, documents, baseUrl: this.options.baseUrl, finish };
+      const update = {
+        copy,
+        served: this.served,
+        emitters: this.emitters,
+        before: this.records.records,
+        changes,
+        documents,
+        baseUrl: this.options.baseUrl,
+        finish,
+      };
       const entries = await writeUpdate(update);
       clock.step('write');
       swappedOut = this.served.swap(copy, entries);
@@ -126,7 +140,13 @@ class Planner implements IncrementalBuild {
     this.ledger.replace(dirty);
     this.commit(look, changes, indexes);
     this.reports = reports;
-    return { ...report, records: Object.fromEntries([...changes.changed].map(([k, d]) => [k, d.size])), documents: documents.count, made: documents.byPart, unchanged: false };
+    return {
+      ...report,
+      records: Object.fromEntries([...changes.changed].map(([k, d]) => [k, d.size])),
+      documents: documents.count,
+      made: documents.byPart,
+      unchanged: false,
+    };
   }
 
   close(): Promise<void> {

@@ -52,7 +52,8 @@ export function changedIndexEntries(before: AnyRecord | undefined, after: AnyRec
     const byValue = new Map<unknown, string>();
     if (!record) return byValue;
     if (index.child === null) return byValue.set(record[index.field], '');
-    for (const row of (record[index.child] as AnyRecord[] | undefined) ?? []) byValue.set(row[index.field], (byValue.get(row[index.field]) ?? '') + JSON.stringify(row) + '\n');
+    for (const row of (record[index.child] as AnyRecord[] | undefined) ?? [])
+      byValue.set(row[index.field], (byValue.get(row[index.field]) ?? '') + JSON.stringify(row) + '\n');
     return byValue;
   };
   const was = entriesByValue(before);
@@ -110,7 +111,11 @@ export class ReadLedger {
    * that read an entry of a reverse index it joined, left or changed its rows in; those that
    * read its whole kind; those that asked for a media path that appeared or went.
    */
-  dirty(changed: ReadonlyMap<KindName, ReadonlyMap<number, RecordChange>>, mediaReads: readonly Read[], emitters: ReadonlyMap<KindName, KindEmitter>): DocumentId[] {
+  dirty(
+    changed: ReadonlyMap<KindName, ReadonlyMap<number, RecordChange>>,
+    mediaReads: readonly Read[],
+    emitters: ReadonlyMap<KindName, KindEmitter>,
+  ): DocumentId[] {
     const reads: Read[] = [...mediaReads];
     for (const [kind, diff] of changed) {
       reads.push({ type: 'kind', kind });

@@ -80,7 +80,13 @@ export class RecordState {
       const diff = differing(old, fresh, ids);
       if (!diff.size) continue;
       const afters = [...diff.values()].flatMap((d) => (d.after ? [d.after] : []));
-      const all = ids === 'all' ? fresh : old.filter((r) => !diff.has(r.id)).concat(afters).sort((a, b) => a.id - b.id);
+      const all =
+        ids === 'all'
+          ? fresh
+          : old
+              .filter((r) => !diff.has(r.id))
+              .concat(afters)
+              .sort((a, b) => a.id - b.id);
       checkKindRecords(spec, validatorFor(recordSchema(spec)), afters, problems, undefined, all);
       records.set(kind, all);
       changed.set(kind, diff);

@@ -46,11 +46,22 @@ export function asOfDisagreements({ world, moveNames }: FactsWorld): AsOfDisagre
 function creatureCases(world: AsOfWorld, generation: string, vg: VersionGroup): AsOfDisagreement[] {
   return world.creatures.flatMap(([id, creature]) => {
     if (!world.creatureExists(id, vg)) return [];
-    const types = world.creatureTypes(creature, vg).map(([, type]) => type).filter((type) => !world.typeExists(type, vg));
+    const types = world
+      .creatureTypes(creature, vg)
+      .map(([, type]) => type)
+      .filter((type) => !world.typeExists(type, vg));
     const abilities = world.creatureAbilities(creature, vg).flatMap(([, ability]) => (ability !== null && !world.abilityExists(ability, vg) ? [ability] : []));
     const cases: AsOfDisagreement[] = [];
-    if (types.length) cases.push({ as_of: generation, kind: 'creature', name: creature.name, field: 'types', names: types.map((t) => world.typeName(t) ?? String(t)) });
-    if (abilities.length) cases.push({ as_of: generation, kind: 'creature', name: creature.name, field: 'abilities', names: abilities.map((a) => world.abilityName(a) ?? String(a)) });
+    if (types.length)
+      cases.push({ as_of: generation, kind: 'creature', name: creature.name, field: 'types', names: types.map((t) => world.typeName(t) ?? String(t)) });
+    if (abilities.length)
+      cases.push({
+        as_of: generation,
+        kind: 'creature',
+        name: creature.name,
+        field: 'abilities',
+        names: abilities.map((a) => world.abilityName(a) ?? String(a)),
+      });
     return cases;
   });
 }
@@ -59,6 +70,8 @@ function moveCases(world: AsOfWorld, moveNames: ReadonlyMap<number, string>, gen
   return world.moves.flatMap(([id, move]) => {
     if (!world.moveExists(id, vg)) return [];
     const type = world.moveType(move, vg);
-    return world.typeExists(type, vg) ? [] : [{ as_of: generation, kind: 'move', name: moveNames.get(id) ?? String(id), field: 'type', names: [world.typeName(type) ?? String(type)] }];
+    return world.typeExists(type, vg)
+      ? []
+      : [{ as_of: generation, kind: 'move', name: moveNames.get(id) ?? String(id), field: 'type', names: [world.typeName(type) ?? String(type)] }];
   });
 }

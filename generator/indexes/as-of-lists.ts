@@ -7,12 +7,34 @@
  */
 import { createHash } from 'node:crypto';
 import {
-  asOfColumnFile, asOfFactsFile, asOfLearnsetFile, asOfListsFile, asOfMoveFilterFile, asOfStatsFile, asOfViewFile, positionRuns,
-  type CreatureStats, type FactKind, type FactsFile, type LearnsetFile, type ListViewsFile, type MadeAgainst, type StatsFile, type ViewFile,
+  asOfColumnFile,
+  asOfFactsFile,
+  asOfLearnsetFile,
+  asOfListsFile,
+  asOfMoveFilterFile,
+  asOfStatsFile,
+  asOfViewFile,
+  positionRuns,
+  type CreatureStats,
+  type FactKind,
+  type FactsFile,
+  type LearnsetFile,
+  type ListViewsFile,
+  type MadeAgainst,
+  type StatsFile,
+  type ViewFile,
 } from '../../edge/as-of/facts.ts';
 import {
-  learnedByGroup, listView, MOVE_FILTER_INPUTS, VIEW_PARTS,
-  type AsOfKind, type AsOfListView, type ValueRows, type ViewInput, type ViewPart, type ViewScope,
+  learnedByGroup,
+  listView,
+  MOVE_FILTER_INPUTS,
+  VIEW_PARTS,
+  type AsOfKind,
+  type AsOfListView,
+  type ValueRows,
+  type ViewInput,
+  type ViewPart,
+  type ViewScope,
 } from './as-of-views.ts';
 import { worldOfFacts, type AsOfWorld } from '../../edge/as-of/world.ts';
 import type { VersionGroup } from '../../edge/as-of/versions.ts';
@@ -66,11 +88,7 @@ class ListMaker {
   private readonly readFile: BuiltFile;
   private readonly baseUrl: string;
   private readonly rewritten: ((rel: string) => boolean) | null;
-  constructor(
-    readFile: BuiltFile,
-    baseUrl: string,
-    rewritten: ((rel: string) => boolean) | null,
-  ) {
+  constructor(readFile: BuiltFile, baseUrl: string, rewritten: ((rel: string) => boolean) | null) {
     this.readFile = readFile;
     this.baseUrl = baseUrl;
     this.rewritten = rewritten;
@@ -284,7 +302,13 @@ const withGaps = (rows: ValueRows): ViewFile['values'][number][1] => rows.map(([
 
 /** A list's `move` filter as of the game, packed as today's filters are (edge/query/filter-pack.ts): one value filter by move id, no names, no ranges. */
 function moveFilterPack(kind: string, count: number, rows: ViewFile['values'][number][1]): Uint8Array {
-  return encodeFilterPack({ format: 'filter-index/1', kind, count, values: { move: { about: 'a move it could learn then', target: 'move', values: rows } }, ranges: {} });
+  return encodeFilterPack({
+    format: 'filter-index/1',
+    kind,
+    count,
+    values: { move: { about: 'a move it could learn then', target: 'move', values: rows } },
+    ranges: {},
+  });
 }
 
 /** 16 hex digits of a text's SHA-1: what a view or a patch file is named by, and what `against` holds. */

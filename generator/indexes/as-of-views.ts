@@ -84,7 +84,13 @@ export interface ViewPart {
 /** The kinds answered as of a game: their views' parts, and for a creature list the inputs of its `move` filter (learnedByGroup). */
 export const VIEW_PARTS = {
   creature: [
-    { name: 'types and abilities', reads: ['version-group', 'creature', 'type', 'ability'], values: ['type', 'ability'], fields: ['types', 'abilities'], ranges: false },
+    {
+      name: 'types and abilities',
+      reads: ['version-group', 'creature', 'type', 'ability'],
+      values: ['type', 'ability'],
+      fields: ['types', 'abilities'],
+      ranges: false,
+    },
     { name: 'stats', reads: ['version-group', 'creature', 'stat', 'stats'], values: [], fields: ['stats'], ranges: true },
   ],
   move: [{ name: 'values', reads: ['version-group', 'move', 'type'], values: ['type'], fields: MOVE_VALUES, ranges: true }],
@@ -96,7 +102,11 @@ export const VIEW_PARTS = {
  * is made from. Not the moves' facts: the filter holds move ids, and an answer names them from
  * today's `move` filter (edge/as-of-collection.ts), so a move renamed makes no list as of the game again.
  */
-export const MOVE_FILTER_INPUTS: Pick<ViewPart, 'reads' | 'fields' | 'ranges'> = { reads: ['version-group', 'creature', 'learnsets'], fields: [], ranges: false };
+export const MOVE_FILTER_INPUTS: Pick<ViewPart, 'reads' | 'fields' | 'ranges'> = {
+  reads: ['version-group', 'creature', 'learnsets'],
+  fields: [],
+  ranges: false,
+};
 
 /** What a kind's view is made from: the version group, the facts, each list position's id, the links' base. */
 export interface ViewScope {
@@ -164,7 +174,14 @@ function creatureView(scope: ViewScope): AsOfListView {
   if (parts.has(STATS_PART.name)) {
     const stats = (then.stats ??= statsThen(scope));
     view.ranges = creatureRanges(scope, stats);
-    view.fields.set('stats', fieldOf(stats, (held) => held, (held) => held.map(([stat, baseStat, effort]) => ({ base_stat: baseStat, effort, stat: link(scope.base, 'stat', stat, world.statName(stat)!) }))));
+    view.fields.set(
+      'stats',
+      fieldOf(
+        stats,
+        (held) => held,
+        (held) => held.map(([stat, baseStat, effort]) => ({ base_stat: baseStat, effort, stat: link(scope.base, 'stat', stat, world.statName(stat)!) })),
+      ),
+    );
   }
   return view;
 }
@@ -200,10 +217,35 @@ function addKindsPart(view: AsOfListView, { world, base }: ViewScope, then: Map<
     for (const [, type] of held.types) addMember(byType, type, p);
     for (const [, ability] of held.abilities) if (ability !== null) addMember(byAbility, ability, p);
   }
-  view.values.set('type', valueRows(byType, (id) => world.typeName(id)));
-  view.values.set('ability', valueRows(byAbility, (id) => world.abilityName(id)));
-  view.fields.set('types', fieldOf(then, (held) => held.types, (types) => types.map(([slot, type]) => ({ slot, type: link(base, 'type', type, world.typeName(type)!) }))));
-  view.fields.set('abilities', fieldOf(then, (held) => held.abilities, (abilities) => abilities.map(([slot, ability, hidden]) => ({ ability: ability === null ? null : link(base, 'ability', ability, world.abilityName(ability)!), is_hidden: hidden === 1, slot }))));
+  view.values.set(
+    'type',
+    valueRows(byType, (id) => world.typeName(id)),
+  );
+  view.values.set(
+    'ability',
+    valueRows(byAbility, (id) => world.abilityName(id)),
+  );
+  view.fields.set(
+    'types',
+    fieldOf(
+      then,
+      (held) => held.types,
+      (types) => types.map(([slot, type]) => ({ slot, type: link(base, 'type', type, world.typeName(type)!) })),
+    ),
+  );
+  view.fields.set(
+    'abilities',
+    fieldOf(
+      then,
+      (held) => held.abilities,
+      (abilities) =>
+        abilities.map(([slot, ability, hidden]) => ({
+          ability: ability === null ? null : link(base, 'ability', ability, world.abilityName(ability)!),
+          is_hidden: hidden === 1,
+          slot,
+        })),
+    ),
+  );
 }
 
 /**
@@ -211,7 +253,10 @@ function addKindsPart(view: AsOfListView, { world, base }: ViewScope, then: Map<
  * (facts.ts LearnsetFile), each read once: for a group and the positions that existed then, the
  * creatures that learn each move in it. Its rows are by move id, with no names (MOVE_FILTER_INPUTS).
  */
-export function learnedByGroup(ids: ReadonlyArray<number | null>, learnsets: ReadonlyMap<number, readonly number[]>): (vg: VersionGroup, existing: readonly number[]) => ValueRows {
+export function learnedByGroup(
+  ids: ReadonlyArray<number | null>,
+  learnsets: ReadonlyMap<number, readonly number[]>,
+): (vg: VersionGroup, existing: readonly number[]) => ValueRows {
   // by version group id, by move: the positions (ascending) of the creatures that learn it there
   const byGroup = new Map<number, Map<number, number[]>>();
   ids.forEach((id, p) => {
@@ -281,8 +326,18 @@ function moveView(scope: ViewScope): AsOfListView {
   for (const p of existing) addMember(byType, typeAt.get(p)!, p);
   const ranges = new Map(MOVE_VALUES.flatMap((name, i) => (i === TYPE ? [] : [[name, values[i]!] as [string, Float64Array]])));
   const number = (i: number): FieldOfThen => ({ key: (p) => values[i]![p], value: (p) => (Number.isNaN(values[i]![p]!) ? null : values[i]![p]!) });
-  const typeField = fieldOf(typeAt, (type) => type, (type) => link(base, 'type', type, world.typeName(type)!));
+  const typeField = fieldOf(
+    typeAt,
+    (type) => type,
+    (type) => link(base, 'type', type, world.typeName(type)!),
+  );
   const fields = new Map<string, FieldOfThen>(MOVE_VALUES.map((name, i) => [name, i === TYPE ? typeField : number(i)]));
-  return { count: ids.length, existing, values: new Map([['type', valueRows(byType, (id) => world.typeName(id))]]), ranges, fields, fieldsKey: `version group ${vg.id}` };
+  return {
+    count: ids.length,
+    existing,
+    values: new Map([['type', valueRows(byType, (id) => world.typeName(id))]]),
+    ranges,
+    fields,
+    fieldsKey: `version group ${vg.id}`,
+  };
 }
-

@@ -6,8 +6,33 @@
  * record in a part of their own (creatureAsOfPart).
  */
 import {
-  AS_OF_DOCUMENT_KINDS, AS_OF_FACT_KINDS, MAX_VERSION_GROUP_BIT, inGroups, MOVE_VALUES, RELATION_KEYS, asOfFactsFile, asOfLearnsetFile, asOfMoveNamesFile, asOfStatsFile, type CreatureStats, type LearnsetFile, type MoveNamesFile, type StatsFile,
-  type AsOfDocumentOf, type MoveValues, type StatValue, type CreatureAsOfDocument, type DocumentKind, type FactKind, type FactsFile, type FactsOf, type MoveAsOfDocument, type Past, type Relations, type SlotAbility, type SlotType,
+  AS_OF_DOCUMENT_KINDS,
+  AS_OF_FACT_KINDS,
+  MAX_VERSION_GROUP_BIT,
+  inGroups,
+  MOVE_VALUES,
+  RELATION_KEYS,
+  asOfFactsFile,
+  asOfLearnsetFile,
+  asOfMoveNamesFile,
+  asOfStatsFile,
+  type CreatureStats,
+  type LearnsetFile,
+  type MoveNamesFile,
+  type StatsFile,
+  type AsOfDocumentOf,
+  type MoveValues,
+  type StatValue,
+  type CreatureAsOfDocument,
+  type DocumentKind,
+  type FactKind,
+  type FactsFile,
+  type FactsOf,
+  type MoveAsOfDocument,
+  type Past,
+  type Relations,
+  type SlotAbility,
+  type SlotType,
 } from '../../edge/as-of/facts.ts';
 import { idOfUrl } from '../../edge/layout.ts';
 import { join } from 'node:path';
@@ -32,21 +57,30 @@ const pastByGeneration = <T>(entries: unknown, field: string, read: (value: unkn
 const slotTypes = (entries: unknown): SlotType[] => (entries as Array<{ slot: number; type: Link }>).map((e) => [e.slot, idOf(e.type)]);
 // in slot order and stat id order, as the rules' quick path for a creature without past entries takes them (edge/as-of/rules.ts)
 const slotAbilities = (entries: unknown): SlotAbility[] =>
-  (entries as Array<{ slot: number; ability: Link | null; is_hidden: boolean }>).map((e): SlotAbility => [e.slot, e.ability === null ? null : idOf(e.ability), e.is_hidden ? 1 : 0]).sort((a, b) => a[0] - b[0]);
+  (entries as Array<{ slot: number; ability: Link | null; is_hidden: boolean }>)
+    .map((e): SlotAbility => [e.slot, e.ability === null ? null : idOf(e.ability), e.is_hidden ? 1 : 0])
+    .sort((a, b) => a[0] - b[0]);
 const statValues = (entries: unknown): StatValue[] =>
-  (entries as Array<{ base_stat: number; effort: number; stat: Link }>).map((e): StatValue => [idOf(e.stat), e.base_stat, e.effort]).sort((a, b) => a[0] - b[0]);
+  (entries as Array<{ base_stat: number; effort: number; stat: Link }>)
+    .map((e): StatValue => [idOf(e.stat), e.base_stat, e.effort])
+    .sort((a, b) => a[0] - b[0]);
 /** A move's (or a past entry's) values in MOVE_VALUES order, the type as its id. */
-const moveValues = (doc: Doc): MoveValues => MOVE_VALUES.map((field) => {
-  const value = doc[field] ?? null;
-  return field === 'type' && value !== null ? idOf(value) : (value as number | null);
-}) as MoveValues;
+const moveValues = (doc: Doc): MoveValues =>
+  MOVE_VALUES.map((field) => {
+    const value = doc[field] ?? null;
+    return field === 'type' && value !== null ? idOf(value) : (value as number | null);
+  }) as MoveValues;
 const relationIds = (value: unknown): Relations => {
   const links = value as Record<string, Link[]>;
   return Object.fromEntries(RELATION_KEYS.map((key) => [key, links[key]!.map(idOf)])) as Relations;
 };
 
 /** What the build keeps of each record: its kind's facts, for a creature its stats and learnset, for a move its name (each written to a file of its own). */
-type KeptOf<K extends FactKind> = K extends 'creature' ? FactsOf[K] & CreatureStats & { learnset: number[] } : K extends 'move' ? FactsOf[K] & { name: string } : FactsOf[K];
+type KeptOf<K extends FactKind> = K extends 'creature'
+  ? FactsOf[K] & CreatureStats & { learnset: number[] }
+  : K extends 'move'
+    ? FactsOf[K] & { name: string }
+    : FactsOf[K];
 export type KeptFacts = KeptOf<FactKind>;
 
 /** A bit set of version group ids with `vg` in it; throws when `vg` is beyond what a bit set holds. */
@@ -57,7 +91,8 @@ function withBit(groups: number, vg: number, owner: string): number {
 
 type Form = { id: number; creature_id: number; introduced_in_version_group_id: number };
 /** A creature's first form, the item's `forms[0]`: the lowest id. */
-const firstForm = <F extends Form>(forms: readonly F[]): F | undefined => forms.reduce<F | undefined>((low, form) => (low === undefined || form.id < low.id ? form : low), undefined);
+const firstForm = <F extends Form>(forms: readonly F[]): F | undefined =>
+  forms.reduce<F | undefined>((low, form) => (low === undefined || form.id < low.id ? form : low), undefined);
 
 /** The version group a creature's first form came in. */
 export function bornIn(creature: number, ctx: BuildContext): number {
@@ -153,7 +188,10 @@ export function asOfFactsBodies(kind: FactKind, records: Array<[number, KeptFact
 function moveFactsBodies(moves: Array<[number, KeptOf<'move'>]>): Array<[path: string, body: string]> {
   const own: FactsFile<'move'> = { kind: 'move', records: moves.map(([id, { name: _n, ...facts }]) => [id, facts]) };
   const names: MoveNamesFile = { records: moves.map(([id, facts]) => [id, facts.name]) };
-  return [[asOfFactsFile('move'), JSON.stringify(own)], [asOfMoveNamesFile, JSON.stringify(names)]];
+  return [
+    [asOfFactsFile('move'), JSON.stringify(own)],
+    [asOfMoveNamesFile, JSON.stringify(names)],
+  ];
 }
 
 /** A creature's facts go to three files: its own, its stats and its learnset. */
@@ -161,9 +199,12 @@ function creatureFactsBodies(creatures: Array<[number, KeptOf<'creature'>]>): Ar
   const own: FactsFile<'creature'> = { kind: 'creature', records: creatures.map(([id, { learnset: _l, stats: _s, pastStats: _p, ...facts }]) => [id, facts]) };
   const stats: StatsFile = { records: creatures.map(([id, facts]) => [id, { stats: facts.stats, pastStats: facts.pastStats }]) };
   const learnsets: LearnsetFile = { records: creatures.map(([id, facts]) => [id, facts.learnset]) };
-  return [[asOfFactsFile('creature'), JSON.stringify(own)], [asOfStatsFile, JSON.stringify(stats)], [asOfLearnsetFile, JSON.stringify(learnsets)]];
+  return [
+    [asOfFactsFile('creature'), JSON.stringify(own)],
+    [asOfStatsFile, JSON.stringify(stats)],
+    [asOfLearnsetFile, JSON.stringify(learnsets)],
+  ];
 }
-
 
 /** The facts a served build wrote for a kind (a creature's with its stats and learnset, a move's with its name), by id. */
 export function readAsOfFacts(dir: string, kind: FactKind): Map<number, KeptFacts> {
@@ -172,17 +213,23 @@ export function readAsOfFacts(dir: string, kind: FactKind): Map<number, KeptFact
   if (kind !== 'creature') return own;
   const stats = new Map(readServed<StatsFile>(dir, asOfStatsFile).records);
   const learnsets = new Map(readServed<LearnsetFile>(dir, asOfLearnsetFile).records);
-  const kept = (id: number, facts: FactsOf['creature']): KeptOf<'creature'> => ({ ...facts, ...(stats.get(id) ?? { stats: [], pastStats: [] }), learnset: learnsets.get(id) ?? [] });
+  const kept = (id: number, facts: FactsOf['creature']): KeptOf<'creature'> => ({
+    ...facts,
+    ...(stats.get(id) ?? { stats: [], pastStats: [] }),
+    learnset: learnsets.get(id) ?? [],
+  });
   return new Map([...own].map(([id, facts]) => [id, kept(id, facts as FactsOf['creature'])]));
 }
 
 function readMoveFacts(dir: string): Map<number, KeptOf<'move'>> {
   const names = new Map(readServed<MoveNamesFile>(dir, asOfMoveNamesFile).records);
-  return new Map(readServed<FactsFile<'move'>>(dir, asOfFactsFile('move')).records.map(([id, facts]) => {
-    const name = names.get(id);
-    if (name === undefined) throw new BuildError([`${join(dir, asOfMoveNamesFile)} has no name for move ${id}; run a full build (npm run build -- --force)`]);
-    return [id, { ...facts, name }];
-  }));
+  return new Map(
+    readServed<FactsFile<'move'>>(dir, asOfFactsFile('move')).records.map(([id, facts]) => {
+      const name = names.get(id);
+      if (name === undefined) throw new BuildError([`${join(dir, asOfMoveNamesFile)} has no name for move ${id}; run a full build (npm run build -- --force)`]);
+      return [id, { ...facts, name }];
+    }),
+  );
 }
 
 function readServed<T>(dir: string, file: string): T {

@@ -46,7 +46,10 @@ export const coveredKinds = (kinds: readonly string[]): string[] => COVERAGE_KIN
 /** The map of the build under `root`, from the kept facts of the covered kinds among `kinds` and the as-of facts (as-of-coverage.ts). */
 export function makeCoverage(root: string, kinds: readonly string[]): CoverageMap {
   const world = readWorld(root);
-  return coverageMap(new Map(coveredKinds(kinds).map((kind) => [kind, readKept(root, kind).records.map(([, facts]) => facts)])), world ? asOfDisagreements(world) : []);
+  return coverageMap(
+    new Map(coveredKinds(kinds).map((kind) => [kind, readKept(root, kind).records.map(([, facts]) => facts)])),
+    world ? asOfDisagreements(world) : [],
+  );
 }
 
 /** The map a build under `root` holds already, or null: none, or one cut short, which is then made again from the kept facts. */

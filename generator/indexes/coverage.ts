@@ -15,7 +15,6 @@ import type { AsOfDisagreement, CoverageMap, GenerationCoverage, KindCoverage } 
 
 export type Doc = { [key: string]: unknown };
 
-
 /** The kinds the map covers, in the order it lists them, with how each finds its generation. */
 export const COVERAGE_KINDS = [
   { kind: 'creature', rule: 'its species’ generation' },
@@ -59,7 +58,10 @@ const generationOf = (ref: unknown): Generation => {
 
 /** Whether a value counts as lacking: null, `[]`, `""`, `{}` (missing is `undefined`). */
 export const isEmpty = (value: unknown): boolean =>
-  value === undefined || value === null || value === '' || (Array.isArray(value) ? value.length === 0 : typeof value === 'object' && Object.keys(value).length === 0);
+  value === undefined ||
+  value === null ||
+  value === '' ||
+  (Array.isArray(value) ? value.length === 0 : typeof value === 'object' && Object.keys(value).length === 0);
 
 /** The languages a text field (`names`, `flavor_text_entries`) has an entry in, in first-seen order. */
 function languagesOf(value: unknown): string[] {
@@ -129,7 +131,13 @@ function generationRow(generation: Generation, all: readonly CoverageFacts[], co
   return { generation: generation?.name ?? null, count: all.length, fields: Object.fromEntries(cells) };
 }
 
-function kindCoverage(kind: string, rule: string, all: readonly CoverageFacts[], languages: readonly string[], generationOfItem: (facts: CoverageFacts) => Generation): KindCoverage {
+function kindCoverage(
+  kind: string,
+  rule: string,
+  all: readonly CoverageFacts[],
+  languages: readonly string[],
+  generationOfItem: (facts: CoverageFacts) => Generation,
+): KindCoverage {
   const columns = columnsOf(all, languages);
   const groups = new Map<string, { generation: Generation; items: CoverageFacts[] }>();
   for (const facts of all) {

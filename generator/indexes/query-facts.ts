@@ -80,11 +80,7 @@ export class KindQuery {
   /** `schema`, the item's output schema, gives the paths accepted below the declared fields. */
   readonly kind: KindName;
   private readonly decl: AnyQueryDecl;
-  constructor(
-    kind: KindName,
-    decl: AnyQueryDecl,
-    schema?: TSchema,
-  ) {
+  constructor(kind: KindName, decl: AnyQueryDecl, schema?: TSchema) {
     this.kind = kind;
     this.decl = decl;
     this.shape = schema === undefined ? shapeOf(decl) : { ...shapeOf(decl), below: pathsBelow(kind, schema, decl.fields) };
@@ -117,7 +113,9 @@ export class KindQuery {
       return value as Json;
     });
     if (!nestsAsItem(this.fieldKeys, values, this.fieldTree, item)) {
-      throw new FactProblem(`${where}: field ${this.firstUnequalField(item, values)}: its column value, nested in declared order, is not what the item holds (declare fields in the item's key order)`);
+      throw new FactProblem(
+        `${where}: field ${this.firstUnequalField(item, values)}: its column value, nested in declared order, is not what the item holds (declare fields in the item's key order)`,
+      );
     }
     return values;
   }

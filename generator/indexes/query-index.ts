@@ -70,7 +70,11 @@ export function searchIndex(kind: string, listed: readonly RecordFacts[], byLang
       }
     }
   }
-  const resources = listed.map(({ id, name, facts }) => ({ id, name: name ?? '', names: facts.names.map(([language, translated]) => ({ language, name: translated })) }));
+  const resources = listed.map(({ id, name, facts }) => ({
+    id,
+    name: name ?? '',
+    names: facts.names.map(([language, translated]) => ({ language, name: translated })),
+  }));
   return { format: SEARCH_INDEX_FORMAT, languages, kinds: [makeSearchKind(kind, resources, languages, byLanguage)] };
 }
 
@@ -80,10 +84,12 @@ export function searchIndex(kind: string, listed: readonly RecordFacts[], byLang
  * entry whose link is neither null nor a link: the pack could not give it back.
  */
 export function listPack(kind: string, shape: QueryShape, listed: readonly RecordFacts[]): Uint8Array {
-  const links = Object.fromEntries(Object.keys(shape.links ?? {}).map((field) => {
-    const f = shape.fields.indexOf(field);
-    return [field, listed.map((r) => linkId(kind, field, r.facts.fields[f]))];
-  }));
+  const links = Object.fromEntries(
+    Object.keys(shape.links ?? {}).map((field) => {
+      const f = shape.fields.indexOf(field);
+      return [field, listed.map((r) => linkId(kind, field, r.facts.fields[f]))];
+    }),
+  );
   return encodeListPack({ kind, entries: listed.map(({ id, name }) => ({ id, name })), links });
 }
 
@@ -112,7 +118,17 @@ export function fieldColumns(kind: string, shape: QueryShape, listed: readonly R
     const values = listed.map((r) => r.facts.fields[f]!);
     const whole = { field, lang: null, text: COLUMN_TEXTS.encode({ kind, field }, values) };
     if (!isNamesField(field)) return [whole];
-    return [whole, ...languagesOf(values).map((lang) => ({ field, lang, text: COLUMN_TEXTS.encode({ kind, field, lang }, values.map((v) => onlyLanguage(v, lang))) }))];
+    return [
+      whole,
+      ...languagesOf(values).map((lang) => ({
+        field,
+        lang,
+        text: COLUMN_TEXTS.encode(
+          { kind, field, lang },
+          values.map((v) => onlyLanguage(v, lang)),
+        ),
+      })),
+    ];
   });
 }
 
@@ -141,7 +157,6 @@ class ColumnTexts {
 }
 
 const COLUMN_TEXTS = new ColumnTexts();
-
 
 /** The packed search index (edge/query/search-pack.ts) of these kinds' search indexes, in the order given. */
 export function searchPack(files: readonly SearchIndexFile[]): Uint8Array {

@@ -73,8 +73,7 @@ export interface Unnamed {
   readonly unnamed: true;
 }
 
-export type KindRecord<S> =
-  S extends KindSpec<infer T, infer C, string> ? Row<T> & { name: S extends Unnamed ? null : string } & ChildRecords<C> : never;
+export type KindRecord<S> = S extends KindSpec<infer T, infer C, string> ? Row<T> & { name: S extends Unnamed ? null : string } & ChildRecords<C> : never;
 
 export function defineKind<K extends string, T extends TableKey, C extends Children = NoChildren>(
   spec: KindSpec<T, C, K> & { name: null },

@@ -7,9 +7,7 @@ import * as species from './kinds/species.ts';
 import * as world from './kinds/world.ts';
 import type { KindRecord } from './define.ts';
 
-export const allKinds = [
-  ...creatures.kinds, ...species.kinds, ...moves.kinds, ...battle.kinds, ...world.kinds, ...items.kinds,
-] as const;
+export const allKinds = [...creatures.kinds, ...species.kinds, ...moves.kinds, ...battle.kinds, ...world.kinds, ...items.kinds] as const;
 
 type AnyKind = (typeof allKinds)[number];
 export type KindName = AnyKind['kind'];

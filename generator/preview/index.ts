@@ -13,6 +13,11 @@ export { heldBytes, PromiseLru } from './lru.ts';
 export { cachedReader } from './file-cache.ts';
 export { chooseCoding, compression, CompressionCache, MIN_COMPRESSED_SIZE, ownBytes, variantEtag, type Coding } from './compression.ts';
 export {
-  buildIdentity, createServing, DEFAULT_COMPRESSION_CACHE_BYTES, DEFAULT_FILE_CACHE_BYTES, OneBuildServing, type PreviewCacheSizes,
+  buildIdentity,
+  createServing,
+  DEFAULT_COMPRESSION_CACHE_BYTES,
+  DEFAULT_FILE_CACHE_BYTES,
+  OneBuildServing,
+  type PreviewCacheSizes,
 } from './served-build.ts';
 export { nodeListener, startPreview, type Preview, type PreviewStartOptions } from './node-listener.ts';

@@ -18,10 +18,7 @@ export class PromiseLru<V> {
   private bytes = 0;
   private readonly maxBytes: number;
   private readonly sizeOf: (value: V) => number | null;
-  constructor(
-    maxBytes: number,
-    sizeOf: (value: V) => number | null,
-  ) {
+  constructor(maxBytes: number, sizeOf: (value: V) => number | null) {
     this.maxBytes = maxBytes;
     this.sizeOf = sizeOf;
   }

@@ -63,7 +63,10 @@ export function nodeListener(respond: Respond, origin: string) {
     const request: RequestLike = { method, url: absoluteUrl(req.url ?? '/', origin), headers: headerReader(req.headers) };
     respond(request)
       .catch((error: unknown) => failureReply(request, error))
-      .then((reply) => writeReply(res, reply), () => res.destroy());
+      .then(
+        (reply) => writeReply(res, reply),
+        () => res.destroy(),
+      );
   };
 }
 

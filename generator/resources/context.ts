@@ -124,7 +124,11 @@ function recordedIndex(index: ReadonlyMap<unknown, readonly IndexEntry[]>, onRea
     onRead({ type: 'entry', index: id, value });
     return index
       .get(value)
-      ?.map((e) => (id.child === null ? recordedRecord(e as AnyRecord, onRead, id.kind) : { ...(e as OwnedEntry), owner: recordedRecord((e as OwnedEntry).owner, onRead, id.kind) }));
+      ?.map((e) =>
+        id.child === null
+          ? recordedRecord(e as AnyRecord, onRead, id.kind)
+          : { ...(e as OwnedEntry), owner: recordedRecord((e as OwnedEntry).owner, onRead, id.kind) },
+      );
   };
   return {
     get: entries,
@@ -188,7 +192,12 @@ export class IndexMemo {
 }
 
 /** One index patched for `changes` (IndexMemo.patch). */
-function patchedIndex(index: Index, child: string | null, field: string, changes: ReadonlyArray<{ before?: AnyRecord | undefined; after?: AnyRecord | undefined }>): Index {
+function patchedIndex(
+  index: Index,
+  child: string | null,
+  field: string,
+  changes: ReadonlyArray<{ before?: AnyRecord | undefined; after?: AnyRecord | undefined }>,
+): Index {
   const changedIds = new Set(changes.map((c) => (c.before ?? c.after)!.id));
   const afters = changes.flatMap((c) => (c.after ? [c.after] : [])).sort((a, b) => a.id - b.id);
   const ownerOf = (e: IndexEntry): AnyRecord => (child === null ? (e as AnyRecord) : (e as OwnedEntry).owner);
@@ -197,7 +206,11 @@ function patchedIndex(index: Index, child: string | null, field: string, changes
   const next = new Map(index as ReadonlyMap<unknown, IndexEntry[]>);
   const touched = new Set<unknown>();
   for (const c of changes) for (const r of [c.before, c.after]) if (r) for (const e of entriesOf(r)) touched.add(keyOf(e));
-  for (const v of touched) next.set(v, (index.get(v) ?? []).filter((e) => !changedIds.has(ownerOf(e).id)));
+  for (const v of touched)
+    next.set(
+      v,
+      (index.get(v) ?? []).filter((e) => !changedIds.has(ownerOf(e).id)),
+    );
   // each changed record's entries go in as one block, before the first entry of a later record
   for (const r of afters) {
     for (const [k, block] of groupBy(entriesOf(r), keyOf)) {
@@ -288,13 +301,18 @@ function contextView(shared: Shared, onRead: OnRead | undefined): BuildContext {
     find: <K extends KindName>(kind: K, id: number) => find(kind, id) as unknown as RecordOf<K> | undefined,
     groupBy: (kind, field) => {
       const id: IndexId = { kind, child: null, field };
-      return seen(id, memo.index(id, () => groupBy((records.get(kind) ?? []) as AnyRecord[], (r) => r[field]))) as never;
+      return seen(
+        id,
+        memo.index(id, () => groupBy((records.get(kind) ?? []) as AnyRecord[], (r) => r[field])),
+      ) as never;
     },
     refsWhere: (kind, field, value) => (context.groupBy(kind, field).get(value) ?? []).map((r) => ref(kind, r.id)),
     childrenBy: (kind, child, field) => {
       const id: IndexId = { kind, child, field };
       const index = memo.index(id, () => {
-        const owned = ((records.get(kind) ?? []) as AnyRecord[]).flatMap((owner) => (owner[child] as Array<Record<string, unknown>>).map((row) => ({ owner, row })));
+        const owned = ((records.get(kind) ?? []) as AnyRecord[]).flatMap((owner) =>
+          (owner[child] as Array<Record<string, unknown>>).map((row) => ({ owner, row })),
+        );
         return groupBy(owned, ({ row }) => row[field]);
       });
       return seen(id, index) as never;

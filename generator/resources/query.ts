@@ -58,7 +58,9 @@ export type FieldPath<I, Depth extends readonly unknown[] = []> = Depth['length'
   : I extends readonly unknown[]
     ? never
     : I extends object
-      ? { [P in RequiredKeys<I>]: P | (I[P] extends readonly unknown[] ? never : I[P] extends object ? `${P}.${FieldPath<I[P], [...Depth, unknown]>}` : never) }[RequiredKeys<I>]
+      ? {
+          [P in RequiredKeys<I>]: P | (I[P] extends readonly unknown[] ? never : I[P] extends object ? `${P}.${FieldPath<I[P], [...Depth, unknown]>}` : never);
+        }[RequiredKeys<I>]
       : never;
 
 export interface QueryDecl<K extends KindName, I> {
@@ -106,12 +108,22 @@ export const queryShapes = { link, links, yesNo, range, integer };
 type Maybe<T> = T | null | undefined;
 
 /** A filter on a link field of the item (`type`), or on a link the context gives (`ctx`, `record`). */
-export function link<K extends KindName, I>(name: string, target: KindName, about: string, pick: (item: I, source: FactSource<K, I>) => Maybe<NamedResource>): ValueFilterDecl<K, I> {
+export function link<K extends KindName, I>(
+  name: string,
+  target: KindName,
+  about: string,
+  pick: (item: I, source: FactSource<K, I>) => Maybe<NamedResource>,
+): ValueFilterDecl<K, I> {
   return { name, about, target, values: (source) => present([pick(source.item, source)]) };
 }
 
 /** A filter on a list of links (`egg_group` from `egg_groups`): an item holds each of them. */
-export function links<K extends KindName, I>(name: string, target: KindName, about: string, pick: (item: I, source: FactSource<K, I>) => readonly Maybe<NamedResource>[]): ValueFilterDecl<K, I> {
+export function links<K extends KindName, I>(
+  name: string,
+  target: KindName,
+  about: string,
+  pick: (item: I, source: FactSource<K, I>) => readonly Maybe<NamedResource>[],
+): ValueFilterDecl<K, I> {
   return { name, about, target, values: (source) => present(pick(source.item, source)) };
 }
 

@@ -4,8 +4,18 @@
  * few; both are accepted.
  */
 import type {
-  Description, Effect, EffectChange, FlavorTextByVersion, FlavorTextByVersionGroup, GenerationGameIndex, HeldItemVersionDetail, MachineVersionDetail, Name,
-  NamedResource, VerboseEffect, VersionGameIndex,
+  Description,
+  Effect,
+  EffectChange,
+  FlavorTextByVersion,
+  FlavorTextByVersionGroup,
+  GenerationGameIndex,
+  HeldItemVersionDetail,
+  MachineVersionDetail,
+  Name,
+  NamedResource,
+  VerboseEffect,
+  VersionGameIndex,
 } from '../../schemas/output/common.ts';
 import type { BuildContext } from './context.ts';
 import { sortedBy } from '../lists.ts';
@@ -21,10 +31,7 @@ export function names(ctx: BuildContext, rows: ReadonlyArray<Localized & { name:
 }
 
 /** `effect_entries` with a short effect. */
-export function verboseEffects(
-  ctx: BuildContext,
-  rows: ReadonlyArray<Localized & { effect: string | null; short_effect: string | null }>,
-): VerboseEffect[] {
+export function verboseEffects(ctx: BuildContext, rows: ReadonlyArray<Localized & { effect: string | null; short_effect: string | null }>): VerboseEffect[] {
   return rows.flatMap((r) =>
     r.effect === null && r.short_effect === null ? [] : [{ effect: r.effect ?? '', short_effect: r.short_effect ?? '', language: language(ctx, r) }],
   );
@@ -46,10 +53,7 @@ export function flavorTextsByVersionGroup(
   return rows.map((r) => ({ flavor_text: r.flavor_text, language: language(ctx, r), version_group: ctx.ref('version-group', r.version_group_id) }));
 }
 
-export function flavorTextsByVersion(
-  ctx: BuildContext,
-  rows: ReadonlyArray<Localized & { flavor_text: string; version_id: number }>,
-): FlavorTextByVersion[] {
+export function flavorTextsByVersion(ctx: BuildContext, rows: ReadonlyArray<Localized & { flavor_text: string; version_id: number }>): FlavorTextByVersion[] {
   return rows.map((r) => ({ flavor_text: r.flavor_text, language: language(ctx, r), version: ctx.ref('version', r.version_id) }));
 }
 

@@ -69,7 +69,8 @@ function check(lock: UpstreamLock, dataDir: string): { why: string } | { differi
   if (!existsSync(dataDir)) return { why: 'no such folder' };
   if (!existsSync(join(dataDir, 'csv'))) return { why: 'it has no csv/' };
   const commit = upstreamCommit(dataDir);
-  if (commit !== 'unknown' && commit !== lock.commit) return { why: `it holds the tables of commit ${commit.slice(0, 12)}, as its PROVENANCE.md or download stamp says` };
+  if (commit !== 'unknown' && commit !== lock.commit)
+    return { why: `it holds the tables of commit ${commit.slice(0, 12)}, as its PROVENANCE.md or download stamp says` };
   const { missing, differing } = compareTables(Object.entries(lock.tables), join(dataDir, 'csv'));
   return missing.length ? { why: `${missing.length} table(s) of the lock missing (${listed(missing)})` } : { differing };
 }
@@ -99,7 +100,10 @@ export async function currentTables(lock: UpstreamLock, places: TablePlaces, log
   found ??= isFetched(lock, places.cacheDir) ? cached(places) : await download(lock, places, passedOver, log, env);
   const short = lock.commit.slice(0, 12);
   for (const p of passedOver) log.warn(`${described(p)}; not the tables the lock pins at ${short}, so not read`);
-  if (differing.length) log.warn(`${found.dataDir} (${found.label}): ${differing.length} table(s) differ in bytes from the upstream's at ${short} and are taken as given, as the served build read them: ${listed(differing)}`);
+  if (differing.length)
+    log.warn(
+      `${found.dataDir} (${found.label}): ${differing.length} table(s) differ in bytes from the upstream's at ${short} and are taken as given, as the served build read them: ${listed(differing)}`,
+    );
   log.info(`data: the tables at ${short}, the change report's old side, from ${found.dataDir} (${found.label})`);
   return { dataDir: found.dataDir, dataSource: found.dataSource };
 }
@@ -108,7 +112,9 @@ const cached = (places: TablePlaces): Candidate => ({ dataDir: places.cacheDir, 
 
 /** The pinned tables downloaded into the cache; when that fails, an error naming a table it lacks and what to run. */
 async function download(lock: UpstreamLock, places: TablePlaces, passedOver: readonly PassedOver[], log: Log, env: NodeJS.ProcessEnv): Promise<Candidate> {
-  log.info(`data: no folder on this machine holds the tables at ${lock.commit.slice(0, 12)}, which the change report compares with; downloading them into ${places.cacheDir}`);
+  log.info(
+    `data: no folder on this machine holds the tables at ${lock.commit.slice(0, 12)}, which the change report compares with; downloading them into ${places.cacheDir}`,
+  );
   try {
     await fetchPinned(lock, places.cacheDir, log, env);
   } catch (error) {

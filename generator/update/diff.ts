@@ -72,7 +72,10 @@ export function fieldPaths(a: Json, b: Json, path = '', out: string[] = []): str
       if (!(key in a) || !(key in b)) inner.push(at);
       else fieldPaths(a[key], b[key], at, inner);
     }
-    const whole = keys.length > 1 && path !== '' && keys.every((key) => inner.some((p) => p === `${path}.${key}` || p.startsWith(`${path}.${key}.`) || p.startsWith(`${path}.${key}[`)));
+    const whole =
+      keys.length > 1 &&
+      path !== '' &&
+      keys.every((key) => inner.some((p) => p === `${path}.${key}` || p.startsWith(`${path}.${key}.`) || p.startsWith(`${path}.${key}[`)));
     out.push(...(whole ? [path] : inner));
   } else if (a !== b) out.push(path);
   return out;
@@ -147,7 +150,9 @@ function bulkMembers(side: BuildSide, kind: string): Map<string, Buffer> {
 function itemsOf(path: string, members: Iterable<Buffer>): Map<number, string> {
   const items = new Map<number, string>();
   for (const member of members) {
-    for (const line of readingFile(path, () => gunzipSync(member)).toString('utf8').split('\n')) {
+    for (const line of readingFile(path, () => gunzipSync(member))
+      .toString('utf8')
+      .split('\n')) {
       if (!line) continue;
       const id = /^\{"id":(-?\d+)/.exec(line)?.[1] ?? String((parseJsonFile(path, line) as Item).id);
       items.set(Number(id), line);
@@ -204,7 +209,10 @@ function subresourcePaths(oldDist: string, newDist: string, kind: string): Map<n
       const [a, b] = [readIfThere(pathA), readIfThere(pathB)];
       // bytes first: nearly every file is equal, and only a differing one is decoded and parsed
       if (a !== null && b !== null && a.equals(b)) continue;
-      const paths = a === null || b === null ? [`${sub}/`] : fieldPaths(parseJsonFile(pathA, a.toString('utf8')), parseJsonFile(pathB, b.toString('utf8'))).map((p) => `${sub}/${p}`);
+      const paths =
+        a === null || b === null
+          ? [`${sub}/`]
+          : fieldPaths(parseJsonFile(pathA, a.toString('utf8')), parseJsonFile(pathB, b.toString('utf8'))).map((p) => `${sub}/${p}`);
       const id = Number(file.replace(/\.json$/, ''));
       out.set(id, [...(out.get(id) ?? []), ...paths]);
     }

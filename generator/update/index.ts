@@ -60,11 +60,13 @@ const COMMIT = /^[0-9a-f]{40}$/;
 async function target(request: UpdateRequest, tablesPath: string, env: NodeJS.ProcessEnv): Promise<Listing> {
   if (request.tree) {
     const listing = listingFromTree(readFileSync(request.tree, 'utf8'), request.tree);
-    if (request.commit && request.commit !== listing.commit) throw new FetchError(`--commit ${request.commit} is not the commit ${request.tree} lists (${listing.commit})`);
+    if (request.commit && request.commit !== listing.commit)
+      throw new FetchError(`--commit ${request.commit} is not the commit ${request.tree} lists (${listing.commit})`);
     return listing;
   }
   const commit = request.latest ? await latestCommit(env.DATA_LATEST_URL || UPSTREAM_LATEST_URL) : request.commit;
-  if (!commit || !COMMIT.test(commit)) throw new FetchError(`data:update needs --commit with a full 40-hex commit, or --latest (found ${JSON.stringify(commit ?? null)})`);
+  if (!commit || !COMMIT.test(commit))
+    throw new FetchError(`data:update needs --commit with a full 40-hex commit, or --latest (found ${JSON.stringify(commit ?? null)})`);
   return listingFromGitHub(env.DATA_TREE_URL || UPSTREAM_TREE_URL, commit, tablesPath);
 }
 
@@ -72,19 +74,27 @@ async function target(request: UpdateRequest, tablesPath: string, env: NodeJS.Pr
 function checkGivenTables(listing: Listing, csvDir: string, log: Log): void {
   const { missing, differing } = compareTables(listing.tables, csvDir);
   if (missing.length) throw new FetchError(`${csvDir} lacks ${missing.length} table(s) of commit ${listing.commit.slice(0, 12)}: ${missing.join(', ')}`);
-  if (differing.length) log.warn(`${csvDir}: ${differing.length} table(s) differ in bytes from the upstream's at ${listing.commit.slice(0, 12)} and are taken as given (the lock keeps the upstream's hashes): ${differing.join(', ')}`);
+  if (differing.length)
+    log.warn(
+      `${csvDir}: ${differing.length} table(s) differ in bytes from the upstream's at ${listing.commit.slice(0, 12)} and are taken as given (the lock keeps the upstream's hashes): ${differing.join(', ')}`,
+    );
 }
 
 /** What the media manifests need: nothing when the submodules did not move, else which moved and how to refresh. */
 export function mediaNotes(before: Record<string, string> | undefined, after: Record<string, string> | null): string[] {
   if (!after) return ['media: the listing does not name the sprite and cry submodule commits (a TREE.txt); data/media/ is kept as it is'];
-  if (!before) return [`media: the lock now records the submodule commits (${Object.entries(after).map(([p, c]) => `${p} ${c.slice(0, 12)}`).join(', ')}); data/media/ is kept as it is`];
+  if (!before)
+    return [
+      `media: the lock now records the submodule commits (${Object.entries(after)
+        .map(([p, c]) => `${p} ${c.slice(0, 12)}`)
+        .join(', ')}); data/media/ is kept as it is`,
+    ];
   const moved = Object.keys({ ...before, ...after }).filter((path) => before[path] !== after[path]);
   if (!moved.length) return ['media: the sprite and cry submodules did not move; data/media/ is kept'];
   return moved.map(
     (path) =>
       `media: ${path} moved from ${before[path]?.slice(0, 12) ?? 'nothing'} to ${after[path]?.slice(0, 12) ?? 'nothing'}: data/media/ may be stale; refresh it from that commit of the submodule ` +
-      '(its file paths, one a line, gzip\'d: see data/README.md)',
+      "(its file paths, one a line, gzip'd: see data/README.md)",
   );
 }
 
@@ -103,7 +113,15 @@ interface Staged {
  * the given or team copy's tables as they are. Sizes are the listing's, else those of the
  * copies that hash as the upstream's.
  */
-async function stageTables(listing: Listing, base: UpstreamLock, request: UpdateRequest, paths: UpdatePaths, staging: string, log: Log, env: NodeJS.ProcessEnv): Promise<Staged> {
+async function stageTables(
+  listing: Listing,
+  base: UpstreamLock,
+  request: UpdateRequest,
+  paths: UpdatePaths,
+  staging: string,
+  log: Log,
+  env: NodeJS.ProcessEnv,
+): Promise<Staged> {
   const where = { archive: base.archive, tablesPath: base.tablesPath, ...(listing.submodules ? { submodules: listing.submodules } : {}) };
   const team = sharedCopyFor(listing.commit, paths.sharedRoot);
   const given = request.tables ? resolve(request.tables) : team;
@@ -138,14 +156,21 @@ function tablePlaces(paths: UpdatePaths, lock: UpstreamLock): TablePlaces {
  */
 function givenFolderNote(config: Config, newTables: string, lock: UpstreamLock): string[] {
   if (config.dataSource !== 'given') return [];
-  return [`note: --data / DATA_DIR names ${config.dataDir}, the tables the pin moved from, and builds read it first: unset it for them to read ${newTables} (the tables at ${lock.commit.slice(0, 12)}), or point it at a copy of those`];
+  return [
+    `note: --data / DATA_DIR names ${config.dataDir}, the tables the pin moved from, and builds read it first: unset it for them to read ${newTables} (the tables at ${lock.commit.slice(0, 12)}), or point it at a copy of those`,
+  ];
 }
 
 /** Refuses tables nobody has declared or set aside (schemas/tables.ts): a new table is a decision, never a silent skip. */
 function refuseUnknownTables(listing: Listing): void {
   const unknown = unknownTables(listing.tables.keys());
   if (unknown.length) {
-    throw new DataError(unknown.map((t) => ({ table: `${t}.csv`, message: `is new at commit ${listing.commit.slice(0, 12)}: declare it in schemas/tables.ts, or add it to tablesNotRead there if the API has no use for it` })));
+    throw new DataError(
+      unknown.map((t) => ({
+        table: `${t}.csv`,
+        message: `is new at commit ${listing.commit.slice(0, 12)}: declare it in schemas/tables.ts, or add it to tablesNotRead there if the API has no use for it`,
+      })),
+    );
   }
 }
 
@@ -164,7 +189,8 @@ async function servedBuild(config: Config, log: Log, memo: FileMemo): Promise<vo
     await buildStep(config, hashes.build, log);
     return;
   }
-  if (stamp.inputHash !== inputHashes(config, memo).build) log.info(`data: comparing with ${config.outDir} as served (built by other code or inputs than this tree's)`);
+  if (stamp.inputHash !== inputHashes(config, memo).build)
+    log.info(`data: comparing with ${config.outDir} as served (built by other code or inputs than this tree's)`);
 }
 
 /** Moves the pin; returns the change report, or null when the lock is already at that commit. */
@@ -192,7 +218,14 @@ export async function runUpdate(request: UpdateRequest, paths: UpdatePaths, log:
     await servedBuild(served, log, memo);
     clock.step('served build');
     // after the swap, builds read the team copy or the cache: nothing for the stamp to record
-    const staged: Config = { ...paths.config, dataDir: data.dataDir, dataSource: data.cache ? 'download' : 'shared', recordsDir: join(staging, 'records'), outDir: join(staging, 'dist'), changesDir: join(staging, 'changes') };
+    const staged: Config = {
+      ...paths.config,
+      dataDir: data.dataDir,
+      dataSource: data.cache ? 'download' : 'shared',
+      recordsDir: join(staging, 'records'),
+      outDir: join(staging, 'dist'),
+      changesDir: join(staging, 'changes'),
+    };
     if (existsSync(paths.config.changesDir)) cpSync(paths.config.changesDir, staged.changesDir, { recursive: true });
     const hashes = inputHashes(staged, memo);
     clock.step('input hash');
@@ -203,7 +236,12 @@ export async function runUpdate(request: UpdateRequest, paths: UpdatePaths, log:
     swapInUpdate(paths, newLock, staged, data.cache);
     clock.step('swap');
     log.info(`update: ${clock.line()}`);
-    for (const line of [...summaryLines(report), ...mediaNotes(oldLock.submodules, listing.submodules), ...givenFolderNote(paths.config, data.readAfter, newLock)]) log.info(line);
+    for (const line of [
+      ...summaryLines(report),
+      ...mediaNotes(oldLock.submodules, listing.submodules),
+      ...givenFolderNote(paths.config, data.readAfter, newLock),
+    ])
+      log.info(line);
     return report;
   } finally {
     rmSync(staging, { recursive: true, force: true });
@@ -243,7 +281,9 @@ async function buildWithReport(made: ReportedBuild, log: Log, clock: StepClock):
   clock.step('finish');
   if (!report) throw new Error('the staged build finished without its change report');
   // printed after the build's line: on a terminal, its progress bar holds the line until then
-  log.info(`compare: the tables and the two builds in ${(clock.steps['compare'] ?? 0).toFixed(1)} s after the build, and ${comparison.earlySeconds.toFixed(1)} s while its last shard ran`);
+  log.info(
+    `compare: the tables and the two builds in ${(clock.steps['compare'] ?? 0).toFixed(1)} s after the build, and ${comparison.earlySeconds.toFixed(1)} s while its last shard ran`,
+  );
   return report;
 }
 
@@ -264,7 +304,11 @@ function addReport(staged: Config, report: ChangeReport, memo: FileMemo): string
 
 /** Everything at once, after everything succeeded: the reports, the lock, the records, dist/ and the cache; what they replace is removed after the command. */
 function swapInUpdate(paths: UpdatePaths, lock: UpstreamLock, staged: Config, cache: string | null): void {
-  const swaps: Array<[fresh: string, target: string]> = [[staged.changesDir, paths.config.changesDir], [staged.recordsDir, paths.config.recordsDir], [staged.outDir, paths.config.outDir]];
+  const swaps: Array<[fresh: string, target: string]> = [
+    [staged.changesDir, paths.config.changesDir],
+    [staged.recordsDir, paths.config.recordsDir],
+    [staged.outDir, paths.config.outDir],
+  ];
   if (cache) swaps.push([cache, paths.cacheDir]);
   const old = swaps.flatMap(([fresh, target]) => swapOut(fresh, target) ?? []);
   writeFileSync(paths.lockPath, formatLock(lock));

@@ -53,7 +53,7 @@ async function getJson(url: string, attempts = 2): Promise<unknown> {
 
 /** The head commit of the upstream's default branch (`sha` of GitHub's commit answer). */
 export async function latestCommit(url: string): Promise<string> {
-  const sha = (await getJson(url) as { sha?: unknown }).sha;
+  const sha = ((await getJson(url)) as { sha?: unknown }).sha;
   if (typeof sha !== 'string' || !/^[0-9a-f]{40}$/.test(sha)) throw new FetchError(`${url} names no commit (its answer has no 40-hex "sha")`);
   return sha;
 }

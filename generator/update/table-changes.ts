@@ -23,7 +23,10 @@ const rowsOf = (dir: string | null, name: string): string[] => {
   } catch (error) {
     throw new Error(`the change report cannot read the table ${path}, which the lock lists: ${(error as Error).message}`, { cause: error });
   }
-  return text.split(/\r?\n/).slice(1).filter((line) => line !== '');
+  return text
+    .split(/\r?\n/)
+    .slice(1)
+    .filter((line) => line !== '');
 };
 
 /** Rows of `a` not matched by a row of `b`, counting duplicates. */
@@ -49,7 +52,12 @@ export function tableChanges(oldLock: UpstreamLock, newLock: UpstreamLock, oldCs
     if (before && after && before.sha1 === after.sha1) continue;
     const oldRows = before ? rowsOf(oldCsvDir, table) : [];
     const newRows = after ? rowsOf(newCsvDir, table) : [];
-    out.push({ table, change: !before ? 'added' : !after ? 'removed' : 'changed', rows_added: rowsMissing(newRows, oldRows), rows_removed: rowsMissing(oldRows, newRows) });
+    out.push({
+      table,
+      change: !before ? 'added' : !after ? 'removed' : 'changed',
+      rows_added: rowsMissing(newRows, oldRows),
+      rows_removed: rowsMissing(oldRows, newRows),
+    });
   }
   return out;
 }

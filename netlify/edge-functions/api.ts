@@ -18,7 +18,9 @@ export default async (request: Request, _context: Context): Promise<Response | u
   try {
     return await answer(request);
   } catch (e) {
-    console.error(`api: handing ${request.method} ${new URL(request.url).pathname} on to the rules: ${e instanceof Error ? e.message : String(e)}\n${stackWithCauses(e)}`);
+    console.error(
+      `api: handing ${request.method} ${new URL(request.url).pathname} on to the rules: ${e instanceof Error ? e.message : String(e)}\n${stackWithCauses(e)}`,
+    );
     return undefined;
   }
 };

@@ -35,7 +35,11 @@ function today<T extends TSchema>(schema: T, note = TODAY): T {
  * Today's item schema with some fields replaced (as of `{v}`) or annotated (today's), and the
  * `past_*` fields left out, in today's field order.
  */
-function asOfItem(item: TObject, fields: { asOf: TProperties; today?: Readonly<Record<string, string | true>>; gone: readonly string[] }, description: string): TObject {
+function asOfItem(
+  item: TObject,
+  fields: { asOf: TProperties; today?: Readonly<Record<string, string | true>>; gone: readonly string[] },
+  description: string,
+): TObject {
   const properties: TProperties = {};
   for (const [key, schema] of Object.entries(item.properties)) {
     if (fields.gone.includes(key)) continue;
@@ -64,10 +68,28 @@ export const CreatureAsOf = asOfItem(
   Creature,
   {
     asOf: {
-      abilities: Type.Array(CreatureAbility, d(`${AS_OF_MARK} its abilities then, by slot. Empty before generation III, which introduced abilities. Each slot is the one of the \`past_abilities\` entry that applies (the earliest generation at or after ${V}’s that names the slot), else today’s; a slot empty then is left out.`)),
-      moves: Type.Array(CreatureMoveAsOf, d(`${AS_OF_MARK} the moves it could learn in ${V}’s version group, each with only that group’s details; a move it could not learn there is left out.`)),
-      stats: Type.Array(CreatureStat, d(`${AS_OF_MARK} its base stats then, each from the \`past_stats\` entry that applies (the earliest generation at or after ${V}’s that names the stat), else today’s. In generation I the five of then, with \`special\` and without \`special-attack\` and \`special-defense\`; from generation II on, the six stats of today, without \`special\`.`)),
-      types: Type.Array(CreatureType, d(`${AS_OF_MARK} its one or two types then, primary first: those of the \`past_types\` entry that applies (the earliest generation at or after ${V}’s), else today’s.`)),
+      abilities: Type.Array(
+        CreatureAbility,
+        d(
+          `${AS_OF_MARK} its abilities then, by slot. Empty before generation III, which introduced abilities. Each slot is the one of the \`past_abilities\` entry that applies (the earliest generation at or after ${V}’s that names the slot), else today’s; a slot empty then is left out.`,
+        ),
+      ),
+      moves: Type.Array(
+        CreatureMoveAsOf,
+        d(`${AS_OF_MARK} the moves it could learn in ${V}’s version group, each with only that group’s details; a move it could not learn there is left out.`),
+      ),
+      stats: Type.Array(
+        CreatureStat,
+        d(
+          `${AS_OF_MARK} its base stats then, each from the \`past_stats\` entry that applies (the earliest generation at or after ${V}’s that names the stat), else today’s. In generation I the five of then, with \`special\` and without \`special-attack\` and \`special-defense\`; from generation II on, the six stats of today, without \`special\`.`,
+        ),
+      ),
+      types: Type.Array(
+        CreatureType,
+        d(
+          `${AS_OF_MARK} its one or two types then, primary first: those of the \`past_types\` entry that applies (the earliest generation at or after ${V}’s), else today’s.`,
+        ),
+      ),
     },
     today: {
       base_experience: true,
@@ -88,7 +110,10 @@ export const MoveAsOf = asOfItem(
   {
     asOf: {
       accuracy: Nullable(Type.Integer(), `${moveValue('accuracy', 'the chance to hit then, in percent')} Null for a move that never misses.`),
-      effect_chance: Nullable(Type.Integer(), `${moveValue('effect_chance', 'the chance of its secondary effect then, in percent')} Null when it has no such chance.`),
+      effect_chance: Nullable(
+        Type.Integer(),
+        `${moveValue('effect_chance', 'the chance of its secondary effect then, in percent')} Null when it has no such chance.`,
+      ),
       pp: Nullable(Type.Integer(), `${moveValue('pp', 'its power points then')} Null when the data set has no figure.`),
       power: Nullable(Type.Integer(), `${moveValue('power', 'its base power then')} Null for a move that deals no direct damage.`),
       type: link('type', moveValue('type', 'its type then')),
@@ -111,8 +136,14 @@ export const TypeAsOf = asOfItem(
   BattleType,
   {
     asOf: {
-      damage_relations: about(DamageRelations, `${AS_OF_MARK} how moves of this type fared against other types, and moves of other types against this one: the \`past_damage_relations\` entry that applies (the earliest generation at or after ${V}’s), else today’s, without the types that did not exist then.`),
-      creature: Type.Array(TypeCreature, d(`${AS_OF_MARK} the creatures that existed then and had this type then (their \`types\` as of ${V}), with the slot it was in.`)),
+      damage_relations: about(
+        DamageRelations,
+        `${AS_OF_MARK} how moves of this type fared against other types, and moves of other types against this one: the \`past_damage_relations\` entry that applies (the earliest generation at or after ${V}’s), else today’s, without the types that did not exist then.`,
+      ),
+      creature: Type.Array(
+        TypeCreature,
+        d(`${AS_OF_MARK} the creatures that existed then and had this type then (their \`types\` as of ${V}), with the slot it was in.`),
+      ),
       moves: links('move', `${AS_OF_MARK} the moves that existed then and had this type then (their \`type\` as of ${V}).`),
     },
     today: { move_damage_class: `Today’s value, which is the class this type’s moves had before generation IV.`, sprites: true },
@@ -125,7 +156,12 @@ export const AbilityAsOf = asOfItem(
   Ability,
   {
     asOf: {
-      creature: Type.Array(AbilityCreature, d(`${AS_OF_MARK} the creatures that existed then and could have the ability then (their \`abilities\` as of ${V}), with the slot it was in and whether it was hidden.`)),
+      creature: Type.Array(
+        AbilityCreature,
+        d(
+          `${AS_OF_MARK} the creatures that existed then and could have the ability then (their \`abilities\` as of ${V}), with the slot it was in and whether it was hidden.`,
+        ),
+      ),
     },
     today: {
       effect_entries: `Today’s text; \`effect_changes\` says how it read before the games that changed it.`,
@@ -140,14 +176,23 @@ export const AbilityAsOf = asOfItem(
 export const Matchup = Type.Object(
   {
     type: link('type', 'The attacking type, a type of the type list that existed then.'),
-    multiplier: Type.Number(d('What a move of that type does to the creature: the product, over the creature’s types then, of 2, 0.5 or 0 from the attacking type’s damage relations then (1 when none names the type). So 4, 2, 1, 0.5, 0.25 or 0.')),
+    multiplier: Type.Number(
+      d(
+        'What a move of that type does to the creature: the product, over the creature’s types then, of 2, 0.5 or 0 from the attacking type’s damage relations then (1 when none names the type). So 4, 2, 1, 0.5, 0.25 or 0.',
+      ),
+    ),
   },
   strict,
 );
 
 export const Matchups = Type.Object(
   {
-    defending: Type.Array(Matchup, d('One entry per battle type that existed then (the 18 of today, fewer in older games), in the type list’s order (`/type/`): how hard a move of that type hits the creature.')),
+    defending: Type.Array(
+      Matchup,
+      d(
+        'One entry per battle type that existed then (the 18 of today, fewer in older games), in the type list’s order (`/type/`): how hard a move of that type hits the creature.',
+      ),
+    ),
   },
   {
     ...strict,
@@ -161,7 +206,11 @@ export const Matchups = Type.Object(
 export const AsOfNotFound = Type.Object(
   {
     error: Type.Literal('not_found', d('Always `not_found`.')),
-    detail: Type.String(d(`What was not found, in words: a \`{v}\` that names no version group, version or generation; a kind not answered as of a game; or an item that did not exist as of ${V}.`)),
+    detail: Type.String(
+      d(
+        `What was not found, in words: a \`{v}\` that names no version group, version or generation; a kind not answered as of a game; or an item that did not exist as of ${V}.`,
+      ),
+    ),
   },
   {
     ...strict,

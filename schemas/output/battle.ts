@@ -1,8 +1,22 @@
 /** Responses of the battle resources: type, ability, stat, characteristic, nature, pokeathlon stat. */
 import { Type, type TArray, type TSchema } from '@sinclair/typebox';
 import {
-  about, ApiResource, d, Description, EffectChange, FlavorTextByVersionGroup, GenerationGameIndex, idField, link, linkOrNull, links, nameField, namesField,
-  NamedResource, Nullable, VerboseEffect,
+  about,
+  ApiResource,
+  d,
+  Description,
+  EffectChange,
+  FlavorTextByVersionGroup,
+  GenerationGameIndex,
+  idField,
+  link,
+  linkOrNull,
+  links,
+  nameField,
+  namesField,
+  NamedResource,
+  Nullable,
+  VerboseEffect,
 } from './common.ts';
 
 const strict = { additionalProperties: false } as const;
@@ -12,7 +26,12 @@ const strict = { additionalProperties: false } as const;
 
 /** The six lists of a type's damage relations, in the upstream's field order. */
 export const DAMAGE_RELATION_FIELDS = [
-  'no_damage_to', 'half_damage_to', 'double_damage_to', 'no_damage_from', 'half_damage_from', 'double_damage_from',
+  'no_damage_to',
+  'half_damage_to',
+  'double_damage_to',
+  'no_damage_from',
+  'half_damage_from',
+  'double_damage_from',
 ] as const;
 export type DamageRelationField = (typeof DAMAGE_RELATION_FIELDS)[number];
 
@@ -30,7 +49,10 @@ export const DamageRelations = Type.Object(
   Object.fromEntries(
     DAMAGE_RELATION_FIELDS.map((field) => [
       field,
-      Type.Array(NamedResource, d(`${DAMAGE_RELATION_MEANING[field]} Each entry links to \`/type/\`; empty when there are none. Against two types, multiply the two factors.`)),
+      Type.Array(
+        NamedResource,
+        d(`${DAMAGE_RELATION_MEANING[field]} Each entry links to \`/type/\`; empty when there are none. Against two types, multiply the two factors.`),
+      ),
     ]),
   ) as Record<DamageRelationField, TArray<typeof NamedResource>>,
   strict,
@@ -60,14 +82,19 @@ export const TYPE_ICON_GAMES = {
 
 export const TypeIcons = Type.Object(
   {
-    name_icon: Nullable(Type.String({ format: 'uri' }), 'URL of the label with the type’s name as these games draw it (PNG); null when the sprite repository has none.'),
-    symbol_icon: Nullable(Type.String({ format: 'uri' }), 'URL of the type’s symbol as these games draw it (PNG); null when the sprite repository has none (most games).'),
+    name_icon: Nullable(
+      Type.String({ format: 'uri' }),
+      'URL of the label with the type’s name as these games draw it (PNG); null when the sprite repository has none.',
+    ),
+    symbol_icon: Nullable(
+      Type.String({ format: 'uri' }),
+      'URL of the type’s symbol as these games draw it (PNG); null when the sprite repository has none (most games).',
+    ),
   },
   strict,
 );
 
-const objectOf = (keys: readonly string[], value: (key: string) => TSchema) =>
-  Type.Object(Object.fromEntries(keys.map((key) => [key, value(key)])), strict);
+const objectOf = (keys: readonly string[], value: (key: string) => TSchema) => Type.Object(Object.fromEntries(keys.map((key) => [key, value(key)])), strict);
 
 /**
  * `sprites`: generation → game → icons. Typed as nested records, and validated as exactly the
@@ -97,15 +124,28 @@ export const BattleType = Type.Object(
   {
     id: Type.Integer(d('The type’s numeric id: 1–18 for the battle types; `stellar` (19), `unknown` (10001) and `shadow` (10002) are outside the list.')),
     name: nameField('type'),
-    damage_relations: about(DamageRelations, 'How moves of this type fare against other types, and moves of other types against this one, in the newest games.'),
-    past_damage_relations: Type.Array(PastDamageRelations, d('Relations that were different in earlier generations (before steel, dark and fairy existed); empty when they never changed.')),
+    damage_relations: about(
+      DamageRelations,
+      'How moves of this type fare against other types, and moves of other types against this one, in the newest games.',
+    ),
+    past_damage_relations: Type.Array(
+      PastDamageRelations,
+      d('Relations that were different in earlier generations (before steel, dark and fairy existed); empty when they never changed.'),
+    ),
     game_indices: Type.Array(GenerationGameIndex, d('The type’s internal number in the games of each generation.')),
     generation: link('generation', 'The generation that introduced the type.'),
-    move_damage_class: linkOrNull('move-damage-class', 'Before generation IV a move’s type decided whether it was physical or special: this is that class.', 'for types without one (those added later, and the non-battle types)'),
+    move_damage_class: linkOrNull(
+      'move-damage-class',
+      'Before generation IV a move’s type decided whether it was physical or special: this is that class.',
+      'for types without one (those added later, and the non-battle types)',
+    ),
     names: namesField('type'),
     creature: Type.Array(TypeCreature, d('Every creature that has this type, with the slot it is in.')),
     moves: links('move', 'Every move of this type.'),
-    sprites: about(TypeSprites, 'The type’s icons, by generation and then by version group; every listed game is present, with null where the sprite repository has no image.'),
+    sprites: about(
+      TypeSprites,
+      'The type’s icons, by generation and then by version group; every listed game is present, with null where the sprite repository has no image.',
+    ),
   },
   strict,
 );
@@ -124,7 +164,9 @@ export const AbilityCreature = Type.Object(
 
 export const Ability = Type.Object(
   {
-    id: Type.Integer(d('The ability’s numeric id. Abilities of the main games are numbered from 1; those only in side games start at 10001. Ids are not contiguous.')),
+    id: Type.Integer(
+      d('The ability’s numeric id. Abilities of the main games are numbered from 1; those only in side games start at 10001. Ids are not contiguous.'),
+    ),
     name: nameField('ability'),
     is_main_series: Type.Boolean(d('True when the ability exists in the main-series games (false for side games only).')),
     generation: link('generation', 'The generation that introduced the ability.'),
@@ -174,7 +216,11 @@ export const Stat = Type.Object(
     affecting_natures: about(StatAffectingNatures, 'The natures that raise or lower this stat.'),
     affecting_items: links('item', 'Items that change this stat (vitamins, feathers, ...).'),
     characteristics: Type.Array(ApiResource, d('The characteristics that say this stat is the highest. Each entry links to `/characteristic/`.')),
-    move_damage_class: linkOrNull('move-damage-class', 'The damage class of moves that attack with or against this stat.', 'for stats that belong to no damage class'),
+    move_damage_class: linkOrNull(
+      'move-damage-class',
+      'The damage class of moves that attack with or against this stat.',
+      'for stats that belong to no damage class',
+    ),
     names: namesField('stat'),
   },
   strict,
@@ -222,7 +268,10 @@ export const Nature = Type.Object(
     hates_flavor: linkOrNull('berry-flavor', 'The flavor a creature of this nature dislikes.', neutral),
     likes_flavor: linkOrNull('berry-flavor', 'The flavor a creature of this nature likes.', neutral),
     pokeathlon_stat_changes: Type.Array(NatureStatChange, d('How the nature changes the Pokéathlon stats (HeartGold and SoulSilver).')),
-    move_battle_style_preferences: Type.Array(MoveBattleStylePreference, d('Which move styles it favours in the Battle Palace (Emerald, and later battle facilities like it), by HP.')),
+    move_battle_style_preferences: Type.Array(
+      MoveBattleStylePreference,
+      d('Which move styles it favours in the Battle Palace (Emerald, and later battle facilities like it), by HP.'),
+    ),
     names: namesField('nature'),
   },
   strict,

@@ -17,7 +17,10 @@ export const Berry = Type.Object(
   {
     id: idField('berry'),
     name: Type.String(d('The berry’s name without the word “berry” (`cheri`); its item is `cheri-berry`.')),
-    growth_time: Nullable(Type.Integer(), `Hours each growth stage of the tree takes (generation IV); the tree passes four stages before it bears fruit; ${noFigure}.`),
+    growth_time: Nullable(
+      Type.Integer(),
+      `Hours each growth stage of the tree takes (generation IV); the tree passes four stages before it bears fruit; ${noFigure}.`,
+    ),
     max_harvest: Nullable(Type.Integer(), `The most berries one tree can bear (generation IV); ${noFigure}.`),
     natural_gift_power: Nullable(Type.Integer(), `The power of the move Natural Gift when the holder uses this berry; ${noFigure}.`),
     size: Nullable(Type.Integer(), `The berry’s size in millimetres; ${noFigure}.`),

@@ -30,7 +30,12 @@ export const ChangedItem = Type.Object(
   {
     id: Type.Integer(d('The item’s id.')),
     name: Type.Union([Type.String(), Type.Null()], d('The item’s name (in the new version); null for kinds whose items have none.')),
-    paths: Type.Array(Type.String(), d('The field paths that differ, e.g. `forms[0].trigger_conditions`; a subresource’s are prefixed with its name and a slash (`encounters/[3].version_details`).')),
+    paths: Type.Array(
+      Type.String(),
+      d(
+        'The field paths that differ, e.g. `forms[0].trigger_conditions`; a subresource’s are prefixed with its name and a slash (`encounters/[3].version_details`).',
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -51,16 +51,14 @@ const path = (kind: string) => `\`/${kind}/\``;
 /** A field that links one resource of `kind`. */
 export const link = (kind: string, meaning: string) => about(NamedResource, `${meaning} Links to ${path(kind)}.`);
 /** A field that links one resource of `kind`, or is null (`when` says when). */
-export const linkOrNull = (kind: string, meaning: string, when: string) =>
-  Nullable(NamedResource, `${meaning} Links to ${path(kind)}; null ${when}.`);
+export const linkOrNull = (kind: string, meaning: string, when: string) => Nullable(NamedResource, `${meaning} Links to ${path(kind)}; null ${when}.`);
 /** A field that lists links to resources of `kind`. */
 export const links = (kind: string, meaning: string) => Type.Array(NamedResource, d(`${meaning} Each entry links to ${path(kind)}.`));
 /** A field that links one unnamed resource of `kind`. */
 export const unnamedLink = (kind: string, meaning: string) => about(ApiResource, `${meaning} Links to ${path(kind)}.`);
 
 /** `id`: every resource has one. */
-export const idField = (what: string) =>
-  Type.Integer(d(`The ${what}’s numeric id. Ids are stable; do not assume they run from 1 to \`count\` without gaps.`));
+export const idField = (what: string) => Type.Integer(d(`The ${what}’s numeric id. Ids are stable; do not assume they run from 1 to \`count\` without gaps.`));
 /** `name`: lowercase, hyphenated, unique within its kind. */
 export const nameField = (what: string) =>
   Type.String(d(`The ${what}’s name: lowercase ASCII words joined by hyphens, unique within the collection, usable in the URL instead of the id.`));
@@ -79,7 +77,10 @@ export type HeldItemVersionDetail = Static<typeof HeldItemVersionDetail>;
 
 /** An entry of `names`: a name in one language. */
 export const Name = Type.Object(
-  { name: Type.String(d('The name as the games print it in this language (display text: capitals, accents and spaces kept).')), language: language('this name') },
+  {
+    name: Type.String(d('The name as the games print it in this language (display text: capitals, accents and spaces kept).')),
+    language: language('this name'),
+  },
   { additionalProperties: false },
 );
 export type Name = Static<typeof Name>;
@@ -105,7 +106,9 @@ export type Effect = Static<typeof Effect>;
 
 export const VerboseEffect = Type.Object(
   {
-    effect: Type.String(d('The full account of what happens, in this language; it may hold the token `$effect_chance` (replace it with the move’s `effect_chance`).')),
+    effect: Type.String(
+      d('The full account of what happens, in this language; it may hold the token `$effect_chance` (replace it with the move’s `effect_chance`).'),
+    ),
     short_effect: Type.String(d('A one-line summary of the same effect.')),
     language: language('this text'),
   },
@@ -180,18 +183,18 @@ export type MachineVersionDetail = Static<typeof MachineVersionDetail>;
 /** A page of a collection: the specification's "Paginated list". */
 export const PaginatedList = Type.Object(
   {
-    count: Type.Integer({ minimum: 0, description: 'How many entries the whole collection has after its filters, batches and `q` (all of them when none is asked), not how many are on this page.' }),
-    next: Nullable(
-      Type.String({ format: 'uri' }),
-      'The URL of the following page, with `offset` and `limit` filled in (and `q` kept); null on the last page.',
-    ),
-    previous: Nullable(
-      Type.String({ format: 'uri' }),
-      'The URL of the page before this one; null on the first page (`offset` 0).',
-    ),
+    count: Type.Integer({
+      minimum: 0,
+      description:
+        'How many entries the whole collection has after its filters, batches and `q` (all of them when none is asked), not how many are on this page.',
+    }),
+    next: Nullable(Type.String({ format: 'uri' }), 'The URL of the following page, with `offset` and `limit` filled in (and `q` kept); null on the last page.'),
+    previous: Nullable(Type.String({ format: 'uri' }), 'The URL of the page before this one; null on the first page (`offset` 0).'),
     results: Type.Array(
       Type.Union([NamedResource, ApiResource]),
-      d('This page’s entries in id order, each a link to one item. Entries have a `name` and a `url`, or only a `url` for collections addressed by id alone (evolution chains, machines, characteristics, contest and super contest effects). Empty when `offset` is past the end.'),
+      d(
+        'This page’s entries in id order, each a link to one item. Entries have a `name` and a `url`, or only a `url` for collections addressed by id alone (evolution chains, machines, characteristics, contest and super contest effects). Empty when `offset` is past the end.',
+      ),
     ),
   },
   { additionalProperties: false },
@@ -217,6 +220,9 @@ export const ErrorBody = Type.Object(
     ),
     detail: Type.String(d('What went wrong, in a sentence for a person. It never holds a stack or a path of the server’s.')),
   },
-  { description: 'The body of every error but the plain 404 `"Not Found"`: a code and a sentence, and the fields the code carries besides (a 400’s `parameter`, `value` and `accepts`).' },
+  {
+    description:
+      'The body of every error but the plain 404 `"Not Found"`: a code and a sentence, and the fields the code carries besides (a 400’s `parameter`, `value` and `accepts`).',
+  },
 );
 export type ErrorBody = Static<typeof ErrorBody>;

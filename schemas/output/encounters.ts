@@ -22,7 +22,10 @@ export const EncounterDetail = Type.Object(
   {
     min_level: Type.Integer(d('The lowest level the creature is met at.')),
     max_level: Type.Integer(d('The highest level the creature is met at.')),
-    condition_values: links('encounter-condition-value', 'What must hold for this encounter (a time of day, a season, a swarm, ...); empty when nothing special is needed.'),
+    condition_values: links(
+      'encounter-condition-value',
+      'What must hold for this encounter (a time of day, a season, a swarm, ...); empty when nothing special is needed.',
+    ),
     chance: Type.Integer(d('The chance, in percent, that an encounter by this method is this one.')),
     method: link('encounter-method', 'How the creature is met (walking in grass, fishing with a rod, surfing, ...).'),
     creature_details: Nullable(EncounterCreatureDetails, 'Extra facts about the creature met (shininess, alpha, perfect stats); null when there are none.'),
@@ -51,7 +54,10 @@ export const LocationAreaEncounter = Type.Object(
   { additionalProperties: false },
 );
 
-export const CreatureEncounters = Type.Array(LocationAreaEncounter, d('Every location area where the creature is met in the wild; empty when the data set records no wild encounter for it.'));
+export const CreatureEncounters = Type.Array(
+  LocationAreaEncounter,
+  d('Every location area where the creature is met in the wild; empty when the data set records no wild encounter for it.'),
+);
 export type CreatureEncounters = Static<typeof CreatureEncounters>;
 
 /** An element of a location area's `creature_encounters`: one creature met there. */

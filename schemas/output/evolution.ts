@@ -16,7 +16,10 @@ export const EvolutionDetail = Type.Object(
     is_default: Type.Boolean(d('True for the usual way to evolve in these games; false for a further way the data records beside it.')),
     item: linkOrNull('item', 'The item to use on the creature (with the `use-item` trigger).', unlessNeeded),
     trigger: link('evolution-trigger', 'What sets the evolution off: `level-up`, `trade`, `use-item`, `shed` and others.'),
-    gender: Nullable(Type.Integer(), 'The gender the creature must be, as the gender’s id (1 female, 2 male; see `/gender/`), not a link; null when either will do.'),
+    gender: Nullable(
+      Type.Integer(),
+      'The gender the creature must be, as the gender’s id (1 female, 2 male; see `/gender/`), not a link; null when either will do.',
+    ),
     held_item: linkOrNull('item', 'The item the creature must hold.', unlessNeeded),
     known_move: linkOrNull('move', 'A move the creature must know.', unlessNeeded),
     known_move_type: linkOrNull('type', 'The creature must know a move of this type.', unlessNeeded),
@@ -56,7 +59,10 @@ export const ChainLink = Type.Recursive(
       {
         is_baby: Type.Boolean(d('True when this stage is a baby species (hatched from an egg, before the family’s first usual stage).')),
         species: link('creature-species', 'The species at this stage of the chain.'),
-        evolution_details: Type.Array(EvolutionDetail, d('The ways to evolve into this stage from the one above it, per version group; empty for the chain’s first stage.')),
+        evolution_details: Type.Array(
+          EvolutionDetail,
+          d('The ways to evolve into this stage from the one above it, per version group; empty for the chain’s first stage.'),
+        ),
         evolves_to: Type.Array(Link, d('The stages this one evolves into: empty for a final stage, more than one where the family branches (Eevee).')),
       },
       { additionalProperties: false },
@@ -67,7 +73,11 @@ export type ChainLink = Static<typeof ChainLink>;
 
 export const EvolutionChain = Type.Object(
   {
-    id: Type.Integer(d('The chain’s own numeric id. It is not a species id: to find a species’ chain, read `evolution_chain.url` from `/creature-species/{id}`. Ids are not contiguous.')),
+    id: Type.Integer(
+      d(
+        'The chain’s own numeric id. It is not a species id: to find a species’ chain, read `evolution_chain.url` from `/creature-species/{id}`. Ids are not contiguous.',
+      ),
+    ),
     baby_trigger_item: linkOrNull('item', 'The item a parent must hold for its egg to hatch into the family’s baby stage.', 'when the family has no such item'),
     chain: about(ChainLink, 'The first stage of the family; each stage lists the ones it evolves into.'),
   },

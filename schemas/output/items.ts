@@ -1,8 +1,23 @@
 /** Responses of the item resources: item, its attributes, categories, pockets, fling effects, and currencies. */
 import { Type, type Static } from '@sinclair/typebox';
 import {
-  about, ApiResource, d, Description, Effect, flavorTextField, GenerationGameIndex, HeldItemVersionDetail, idField, link, linkOrNull, links, MachineVersionDetail, nameField, namesField,
-  Nullable, VerboseEffect,
+  about,
+  ApiResource,
+  d,
+  Description,
+  Effect,
+  flavorTextField,
+  GenerationGameIndex,
+  HeldItemVersionDetail,
+  idField,
+  link,
+  linkOrNull,
+  links,
+  MachineVersionDetail,
+  nameField,
+  namesField,
+  Nullable,
+  VerboseEffect,
 } from './common.ts';
 
 /** An item's flavor text; the upstream calls the text `text` here, not `flavor_text` as elsewhere. */
@@ -46,7 +61,10 @@ export const Item = Type.Object(
   {
     id: idField('item'),
     name: nameField('item'),
-    fling_power: Nullable(Type.Integer(), 'The power of the move Fling when the holder throws this item; null when it cannot be flung or the data set has no figure.'),
+    fling_power: Nullable(
+      Type.Integer(),
+      'The power of the move Fling when the holder throws this item; null when it cannot be flung or the data set has no figure.',
+    ),
     fling_effect: linkOrNull('item-fling-effect', 'What happens to the target when the item is flung.', 'when flinging it has no special effect'),
     attributes: links('item-attribute', 'What the item can be and do (countable, consumable, holdable, usable in battle, ...).'),
     category: link('item-category', 'The item’s category; the category names the bag pocket it goes in.'),
@@ -56,8 +74,14 @@ export const Item = Type.Object(
     names: namesField('item'),
     held_by_creature: Type.Array(ItemHolder, d('The creatures that may be found holding it in the wild; empty when none.')),
     sprites: about(ItemSprites, 'The item’s image.'),
-    baby_trigger_for: Nullable(ApiResource, 'The evolution chain whose baby stage hatches only if a parent holds this item. Links to `/evolution-chain/`; null for every other item.'),
-    machines: Type.Array(MachineVersionDetail, d('For a TM, HM or TR: the machine it is in each version group (which move it teaches there); empty for other items.')),
+    baby_trigger_for: Nullable(
+      ApiResource,
+      'The evolution chain whose baby stage hatches only if a parent holds this item. Links to `/evolution-chain/`; null for every other item.',
+    ),
+    machines: Type.Array(
+      MachineVersionDetail,
+      d('For a TM, HM or TR: the machine it is in each version group (which move it teaches there); empty for other items.'),
+    ),
     prices: Type.Array(ItemPrice, d('Its shop prices, per version group; empty when the data set has none.')),
   },
   { additionalProperties: false },
@@ -105,7 +129,4 @@ export const ItemPocket = Type.Object(
   { additionalProperties: false },
 );
 
-export const Currency = Type.Object(
-  { id: idField('currency'), name: nameField('currency'), names: namesField('currency') },
-  { additionalProperties: false },
-);
+export const Currency = Type.Object({ id: idField('currency'), name: nameField('currency'), names: namesField('currency') }, { additionalProperties: false });

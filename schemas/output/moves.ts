@@ -1,8 +1,22 @@
 /** Responses of the move resources: the move itself, its classifications, and machines. */
 import { Type } from '@sinclair/typebox';
 import {
-  about, ApiResource, d, Description, EffectChange, FlavorTextByVersionGroup, idField, link, linkOrNull, links, MachineVersionDetail, nameField,
-  NamedResource, namesField, Nullable, VerboseEffect,
+  about,
+  ApiResource,
+  d,
+  Description,
+  EffectChange,
+  FlavorTextByVersionGroup,
+  idField,
+  link,
+  linkOrNull,
+  links,
+  MachineVersionDetail,
+  nameField,
+  NamedResource,
+  namesField,
+  Nullable,
+  VerboseEffect,
 } from './common.ts';
 
 const strict = { additionalProperties: false } as const;
@@ -35,7 +49,9 @@ export const MoveMetaData = Type.Object(
     max_hits: Nullable(Type.Integer(), 'The most times it hits in one turn; null when it hits once.'),
     min_turns: Nullable(Type.Integer(), 'The fewest turns its effect lasts; null when it lasts one turn.'),
     max_turns: Nullable(Type.Integer(), 'The most turns its effect lasts; null when it lasts one turn.'),
-    drain: Type.Integer(d('The share of the damage dealt, in percent, that the user regains as HP; negative for recoil (the user loses that share); 0 for neither.')),
+    drain: Type.Integer(
+      d('The share of the damage dealt, in percent, that the user regains as HP; negative for recoil (the user loses that share); 0 for neither.'),
+    ),
     healing: Type.Integer(d('The share of its maximum HP, in percent, that the user regains; negative when it loses HP; 0 for neither.')),
     crit_rate: Type.Integer(d('How many stages the move raises the critical-hit ratio by; 0 for a normal ratio.')),
     ailment_chance: perCent('the move causes its ailment'),
@@ -73,7 +89,10 @@ export const Move = Type.Object(
     id: idField('move'),
     name: nameField('move'),
     accuracy: Nullable(Type.Integer(), 'The chance to hit, in percent (1–100); null for a move that never misses or does not check accuracy.'),
-    effect_chance: Nullable(Type.Integer(), 'The chance, in percent, that its secondary effect happens; the value of `$effect_chance` in the effect texts; null when it has no such chance.'),
+    effect_chance: Nullable(
+      Type.Integer(),
+      'The chance, in percent, that its secondary effect happens; the value of `$effect_chance` in the effect texts; null when it has no such chance.',
+    ),
     pp: Nullable(Type.Integer(), 'Its power points: how many times it can be used before it must be restored; null when the data set has no figure.'),
     priority: Type.Integer(d('Its turn-order bracket, -7 to +5: a higher one goes first regardless of Speed; most moves are 0.')),
     power: Nullable(Type.Integer(), 'Its base power; null for a move that deals no direct damage or whose damage is worked out otherwise.'),
@@ -108,10 +127,7 @@ export const MoveAilment = Type.Object(
   strict,
 );
 
-export const MoveBattleStyle = Type.Object(
-  { id: idField('battle style'), name: nameField('battle style'), names: namesField('battle style') },
-  strict,
-);
+export const MoveBattleStyle = Type.Object({ id: idField('battle style'), name: nameField('battle style'), names: namesField('battle style') }, strict);
 
 export const MoveCategory = Type.Object(
   {
@@ -151,7 +167,9 @@ export const MoveLearnMethod = Type.Object(
 
 export const Machine = Type.Object(
   {
-    id: Type.Integer(d('The machine’s numeric id. A machine is one TM, HM or TR item in one version group: the same item teaches different moves in different games.')),
+    id: Type.Integer(
+      d('The machine’s numeric id. A machine is one TM, HM or TR item in one version group: the same item teaches different moves in different games.'),
+    ),
     item: link('item', 'The TM, HM or TR item.'),
     move: link('move', 'The move it teaches.'),
     version_group: link('version-group', 'The games in which that item teaches that move.'),

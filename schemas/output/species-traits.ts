@@ -75,8 +75,14 @@ export const Gender = Type.Object(
   {
     id: idField('gender'),
     name: nameField('gender'),
-    creature_species_details: Type.Array(CreatureSpeciesGender, d('The species that can be of this gender (for `genderless`, the species without one), with their gender rate.')),
-    required_for_evolution: links('creature-species', 'The species reached by an evolution that only a creature of this gender can make (Burmy → Wormadam needs a female); empty when no evolution needs it.'),
+    creature_species_details: Type.Array(
+      CreatureSpeciesGender,
+      d('The species that can be of this gender (for `genderless`, the species without one), with their gender rate.'),
+    ),
+    required_for_evolution: links(
+      'creature-species',
+      'The species reached by an evolution that only a creature of this gender can make (Burmy → Wormadam needs a female); empty when no evolution needs it.',
+    ),
   },
   strict,
 );

@@ -1,8 +1,6 @@
 /** Responses of the species resource and of the catalogues that list species: Pal Park areas, Pokédexes. */
 import { Type } from '@sinclair/typebox';
-import {
-  d, Description, FlavorTextByVersion, idField, link, linkOrNull, links, nameField, namesField, Nullable, unnamedLink,
-} from './common.ts';
+import { d, Description, FlavorTextByVersion, idField, link, linkOrNull, links, nameField, namesField, Nullable, unnamedLink } from './common.ts';
 
 const strict = { additionalProperties: false } as const;
 
@@ -46,10 +44,16 @@ export const CreatureSpecies = Type.Object(
     name: nameField('species'),
     order: Type.Integer(d('A sort key that keeps evolution families together, close to the national order.')),
     // the upstream's model allows these four to be empty; it then answers null
-    gender_rate: Nullable(Type.Integer(), `The chance of being female, in eighths: 0 always male, 8 always female, 1 means 1 in 8; -1 for a genderless species; ${byTheData}.`),
+    gender_rate: Nullable(
+      Type.Integer(),
+      `The chance of being female, in eighths: 0 always male, 8 always female, 1 means 1 in 8; -1 for a genderless species; ${byTheData}.`,
+    ),
     capture_rate: Nullable(Type.Integer(), `How easy it is to catch, 0–255: the higher, the easier; ${byTheData}.`),
     base_happiness: Nullable(Type.Integer(), `The friendship it has when caught, 0–255; ${byTheData}.`),
-    hatch_counter: Nullable(Type.Integer(), `How many egg cycles its egg needs to hatch; a cycle is a fixed number of steps (about 255 in most games); ${byTheData}.`),
+    hatch_counter: Nullable(
+      Type.Integer(),
+      `How many egg cycles its egg needs to hatch; a cycle is a fixed number of steps (about 255 in most games); ${byTheData}.`,
+    ),
     is_baby: Type.Boolean(d('True for a baby species: one bred only from an egg and found at the start of its family’s chain.')),
     is_legendary: Type.Boolean(d('True for a legendary species.')),
     is_mythical: Type.Boolean(d('True for a mythical species (mostly given away at events).')),
@@ -61,15 +65,30 @@ export const CreatureSpecies = Type.Object(
     color: link('creature-color', 'The color the Pokédex search files it under.'),
     shape: link('creature-shape', 'The body shape the Pokédex search files it under.'),
     evolves_from_species: linkOrNull('creature-species', 'The species it evolves from.', 'for the first stage of a family'),
-    evolution_chain: unnamedLink('evolution-chain', 'The evolution family it belongs to. The chain’s id is its own number, not this species’ id: follow this URL rather than guessing it.'),
-    habitat: linkOrNull('creature-habitat', 'Where it lives, as the habitat Pokédex of FireRed and LeafGreen files it.', 'for species that Pokédex does not list (those introduced from generation IV on)'),
+    evolution_chain: unnamedLink(
+      'evolution-chain',
+      'The evolution family it belongs to. The chain’s id is its own number, not this species’ id: follow this URL rather than guessing it.',
+    ),
+    habitat: linkOrNull(
+      'creature-habitat',
+      'Where it lives, as the habitat Pokédex of FireRed and LeafGreen files it.',
+      'for species that Pokédex does not list (those introduced from generation IV on)',
+    ),
     generation: link('generation', 'The generation in which the species first appeared.'),
     names: namesField('species'),
     pal_park_encounters: Type.Array(PalParkEncounterArea, d('Where it appears in the Pal Park (Diamond, Pearl and Platinum); empty when it does not.')),
     form_descriptions: Type.Array(Description, d('A description of how its forms differ, per language; empty for most species.')),
-    flavor_text_entries: Type.Array(FlavorTextByVersion, d('Its Pokédex entries, one per game version and language. The text keeps the games’ line and page breaks (see `flavor_text`).')),
+    flavor_text_entries: Type.Array(
+      FlavorTextByVersion,
+      d('Its Pokédex entries, one per game version and language. The text keeps the games’ line and page breaks (see `flavor_text`).'),
+    ),
     genera: Type.Array(Genus, d('Its category (“Seed Pokémon”) in each language.')),
-    varieties: Type.Array(CreatureSpeciesVariety, d('The creatures that are varieties of this species, the default one marked: use this to find which creature a species name means (`deoxys` → `deoxys-normal`).')),
+    varieties: Type.Array(
+      CreatureSpeciesVariety,
+      d(
+        'The creatures that are varieties of this species, the default one marked: use this to find which creature a species name means (`deoxys` → `deoxys-normal`).',
+      ),
+    ),
   },
   strict,
 );
@@ -105,7 +124,11 @@ export const Pokedex = Type.Object(
     descriptions: Type.Array(Description, d('What the Pokédex covers, per language.')),
     names: namesField('Pokédex'),
     creature_entries: Type.Array(PokedexEntry, d('Every species it lists, by entry number.')),
-    region: linkOrNull('region', 'The region whose species it lists.', 'for a Pokédex that belongs to no one region (the national one, and some side-game ones)'),
+    region: linkOrNull(
+      'region',
+      'The region whose species it lists.',
+      'for a Pokédex that belongs to no one region (the national one, and some side-game ones)',
+    ),
     version_groups: links('version-group', 'The games that use this Pokédex.'),
   },
   strict,

@@ -13,8 +13,7 @@ export interface SpriteLeaf {
 }
 export type SpriteTree = { readonly [key: string]: SpriteLeaf | SpriteTree };
 
-export const isSpriteLeaf = (node: SpriteLeaf | SpriteTree): node is SpriteLeaf =>
-  typeof node.folder === 'string' && typeof node.ext === 'string';
+export const isSpriteLeaf = (node: SpriteLeaf | SpriteTree): node is SpriteLeaf => typeof node.folder === 'string' && typeof node.ext === 'string';
 
 /** Below a sprite set's folder, the sub-folder of each field; the upstream uses one layout for every set. */
 const VARIANT_FOLDERS = {
@@ -40,7 +39,16 @@ function spriteSet<const V extends readonly Variant[]>(folder: string, ext: Spri
   return Object.fromEntries(variants.map((v) => [v, { folder: folder + VARIANT_FOLDERS[v], ext }])) as { [K in V[number]]: SpriteLeaf };
 }
 
-const FRONT_AND_BACK = ['front_default', 'front_female', 'front_shiny', 'front_shiny_female', 'back_default', 'back_female', 'back_shiny', 'back_shiny_female'] as const;
+const FRONT_AND_BACK = [
+  'front_default',
+  'front_female',
+  'front_shiny',
+  'front_shiny_female',
+  'back_default',
+  'back_female',
+  'back_shiny',
+  'back_shiny_female',
+] as const;
 const FRONT = ['front_default', 'front_female', 'front_shiny', 'front_shiny_female'] as const;
 const FRONT_PLAIN = ['front_default', 'front_female'] as const;
 const GEN_I = ['front_default', 'front_gray', 'front_transparent', 'back_default', 'back_gray', 'back_transparent'] as const;

@@ -10,7 +10,8 @@ export const RESOURCE_SUMMARIES: Readonly<Record<string, string>> = {
   characteristic: 'The phrase the summary screen shows about a creature’s highest individual value (IV). Addressed by id only.',
   'contest-effect': 'What a move does in the contests of generations III and VI. Addressed by id only.',
   'contest-type': 'A contest condition (cool, beauty, cute, smart, tough) and the berry flavor that goes with it.',
-  creature: 'One variety of a species, with its stats, types, abilities, moves, sprites and sizes. The default variety has the species’ id; others start at 10001.',
+  creature:
+    'One variety of a species, with its stats, types, abilities, moves, sprites and sizes. The default variety has the species’ id; others start at 10001.',
   'creature-color': 'A color the Pokédex search files species under.',
   'creature-form': 'One look of a creature (Unown’s letters, a mega evolution, a regional form) with its sprites and types.',
   'creature-habitat': 'A habitat of FireRed and LeafGreen’s habitat Pokédex.',

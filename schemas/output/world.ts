@@ -102,7 +102,10 @@ export const LocationArea = Type.Object(
     id: idField('location area'),
     name: nameField('location area'),
     game_index: Type.Integer(d('The area’s internal number in the games.')),
-    encounter_method_rates: Type.Array(EncounterMethodRate, d('How often each encounter method finds a creature here, per version; empty when the data set has no rates.')),
+    encounter_method_rates: Type.Array(
+      EncounterMethodRate,
+      d('How often each encounter method finds a creature here, per version; empty when the data set has no rates.'),
+    ),
     location: link('location', 'The location this area is part of.'),
     names: namesField('location area'),
     creature_encounters: Type.Array(CreatureEncounter, d('The creatures met here, with how, how often and at what levels, per version.')),

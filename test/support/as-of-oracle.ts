@@ -238,7 +238,10 @@ export class World {
   /** The numeric item files of a kind (every item, listed or not), in id order. */
   ids(kind: string): number[] {
     const names = readdirSync(join(this.distDir, 'v2', kind)).map((file) => file.replace(/\.json$/, ''));
-    return names.filter((name) => /^-?\d+$/.test(name)).map(Number).sort((a, b) => a - b);
+    return names
+      .filter((name) => /^-?\d+$/.test(name))
+      .map(Number)
+      .sort((a, b) => a - b);
   }
 
   /** An item document, parsed from its text; the text is read once and kept. */
@@ -277,7 +280,13 @@ export class World {
   private moveFacts(id: number): MoveFacts {
     // the moves with past values are all checked: their text is kept for that
     const doc = this.read('move', id, (d) => (d['past_values'] as PastValue[]).length > 0);
-    return { id, name: doc['name'] as string, generation: idOf(doc['generation'] as Link), type: doc['type'] as Link, pastValues: doc['past_values'] as PastValue[] };
+    return {
+      id,
+      name: doc['name'] as string,
+      generation: idOf(doc['generation'] as Link),
+      type: doc['type'] as Link,
+      pastValues: doc['past_values'] as PastValue[],
+    };
   }
 
   /** A creature's facts; its text is kept only when it has past entries (each is checked, the rest sampled). */
@@ -286,7 +295,7 @@ export class World {
   }
 
   private factsOf(id: number, doc: Doc): CreatureFacts {
-        const learns = new Map<string, Set<string>>();
+    const learns = new Map<string, Set<string>>();
     for (const entry of doc['moves'] as MoveEntry[]) learns.set(entry.move.name, new Set(entry.version_group_details.map((d) => d.version_group.name)));
     return {
       id,
@@ -384,11 +393,16 @@ export class World {
   /** The matchups answer: each attacking type of the list there as of the era, against the creature's types then. */
   matchups(creature: CreatureFacts, era: Era): Doc {
     const defending = typesAsOf(creature, era).map((t) => t.type.name);
-    const entries = this.typeList.filter((t) => this.typeExists(t, era)).map((attacking) => {
-      const relations = this.relationsAsOf(this.typeDocs.find((d) => d['name'] === attacking.name)!, era);
-      const multiplier = defending.reduce((product, name) => product * factor(relations, name), 1);
-      return { type: { name: attacking.name, url: attacking.url }, multiplier };
-    });
+    const entries = this.typeList
+      .filter((t) => this.typeExists(t, era))
+      .map((attacking) => {
+        const relations = this.relationsAsOf(
+          this.typeDocs.find((d) => d['name'] === attacking.name)!,
+          era,
+        );
+        const multiplier = defending.reduce((product, name) => product * factor(relations, name), 1);
+        return { type: { name: attacking.name, url: attacking.url }, multiplier };
+      });
     return { defending: entries };
   }
 }
@@ -419,7 +433,8 @@ export function spread(ids: readonly number[], count: number, seed: number): num
   const sorted = [...ids].sort((a, b) => a - b);
   const picks: number[] = [];
   for (let run = 0; run < Math.min(count, sorted.length); run++) {
-    const from = Math.floor((run * sorted.length) / count), to = Math.floor(((run + 1) * sorted.length) / count);
+    const from = Math.floor((run * sorted.length) / count),
+      to = Math.floor(((run + 1) * sorted.length) / count);
     picks.push(sorted[from + Math.floor(random() * (to - from))]!);
   }
   return picks;

@@ -37,8 +37,12 @@ function binOf(pkg: string, bin: string): string {
 function run(root: string, { command, pkg, bin, args }: (typeof CHECKS)[number]): Promise<{ code: number; output: string }> {
   const child = spawn(process.execPath, [binOf(pkg, bin), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-  child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
   return new Promise((resolve) => {
     child.on('error', (error) => resolve({ code: 1, output: `${command} did not start: ${error.message}` }));
     child.on('close', (code) => resolve({ code: code ?? 1, output }));

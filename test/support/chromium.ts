@@ -58,14 +58,17 @@ export function findChromium(m: Machine = thisMachine): ChromiumLookup {
   const found = installed(m);
   if (found) return { path: found };
   if (m.platform === 'linux' && m.isRoot && m.executable('/usr/bin/apt-get')) {
-    m.log('[setup] no Chromium on this machine: installing Debian\'s chromium with apt-get (once; about a minute)');
+    m.log("[setup] no Chromium on this machine: installing Debian's chromium with apt-get (once; about a minute)");
     const env = { ...m.env, DEBIAN_FRONTEND: 'noninteractive' };
     try {
       // wait for another apt run rather than fail on its lock
       m.run('apt-get', ['-qq', '-o', 'DPkg::Lock::Timeout=300', 'update'], env);
       m.run('apt-get', ['-y', '-qq', '-o', 'DPkg::Lock::Timeout=300', 'install', 'chromium'], env);
     } catch (e) {
-      const stderr = String((e as { stderr?: Buffer }).stderr ?? (e as Error).message).trim().split('\n').at(-1);
+      const stderr = String((e as { stderr?: Buffer }).stderr ?? (e as Error).message)
+        .trim()
+        .split('\n')
+        .at(-1);
       return { missing: `apt-get install chromium failed (${stderr}); ${INSTALL_HINT}` };
     }
     const after = installed(m);

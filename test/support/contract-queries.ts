@@ -24,7 +24,17 @@ export const INVENTED_QUERIES: Record<string, QueryShape> = {
       { name: 'special-attack', about: 'base special attack' },
     ],
     fields: ['id', 'types', 'sprites.front_default', 'sprites.other.official-artwork.front_default', 'stats'],
-    below: ['stats.base_stat', 'stats.effort', 'stats.stat', 'stats.stat.name', 'stats.stat.url', 'types.slot', 'types.type', 'types.type.name', 'types.type.url'],
+    below: [
+      'stats.base_stat',
+      'stats.effort',
+      'stats.stat',
+      'stats.stat.name',
+      'stats.stat.url',
+      'types.slot',
+      'types.type',
+      'types.type.name',
+      'types.type.url',
+    ],
     links: { species: 'creature-species' },
   },
   move: {

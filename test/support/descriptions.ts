@@ -1,8 +1,7 @@
 /** Finds the properties of a set of JSON Schemas that say nothing about what they mean. */
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-const isObject = (value: Json | undefined): value is { [key: string]: Json } =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: Json | undefined): value is { [key: string]: Json } => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Every property, at any depth (nested objects, array items, anyOf/allOf/oneOf variants,

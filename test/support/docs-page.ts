@@ -19,8 +19,15 @@ export const outputDir = fileURLToPath(new URL('../../test-output/', import.meta
 
 // This machine has no network besides the package registries: no background traffic of any kind.
 const ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
 ];
 
 export const distJson = (path: string) => JSON.parse(readFileSync(join(distDir, path), 'utf8')) as unknown;
@@ -106,8 +113,7 @@ async function tallViewport(page: Page, height: number, shoot: () => Promise<unk
 }
 
 /** Saves the top `height` pixels of the page. */
-export const screenshotTop = (page: Page, file: string, height: number) =>
-  tallViewport(page, height, () => page.screenshot({ path: join(outputDir, file) }));
+export const screenshotTop = (page: Page, file: string, height: number) => tallViewport(page, height, () => page.screenshot({ path: join(outputDir, file) }));
 
 /** Saves the element, scrolled into a viewport it fits; `before` runs once it is in view (e.g. a hover). */
 export async function screenshotOf(element: Locator, file: string, before: () => Promise<unknown> = async () => {}) {
@@ -164,6 +170,9 @@ export async function expectFilterAnswer(page: Page, path: string, type: string,
   const oracle = creaturesWhere((c, s) => c.types.some((t) => t.type.name === type) && s.generation.name === generation);
   const answer = (await shownJson(page)) as { count: number; results: { name: string }[] };
   expect(answer.count, path).toBe(oracle.length);
-  expect(answer.results.map((r) => r.name), path).toEqual(oracle.slice(0, 20));
+  expect(
+    answer.results.map((r) => r.name),
+    path,
+  ).toEqual(oracle.slice(0, 20));
   return oracle.length;
 }

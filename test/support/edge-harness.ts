@@ -70,7 +70,14 @@ const routes = input.declarations.map((d) => {
   };
 });
 
-const TYPES: Record<string, string> = { json: 'application/json', html: 'text/html', css: 'text/css', js: 'text/javascript', gz: 'application/gzip', ts: 'text/plain' };
+const TYPES: Record<string, string> = {
+  json: 'application/json',
+  html: 'text/html',
+  css: 'text/css',
+  js: 'text/javascript',
+  gz: 'application/gzip',
+  ts: 'text/plain',
+};
 
 /** A file of the publish folder at a URL path (index.html for a folder), or null. */
 async function fileAt(urlPath: string): Promise<string | null> {

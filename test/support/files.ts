@@ -46,7 +46,11 @@ export function treeHash(dir: string): string {
       const full = join(d, name);
       const st = lstatSync(full);
       if (st.isDirectory()) walk(full);
-      else hash.update(`${relative(dir, full)} ${st.ino} ${st.mtimeMs} ${st.size} `).update(readFileSync(full)).update('\n');
+      else
+        hash
+          .update(`${relative(dir, full)} ${st.ino} ${st.mtimeMs} ${st.size} `)
+          .update(readFileSync(full))
+          .update('\n');
     }
   };
   walk(dir);

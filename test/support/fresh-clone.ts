@@ -37,7 +37,20 @@ export interface BuildResult {
 /** The environment of a user of the clone: none of the variables the test process has for itself. */
 export function userEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['BASE_URL', 'DATA_DIR', 'DATA_URL', 'DATA_TIMEOUT_MS', 'PORT', 'OUT_DIR', 'RECORDS_DIR', 'NODE_OPTIONS', 'VITEST', 'VITEST_POOL_ID', 'VITEST_WORKER_ID']) delete out[name];
+  for (const name of [
+    'BASE_URL',
+    'DATA_DIR',
+    'DATA_URL',
+    'DATA_TIMEOUT_MS',
+    'PORT',
+    'OUT_DIR',
+    'RECORDS_DIR',
+    'NODE_OPTIONS',
+    'VITEST',
+    'VITEST_POOL_ID',
+    'VITEST_WORKER_ID',
+  ])
+    delete out[name];
   // links as the cut's build that the answers are compared with
   return { ...out, BASE_URL: baseUrl, ...env };
 }
@@ -109,7 +122,10 @@ async function findCli(): Promise<CliInstall> {
   // the global setup began the fetch beside its builds, so on a new machine it is mostly done by the time a server starts
   const { bin, note } = await fetchedCli(inject('netlifyCliMarker'), 600_000);
   const root = dirname(dirname(bin)); // <npx cache>/node_modules
-  const bootstrap = [join(root, '@netlify/edge-functions-dev/dist/deno/bootstrap.mjs'), join(root, 'netlify-cli/node_modules/@netlify/edge-functions-dev/dist/deno/bootstrap.mjs')].find((p) => existsSync(p));
+  const bootstrap = [
+    join(root, '@netlify/edge-functions-dev/dist/deno/bootstrap.mjs'),
+    join(root, 'netlify-cli/node_modules/@netlify/edge-functions-dev/dist/deno/bootstrap.mjs'),
+  ].find((p) => existsSync(p));
   if (!bootstrap) throw new Error(`${NETLIFY_CLI} in ${root} ships no @netlify/edge-functions-dev/dist/deno/bootstrap.mjs`);
   console.log(`[netlify] ${NETLIFY_CLI} ready (${note}): ${root}`);
   return { bin, bootstrap };

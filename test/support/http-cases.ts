@@ -14,7 +14,18 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { changesListFile, coverageFile, itemFile, listFile, metaFile, rootFile, routesFile, subresourceFile, type Meta, type Routes } from '../../edge/layout.ts';
+import {
+  changesListFile,
+  coverageFile,
+  itemFile,
+  listFile,
+  metaFile,
+  rootFile,
+  routesFile,
+  subresourceFile,
+  type Meta,
+  type Routes,
+} from '../../edge/layout.ts';
 import type { FullList, ListEntry } from '../../edge/pagination.ts';
 import { SPOOFED_HEADERS } from '../../netlify/deploy-checks.ts';
 import { creatureAsOf, TODAY, typesAsOf, World, type Doc, type Era } from './as-of-oracle.ts';
@@ -93,11 +104,19 @@ const METHOD_NOT_ALLOWED: BodyExpectation = {
 };
 /** A 400's body: the one error shape, with the fields a 400 has always carried. */
 const badParameter = (parameter: string, value: string, accepts: string): BodyExpectation => ({
-  json: { error: 'bad_parameter', detail: `The value of the query parameter ${parameter} was not understood; accepts says what it takes.`, parameter, value, accepts },
+  json: {
+    error: 'bad_parameter',
+    detail: `The value of the query parameter ${parameter} was not understood; accepts says what it takes.`,
+    parameter,
+    value,
+    accepts,
+  },
 });
 
 const item = (kind: string, key: string | number): BodyExpectation => ({ file: itemFile(kind, key) });
-const page = (kind: string, offset: number, limit: number, q?: string): BodyExpectation => ({ page: { kind, offset, limit, ...(q === undefined ? {} : { q }) } });
+const page = (kind: string, offset: number, limit: number, q?: string): BodyExpectation => ({
+  page: { kind, offset, limit, ...(q === undefined ? {} : { q }) },
+});
 const ok = (name: string, path: string, body: BodyExpectation, extra: Partial<HttpCase> = {}): HttpCase => ({ name, path, status: 200, body, ...extra });
 const missing = (name: string, path: string, extra: Partial<HttpCase> = {}): HttpCase => ({ name, path, status: 404, body: NOT_FOUND, ...extra });
 
@@ -205,13 +224,38 @@ export function httpCases(ctx: Pick<CaseContext, 'distDir' | 'baseUrl' | 'routes
     missing('the docs page by file name', '/index.html'),
 
     // a parameter the answer cannot take: a 400 naming it, in the one error shape
-    { name: 'a batch id that is no number', path: '/v2/ability/?id=1,two', status: 400, body: badParameter('id', 'two', 'comma-separated ids: whole numbers of at most 9 digits, e.g. 1,4,7') },
-    { name: 'a search without q', path: '/v2/search/', status: 400, body: badParameter('q', '', 'a name or the start of one, in any language, e.g. pikachu, ピカチュウ or charzard') },
+    {
+      name: 'a batch id that is no number',
+      path: '/v2/ability/?id=1,two',
+      status: 400,
+      body: badParameter('id', 'two', 'comma-separated ids: whole numbers of at most 9 digits, e.g. 1,4,7'),
+    },
+    {
+      name: 'a search without q',
+      path: '/v2/search/',
+      status: 400,
+      body: badParameter('q', '', 'a name or the start of one, in any language, e.g. pikachu, ピカチュウ or charzard'),
+    },
 
     // as of a game (issue 33): what was not there, said in the 404; the build's as-of files are no answers
-    { name: 'as of a game that is none', path: '/v2/as-of/nope/creature/1/', status: 404, body: { json: { error: 'not_found', detail: 'no version group, version or generation is named "nope"' } } },
-    { name: 'as of a game, a kind it does not answer', path: '/v2/as-of/red-blue/berry/1', status: 404, body: { json: { error: 'not_found', detail: '"berry" is not answered as of a game: creature, move, type, ability are' } } },
-    { name: 'as of a game, an ability before abilities', path: '/v2/as-of/red-blue/ability/overgrow/', status: 404, body: { json: { error: 'not_found', detail: 'ability "overgrow" did not exist as of red-blue' } } },
+    {
+      name: 'as of a game that is none',
+      path: '/v2/as-of/nope/creature/1/',
+      status: 404,
+      body: { json: { error: 'not_found', detail: 'no version group, version or generation is named "nope"' } },
+    },
+    {
+      name: 'as of a game, a kind it does not answer',
+      path: '/v2/as-of/red-blue/berry/1',
+      status: 404,
+      body: { json: { error: 'not_found', detail: '"berry" is not answered as of a game: creature, move, type, ability are' } },
+    },
+    {
+      name: 'as of a game, an ability before abilities',
+      path: '/v2/as-of/red-blue/ability/overgrow/',
+      status: 404,
+      body: { json: { error: 'not_found', detail: 'ability "overgrow" did not exist as of red-blue' } },
+    },
     missing('as of a game, an unknown creature', '/v2/as-of/red-blue/creature/not-a-creature/'),
     missing('an as-of document of the build', '/v2/_as-of/creature/1.json'),
     missing('the as-of facts of the build', '/v2/_as-of/creature.json'),
@@ -251,7 +295,8 @@ function asOfCases(ctx: Pick<CaseContext, 'distDir' | 'baseUrl' | 'list'>): Http
   const world = new World(ctx.distDir, ctx.baseUrl);
   const era = (segment: string): Era => world.resolve(segment) ?? oracleFails(`no era ${segment}`);
   const creature = (name: string) => world.creatures.find((c) => c.link.name === name) ?? oracleFails(`no creature ${name}`);
-  const creatureThen = (name: string, segment: string): Doc => creatureAsOf(world.doc('creature', creature(name).id), creature(name).bornOrder, era(segment)) ?? oracleFails(`${name} as of ${segment}`);
+  const creatureThen = (name: string, segment: string): Doc =>
+    creatureAsOf(world.doc('creature', creature(name).id), creature(name).bornOrder, era(segment)) ?? oracleFails(`${name} as of ${segment}`);
   const then = (answer: Doc | null): Doc => answer ?? oracleFails('an item that did not exist');
   const normalThen = ctx.list('creature').results.flatMap(({ name, url }) => {
     const c = world.creatures.find((x) => x.link.url === url)!;
@@ -260,7 +305,9 @@ function asOfCases(ctx: Pick<CaseContext, 'distDir' | 'baseUrl' | 'list'>): Http
   });
   return [
     ok('as of a generation, a creature whose types changed', '/v2/as-of/generation-v/creature/clefairy/', { json: creatureThen('clefairy', 'generation-v') }),
-    ok("as of a version group, by id: generation I's stats and the group's moves", '/v2/as-of/red-blue/creature/1', { json: creatureThen('bulbasaur', 'red-blue') }),
+    ok("as of a version group, by id: generation I's stats and the group's moves", '/v2/as-of/red-blue/creature/1', {
+      json: creatureThen('bulbasaur', 'red-blue'),
+    }),
     ok('as of a version, its group', '/v2/as-of/firered/creature/bulbasaur/', { json: creatureThen('bulbasaur', 'firered') }),
     ok('a move as of a game', '/v2/as-of/red-blue/move/tackle/', { json: then(world.moveAsOf(world.doc('move', 'tackle'), era('red-blue'))) }),
     ok('a type as of a game', '/v2/as-of/generation-v/type/normal/', { json: then(world.typeAsOf(world.doc('type', 'normal'), era('generation-v'))) }),
@@ -386,7 +433,10 @@ export function checkOutcome(ctx: CaseContext, c: HttpCase, { got, first }: Outc
   if (expected === null) {
     if (got.body.byteLength !== 0) problems.push(`body: expected none, found ${got.body.byteLength} bytes`);
   } else if ('bytes' in expected) {
-    if (!expected.bytes.equals(Buffer.from(got.body))) problems.push(`body: expected the ${expected.bytes.byteLength} bytes of ${(c.body as { file: string }).file}, found ${got.body.byteLength} bytes: ${show(text.slice(0, 120))}`);
+    if (!expected.bytes.equals(Buffer.from(got.body)))
+      problems.push(
+        `body: expected the ${expected.bytes.byteLength} bytes of ${(c.body as { file: string }).file}, found ${got.body.byteLength} bytes: ${show(text.slice(0, 120))}`,
+      );
   } else {
     let actual: unknown;
     try {

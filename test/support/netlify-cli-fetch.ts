@@ -57,7 +57,11 @@ export function startCliFetch(marker: string): CliFetch {
     child.on('close', (code, signal) => {
       const bin = stdout.trim().split('\n').at(-1) ?? '';
       if (code === 0 && bin && existsSync(bin)) write({ bin, from: 'npx', seconds: seconds() });
-      else write({ error: `npx ${NPX_ARGS.join(' ')} ended with ${signal ?? `exit code ${code}`}, finding no netlify binary:\n${(stderr || stdout).slice(-3000)}`, seconds: seconds() });
+      else
+        write({
+          error: `npx ${NPX_ARGS.join(' ')} ended with ${signal ?? `exit code ${code}`}, finding no netlify binary:\n${(stderr || stdout).slice(-3000)}`,
+          seconds: seconds(),
+        });
       resolve();
     });
   });
@@ -72,14 +76,19 @@ export async function fetchedCli(marker: string, waitMs: number): Promise<{ bin:
   const started = performance.now();
   while (!existsSync(marker)) {
     if (performance.now() - started > waitMs) {
-      throw new Error(`${NETLIFY_CLI}: the global setup's fetch (npx ${NPX_ARGS.join(' ')}) has not finished after ${Math.round(waitMs / 1000)} s (no ${marker})`);
+      throw new Error(
+        `${NETLIFY_CLI}: the global setup's fetch (npx ${NPX_ARGS.join(' ')}) has not finished after ${Math.round(waitMs / 1000)} s (no ${marker})`,
+      );
     }
     await new Promise((r) => setTimeout(r, 250));
   }
   const fetched = JSON.parse(readFileSync(marker, 'utf8')) as Fetched;
   if ('error' in fetched) throw new Error(`${NETLIFY_CLI} could not be fetched by the global setup: ${fetched.error}`);
   const waited = (performance.now() - started) / 1000;
-  return { bin: fetched.bin, note: `${fetched.from === 'cache' ? 'found in npx\'s cache' : `fetched by the setup in ${fetched.seconds.toFixed(1)} s`}, waited for ${waited.toFixed(1)} s here` };
+  return {
+    bin: fetched.bin,
+    note: `${fetched.from === 'cache' ? "found in npx's cache" : `fetched by the setup in ${fetched.seconds.toFixed(1)} s`}, waited for ${waited.toFixed(1)} s here`,
+  };
 }
 
 /**

@@ -6,7 +6,20 @@
  */
 import type { FileReader } from '../../edge/handler.ts';
 import {
-  fieldColumnFile, filterIndexFile, idOfUrl, itemFile, languageSearchFile, languageSearchPackFile, listFile, listPackFile, metaFile, pageFile, routesFile, searchIndexFile, searchPackFile, type Routes,
+  fieldColumnFile,
+  filterIndexFile,
+  idOfUrl,
+  itemFile,
+  languageSearchFile,
+  languageSearchPackFile,
+  listFile,
+  listPackFile,
+  metaFile,
+  pageFile,
+  routesFile,
+  searchIndexFile,
+  searchPackFile,
+  type Routes,
 } from '../../edge/layout.ts';
 import { paginate, type FullList } from '../../edge/pagination.ts';
 import { encodeListPack } from '../../edge/query/list-pack.ts';
@@ -22,13 +35,29 @@ const encoder = new TextEncoder();
 
 /** The critters, in list order, with what the indexes say of each. */
 export const CRITTERS = [
-  { id: 1, name: 'flarebeast', element: ['ember'], rare: false, speed: 50, sprite: 'f.png', names: [{ language: 'fr', name: 'Flambête' }, { language: 'ja-hrkt', name: 'ホノオジュウ' }] },
+  {
+    id: 1,
+    name: 'flarebeast',
+    element: ['ember'],
+    rare: false,
+    speed: 50,
+    sprite: 'f.png',
+    names: [
+      { language: 'fr', name: 'Flambête' },
+      { language: 'ja-hrkt', name: 'ホノオジュウ' },
+    ],
+  },
   { id: 2, name: 'tidecat', element: ['tide'], rare: false, speed: 100, sprite: null, names: [{ language: 'fr', name: 'Marénchat' }] },
   { id: 3, name: 'leafmouse', element: ['leaf'], rare: false, speed: 20, sprite: 'l.png', names: [] },
   { id: 4, name: 'sparkfox', element: ['ember', 'tide'], rare: true, speed: null, sprite: 's.png', names: [{ language: 'de', name: 'Funkenfuchs' }] },
   { id: 5, name: 'stonebear', element: ['leaf'], rare: false, speed: 80, sprite: 'b.png', names: [] },
 ];
-const ELEMENTS = [{ id: 1, name: 'ember' }, { id: 2, name: 'tide' }, { id: 3, name: 'leaf' }, { id: 4, name: 'volt' }];
+const ELEMENTS = [
+  { id: 1, name: 'ember' },
+  { id: 2, name: 'tide' },
+  { id: 3, name: 'leaf' },
+  { id: 4, name: 'volt' },
+];
 
 export const entry = (kind: string, id: number, name?: string) => ({ ...(name === undefined ? {} : { name }), url: `${baseUrl}/${kind}/${id}/` });
 const critterList = { count: CRITTERS.length, results: CRITTERS.map((c) => entry('critter', c.id, c.name)) };
@@ -42,7 +71,10 @@ const routes: Routes = {
   site: {},
   queries: {
     critter: {
-      filters: [{ name: 'element', about: 'an element', target: 'element' }, { name: 'is_rare', about: 'yes or no', target: null }],
+      filters: [
+        { name: 'element', about: 'an element', target: 'element' },
+        { name: 'is_rare', about: 'yes or no', target: null },
+      ],
       ranges: [{ name: 'speed', about: 'base speed' }],
       fields: ['id', 'names', 'element', 'sprites.front_default', 'stats'],
       below: ['names.name', 'names.language', 'names.language.name', 'names.language.url', 'element.name', 'stats.base_stat', 'stats.stat', 'stats.stat.name'],
@@ -59,24 +91,43 @@ const filterIndex: FilterIndexFile = {
     // volt is held by no critter, so the index does not list it
     element: { about: 'an element', target: 'element', values: ELEMENTS.slice(0, 3).map((e) => [e.name, e.id, members((c) => c.element.includes(e.name))]) },
     // no critter is rare and slow: both values are held here
-    is_rare: { about: 'yes or no', values: [['false', 0, members((c) => !c.rare)], ['true', 1, members((c) => c.rare)]] },
+    is_rare: {
+      about: 'yes or no',
+      values: [
+        ['false', 0, members((c) => !c.rare)],
+        ['true', 1, members((c) => c.rare)],
+      ],
+    },
   },
   ranges: { speed: CRITTERS.map((c) => c.speed) },
 };
 const languages = ['fr', 'de', 'ja-hrkt'];
-const searchFile = (kind: string, resources: { id: number; name: string; names: { language: string; name: string }[] }[], byLanguage = false): SearchIndexFile => ({
+const searchFile = (
+  kind: string,
+  resources: { id: number; name: string; names: { language: string; name: string }[] }[],
+  byLanguage = false,
+): SearchIndexFile => ({
   format: 'search-index/2',
   languages,
   kinds: [makeSearchKind(kind, resources, languages, byLanguage)],
 });
 /** The languages `lang=` takes: the language kind's list (en has no name here). */
 const languageList = { count: 4, results: ['en', ...languages].map((name, i) => entry('language', i + 1, name)) };
-const stats = (c: (typeof CRITTERS)[number]) => [{ base_stat: c.speed, stat: { name: 'speed' } }, { base_stat: c.id * 10, stat: { name: 'hp' } }];
+const stats = (c: (typeof CRITTERS)[number]) => [
+  { base_stat: c.speed, stat: { name: 'speed' } },
+  { base_stat: c.id * 10, stat: { name: 'hp' } },
+];
 /** A column as the build writes it; a `names` column also in each language its lists use (en: none). */
 const columns = (field: string, values: Json[]): Array<[string, Uint8Array]> => [
   [fieldColumnFile('critter', field), encoder.encode(encodeFieldColumn({ kind: 'critter', field }, values))],
   ...(isNamesField(field) ? languagesOf(values) : []).map((lang): [string, Uint8Array] => [
-    fieldColumnFile('critter', field, lang), encoder.encode(encodeFieldColumn({ kind: 'critter', field, lang }, values.map((v) => onlyLanguage(v, lang)))),
+    fieldColumnFile('critter', field, lang),
+    encoder.encode(
+      encodeFieldColumn(
+        { kind: 'critter', field, lang },
+        values.map((v) => onlyLanguage(v, lang)),
+      ),
+    ),
   ]),
 ];
 
@@ -108,10 +159,22 @@ export const FIXTURE = new Map<string, unknown>([
   [languageSearchFile('critter'), critterByLanguage],
   [languageSearchFile('element'), elementByLanguage],
   [languageSearchPackFile, encodeSearchPack(packSearchFiles([critterByLanguage, elementByLanguage]))],
-  ...columns('names', CRITTERS.map((c) => c.names.map((n) => ({ name: n.name, language: entry('language', languages.indexOf(n.language) + 2, n.language) })))),
-  ...columns('id', CRITTERS.map((c) => c.id)),
-  ...columns('element', CRITTERS.map((c) => c.element.map((name) => ({ name })))),
-  ...columns('sprites.front_default', CRITTERS.map((c) => c.sprite)),
+  ...columns(
+    'names',
+    CRITTERS.map((c) => c.names.map((n) => ({ name: n.name, language: entry('language', languages.indexOf(n.language) + 2, n.language) }))),
+  ),
+  ...columns(
+    'id',
+    CRITTERS.map((c) => c.id),
+  ),
+  ...columns(
+    'element',
+    CRITTERS.map((c) => c.element.map((name) => ({ name }))),
+  ),
+  ...columns(
+    'sprites.front_default',
+    CRITTERS.map((c) => c.sprite),
+  ),
   ...columns('stats', CRITTERS.map(stats)),
 ]);
 
@@ -121,4 +184,3 @@ export const fixtureBytes = (value: unknown): Uint8Array => (value instanceof Ui
 export const fixtureReader = (files: Map<string, unknown> = FIXTURE): FileReader => ({
   read: async (path) => (files.has(path) ? fixtureBytes(files.get(path)) : null),
 });
-

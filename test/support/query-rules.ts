@@ -41,9 +41,20 @@ export function summaryOf(values: ReadonlyArray<number | null>) {
  * value's wire form), in its target's list order, then values the list does not show (type
  * `shadow`) by id; a yes/no filter (no target) as `false` then `true`, with no URL.
  */
-export function facetOf(counts: ReadonlyMap<string, number>, target: string | null, listed: () => ReadonlyArray<{ name: string; id: number }>, unlistedId: (name: string) => number, baseUrl: string) {
+export function facetOf(
+  counts: ReadonlyMap<string, number>,
+  target: string | null,
+  listed: () => ReadonlyArray<{ name: string; id: number }>,
+  unlistedId: (name: string) => number,
+  baseUrl: string,
+) {
   if (target === null) return ['false', 'true'].filter((v) => counts.has(v)).map((name) => ({ name, url: null, count: counts.get(name)! }));
   const inList = listed();
-  const unlisted = [...counts.keys()].filter((name) => !inList.some((v) => v.name === name)).map((name) => ({ name, id: unlistedId(name) })).sort((a, b) => a.id - b.id);
-  return [...inList, ...unlisted].filter((v) => counts.has(v.name)).map((v) => ({ name: v.name, url: `${baseUrl}/${target}/${v.id}/`, count: counts.get(v.name)! }));
+  const unlisted = [...counts.keys()]
+    .filter((name) => !inList.some((v) => v.name === name))
+    .map((name) => ({ name, id: unlistedId(name) }))
+    .sort((a, b) => a.id - b.id);
+  return [...inList, ...unlisted]
+    .filter((v) => counts.has(v.name))
+    .map((v) => ({ name: v.name, url: `${baseUrl}/${target}/${v.id}/`, count: counts.get(v.name)! }));
 }

@@ -18,8 +18,12 @@ export default class SlowestFiles implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
     const timed = modules.map((m) => ({ file: m.relativeModuleId, seconds: fileSeconds(m) })).sort((a, b) => b.seconds - a.seconds);
     if (!timed.length) return;
-    const lines = timed.slice(0, SHOWN).map(({ file, seconds }) => `  ${seconds.toFixed(1).padStart(6)} s  ${file}${seconds > BUDGET_S ? `  (over the ${BUDGET_S} s budget)` : ''}`);
+    const lines = timed
+      .slice(0, SHOWN)
+      .map(({ file, seconds }) => `  ${seconds.toFixed(1).padStart(6)} s  ${file}${seconds > BUDGET_S ? `  (over the ${BUDGET_S} s budget)` : ''}`);
     const total = timed.reduce((sum, t) => sum + t.seconds, 0);
-    console.log(`\nThe ${Math.min(SHOWN, timed.length)} slowest of ${timed.length} test files (${total.toFixed(0)} s of file time in all, run two at a time):\n${lines.join('\n')}\n`);
+    console.log(
+      `\nThe ${Math.min(SHOWN, timed.length)} slowest of ${timed.length} test files (${total.toFixed(0)} s of file time in all, run two at a time):\n${lines.join('\n')}\n`,
+    );
   }
 }

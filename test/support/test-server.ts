@@ -29,6 +29,13 @@ export function scratchAndServer(prefix: string): { scratch: string; server: Tes
   };
   return {
     scratch,
-    server: { url: (path) => live().url(path), route: (path, route) => live().route(path, route), get hits() { return live().hits; }, close: () => live().close() },
+    server: {
+      url: (path) => live().url(path),
+      route: (path, route) => live().route(path, route),
+      get hits() {
+        return live().hits;
+      },
+      close: () => live().close(),
+    },
   };
 }

@@ -74,16 +74,26 @@ export async function realSamples(distDir: string, origin: string, routes: Route
     tenThousands += ids.filter((id) => id >= 10001).length;
     for (const id of ids) samples.push({ file: `${kind}-${id}`, type: pascalCase(kind), json: sameShapesOnce(readText(itemFile(kind, id))) });
     for (const sub of routes.subresources[kind] ?? []) {
-      for (const id of ids) samples.push({ file: `${kind}-${id}-${sub}`, type: pascalCase(kind) + pascalCase(sub), json: sameShapesOnce(readText(subresourceFile(kind, id, sub))) });
+      for (const id of ids)
+        samples.push({
+          file: `${kind}-${id}-${sub}`,
+          type: pascalCase(kind) + pascalCase(sub),
+          json: sameShapesOnce(readText(subresourceFile(kind, id, sub))),
+        });
     }
     samples.push({ file: `${kind}-page-0`, type: 'PaginatedList', json: readText(pageFile(kind, 0)) });
   }
   // a creature met somewhere: the encounters sampled above may all be empty lists
   const encounters = join(distDir, subresourceFile('creature', 0, 'encounters'), '..');
-  const met = readdirSync(encounters).filter((f) => /^\d+\.json$/.test(f)).sort((a, b) => statSync(join(encounters, b)).size - statSync(join(encounters, a)).size)[0]!;
+  const met = readdirSync(encounters)
+    .filter((f) => /^\d+\.json$/.test(f))
+    .sort((a, b) => statSync(join(encounters, b)).size - statSync(join(encounters, a)).size)[0]!;
   samples.push({ file: `creature-most-encounters`, type: 'CreatureEncounters', json: sameShapesOnce(readFileSync(join(encounters, met), 'utf8')) });
   // computed pages (not files): a filtered one and one of an id-only kind
-  for (const [name, path] of [['page-q', '/v2/creature/?q=saur&limit=3&offset=1'], ['page-id-only', '/v2/evolution-chain/?limit=2&offset=7']] as const) {
+  for (const [name, path] of [
+    ['page-q', '/v2/creature/?q=saur&limit=3&offset=1'],
+    ['page-id-only', '/v2/evolution-chain/?limit=2&offset=7'],
+  ] as const) {
     samples.push({ file: name, type: 'PaginatedList', json: await (await fetch(`${origin}${path}`)).text() });
   }
   samples.push({ file: 'root', type: 'RootIndex', json: readText(rootFile) });
@@ -107,8 +117,15 @@ export function typeCheck(dir: string, samples: Sample[], write: (sample: Sample
     return path;
   });
   const program = ts.createProgram(files, {
-    strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ES2022,
-    moduleResolution: ts.ModuleResolutionKind.Bundler, types: [], skipLibCheck: false, skipDefaultLibCheck: true, noUncheckedIndexedAccess: true,
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ES2022,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    types: [],
+    skipLibCheck: false,
+    skipDefaultLibCheck: true,
+    noUncheckedIndexedAccess: true,
   });
   const errors = new Map<string, string[]>();
   for (const d of ts.getPreEmitDiagnostics(program)) {

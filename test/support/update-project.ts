@@ -38,6 +38,5 @@ export function project(scratch: string, name: string, dataDir: string): { paths
   return { paths, state: () => Object.fromEntries(fileHashes(root)) };
 }
 
-
 /** Rewrites a file's lines. */
 export const edit = (file: string, f: (lines: string[]) => string[]) => writeFileSync(file, f(readFileSync(file, 'utf8').split('\n')).join('\n'));

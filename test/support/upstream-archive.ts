@@ -14,7 +14,8 @@ import { join } from 'node:path';
 export function upstreamArchive(csvDir: string, prefix: string): Buffer {
   const repo = mkdtempSync(join(tmpdir(), 'upstream-repo-'));
   try {
-    const git = (...args: string[]) => execFileSync('git', ['-C', repo, '-c', 'user.name=test', '-c', 'user.email=test@example.invalid', ...args], { maxBuffer: 1 << 30 });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-C', repo, '-c', 'user.name=test', '-c', 'user.email=test@example.invalid', ...args], { maxBuffer: 1 << 30 });
     mkdirSync(join(repo, 'data/v2/csv'), { recursive: true });
     cpSync(csvDir, join(repo, 'data/v2/csv'), { recursive: true });
     // the rest of the repository, which the fetch must pass over
@@ -68,8 +69,7 @@ export async function startTestServer(): Promise<TestServer> {
     if ('cutAt' in route) {
       if (route.sized) res.write(route.body.subarray(0, route.cutAt), () => res.destroy());
       else res.end(route.body.subarray(0, route.cutAt));
-    }
-    else if ('stallAt' in route) res.write(route.body.subarray(0, route.stallAt));
+    } else if ('stallAt' in route) res.write(route.body.subarray(0, route.stallAt));
     else res.end(route.body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -70,6 +70,4 @@ export const currency = defineKind({
   children: { names: child('currency_names', 'id') },
 });
 
-export const kinds = [
-  item, itemAttribute, itemCategory, itemFlingEffect, itemPocket, berry, berryFirmness, berryFlavor, currency,
-] as const;
+export const kinds = [item, itemAttribute, itemCategory, itemFlingEffect, itemPocket, berry, berryFirmness, berryFlavor, currency] as const;

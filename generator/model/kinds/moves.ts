@@ -91,6 +91,15 @@ export const superContestEffect = defineKind({
 });
 
 export const kinds = [
-  move, moveAilment, moveBattleStyle, moveCategory, moveDamageClass, moveLearnMethod, moveTarget,
-  machine, contestType, contestEffect, superContestEffect,
+  move,
+  moveAilment,
+  moveBattleStyle,
+  moveCategory,
+  moveDamageClass,
+  moveLearnMethod,
+  moveTarget,
+  machine,
+  contestType,
+  contestEffect,
+  superContestEffect,
 ] as const;

@@ -73,6 +73,15 @@ export const pokedex = defineKind({
 });
 
 export const kinds = [
-  creatureSpecies, evolutionChain, evolutionTrigger, creatureHabitat, creatureColor, creatureShape,
-  growthRate, eggGroup, gender, palParkArea, pokedex,
+  creatureSpecies,
+  evolutionChain,
+  evolutionTrigger,
+  creatureHabitat,
+  creatureColor,
+  creatureShape,
+  growthRate,
+  eggGroup,
+  gender,
+  palParkArea,
+  pokedex,
 ] as const;

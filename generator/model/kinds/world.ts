@@ -85,6 +85,14 @@ export const encounterConditionValue = defineKind({
 });
 
 export const kinds = [
-  generation, version, versionGroup, region, language, location, locationArea,
-  encounterMethod, encounterCondition, encounterConditionValue,
+  generation,
+  version,
+  versionGroup,
+  region,
+  language,
+  location,
+  locationArea,
+  encounterMethod,
+  encounterCondition,
+  encounterConditionValue,
 ] as const;

@@ -33,8 +33,7 @@ interface Efficacy {
   factor: number;
 }
 
-const emptyRelations = (): TypeIdRelations =>
-  Object.fromEntries(DAMAGE_RELATION_FIELDS.map((f) => [f, [] as number[]])) as TypeIdRelations;
+const emptyRelations = (): TypeIdRelations => Object.fromEntries(DAMAGE_RELATION_FIELDS.map((f) => [f, [] as number[]])) as TypeIdRelations;
 
 function add(relations: TypeIdRelations, { direction, otherTypeId, factor }: Efficacy): void {
   const degree = DEGREE_OF_FACTOR.get(factor);
@@ -68,10 +67,7 @@ function currentRelations(type: RecordOf<'type'>, ctx: BuildContext): TypeIdRela
 }
 
 const toResources = (relations: TypeIdRelations, ctx: BuildContext): Record<DamageRelationField, NamedResource[]> =>
-  Object.fromEntries(DAMAGE_RELATION_FIELDS.map((f) => [f, relations[f].map((id) => ctx.ref('type', id))])) as Record<
-    DamageRelationField,
-    NamedResource[]
-  >;
+  Object.fromEntries(DAMAGE_RELATION_FIELDS.map((f) => [f, relations[f].map((id) => ctx.ref('type', id))])) as Record<DamageRelationField, NamedResource[]>;
 
 export function damageRelations(type: RecordOf<'type'>, ctx: BuildContext) {
   return toResources(currentRelations(type, ctx), ctx);
@@ -92,10 +88,16 @@ export function pastDamageRelations(type: RecordOf<'type'>, ctx: BuildContext) {
   const attackers = ctx.childrenBy('type', 'past_efficacy', 'target_type_id').get(type.id) ?? [];
   const past: PastEfficacy[] = [
     ...type.past_efficacy.map((row) => ({
-      direction: 'to' as const, otherTypeId: row.target_type_id, factor: row.damage_factor, generationId: row.generation_id,
+      direction: 'to' as const,
+      otherTypeId: row.target_type_id,
+      factor: row.damage_factor,
+      generationId: row.generation_id,
     })),
     ...attackers.map(({ owner, row }) => ({
-      direction: 'from' as const, otherTypeId: owner.id, factor: row.damage_factor, generationId: row.generation_id,
+      direction: 'from' as const,
+      otherTypeId: owner.id,
+      factor: row.damage_factor,
+      generationId: row.generation_id,
     })),
   ];
   return runsOf(past, (p) => p.generationId).map(([generationId, run]) => {

@@ -11,9 +11,7 @@ import { defineResource } from '../define.ts';
 
 /** The stats a nature raises and lowers, or null for a neutral nature. */
 export function statEffect(nature: RecordOf<'nature'>): { increased: number; decreased: number } | null {
-  return nature.increased_stat_id === nature.decreased_stat_id
-    ? null
-    : { increased: nature.increased_stat_id, decreased: nature.decreased_stat_id };
+  return nature.increased_stat_id === nature.decreased_stat_id ? null : { increased: nature.increased_stat_id, decreased: nature.decreased_stat_id };
 }
 
 /** The berry flavors a nature likes and hates, or null when it has no preference. */

@@ -6,9 +6,10 @@ export const pokeathlonStat = defineResource({
   kind: 'pokeathlon-stat',
   schema: PokeathlonStat,
   emit: (stat, ctx) => {
-    const changes = (ctx.childrenBy('nature', 'pokeathlon_stat_changes', 'pokeathlon_stat_id').get(stat.id) ?? []).map(
-      ({ owner, row }) => ({ max_change: row.max_change, nature: ctx.ref('nature', owner.id) }),
-    );
+    const changes = (ctx.childrenBy('nature', 'pokeathlon_stat_changes', 'pokeathlon_stat_id').get(stat.id) ?? []).map(({ owner, row }) => ({
+      max_change: row.max_change,
+      nature: ctx.ref('nature', owner.id),
+    }));
     return {
       id: stat.id,
       name: stat.name,

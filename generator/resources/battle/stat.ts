@@ -62,7 +62,10 @@ export const stat = defineResource({
     names: names(ctx, stat.names),
   }),
   query: (q) => ({
-    filters: [q.yesNo('is_battle_only', (s) => s.is_battle_only), q.link('move_damage_class', 'move-damage-class', 'a damage class', (s) => s.move_damage_class)],
+    filters: [
+      q.yesNo('is_battle_only', (s) => s.is_battle_only),
+      q.link('move_damage_class', 'move-damage-class', 'a damage class', (s) => s.move_damage_class),
+    ],
     fields: ['id', 'game_index', 'is_battle_only', 'move_damage_class'],
   }),
 });

@@ -40,7 +40,10 @@ export const type = defineResource({
     sprites: sprites(type, ctx),
   }),
   query: (q) => ({
-    filters: [q.link('generation', 'generation', 'a generation', (t) => t.generation), q.link('move_damage_class', 'move-damage-class', 'a damage class', (t) => t.move_damage_class)],
+    filters: [
+      q.link('generation', 'generation', 'a generation', (t) => t.generation),
+      q.link('move_damage_class', 'move-damage-class', 'a damage class', (t) => t.move_damage_class),
+    ],
     fields: ['id', 'generation', 'move_damage_class'],
   }),
 });

@@ -44,7 +44,11 @@ function triggerConditions(ctx: BuildContext, form: FormRecord): CreatureFormTri
 }
 
 /** The full name of the creature in this form, per language (`Mega Charizard X`): the form's `names`, and what its creature is searched by. */
-export const formFullNames = (ctx: BuildContext, form: FormRecord) => names(ctx, form.names.map((n) => ({ local_language_id: n.local_language_id, name: n.creature_name })));
+export const formFullNames = (ctx: BuildContext, form: FormRecord) =>
+  names(
+    ctx,
+    form.names.map((n) => ({ local_language_id: n.local_language_id, name: n.creature_name })),
+  );
 
 export const creatureForm = defineResource({
   kind: 'creature-form',
@@ -62,7 +66,10 @@ export const creatureForm = defineResource({
     sprites: formSprites(form, ctx),
     version_group: ctx.ref('version-group', form.introduced_in_version_group_id),
     // one names table holds both: the form's own name, and the full name of the creature in it
-    form_names: names(ctx, form.names.map((n) => ({ local_language_id: n.local_language_id, name: n.form_name }))),
+    form_names: names(
+      ctx,
+      form.names.map((n) => ({ local_language_id: n.local_language_id, name: n.form_name })),
+    ),
     names: formFullNames(ctx, form),
     types: formTypes(ctx, form),
     trigger_conditions: triggerConditions(ctx, form),
@@ -76,6 +83,18 @@ export const creatureForm = defineResource({
       q.link('version_group', 'version-group', 'a version group', (f) => f.version_group),
     ],
     ranges: [q.integer('order', 'sort order over all forms'), q.integer('form_order', 'order among its species’ forms')],
-    fields: ['id', 'order', 'form_order', 'is_default', 'is_battle_only', 'is_mega', 'form_name', 'creature', 'sprites.front_default', 'version_group', 'types'],
+    fields: [
+      'id',
+      'order',
+      'form_order',
+      'is_default',
+      'is_battle_only',
+      'is_mega',
+      'form_name',
+      'creature',
+      'sprites.front_default',
+      'version_group',
+      'types',
+    ],
   }),
 });

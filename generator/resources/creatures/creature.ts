@@ -22,7 +22,11 @@ const statValue = (ctx: BuildContext, row: { base_stat: number; effort: number; 
 });
 
 /** A creature's move rows, a group per move by move id, each in table order (version group, then method): its `moves`, and its as-of document's (indexes/as-of.ts). */
-export const movesByMove = (creature: CreatureRecord) => sortedBy(groupInOrder(creature.moves, (m) => m.move_id), ([moveId]) => moveId);
+export const movesByMove = (creature: CreatureRecord) =>
+  sortedBy(
+    groupInOrder(creature.moves, (m) => m.move_id),
+    ([moveId]) => moveId,
+  );
 
 /** One entry per move, by move id; its details in table order (version group, then method). */
 function moves(ctx: BuildContext, creature: CreatureRecord) {
@@ -39,7 +43,10 @@ function moves(ctx: BuildContext, creature: CreatureRecord) {
 
 /** One entry per item, by item id; its versions by version id. */
 function heldItems(ctx: BuildContext, creature: CreatureRecord) {
-  return sortedBy(groupInOrder(creature.held_items, (h) => h.item_id), ([itemId]) => itemId).map(([itemId, rows]) => ({
+  return sortedBy(
+    groupInOrder(creature.held_items, (h) => h.item_id),
+    ([itemId]) => itemId,
+  ).map(([itemId, rows]) => ({
     item: ctx.ref('item', itemId),
     version_details: heldItemVersionDetails(ctx, rows),
   }));
@@ -91,12 +98,26 @@ const query = (q: QueryShapes<'creature', CreatureItem>): QueryDecl<'creature', 
   ranges: [
     ...BASE_STATS.map((stat) => q.range(stat, `base ${stat}`, (c: CreatureItem) => c.stats.find((s) => s.stat.name === stat)?.base_stat ?? null)),
     // derived, as the upstream's examples rank creatures by it; none for a creature without stats
-    q.range('base_stat_total', 'base stat total (the sum of its base stats)', (c) => (c.stats.length === 0 ? null : c.stats.reduce((sum, s) => sum + s.base_stat, 0))),
+    q.range('base_stat_total', 'base stat total (the sum of its base stats)', (c) =>
+      c.stats.length === 0 ? null : c.stats.reduce((sum, s) => sum + s.base_stat, 0),
+    ),
     q.integer('base_experience', 'base experience (creatures without a figure match no range)'),
     q.integer('height', 'height in decimetres'),
     q.integer('weight', 'weight in hectograms'),
   ],
-  fields: ['id', 'base_experience', 'height', 'weight', 'is_default', 'abilities', 'species', 'sprites.front_default', 'sprites.other.official-artwork.front_default', 'stats', 'types'],
+  fields: [
+    'id',
+    'base_experience',
+    'height',
+    'weight',
+    'is_default',
+    'abilities',
+    'species',
+    'sprites.front_default',
+    'sprites.other.official-artwork.front_default',
+    'stats',
+    'types',
+  ],
   // one step to the species: `species.names`, `species.generation`, `species.is_legendary`, …
   links: { species: 'creature-species' },
   names: creatureNames,

@@ -6,9 +6,7 @@
  * File names use the upstream identifiers (`record.identifier`, `form_identifier`), not our
  * public names: they address the upstream's files, which keep the upstream's words.
  */
-import {
-  CREATURE_SPRITE_TREE, FORM_SPRITE_TREE, isSpriteLeaf, type SpriteLeaf, type SpriteTree,
-} from '../../../schemas/output/sprites.ts';
+import { CREATURE_SPRITE_TREE, FORM_SPRITE_TREE, isSpriteLeaf, type SpriteLeaf, type SpriteTree } from '../../../schemas/output/sprites.ts';
 import type { BuildContext } from '../context.ts';
 import type { RecordOf } from '../../model/kinds.ts';
 

@@ -22,7 +22,10 @@ export const berry = defineResource({
     natural_gift_type: ctx.refOrNull('type', berry.natural_gift_type_id),
   }),
   query: (q) => ({
-    filters: [q.link('firmness', 'berry-firmness', 'a berry firmness', (b) => b.firmness), q.link('natural_gift_type', 'type', 'a type', (b) => b.natural_gift_type)],
+    filters: [
+      q.link('firmness', 'berry-firmness', 'a berry firmness', (b) => b.firmness),
+      q.link('natural_gift_type', 'type', 'a type', (b) => b.natural_gift_type),
+    ],
     ranges: [
       q.integer('growth_time', 'hours per growth stage (berries without a figure match no range)'),
       q.integer('max_harvest', 'most berries a tree bears (berries without a figure match no range)'),
@@ -60,7 +63,10 @@ export const berryFlavor = defineResource({
       .sort((a, b) => a.potency - b.potency),
     contest_type: ctx.ref('contest-type', flavor.id),
     // a flavor's names are the flavor words of its contest type's names
-    names: names(ctx, flavor.names.map((n) => ({ local_language_id: n.local_language_id, name: n.flavor }))),
+    names: names(
+      ctx,
+      flavor.names.map((n) => ({ local_language_id: n.local_language_id, name: n.flavor })),
+    ),
   }),
   query: (q) => ({
     filters: [q.link('contest_type', 'contest-type', 'a contest type', (f) => f.contest_type)],

@@ -4,6 +4,4 @@ import { currency } from './currency.ts';
 import { item } from './item.ts';
 import { itemAttribute, itemCategory, itemFlingEffect, itemPocket } from './item-traits.ts';
 
-export const resources: AnyResource[] = [
-  item, itemAttribute, itemCategory, itemFlingEffect, itemPocket, berry, berryFirmness, berryFlavor, currency,
-];
+export const resources: AnyResource[] = [item, itemAttribute, itemCategory, itemFlingEffect, itemPocket, berry, berryFirmness, berryFlavor, currency];

@@ -33,10 +33,12 @@ function holders(ctx: BuildContext, item: ItemRecord): ItemHolder[] {
   const held = ctx.childrenBy('creature', 'held_items', 'item_id').get(item.id) ?? [];
   return runsOf(held, ({ owner }) => owner.id).map(([creatureId, rows]) => ({
     creature: ctx.ref('creature', creatureId),
-    version_details: heldItemVersionDetails(ctx, rows.map(({ row }) => row)),
+    version_details: heldItemVersionDetails(
+      ctx,
+      rows.map(({ row }) => row),
+    ),
   }));
 }
-
 
 const prices = (ctx: BuildContext, item: ItemRecord): ItemPrice[] =>
   item.prices.map((p) => ({

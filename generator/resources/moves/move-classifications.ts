@@ -1,18 +1,21 @@
 /** The resources that classify moves: ailment, battle style, category, damage class, learn method, target. */
 import type { NamedResource } from '../../../schemas/output/common.ts';
-import {
-  MoveAilment, MoveBattleStyle, MoveCategory, MoveDamageClass, MoveLearnMethod, MoveTarget,
-} from '../../../schemas/output/moves.ts';
+import { MoveAilment, MoveBattleStyle, MoveCategory, MoveDamageClass, MoveLearnMethod, MoveTarget } from '../../../schemas/output/moves.ts';
 import type { BuildContext } from '../context.ts';
 import { descriptions, names } from '../shapes.ts';
 import { defineResource } from '../define.ts';
 
-const moveRefs = (ctx: BuildContext, moves: ReadonlyArray<{ id: number }> | undefined): NamedResource[] =>
-  (moves ?? []).map((m) => ctx.ref('move', m.id));
+const moveRefs = (ctx: BuildContext, moves: ReadonlyArray<{ id: number }> | undefined): NamedResource[] => (moves ?? []).map((m) => ctx.ref('move', m.id));
 
 /** Moves whose battle data (move_meta) names this ailment or category, in move order. */
 const movesByMeta = (ctx: BuildContext, field: 'meta_ailment_id' | 'meta_category_id', id: number) =>
-  moveRefs(ctx, ctx.childrenBy('move', 'meta', field).get(id)?.map(({ owner }) => owner));
+  moveRefs(
+    ctx,
+    ctx
+      .childrenBy('move', 'meta', field)
+      .get(id)
+      ?.map(({ owner }) => owner),
+  );
 
 export const moveAilment = defineResource({
   kind: 'move-ailment',

@@ -10,19 +10,30 @@ import { defineResource } from '../define.ts';
 type MoveRecord = RecordOf<'move'>;
 
 /** A list of combo partners, or null when there is none (the upstream never answers an empty list here). */
-const partners = (ctx: BuildContext, moveIds: readonly number[]): NamedResource[] | null =>
-  moveIds.length ? moveIds.map((id) => ctx.ref('move', id)) : null;
+const partners = (ctx: BuildContext, moveIds: readonly number[]): NamedResource[] | null => (moveIds.length ? moveIds.map((id) => ctx.ref('move', id)) : null);
 
 /** Contest combos, or null when the move is in no combo of either contest kind. */
 function contestCombos(move: MoveRecord, ctx: BuildContext): Static<typeof ContestComboSets> | null {
   const combos = {
     normal: {
-      use_before: partners(ctx, move.combos_first.map((c) => c.second_move_id)),
-      use_after: partners(ctx, move.combos_second.map((c) => c.first_move_id)),
+      use_before: partners(
+        ctx,
+        move.combos_first.map((c) => c.second_move_id),
+      ),
+      use_after: partners(
+        ctx,
+        move.combos_second.map((c) => c.first_move_id),
+      ),
     },
     super: {
-      use_before: partners(ctx, move.super_combos_first.map((c) => c.second_move_id)),
-      use_after: partners(ctx, move.super_combos_second.map((c) => c.first_move_id)),
+      use_before: partners(
+        ctx,
+        move.super_combos_first.map((c) => c.second_move_id),
+      ),
+      use_after: partners(
+        ctx,
+        move.super_combos_second.map((c) => c.first_move_id),
+      ),
     },
   };
   const any = [combos.normal, combos.super].some((set) => set.use_before !== null || set.use_after !== null);
@@ -89,8 +100,7 @@ export const move = defineResource({
       version_group: ctx.ref('version-group', past.changed_in_version_group_id),
     })),
     stat_changes: move.stat_changes.map((s) => ({ change: s.change, stat: ctx.ref('stat', s.stat_id) })),
-    super_contest_effect:
-      move.super_contest_effect_id === null ? null : ctx.resource('super-contest-effect', move.super_contest_effect_id),
+    super_contest_effect: move.super_contest_effect_id === null ? null : ctx.resource('super-contest-effect', move.super_contest_effect_id),
     target: ctx.ref('move-target', move.target_id),
     type: ctx.ref('type', move.type_id),
     machines: machineVersionDetails(ctx, move.machines),

@@ -27,10 +27,14 @@ export const pokedex = defineResource({
     name: dex.name,
     is_main_series: dex.is_main_series,
     // the upstream makes a description of every prose row, an empty one included
-    descriptions: descriptions(ctx, dex.prose.map((p) => ({ ...p, description: p.description ?? '' }))),
+    descriptions: descriptions(
+      ctx,
+      dex.prose.map((p) => ({ ...p, description: p.description ?? '' })),
+    ),
     names: names(ctx, dex.prose),
-    creature_entries: sortedBy(ctx.childrenBy('creature-species', 'dex_numbers', 'pokedex_id').get(dex.id) ?? [], ({ row }) => row.pokedex_number)
-      .map(({ owner, row }) => ({ entry_number: row.pokedex_number, creature_species: ctx.ref('creature-species', owner.id) })),
+    creature_entries: sortedBy(ctx.childrenBy('creature-species', 'dex_numbers', 'pokedex_id').get(dex.id) ?? [], ({ row }) => row.pokedex_number).map(
+      ({ owner, row }) => ({ entry_number: row.pokedex_number, creature_species: ctx.ref('creature-species', owner.id) }),
+    ),
     region: ctx.refOrNull('region', dex.region_id),
     // by version group id, each once (the upstream's order since its commit 42d9fe1b; table row order before)
     version_groups: idsInOrder(dex.version_groups.map((v) => v.version_group_id)).map((id) => ctx.ref('version-group', id)),

@@ -102,6 +102,8 @@ export const evolutionTrigger = defineResource({
     name: trigger.name,
     names: names(ctx, trigger.prose),
     // each species once, by id (the upstream's order since its commit 42d9fe1b; where its first evolution row stood before)
-    creature_species: idsInOrder(evolutionsBy(ctx, 'evolution_trigger_id', trigger.id).map(({ owner }) => owner.id)).map((id) => ctx.ref('creature-species', id)),
+    creature_species: idsInOrder(evolutionsBy(ctx, 'evolution_trigger_id', trigger.id).map(({ owner }) => owner.id)).map((id) =>
+      ctx.ref('creature-species', id),
+    ),
   }),
 });

@@ -6,6 +6,15 @@ import { evolutionChain, evolutionTrigger } from './evolution.ts';
 import { creatureHabitat, creatureShape, eggGroup, gender, growthRate } from './species-traits.ts';
 
 export const resources: AnyResource[] = [
-  creatureSpecies, evolutionChain, evolutionTrigger, creatureColor, creatureHabitat, creatureShape, eggGroup, growthRate, gender,
-  palParkArea, pokedex,
+  creatureSpecies,
+  evolutionChain,
+  evolutionTrigger,
+  creatureColor,
+  creatureHabitat,
+  creatureShape,
+  eggGroup,
+  growthRate,
+  gender,
+  palParkArea,
+  pokedex,
 ];

@@ -46,7 +46,13 @@ export const eggGroup = defineResource({
     id: group.id,
     name: group.name,
     names: names(ctx, group.prose),
-    creature_species: speciesRefs(ctx, ctx.childrenBy('creature-species', 'egg_groups', 'egg_group_id').get(group.id)?.map(({ owner }) => owner)),
+    creature_species: speciesRefs(
+      ctx,
+      ctx
+        .childrenBy('creature-species', 'egg_groups', 'egg_group_id')
+        .get(group.id)
+        ?.map(({ owner }) => owner),
+    ),
   }),
 });
 
@@ -58,7 +64,10 @@ export const growthRate = defineResource({
     name: rate.name,
     formula: rate.formula,
     // the prose table's `name` is what the upstream serves as the rate's description
-    descriptions: descriptions(ctx, rate.prose.map((p) => ({ ...p, description: p.name }))),
+    descriptions: descriptions(
+      ctx,
+      rate.prose.map((p) => ({ ...p, description: p.name })),
+    ),
     levels: rate.levels.map((l) => ({ level: l.level, experience: l.experience })),
     creature_species: ctx.refsWhere('creature-species', 'growth_rate_id', rate.id),
   }),
@@ -83,9 +92,11 @@ export const gender = defineResource({
     return {
       id: g.id,
       name: g.name,
-      creature_species_details: ctx.records('creature-species').flatMap((s) =>
-        s.gender_rate !== null && applies(s.gender_rate) ? [{ rate: s.gender_rate, creature_species: ctx.ref('creature-species', s.id) }] : [],
-      ),
+      creature_species_details: ctx
+        .records('creature-species')
+        .flatMap((s) =>
+          s.gender_rate !== null && applies(s.gender_rate) ? [{ rate: s.gender_rate, creature_species: ctx.ref('creature-species', s.id) }] : [],
+        ),
       // one entry per evolution row that needs this gender, as the upstream lists them (no merging)
       required_for_evolution: evolutionsBy(ctx, 'gender_id', g.id).map(({ owner }) => ctx.ref('creature-species', owner.id)),
     };

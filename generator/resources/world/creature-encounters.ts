@@ -16,7 +16,11 @@ export const creatureEncounters: SubresourceDef<'creature', typeof CreatureEncou
       location_area: ctx.ref('location-area', areaId),
       version_details: versionEncounterDetails(
         ctx,
-        sortedBy(inArea.map((f) => f.row), (e) => e.version_id, (e) => e.encounter_slot_id),
+        sortedBy(
+          inArea.map((f) => f.row),
+          (e) => e.version_id,
+          (e) => e.encounter_slot_id,
+        ),
       ),
     }));
   },

@@ -9,6 +9,14 @@ import { versionGroup } from './version-group.ts';
 import { version } from './version.ts';
 
 export const resources: AnyResource[] = [
-  generation, version, versionGroup, region, language, location, locationArea,
-  encounterMethod, encounterCondition, encounterConditionValue,
+  generation,
+  version,
+  versionGroup,
+  region,
+  language,
+  location,
+  locationArea,
+  encounterMethod,
+  encounterCondition,
+  encounterConditionValue,
 ];

@@ -10,7 +10,10 @@ export const location = defineResource({
     name: loc.name,
     region: ctx.refOrNull('region', loc.region_id),
     // The upstream loads an empty location name as "" and still lists it.
-    names: names(ctx, loc.names.map((n) => ({ ...n, name: n.name ?? '' }))),
+    names: names(
+      ctx,
+      loc.names.map((n) => ({ ...n, name: n.name ?? '' })),
+    ),
     game_indices: generationGameIndices(ctx, loc.game_indices),
     areas: ctx.refsWhere('location-area', 'location_id', loc.id),
   }),

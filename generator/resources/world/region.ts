@@ -19,7 +19,10 @@ export const region = defineResource({
     };
   },
   query: (q) => ({
-    filters: [q.link('main_generation', 'generation', 'a generation', (r) => r.main_generation), q.links('version_group', 'version-group', 'a version group', (r) => r.version_groups)],
+    filters: [
+      q.link('main_generation', 'generation', 'a generation', (r) => r.main_generation),
+      q.links('version_group', 'version-group', 'a version group', (r) => r.version_groups),
+    ],
     fields: ['id', 'main_generation'],
   }),
 });
