@@ -17,7 +17,8 @@ import { createResponder } from '../edge/handler.ts';
 import { listFile } from '../edge/layout.ts';
 import { diskReader } from '../generator/preview/disk-reader.ts';
 import { FETCH_MS, firstAnswerInFreshDeno, firstAnswerOverFetches, FRESH_PROCESSES, kb, ms, quantile, timeInProcess, timeUnderDeno } from './query.ts';
-import { distArgs, printRows } from './measure.ts';
+import { distArgs } from './args.ts';
+import { printRows } from './measure.ts';
 
 /** The answers measured: the largest creature, a type's reverse lists, a move, matchups, a heavy list, and the learnset filter. */
 export const AS_OF_TARGETS = [

@@ -4,6 +4,7 @@
  *   - edit → served answer: from the moment a table is saved until the preview answers with the
  *     change, for one creature's base stat, a move's rename, and a save that changes nothing;
  *   - the preview's peak RSS (VmHWM) while it serves every item of every collection once.
+ * `node bench/dev.ts [--root DIR]` prints them alone, for the checkout at DIR (default: this one).
  * Every process here is started and stopped by this file; nothing outside the scratch folder is written.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -14,7 +15,8 @@ import { join } from 'node:path';
 import { listFile, type Routes, routesFile } from '../edge/layout.ts';
 import type { FullList } from '../edge/pagination.ts';
 import { repoRoot, resolveConfig } from '../generator/config.ts';
-import { checkoutArg, freePort, median, range, statusMb } from './measure.ts';
+import { checkoutArg } from './args.ts';
+import { freePort, median, range, statusMb } from './measure.ts';
 import { nodeFlagsOf } from './npm-flags.ts';
 
 export interface Cli {
@@ -204,8 +206,8 @@ export async function previewPeakRss(dist: string, env: NodeJS.ProcessEnv, root 
 // `node bench/dev.ts [--root DIR]`: these figures alone, in a scratch folder of their own, of the
 // checkout at DIR (default: this one; bench/compare.ts measures an earlier commit the same way)
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const root = checkoutArg('node bench/dev.ts [--root DIR]');
   const scratch = mkdtempSync(join(tmpdir(), 'creature-bench-dev-'));
-  const root = checkoutArg();
   try {
     const upstream = resolveConfig({}, {}).dataDir;
     const rows = await runDevBench(scratch, upstream, root);

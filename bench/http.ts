@@ -20,6 +20,7 @@ import type { FullList } from '../edge/pagination.ts';
 import { repoRoot, resolveConfig } from '../generator/config.ts';
 import { ensureBuilt } from '../generator/pipeline.ts';
 import { diskReader, startPreview } from '../generator/preview/index.ts';
+import { readArgs } from './args.ts';
 import { fmtLoadAvg, freePort, isMissing, isRefused } from './measure.ts';
 import { nodeFlagsOf } from './npm-flags.ts';
 
@@ -419,17 +420,22 @@ export async function runHttpBench(dist: string): Promise<HttpBenchRow[]> {
 
 // ---- entry points ---------------------------------------------------------------------------------
 
+const USAGE = 'node bench/http.ts [DIST]';
 const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
-if (isMain && process.argv[2] === '--serve-preview') {
-  // the preview process the bench measures: loopback only, stopped by the bench
-  const [dist, baseUrl] = process.argv.slice(3) as [string, string];
+const args = isMain ? readArgs(USAGE, { 'serve-preview': { type: 'boolean' } }, true) : undefined;
+if (args?.values['serve-preview']) {
+  // the preview process the bench measures (`--serve-preview DIST BASE_URL`): loopback only, stopped by the bench
+  const [dist, baseUrl, ...more] = args.positionals;
+  if (!dist || !baseUrl || more.length) throw new Error('usage: node bench/http.ts --serve-preview DIST BASE_URL (the bench starts it)');
   const preview = await startPreview({ root: dist, baseUrl, port: 0, host: '127.0.0.1' });
   console.log(`listening ${preview.url}`);
   const stop = () => void preview.close().then(() => process.exit(0));
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
-} else if (isMain) {
-  const config = resolveConfig({ ...(process.argv[2] ? { out: process.argv[2] } : {}) });
+} else if (args) {
+  const [dist, ...more] = args.positionals;
+  if (more.length) throw new Error(`usage: ${USAGE}`);
+  const config = resolveConfig({ ...(dist ? { out: dist } : {}) });
   await ensureBuilt(config);
   await runHttpBench(config.outDir);
 }

@@ -6,8 +6,6 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
-import { metaFile, type Meta } from '../edge/layout.ts';
 import { repoRoot } from '../generator/config.ts';
 
 export interface Measured {
@@ -50,15 +48,6 @@ export function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(path, 'utf8'))?.[1] ?? NaN) / 1024;
 }
 
-/** The checkout a bench part run alone measures: `--root DIR`, else this one. */
-export function checkoutArg(argv: readonly string[] = process.argv): string {
-  const at = argv.indexOf('--root');
-  if (at < 0) return repoRoot;
-  const root = argv[at + 1];
-  if (root === undefined) throw new Error('--root needs a checkout');
-  return root;
-}
-
 /** Whether `e` is fetch's failure to connect (nothing listening yet), and nothing else. */
 export const isRefused = (e: unknown): boolean => e instanceof TypeError && (e.cause as NodeJS.ErrnoException | undefined)?.code === 'ECONNREFUSED';
 
@@ -79,12 +68,4 @@ export function freePort(): Promise<number> {
 export function printRows(rows: ReadonlyArray<readonly [string, string, string]>): void {
   const width = Math.max(...rows.map((r) => r[0].length));
   for (const [what, figure, goal] of rows) console.log(`${what.padEnd(width)}  ${figure.padEnd(70)}  ${goal}`);
-}
-
-/** A bench file run alone on a built dist/: its DIST argument, and the base URL (the second argument, or the build's own). */
-export function distArgs(usage: string): { dist: string; baseUrl: string } {
-  const dist = process.argv[2];
-  if (!dist) throw new Error(`usage: ${usage}`);
-  const baseUrl = process.argv[3] ?? (JSON.parse(readFileSync(join(dist, metaFile), 'utf8')) as Meta).base_url;
-  return { dist, baseUrl };
 }

@@ -21,7 +21,8 @@ import { createResponder } from '../edge/handler.ts';
 import { API_PREFIX, searchPackFile } from '../edge/layout.ts';
 import { repoRoot } from '../generator/config.ts';
 import { diskReader } from '../generator/preview/disk-reader.ts';
-import { distArgs, isMissing, median, printRows } from './measure.ts';
+import { distArgs } from './args.ts';
+import { isMissing, median, printRows } from './measure.ts';
 
 /** The two answers measured, as paths below the base URL's origin. */
 export const QUERY_TARGETS = [

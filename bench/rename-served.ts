@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { repoRoot, resolveConfig } from '../generator/config.ts';
+import { countFlag, readArgs } from './args.ts';
 import { fmtLoadAvg, freePort, median } from './measure.ts';
 import { nodeFlagsOf } from './npm-flags.ts';
 
@@ -160,19 +161,21 @@ async function main(trees: Array<[string, string]>, warmup: number, rounds: numb
   }
 }
 
-const argument = (name: string) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at < 0 ? undefined : process.argv[at + 1];
-};
+const USAGE = 'node bench/rename-served.ts --before DIR [--after DIR] [--also DIR]... [--warmup 2] [--rounds 10]';
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const before = argument('before');
-  if (!before) throw new Error('--before DIR: a checkout of the earlier commit, with its node_modules');
-  const also = process.argv.flatMap((a, i) => (a === '--also' ? [process.argv[i + 1]!] : []));
+  const { values } = readArgs(USAGE, {
+    before: { type: 'string' },
+    after: { type: 'string', default: repoRoot },
+    also: { type: 'string', multiple: true, default: [] },
+    warmup: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '10' },
+  });
+  if (!values.before) throw new Error(`--before DIR: a checkout of the earlier commit, with its node_modules\nusage: ${USAGE}`);
   const trees: Array<[string, string]> = [
-    ['before', before],
-    ['after', argument('after') ?? repoRoot],
-    ...also.map((dir, i): [string, string] => [`also${i + 1}`, dir]),
+    ['before', values.before],
+    ['after', values.after],
+    ...values.also.map((dir, i): [string, string] => [`also${i + 1}`, dir]),
   ];
-  await main(trees, Number(argument('warmup') ?? 2), Number(argument('rounds') ?? 10));
+  await main(trees, countFlag(values.warmup, 'warmup'), countFlag(values.rounds, 'rounds'));
 }

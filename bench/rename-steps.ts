@@ -9,7 +9,7 @@
  *   node bench/rename-steps.ts --before DIR [--after DIR] [--also DIR]... [--edit rename|stat] [--warmup 2] [--rounds 10] [--profiles 1] [--out DIR]
  *
  * The first `--warmup` renames (2) of each checkout are not counted. DIR is a checkout with its own node_modules (`git worktree add --detach DIR be32bb2 && cd DIR
- * && npm ci`). Each checkout gets a worker process: a copy of the data set, a full build by its
+ * && npm ci`). Each checkout gets a worker process (this file with `--worker`): a copy of the data set, a full build by its
  * own CLI, then its own planner (`openIncremental`), in memory for the whole run. The driver
  * then renames move 33 (tackle ↔ body-tackle in moves.csv, as bench/dev.ts does; `--edit stat`:
  * creature 25's first base stat, 35 ↔ 36 in pokemon_stats.csv, bench/dev.ts's other edit) in the two
@@ -29,6 +29,7 @@ import { performance as nodePerformance } from 'node:perf_hooks';
 import { basename, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { repoRoot, resolveConfig } from '../generator/config.ts';
+import { countFlag, readArgs } from './args.ts';
 import { fmtLoadAvg, median } from './measure.ts';
 import { nodeFlagsOf } from './npm-flags.ts';
 
@@ -350,26 +351,31 @@ function editArgument(name: string): EditName {
   return name as EditName;
 }
 
-function argument(name: string): string | undefined {
-  const at = process.argv.indexOf(`--${name}`);
-  return at < 0 ? undefined : process.argv[at + 1];
+const USAGE =
+  'node bench/rename-steps.ts --before DIR [--after DIR] [--also DIR]... [--edit rename|stat] [--warmup 2] [--rounds 10] [--profiles 1] [--out DIR]';
+
+/** The driver's options from the command line (`--worker JSON` is how the driver starts a worker). */
+function commandLine(): DriverOptions | { worker: WorkerSetup } {
+  const { values } = readArgs(USAGE, {
+    worker: { type: 'string' },
+    before: { type: 'string' },
+    after: { type: 'string', default: repoRoot },
+    also: { type: 'string', multiple: true, default: [] },
+    edit: { type: 'string', default: 'rename' },
+    warmup: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '10' },
+    profiles: { type: 'string', default: '1' },
+    out: { type: 'string', default: join(tmpdir(), 'creature-rename-steps-out') },
+  });
+  if (values.worker !== undefined) return { worker: JSON.parse(values.worker) as WorkerSetup };
+  if (!values.before) throw new Error(`--before DIR: a checkout of the earlier commit, with its node_modules\nusage: ${USAGE}`);
+  const { before, after, also, out } = values;
+  const counts = { warmup: countFlag(values.warmup, 'warmup'), rounds: countFlag(values.rounds, 'rounds'), profiles: countFlag(values.profiles, 'profiles') };
+  return { before, after, also, out, ...counts, edit: editArgument(values.edit) };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const worker = argument('worker');
-  if (worker) await runWorker(JSON.parse(worker) as WorkerSetup);
-  else {
-    const before = argument('before');
-    if (!before) throw new Error('--before DIR: a checkout of the earlier commit, with its node_modules');
-    await drive({
-      before,
-      after: argument('after') ?? repoRoot,
-      also: process.argv.flatMap((a, i) => (a === '--also' ? [process.argv[i + 1]!] : [])),
-      warmup: Number(argument('warmup') ?? 2),
-      rounds: Number(argument('rounds') ?? 10),
-      profiles: Number(argument('profiles') ?? 1),
-      out: argument('out') ?? join(tmpdir(), 'creature-rename-steps-out'),
-      edit: editArgument(argument('edit') ?? 'rename'),
-    });
-  }
+  const options = commandLine();
+  if ('worker' in options) await runWorker(options.worker);
+  else await drive(options);
 }

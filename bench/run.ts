@@ -11,6 +11,8 @@
  *   - filters and search (bench/query.ts): warm and cold answers in-process and under Deno, index sizes
  *   - `npm run data:update` to a commit changing a few tables, beside a full build (bench/update.ts;
  *     `npm run bench -- --update` for this part alone)
+ * `npm run bench -- --against REF` measures the main figures of REF and of this tree side by side
+ * instead (bench/compare.ts).
  * It works in a scratch folder and leaves data/records and dist/ alone.
  */
 import { spawnSync } from 'node:child_process';
@@ -18,6 +20,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveConfig } from '../generator/config.ts';
+import { readArgs } from './args.ts';
 import { CLI, measure, median, range, type Measured } from './measure.ts';
 
 function treeSize(dir: string): { files: number; bytes: number } {
@@ -124,13 +127,13 @@ async function printUpdateBench(scratch: string): Promise<void> {
   for (const row of rows) console.log(`${row.what.padEnd(56)}  ${row.figure}  ${row.goal}`);
 }
 
+const USAGE = 'npm run bench -- [--against REF | --update]';
+const { values: flags } = readArgs(USAGE, { against: { type: 'string' }, update: { type: 'boolean' } });
 // `npm run bench -- --against REF`: the main figures of REF and of the working tree side by side
-const against = process.argv.indexOf('--against');
-if (against >= 0) {
-  const ref = process.argv[against + 1];
-  if (!ref) throw new Error('--against needs a commit or branch, e.g. --against main');
-  await (await import('./compare.ts')).runComparison(ref);
-} else if (process.argv.includes('--update')) {
+if (flags.against !== undefined) {
+  if (!flags.against) throw new Error(`--against needs a commit or branch, e.g. --against main\nusage: ${USAGE}`);
+  await (await import('./compare.ts')).runComparison(flags.against);
+} else if (flags.update) {
   const scratch = mkdtempSync(join(tmpdir(), 'creature-bench-'));
   try {
     await printUpdateBench(scratch);

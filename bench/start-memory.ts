@@ -8,7 +8,8 @@
  *   - `npm start` again on the dist/ it built: the serving process's RSS once it serves;
  *   - `npm start` itself, npm and all, on that dist/: the time until it serves, and every process
  *     of the tree that then serves, with its RSS.
- * `node bench/start-memory.ts` prints these figures alone; `npm run bench` prints them with the rest.
+ * `node bench/start-memory.ts [--root DIR]` prints these figures alone, with the CLI of the checkout
+ * at DIR (default: this one); `npm run bench` prints them with the rest.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -17,7 +18,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { repoRoot, resolveConfig } from '../generator/config.ts';
 import { cli, type Cli, type DevBenchRow } from './dev.ts';
-import { checkoutArg, freePort, median, statusMb } from './measure.ts';
+import { checkoutArg } from './args.ts';
+import { freePort, median, statusMb } from './measure.ts';
 import { nodeFlagsOf } from './npm-flags.ts';
 
 /** The build child's peak RSS, read every 250 ms while it runs (its last reading before it exits); NaN when the serving process built itself (an older checkout, bench/compare.ts). */
@@ -173,8 +175,8 @@ export async function runStartMemoryBench(scratch: string, upstream: string, roo
 
 // `node bench/start-memory.ts [--root DIR]`: with the CLI of the checkout at DIR (default: this one)
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const root = checkoutArg('node bench/start-memory.ts [--root DIR]');
   const scratch = mkdtempSync(join(tmpdir(), 'creature-bench-start-'));
-  const root = checkoutArg();
   try {
     const rows = await runStartMemoryBench(scratch, resolveConfig({}, {}).dataDir, root);
     const width = Math.max(...rows.map((r) => r.what.length));

@@ -14,8 +14,10 @@ import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { lockPath, resolveConfig } from '../generator/config.ts';
 import { formatLock, gitBlobSha1, lockForFolder, readLock } from '../generator/fetch/lock.ts';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { upstreamArchive } from '../test/support/upstream-archive.ts';
+import { readArgs } from './args.ts';
 import { CLI, measure, type Measured } from './measure.ts';
 
 const NEXT = 'f'.repeat(40);
@@ -164,5 +166,10 @@ async function runOne(root: string, dataDir: string): Promise<void> {
   await runUpdate({ commit: NEXT }, paths, consoleLog, process.env);
 }
 
-const run = process.argv.indexOf('--run');
-if (run >= 0) await runOne(process.argv[run + 1]!, process.argv[run + 2]!);
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const usage = 'node bench/update.ts --run ROOT DATA_DIR (the bench starts it; this part alone: npm run bench -- --update)';
+  const { values, positionals } = readArgs(usage, { run: { type: 'boolean' } }, true);
+  const [root, dataDir, ...more] = positionals;
+  if (!values.run || !root || !dataDir || more.length) throw new Error(`usage: ${usage}`);
+  await runOne(root, dataDir);
+}

@@ -2,6 +2,7 @@
  * Progress of long steps: on a terminal, one line redrawn in place (a bar, counts, elapsed
  * time); elsewhere (CI, pipes) a plain line at each quarter, so logs stay short and readable.
  */
+// Hand-written: off a terminal, progress prints nothing and cli-progress nothing, or with noTTYOutput a whole bar every 2 s.
 export interface Progress {
   update(done: number, total: number): void;
   /** ends the bar's line (or prints the last plain line) */

@@ -11,12 +11,14 @@ import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { gunzipSync } from 'node:zlib';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { testConfig } from './support/config.ts';
 import { FetchError, fetchDataSet, fetchedCommit, gitBlobSha1, isFetched, lockPath, readLock, type UpstreamLock } from '../generator/fetch/index.ts';
 import { lockForFolder, parseTree } from '../generator/fetch/lock.ts';
-import { createTarReader } from '../generator/fetch/tar.ts';
+import { tarFault, tarFiles } from '../generator/fetch/tar.ts';
 import { upstreamCommit } from '../generator/pipeline.ts';
 import { fileHashes } from './support/files.ts';
 import { tinyTables, upstreamArchive } from './support/upstream-archive.ts';
@@ -118,33 +120,64 @@ describe('the committed lock (data/upstream.lock.json)', () => {
 });
 
 describe('the tar reader', () => {
-  const entriesOf = (tar: Buffer, chunk: number) => {
+  /** The files tarFiles hands on from `tar` fed in chunks of `chunk` bytes, path → text. */
+  const filesOf = async (tar: Buffer, chunk: number) => {
     const files = new Map<string, string>();
-    const reader = createTarReader((entry) => {
-      if (entry.type !== 'file') return null;
+    const reader = tarFiles((entry) => {
       const parts: Buffer[] = [];
       return { write: (b) => void parts.push(Buffer.from(b)), end: () => void files.set(entry.path, Buffer.concat(parts).toString('utf8')) };
     });
-    for (let at = 0; at < tar.length; at += chunk) reader.push(tar.subarray(at, at + chunk));
-    reader.end();
+    const chunks: Buffer[] = [];
+    for (let at = 0; at < tar.length; at += chunk) chunks.push(tar.subarray(at, at + chunk));
+    await pipeline(Readable.from(chunks), reader);
     return files;
   };
+  /** What tarFault says of the failure reading `tar`, or 'read' when it was read whole. */
+  const faultOf = (tar: Buffer) =>
+    filesOf(tar, 512).then(
+      () => 'read',
+      (e: unknown) => tarFault(e),
+    );
+  const tinyTar = () => gunzipSync(upstreamArchive(tinyTables(join(scratch, 'tar-cut')), 'x'));
 
-  it('reads git archive output, long names included, in any chunk sizes', () => {
+  it('reads git archive output, long names included, in any chunk sizes', async () => {
     const tar = gunzipSync(upstreamArchive(tinyTables(join(scratch, 'tar-tiny')), 'pokeapi-0123456789abcdef0123456789abcdef01234567'));
-    const whole = entriesOf(tar, tar.length);
+    const whole = await filesOf(tar, tar.length);
     const long = 'pokeapi-0123456789abcdef0123456789abcdef01234567/data/v2/csv/an_unusually_long_table_name_to_need_the_long_path_forms.csv';
     expect(long.length).toBeGreaterThan(100);
     expect(whole.get(long)).toBe('id\n1\n');
     expect(whole.get('pokeapi-0123456789abcdef0123456789abcdef01234567/data/v2/csv/shapes.csv')).toBe('id,identifier,corners\n1,square,4\n2,circle,\n');
     expect(whole.size).toBe(5); // three tables, README.md, data/v2/other/elsewhere.csv
-    for (const chunk of [1, 511, 512, 513, 4096]) expect(entriesOf(tar, chunk), `chunks of ${chunk}`).toEqual(whole);
+    for (const chunk of [1, 511, 512, 513, 4096]) expect(await filesOf(tar, chunk), `chunks of ${chunk}`).toEqual(whole);
   });
 
-  it('refuses an archive cut short and bytes that are no archive', () => {
-    const tar = gunzipSync(upstreamArchive(tinyTables(join(scratch, 'tar-cut')), 'x'));
-    expect(() => entriesOf(tar.subarray(0, 1024 + 100), 512)).toThrow(/ends in the middle of a file|ends without its end marker/);
-    expect(() => entriesOf(Buffer.alloc(1024, 'x'), 512)).toThrow(/not a tar archive/);
+  it('says what is wrong with an archive cut short, in a file or between two, and with bytes that are no archive', async () => {
+    const tar = tinyTar();
+    // README.md is the first file: its header ends at 2048, its 24 bytes fill the next block
+    expect(await faultOf(tar.subarray(0, 2048 + 10))).toBe('Truncated input (needed 512 more bytes, only 10 available), in x/README.md');
+    expect(await faultOf(tar.subarray(0, 2048 + 512))).toBe('the archive ends without its end marker');
+    expect(await faultOf(tar.subarray(0, 2048 + 512 + 100))).toBe('the archive ends without its end marker');
+    expect(await faultOf(Buffer.alloc(1024, 'x'))).toBe('checksum failure');
+    expect(await faultOf(Buffer.alloc(0))).toBe('Unrecognized archive format');
+  });
+
+  it('stops at a damaged header', async () => {
+    const damaged = Buffer.from(tinyTar());
+    damaged[1536 + 5] = damaged[1536 + 5]! ^ 0xff; // in README.md's name
+    expect(await faultOf(damaged)).toBe('checksum failure');
+  });
+
+  it("stops with a sink's own failure, which is not the archive's", async () => {
+    const full = Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+    const reader = tarFiles(() => ({
+      write: () => {
+        throw full;
+      },
+      end: () => {},
+    }));
+    const error = await pipeline(Readable.from([tinyTar()]), reader).catch((e: unknown) => e);
+    expect(error).toBe(full);
+    expect(tarFault(error)).toBeNull();
   });
 });
 
@@ -221,6 +254,9 @@ describe('a failed download over a complete cache: one clear error, the cache as
     const body = upstreamArchive(newer, `pokeapi-${newerLock.commit}`);
     server.route('/kept-corrupted.tar.gz', { body: upstreamArchive(altered, `pokeapi-${newerLock.commit}`) });
     server.route('/kept-truncated.tar.gz', { body, cutAt: Math.floor(body.length / 2) });
+    // whole gzip streams of a tar cut short in its first file (README.md), and of bytes that are no tar
+    server.route('/kept-tar-cut.tar.gz', { body: gzipSync(gunzipSync(body).subarray(0, 2048 + 10)) });
+    server.route('/kept-no-tar.tar.gz', { body: gzipSync(Buffer.alloc(4096, 'x')) });
     server.route('/kept-hangs.tar.gz', { hang: true });
   });
 
@@ -241,6 +277,21 @@ describe('a failed download over a complete cache: one clear error, the cache as
       path: '/kept-truncated.tar.gz',
       hits: 2,
       says: () => ['the archive is cut short or damaged (gzip: unexpected end of file, after ', '(2 attempts). Set DATA_URL'],
+    },
+    {
+      name: 'a tar cut short in a whole gzip stream',
+      path: '/kept-tar-cut.tar.gz',
+      hits: 2,
+      says: () => [
+        `the archive is cut short or damaged (tar: Truncated input (needed 512 more bytes, only 10 available), in pokeapi-${newerLock.commit}/README.md)`,
+        '(2 attempts). Set DATA_URL',
+      ],
+    },
+    {
+      name: 'a gzip stream of no tar',
+      path: '/kept-no-tar.tar.gz',
+      hits: 2,
+      says: () => ['the archive is cut short or damaged (tar: checksum failure) (2 attempts). Set DATA_URL'],
     },
     {
       name: 'a 404',

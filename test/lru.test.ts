@@ -65,6 +65,15 @@ describe('PromiseLru: eviction order and byte accounting', () => {
     expect(cache.size).toBe(1);
   });
 
+  it('an empty value is kept, counted as one byte (lru-cache takes positive sizes only)', async () => {
+    const { cache, get, made } = lru(100);
+    await get('empty', 0);
+    await settle();
+    await get('empty', 0);
+    expect(made.get('empty')).toBe(1);
+    expect(cache.bytesKept).toBe(1);
+  });
+
   it('a value still being made is shared by every caller and counted only once it settles', async () => {
     const cache = new PromiseLru<Uint8Array>(100, heldBytes);
     const making = deferred<Uint8Array>();
@@ -81,23 +90,33 @@ describe('PromiseLru: eviction order and byte accounting', () => {
     expect(cache.bytesKept).toBe(30);
   });
 
-  it('a value evicted while it was being made is not counted when it settles, and is made again when asked', async () => {
+  it('a value still being made is not in line for eviction: it goes in as the most recently used when it settles', async () => {
     const cache = new PromiseLru<Uint8Array>(100, heldBytes);
     const making = deferred<Uint8Array>();
-    const pending = cache.get('slow', () => making.promise); // first in line
+    let makes = 0;
+    const pending = cache.get('slow', () => (makes++, making.promise)); // asked first
     await cache.get('x', async () => bytes(60));
-    await cache.get('y', async () => bytes(60)); // 120 > 100: the front goes, the pending value first
+    await cache.get('y', async () => bytes(60)); // 120 > 100: x goes, the value being made stays
     await settle();
-    expect(cache.has('slow')).toBe(false);
-    expect(cache.has('x')).toBe(false);
+    expect([cache.has('slow'), cache.has('x'), cache.has('y')]).toEqual([true, false, true]);
     expect(cache.bytesKept).toBe(60);
     making.resolve(bytes(50));
-    expect((await pending).byteLength).toBe(50); // its callers still get it
+    expect((await pending).byteLength).toBe(50);
     await settle();
-    expect(cache.bytesKept).toBe(60);
-    let again = 0;
-    await cache.get('slow', async () => (again++, bytes(10)));
-    expect(again).toBe(1);
+    // 60 + 50 > 100: y, now the least recently used, goes
+    expect([cache.has('slow'), cache.has('y')]).toEqual([true, false]);
+    expect(cache.bytesKept).toBe(50);
+    await cache.get('slow', () => (makes++, making.promise));
+    expect(makes).toBe(1);
+  });
+
+  it('a value larger than the bound is handed out but not kept, and pushes nothing out', async () => {
+    const { cache, get } = lru(100);
+    await get('a', 40);
+    expect((await get('huge', 101)).byteLength).toBe(101);
+    await settle();
+    expect([cache.has('a'), cache.has('huge')]).toEqual([true, false]);
+    expect(cache.bytesKept).toBe(40);
   });
 
   it('a failed make is not kept: the next caller makes it again, and nothing is counted', async () => {

@@ -1,14 +1,14 @@
 /**
  * The data set for a fresh clone: the upstream repository's archive at the pinned commit,
- * streamed (gunzip, then a tar reader), keeping only the tables and hashing each one as it
- * is written. The cache folder is replaced only when every table of the lock matched; a failed
- * or refused download leaves it as it was.
+ * streamed (gunzip, then node-tar's reader: tar.ts), keeping only the tables and hashing each
+ * one as it is written. The cache folder is replaced only when every table of the lock matched;
+ * a failed or refused download leaves it as it was.
  *
  *   fetchDataSet(lock, url, cacheDir, log) → the verified folder (`csv/` + `fetched.json`)
  */
 import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { Readable, Transform, Writable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createGunzip } from 'node:zlib';
@@ -16,7 +16,7 @@ import { lockPath, type Config } from '../config.ts';
 import { readJsonIfThere, swapIn } from '../files/folders.ts';
 import type { Progress } from '../progress.ts';
 import { archiveUrl, createGitBlobHasher, lockDigest, readLock, type UpstreamLock } from './lock.ts';
-import { createTarReader, TarFormatError, type EntrySink, type TarEntry } from './tar.ts';
+import { tarFault, tarFiles, type EntrySink, type TarEntry } from './tar.ts';
 
 export { archiveUrl, gitBlobSha1, readLock, type UpstreamLock } from './lock.ts';
 
@@ -256,7 +256,7 @@ class TableExtractor {
 
   entry(entry: TarEntry): EntrySink | null {
     const inRepo = entry.path.slice(entry.path.indexOf('/'));
-    if (entry.type !== 'file' || !inRepo.startsWith(this.prefix)) return null;
+    if (!inRepo.startsWith(this.prefix)) return null;
     const name = inRepo.slice(this.prefix.length);
     if (name.includes('/') || !Object.hasOwn(this.lock.tables, name)) return null;
     const hasher = createGitBlobHasher(entry.size);
@@ -282,22 +282,6 @@ class TableExtractor {
   }
 }
 
-/** A Writable that feeds the tar reader. */
-function tarWritable(reader: ReturnType<typeof createTarReader>): Writable {
-  const settle = (step: () => void, done: (e?: Error | null) => void) => {
-    try {
-      step();
-      done();
-    } catch (e) {
-      done(e as Error);
-    }
-  };
-  return new Writable({
-    write: (chunk: Buffer, _encoding, done) => settle(() => reader.push(chunk), done),
-    final: (done) => settle(() => reader.end(), done),
-  });
-}
-
 /** Passes chunks on, re-arming the idle watch and counting bytes for the progress bar. */
 function countingStream(watch: IdleWatch, onBytes: (chunk: number) => void): Transform {
   return new Transform({
@@ -313,7 +297,8 @@ function countingStream(watch: IdleWatch, onBytes: (chunk: number) => void): Tra
 function streamFailure(e: unknown, watch: IdleWatch, bytes: number, total: number): AttemptError {
   const cause = { cause: e };
   if (watch.timedOut) return new AttemptError(`${watch.silence}, after ${amount(bytes)}`, true, cause);
-  if (e instanceof TarFormatError) return new AttemptError(`the archive is cut short or damaged (tar: ${e.message})`, true, cause);
+  const tarProblem = tarFault(e);
+  if (tarProblem !== null) return new AttemptError(`the archive is cut short or damaged (tar: ${tarProblem})`, true, cause);
   const code = (e as { code?: string }).code;
   if (code === 'Z_BUF_ERROR' || code === 'Z_DATA_ERROR') {
     return new AttemptError(`the archive is cut short or damaged (gzip: ${(e as Error).message}, after ${amount(bytes)})`, true, cause);
@@ -364,7 +349,7 @@ async function download(url: string, lock: UpstreamLock, csvDir: string, log: Fe
       bytes += n;
       if (total) bar?.update(Math.floor(bytes / 1e6), Math.ceil(total / 1e6));
     });
-    const tar = tarWritable(createTarReader((entry) => tables.entry(entry)));
+    const tar = tarFiles((entry) => tables.entry(entry));
     try {
       await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), counter, createGunzip(), tar);
     } catch (e) {
