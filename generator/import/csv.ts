@@ -3,6 +3,7 @@
  * `"`, quotes doubled inside quoted fields, quoted fields may span lines. A quote inside a
  * field that does not start with one is literal text: the upstream reads its files with
  * Python's csv module, which keeps `a, "b"` as the field ` "b"`, and so do we.
+ * Hand-written on purpose: the rows must be the ones the upstream's own reader sees, quirks and all.
  */
 export interface CsvRow {
   /** 1-based line of the file where the row starts (the header is line 1). */
