@@ -23,6 +23,10 @@ const namedPaths = (text: string): string[] =>
   [...text.matchAll(/`((?:generator|edge|netlify|schemas|site|test|bench|scripts|\.ci)\/[\w./-]*)`/g)].map((m) => m[1]!);
 
 describe('the documents a newcomer reads first', () => {
+  it('keep SPEED.md to the current figures: at most 200 lines (earlier ones are in its history)', () => {
+    expect(read('SPEED.md').trimEnd().split('\n').length).toBeLessThanOrEqual(200);
+  });
+
   it('keep the README under 250 lines', () => {
     expect(read('README.md').split('\n').length).toBeLessThanOrEqual(250);
   });
