@@ -20,15 +20,14 @@ import {
   type FactsFile,
   type MoveAsOfDocument,
   type MoveNamesFile,
+  AS_OF_KINDS,
+  type AsOfKind,
 } from './as-of/facts.ts';
 import { AsOfWorld } from './as-of/world.ts';
 import { collectionAsOf, listViewsOf } from './as-of-collection.ts';
 
 export const AS_OF_PATH = 'as-of';
 export const MATCHUPS = 'matchups';
-/** The kinds answered as of a game. */
-export const AS_OF_KINDS = ['creature', 'move', 'type', 'ability'] as const;
-type AsOfKind = (typeof AS_OF_KINDS)[number];
 export const isAsOfKind = (kind: string): kind is AsOfKind => (AS_OF_KINDS as readonly string[]).includes(kind);
 
 type Doc = Record<string, unknown>;

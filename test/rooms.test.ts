@@ -4,10 +4,11 @@
  * or tested without the room that uses it. test/architecture.test.ts holds the document's table,
  * in its order, to the same arrows.
  */
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../generator/config.ts';
-import { roomArrows, roomOf } from './support/rooms.ts';
+import { roomArrows, roomOf, sourceFiles } from './support/rooms.ts';
 
 describe('the rooms of the house', () => {
   it('places files as ARCHITECTURE.md names the rooms', () => {
@@ -37,5 +38,13 @@ describe('the rooms of the house', () => {
       .flatMap((room) => [...(arrows.get(room) ?? new Map<string, string>())])
       .filter(([to]) => !to.startsWith('edge'));
     expect(out).toEqual([]);
+  });
+
+  it('keeps the build apart from the answers: no room of generator/ but the preview, which hosts it, imports an endpoint or the handler', () => {
+    const answering = /'(?:\.\.\/)+edge\/(handler|collection|as-of-collection|[a-z-]+-endpoint)\.ts'/;
+    const found = sourceFiles(join(repoRoot, 'generator'))
+      .filter((file) => roomOf(file) !== 'generator/preview' && answering.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(repoRoot, file));
+    expect(found).toEqual([]);
   });
 });

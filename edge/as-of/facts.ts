@@ -95,6 +95,10 @@ export interface FactsOf {
   stat: StatFacts;
 }
 export type FactKind = keyof FactsOf;
+/** The kinds answered as of a game: the build makes their lists as of each version group, the request logic answers them. */
+export const AS_OF_KINDS = ['creature', 'move', 'type', 'ability'] as const;
+export type AsOfKind = (typeof AS_OF_KINDS)[number];
+
 export const AS_OF_FACT_KINDS: readonly FactKind[] = ['version-group', 'creature', 'move', 'type', 'ability', 'stat'];
 
 /** A kind's facts file: its records' facts in id order. */

@@ -23,6 +23,7 @@ import {
   type MadeAgainst,
   type StatsFile,
   type ViewFile,
+  AS_OF_KINDS,
 } from '../../edge/as-of/facts.ts';
 import {
   learnedByGroup,
@@ -40,7 +41,6 @@ import { worldOfFacts, type AsOfWorld } from '../../edge/as-of/world.ts';
 import type { VersionGroup } from '../../edge/as-of/versions.ts';
 import { fieldColumnFile, filterIndexFile, idOfUrl, listFile } from '../../edge/layout.ts';
 import type { FullList } from '../../edge/pagination.ts';
-import { AS_OF_KINDS } from '../../edge/as-of-endpoint.ts';
 import { encodeColumnPatch, entryTexts } from '../../edge/query/field-column.ts';
 import { decodeFilterPack, encodeFilterPack, type RangeColumns } from '../../edge/query/filter-pack.ts';
 import { positionGaps } from '../../edge/query/filter.ts';

@@ -5,13 +5,12 @@
  * filter, range and field is today's, read from the kind's own indexes. Made for each version
  * group at build time (as-of-lists.ts writes them), read at the edge by edge/as-of-collection.ts.
  */
-import { MOVE_VALUES, type CreatureStats, type FactKind, type SlotAbility, type SlotType, type StatValue } from '../../edge/as-of/facts.ts';
+import { MOVE_VALUES, type AsOfKind, type CreatureStats, type FactKind, type SlotAbility, type SlotType, type StatValue } from '../../edge/as-of/facts.ts';
 import { link } from '../../edge/as-of/documents.ts';
 import type { VersionGroup } from '../../edge/as-of/versions.ts';
 import type { AsOfWorld } from '../../edge/as-of/world.ts';
-import type { AS_OF_KINDS } from '../../edge/as-of-endpoint.ts';
 
-export type AsOfKind = (typeof AS_OF_KINDS)[number];
+export type { AsOfKind } from '../../edge/as-of/facts.ts';
 
 /** A value filter's values as of the version group: `[name, id, list positions ascending]`, by id. */
 export type ValueRows = Array<[name: string, id: number, positions: number[]]>;
