@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { metaFile, type Meta } from '../edge/layout.ts';
+import { metaFile, type Meta } from '../contract/layout.ts';
 import { repoRoot } from '../generator/config.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;

@@ -12,9 +12,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { AS_OF_PREFIX } from '../edge/as-of/facts.ts';
+import { AS_OF_PREFIX } from '../contract/as-of-facts.ts';
 import { createResponder } from '../edge/handler.ts';
-import { listFile } from '../edge/layout.ts';
+import { listFile } from '../contract/layout.ts';
 import { diskReader } from '../generator/preview/disk-reader.ts';
 import { FETCH_MS, firstAnswerInFreshDeno, firstAnswerOverFetches, FRESH_PROCESSES, kb, ms, quantile, timeInProcess, timeUnderDeno } from './query.ts';
 import { distArgs } from './args.ts';

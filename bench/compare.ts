@@ -14,7 +14,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { metaFile, type Meta } from '../edge/layout.ts';
+import { metaFile, type Meta } from '../contract/layout.ts';
 import { repoRoot, resolveConfig } from '../generator/config.ts';
 import { autocannon, fmtLoad, measure as measureLoad, rate, startPreviewProcess, TARGETS, type Load, type Server } from './http.ts';
 import { fmtLoadAvg, measure, median, range } from './measure.ts';

@@ -12,8 +12,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { listFile, type Routes, routesFile } from '../edge/layout.ts';
-import type { FullList } from '../edge/pagination.ts';
+import { listFile, type Routes, routesFile } from '../contract/layout.ts';
+import type { FullList } from '../contract/pagination.ts';
 import { repoRoot, resolveConfig } from '../generator/config.ts';
 import { checkoutArg } from './args.ts';
 import { freePort, median, range, statusMb } from './measure.ts';

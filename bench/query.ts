@@ -18,7 +18,7 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { FileReader } from '../edge/build-files.ts';
 import { createResponder } from '../edge/handler.ts';
-import { API_PREFIX, searchPackFile } from '../edge/layout.ts';
+import { API_PREFIX, searchPackFile } from '../contract/layout.ts';
 import { repoRoot } from '../generator/config.ts';
 import { diskReader } from '../generator/preview/disk-reader.ts';
 import { distArgs } from './args.ts';

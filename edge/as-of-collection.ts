@@ -10,10 +10,10 @@ import { BrokenBuild, readAhead, type BuildFiles, type CollectionFiles } from '.
 import { collection } from './collection.ts';
 import { queryValues } from './params.ts';
 import type { Answer } from './http.ts';
-import { asOfColumnFile, asOfListsFile, asOfMoveFilterFile, asOfViewFile, runPositions, type ListViewsFile, type ViewFile } from './as-of/facts.ts';
+import { asOfColumnFile, asOfListsFile, asOfMoveFilterFile, asOfViewFile, runPositions, type ListViewsFile, type ViewFile } from '../contract/as-of-facts.ts';
 import type { VersionGroup } from './as-of/versions.ts';
 import type { ColumnReader } from './query/field-column.ts';
-import { fieldColumnFile, filterIndexFile } from './layout.ts';
+import { fieldColumnFile, filterIndexFile } from '../contract/layout.ts';
 import { FilterIndex } from './query/filter.ts';
 import type { PackedFilters, PackedValueFilter } from './query/filter-pack.ts';
 

@@ -7,7 +7,7 @@
 import { jsonAnswer, notFound, notFoundBecause } from './answers.ts';
 import { BrokenBuild, readAhead, type BuildFiles } from './build-files.ts';
 import type { Answer } from './http.ts';
-import { canonicalKey, idOfUrl, itemFile, listFile } from './layout.ts';
+import { canonicalKey, idOfUrl, itemFile, listFile } from '../contract/layout.ts';
 import { abilityAsOf, creatureAsOf, matchups, moveAsOf, typeAsOf, type AsOf, type AsOfAll } from './as-of/documents.ts';
 import { abilityExists, existsInGeneration } from './as-of/rules.ts';
 import { Versions } from './as-of/versions.ts';
@@ -22,7 +22,7 @@ import {
   type MoveNamesFile,
   AS_OF_KINDS,
   type AsOfKind,
-} from './as-of/facts.ts';
+} from '../contract/as-of-facts.ts';
 import { AsOfWorld } from './as-of/world.ts';
 import { collectionAsOf, listViewsOf } from './as-of-collection.ts';
 

@@ -24,13 +24,13 @@ import {
   searchPackFile,
   type Meta,
   type Routes,
-} from './layout.ts';
-import type { FullList, ListEntry } from './pagination.ts';
+} from '../contract/layout.ts';
+import type { FullList, ListEntry } from '../contract/pagination.ts';
 import { FieldColumn, PatchedColumn, type ColumnReader } from './query/field-column.ts';
 import { FilterIndex } from './query/filter.ts';
 import { decodeFilterPack, type PackedFilters } from './query/filter-pack.ts';
 import { decodeListPack, type ListPack } from './query/list-pack.ts';
-import { firstAtLeast } from './query/pack.ts';
+import { firstAtLeast } from '../contract/pack.ts';
 import type { SearchIndexFile } from './query/search-index.ts';
 import { decodeSearchPack } from './query/search-pack.ts';
 import { SearchIndex } from './query/search.ts';

@@ -21,9 +21,9 @@
 import { badParameter, jsonAnswer, notFound } from './answers.ts';
 import { readAhead, type CollectionFiles, type ListKeys } from './build-files.ts';
 import type { Answer } from './http.ts';
-import { DEFAULT_LIMIT, NO_QUERIES, pageFile, type QueryShape, type Routes } from './layout.ts';
+import { DEFAULT_LIMIT, NO_QUERIES, pageFile, type QueryShape, type Routes } from '../contract/layout.ts';
 import { entriesWithFields, pathsBelow, startFieldReads } from './list-fields.ts';
-import { pageLinks, paginate } from './pagination.ts';
+import { pageLinks, paginate } from '../contract/pagination.ts';
 import {
   asksAnything,
   collectionLinkSuffix,

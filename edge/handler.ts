@@ -12,7 +12,17 @@ import { BrokenBuild, BuildFiles, readAhead, type FileReader } from './build-fil
 import { stackWithCauses } from './error-text.ts';
 import { collection } from './collection.ts';
 import { compose, contentHash, HTTP_STEPS, replyOf, type Answer, type Reply, type RequestLike, type Respond, type Step } from './http.ts';
-import { API_PREFIX, canonicalKey, changeReportFile, changesListFile, coverageFile, itemFile, metaFile, rootFile, subresourceFile } from './layout.ts';
+import {
+  API_PREFIX,
+  canonicalKey,
+  changeReportFile,
+  changesListFile,
+  coverageFile,
+  itemFile,
+  metaFile,
+  rootFile,
+  subresourceFile,
+} from '../contract/layout.ts';
 import { checkedQuery, collectionParams, namesLanguage, SEARCH_PARAMS } from './params.ts';
 import { languageList } from './parameter-table.ts';
 import { search, SEARCH_PATH } from './search-endpoint.ts';

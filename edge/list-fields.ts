@@ -10,8 +10,8 @@
  * `names` value (own or linked) keeps only the entries in that language.
  */
 import { readAhead, type CollectionFiles, type ListKeys } from './build-files.ts';
-import { queryShape, type QueryShape, type Routes } from './layout.ts';
-import type { ListEntry } from './pagination.ts';
+import { queryShape, type QueryShape, type Routes } from '../contract/layout.ts';
+import type { ListEntry } from '../contract/pagination.ts';
 import { isNamesField, onlyLanguage, type ColumnReader } from './query/field-column.ts';
 import { compileFields, defineKey, nestField, project, type FieldTree, type PartObject } from './query/fields.ts';
 import { NO_LINK } from './query/list-pack.ts';

@@ -2,7 +2,7 @@
  * The query parameters of the service, one typed table: for each parameter its name, whether it
  * is given once (the last one counts) or repeated, its cap, its parser, how `next`/`previous`
  * write it back, and its contract (the words and schema the OpenAPI document and the TypeScript
- * types give it; the docs page lists the names). A kind's declared value filters and ranges (edge/layout.ts
+ * types give it; the docs page lists the names). A kind's declared value filters and ranges (contract/layout.ts
  * `QueryShape`) are two entry shapes, `valueFilterParam` and `rangeParam`, made per filter.
  *
  * Everything else derives from here: what each path reads (edge/params.ts `collectionParams`,
@@ -14,8 +14,8 @@
  * documented; what it does to the answer is its reader's (edge/collection.ts, search-endpoint.ts).
  */
 import type { CollectionFiles, ListKeys } from './build-files.ts';
-import { canonicalKey, DEFAULT_LIMIT, MAX_LIMIT, NO_QUERIES, type QueryFilter, type QueryRange, type QueryShape } from './layout.ts';
-import { parseLimit, parseOffset } from './pagination.ts';
+import { canonicalKey, DEFAULT_LIMIT, MAX_LIMIT, NO_QUERIES, type QueryFilter, type QueryRange, type QueryShape } from '../contract/layout.ts';
+import { parseLimit, parseOffset } from '../contract/pagination.ts';
 import { foldText } from './query/fold.ts';
 import type { Json } from './query/fields.ts';
 import {
@@ -100,7 +100,7 @@ export interface QueryParam<T> {
   parse(values: readonly string[], scope: ReadScope): Parsed<T> | Promise<Parsed<T>>;
   /**
    * How `next`/`previous` carry a value: its `name=value` parts, each value encoded. Absent: the
-   * page's position (`limit`, `offset`), which edge/pagination.ts `pageLinks` writes first.
+   * page's position (`limit`, `offset`), which contract/pagination.ts `pageLinks` writes first.
    */
   link?(value: NonNullable<T>): string[];
   /**

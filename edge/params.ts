@@ -12,12 +12,12 @@
  * - declared: a kind's value filters and ranges beside its resource (generator/resources/**,
  *   `query:`, shapes in generator/resources/query.ts), compiled once by
  *   generator/indexes/query-facts.ts `kindQuery` into the routing table's `QueryShape`
- *   (edge/layout.ts), each read through its entry shape (`valueFilterParam`, `rangeParam`);
+ *   (contract/layout.ts), each read through its entry shape (`valueFilterParam`, `rangeParam`);
  * - parsed: each entry's `parse`, over edge/query/parse.ts;
  * - answered: edge/collection.ts (over the indexes of edge/query/: filter.ts, sort.ts,
  *   facets.ts, summary.ts) and edge/search-endpoint.ts.
  */
-import type { QueryShape } from './layout.ts';
+import type { QueryShape } from '../contract/layout.ts';
 import {
   collectionEntries,
   collectionTable,

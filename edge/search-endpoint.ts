@@ -10,8 +10,8 @@
 import { badParameter, jsonAnswer, notFound } from './answers.ts';
 import type { BuildFiles } from './build-files.ts';
 import type { Answer } from './http.ts';
-import { NO_QUERIES } from './layout.ts';
-import { pageLinks } from './pagination.ts';
+import { NO_QUERIES } from '../contract/layout.ts';
+import { pageLinks } from '../contract/pagination.ts';
 import { SEARCH_TABLE, tableLinkSuffix } from './parameter-table.ts';
 import { readParams } from './params.ts';
 

@@ -7,7 +7,7 @@
  */
 import { UNAVAILABLE_BODY } from '../edge/error-body.ts';
 import { createService, type FileReader, type Service } from '../edge/handler.ts';
-import { API_PREFIX, metaFile, type Meta } from '../edge/layout.ts';
+import { API_PREFIX, metaFile, type Meta } from '../contract/layout.ts';
 import { keysWholeQuery } from '../edge/params.ts';
 
 /**

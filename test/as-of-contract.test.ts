@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createResponder } from '../edge/handler.ts';
-import { listFile } from '../edge/layout.ts';
+import { listFile } from '../contract/layout.ts';
 import { diskReader } from '../generator/preview/disk-reader.ts';
 import { TYPES_FILE } from '../generator/artifacts/typescript-types.ts';
 import { AS_OF_ITEMS, AsOfNotFound, Matchups } from '../schemas/output/as-of.ts';

@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createResponder } from '../edge/handler.ts';
-import { routesFile, type Routes } from '../edge/layout.ts';
+import { routesFile, type Routes } from '../contract/layout.ts';
 import { diskReader } from '../generator/preview/disk-reader.ts';
 import { differences } from './support/examples.ts';
 import { seeded } from './support/seeded.ts';

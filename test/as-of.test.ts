@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createResponder } from '../edge/handler.ts';
-import { listFile } from '../edge/layout.ts';
+import { listFile } from '../contract/layout.ts';
 import { diskReader } from '../generator/preview/disk-reader.ts';
 import { differences } from './support/examples.ts';
 import {

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { cutConfig } from './support/config.ts';
 import { fileHashes } from './support/files.ts';
 import { BuildError, runBuild } from '../generator/builder/build.ts';
-import { bulkFile, metaFile, rootFile, type Meta } from '../edge/layout.ts';
+import { bulkFile, metaFile, rootFile, type Meta } from '../contract/layout.ts';
 import { readBuildStamp } from '../generator/builder/stamp.ts';
 import { failureText, problemsFileOf } from '../generator/failure-text.ts';
 

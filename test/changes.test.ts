@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createHandler } from '../edge/handler.ts';
-import { changesListFile, metaFile, type Meta } from '../edge/layout.ts';
+import { changesListFile, metaFile, type Meta } from '../contract/layout.ts';
 import { BuildError } from '../generator/build-error.ts';
 import { runBuild } from '../generator/builder/build.ts';
 import { changesSection } from '../generator/artifacts/changes-page.ts';

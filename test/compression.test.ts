@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, inject, it } from 'vitest';
-import { itemFile, pageFile } from '../edge/layout.ts';
+import { itemFile, pageFile } from '../contract/layout.ts';
 import { chooseCoding, CompressionCache, MIN_COMPRESSED_SIZE, ownBytes, variantEtag } from '../generator/preview/index.ts';
 
 const origin = inject('cutPreviewUrl');

@@ -8,8 +8,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { allKinds } from '../generator/model/kinds.ts';
-import { listFile, metaFile, type Meta } from '../edge/layout.ts';
-import type { FullList } from '../edge/pagination.ts';
+import { listFile, metaFile, type Meta } from '../contract/layout.ts';
+import type { FullList } from '../contract/pagination.ts';
 import { testConfig } from './support/config.ts';
 
 const distDir = inject('distDir');

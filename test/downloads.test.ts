@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { bulkFile, itemFile, metaFile, type Meta } from '../edge/layout.ts';
+import { bulkFile, itemFile, metaFile, type Meta } from '../contract/layout.ts';
 import { fileHashes } from './support/files.ts';
 
 const distDir = inject('cutDistDir');

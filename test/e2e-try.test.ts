@@ -10,7 +10,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { itemFile, listFile } from '../edge/layout.ts';
+import { itemFile, listFile } from '../contract/layout.ts';
 import { GRAPHQL_EXAMPLES } from '../generator/artifacts/graphql-page.ts';
 import {
   answered,

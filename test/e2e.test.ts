@@ -10,7 +10,7 @@
  * filters, typed queries, a narrow screen) is test/e2e-try.test.ts.
  */
 import { describe, expect, inject, it } from 'vitest';
-import { coverageFile, itemFile, routesFile, type Routes } from '../edge/layout.ts';
+import { coverageFile, itemFile, routesFile, type Routes } from '../contract/layout.ts';
 import type { CoverageMap } from '../schemas/output/coverage.ts';
 import { GRAPHQL_EXAMPLES } from '../generator/artifacts/graphql-page.ts';
 import { answered, distJson, escapeRegExp, loadedPage, openPage, origin, screenshotOf, screenshotTop, useChromium } from './support/docs-page.ts';

@@ -12,8 +12,8 @@ import { isAbsolute, join, resolve, sep } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, inject, it } from 'vitest';
 import { createHandler, type FileReader } from '../edge/handler.ts';
-import { listFile, routesFile, type Routes } from '../edge/layout.ts';
-import type { FullList } from '../edge/pagination.ts';
+import { listFile, routesFile, type Routes } from '../contract/layout.ts';
+import type { FullList } from '../contract/pagination.ts';
 import { diskReader } from '../generator/preview/index.ts';
 
 const distDir = inject('cutDistDir');

@@ -2,7 +2,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { stackWithCauses } from '../edge/error-text.ts';
 import { createHandler, type FileReader } from '../edge/handler.ts';
-import { routesFile } from '../edge/layout.ts';
+import { routesFile } from '../contract/layout.ts';
 
 const encoder = new TextEncoder();
 const routes = { kinds: ['gender'], subresources: {}, idOnly: [], site: {} };

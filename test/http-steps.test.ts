@@ -10,7 +10,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHandler, type FileReader } from '../edge/handler.ts';
 import { compose, conditionalGet, head, type Reply, type RequestLike, type Step } from '../edge/http.ts';
-import { buildStampFile, itemFile, metaFile, routesFile } from '../edge/layout.ts';
+import { buildStampFile, itemFile, metaFile, routesFile } from '../contract/layout.ts';
 import { createServing, variantEtag, type Coding } from '../generator/preview/index.ts';
 
 const BASE = 'http://invented.test/v2';

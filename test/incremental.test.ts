@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { fileHashes } from './support/files.ts';
-import { changeReportFile, changesListFile, filterIndexFile, metaFile, searchIndexFile, searchPackFile } from '../edge/layout.ts';
+import { changeReportFile, changesListFile, filterIndexFile, metaFile, searchIndexFile, searchPackFile } from '../contract/layout.ts';
 import { decodeFilterPack, unpackFilterIndex } from '../edge/query/filter-pack.ts';
 import { runBuild } from '../generator/builder/build.ts';
 import { runImport } from '../generator/import/import.ts';

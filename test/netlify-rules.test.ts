@@ -23,7 +23,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { parseAllRedirects } from '@netlify/redirect-parser';
 import { describe, expect, inject, it } from 'vitest';
 import { createHandler } from '../edge/handler.ts';
-import { listFile, pageFile } from '../edge/layout.ts';
+import { listFile, pageFile } from '../contract/layout.ts';
 import { FILE_READ_PREFIX } from '../netlify/edge-adapter.ts';
 import { netlifyTomlPath, readNetlifyConfig } from './support/files.ts';
 import {

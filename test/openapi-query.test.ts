@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { itemFile, listFile, type Routes } from '../edge/layout.ts';
+import { itemFile, listFile, type Routes } from '../contract/layout.ts';
 import { pick } from '../edge/query/fields.ts';
 import { badParameterBody } from '../edge/error-body.ts';
 import { parseFields, parseRange, parseValues } from '../edge/query/parse.ts';

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { routesFile, type Routes } from '../edge/layout.ts';
+import { routesFile, type Routes } from '../contract/layout.ts';
 import { OPENAPI_FILE } from '../generator/artifacts/openapi.ts';
 import { inventedDocument } from './support/contract-queries.ts';
 import { realSamples, typeCheck, type Sample } from './support/type-samples.ts';

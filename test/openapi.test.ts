@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { listFile, notFoundFile, routesFile, type Routes } from '../edge/layout.ts';
+import { listFile, notFoundFile, routesFile, type Routes } from '../contract/layout.ts';
 import { AS_OF_ITEMS } from '../schemas/output/as-of.ts';
 import { allResources } from '../generator/resources/index.ts';
 import {

@@ -1,6 +1,6 @@
 /** The pagination rules in-process, edge cases included (the HTTP tests cover the common ones). */
 import { describe, expect, it } from 'vitest';
-import { paginate, parseLimit, parseOffset } from '../edge/pagination.ts';
+import { paginate, parseLimit, parseOffset } from '../contract/pagination.ts';
 
 describe('limit and offset', () => {
   it.each([

@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../generator/config.ts';
 import { BuildFiles } from '../edge/build-files.ts';
 import { createHandler, paramsReadAt, type FileReader } from '../edge/handler.ts';
-import { fieldColumnFile, filterIndexFile, itemFile, metaFile, routesFile, searchIndexFile, searchPackFile, type Routes } from '../edge/layout.ts';
+import { fieldColumnFile, filterIndexFile, itemFile, metaFile, routesFile, searchIndexFile, searchPackFile, type Routes } from '../contract/layout.ts';
 import { collectionParams, keysWholeQuery, queryParam, queryValues, SEARCH_PARAMS, SINGLE_PARAMS } from '../edge/params.ts';
 import { encodeFieldColumn } from '../edge/query/field-column.ts';
 import { positionGaps } from '../edge/query/filter.ts';

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { listFile } from '../edge/layout.ts';
-import type { FullList, Page } from '../edge/pagination.ts';
+import { listFile } from '../contract/layout.ts';
+import type { FullList, Page } from '../contract/pagination.ts';
 
 const origin = inject('cutPreviewUrl');
 const base = inject('baseUrl');

@@ -26,8 +26,8 @@ import {
   searchPackFile,
   type QueryShape,
   type Routes,
-} from '../edge/layout.ts';
-import type { FullList } from '../edge/pagination.ts';
+} from '../contract/layout.ts';
+import type { FullList } from '../contract/pagination.ts';
 import { FilterIndex, type FilterIndexFile } from '../edge/query/filter.ts';
 import { FieldColumn, isNamesField } from '../edge/query/field-column.ts';
 import { decodeFilterPack, unpackFilterIndex } from '../edge/query/filter-pack.ts';

@@ -1,6 +1,6 @@
 /**
  * The query modules (edge/query/) run in the Netlify edge function, under Deno: they import only
- * each other (no `node:` module, no package), type-check under Deno, and give there the answers
+ * each other and the contract (contract/: no `node:` module, no package), type-check under Deno, and give there the answers
  * they give in Node on the same invented fixture (the packed search index too: the same bytes, the same hits).
  */
 import { execFile } from 'node:child_process';
@@ -17,6 +17,8 @@ const deno = join(repoRoot, 'node_modules/.bin/deno');
 const denoEnv = { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' };
 const queryDir = join(repoRoot, 'edge/query');
 const modules = readdirSync(queryDir).filter((f) => f.endsWith('.ts'));
+const contractDir = join(repoRoot, 'contract');
+const contractModules = readdirSync(contractDir).filter((f) => f.endsWith('.ts'));
 
 /** One script, run by both runtimes: every module used on a small invented fixture, the answers printed as JSON. */
 const script = (moduleUrl: (name: string) => string) => `
@@ -59,7 +61,7 @@ console.log(JSON.stringify(answers));
 `;
 
 describe('edge/query under Deno', () => {
-  it('imports nothing but its own modules', () => {
+  it('imports nothing but its own modules and the contract, which imports only itself', () => {
     expect(modules.sort()).toEqual([
       'edit-distance.ts',
       'facets.ts',
@@ -69,7 +71,6 @@ describe('edge/query under Deno', () => {
       'filter.ts',
       'fold.ts',
       'list-pack.ts',
-      'pack.ts',
       'parse.ts',
       'raw-json.ts',
       'search-index.ts',
@@ -80,12 +81,17 @@ describe('edge/query under Deno', () => {
     ]);
     for (const module of modules) {
       const imports = [...readFileSync(join(queryDir, module), 'utf8').matchAll(/^import[^'"]*['"]([^'"]+)['"]/gm)].map((m) => m[1]);
-      for (const target of imports) expect(target, `${module} imports ${target}`).toMatch(/^\.\/[a-z-]+\.ts$/);
+      for (const target of imports) expect(target, `${module} imports ${target}`).toMatch(/^(\.|\.\.\/\.\.\/contract)\/[a-z-]+\.ts$/);
+    }
+    for (const module of contractModules) {
+      const imports = [...readFileSync(join(contractDir, module), 'utf8').matchAll(/^import[^'"]*['"]([^'"]+)['"]/gm)].map((m) => m[1]);
+      for (const target of imports) expect(target, `contract/${module} imports ${target}`).toMatch(/^\.\/[a-z-]+\.ts$/);
     }
   });
 
   it('type-checks under Deno', async () => {
-    await run(deno, ['check', '--no-lock', '--no-config', ...modules.map((m) => join(queryDir, m))], { cwd: repoRoot, env: denoEnv });
+    const files = [...modules.map((m) => join(queryDir, m)), ...contractModules.map((m) => join(contractDir, m))];
+    await run(deno, ['check', '--no-lock', '--no-config', ...files], { cwd: repoRoot, env: denoEnv });
   });
 
   it('gives the answers Node gives', async () => {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { createHandler } from '../edge/handler.ts';
-import { filterIndexFile, listPackFile, pageFile, searchIndexFile, searchPackFile } from '../edge/layout.ts';
+import { filterIndexFile, listPackFile, pageFile, searchIndexFile, searchPackFile } from '../contract/layout.ts';
 import { baseUrl, CRITTERS, entry, FIXTURE, fixtureReader } from './support/query-fixture.ts';
 
 const handle = createHandler(fixtureReader(), { baseUrl });

@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { createResponder } from '../edge/handler.ts';
-import { idOfUrl, itemFile, listFile } from '../edge/layout.ts';
+import { idOfUrl, itemFile, listFile } from '../contract/layout.ts';
 import { foldText } from '../edge/query/fold.ts';
 import { diskReader } from '../generator/preview/disk-reader.ts';
 

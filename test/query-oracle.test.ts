@@ -16,12 +16,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createResponder } from '../edge/handler.ts';
-import { idOfUrl, itemFile, listFile, routesFile, type Routes } from '../edge/layout.ts';
+import { idOfUrl, itemFile, listFile, routesFile, type Routes } from '../contract/layout.ts';
 import { testConfig } from './support/config.ts';
 import { diskReader } from '../generator/preview/disk-reader.ts';
 import { seeded } from './support/seeded.ts';
 import { facetOf, orderedBy, summaryOf } from './support/query-rules.ts';
-import type { FullList } from '../edge/pagination.ts';
+import type { FullList } from '../contract/pagination.ts';
 
 const previewUrl = inject('previewUrl');
 const distDir = inject('distDir');

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TSchema } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { itemFile, metaFile } from '../edge/layout.ts';
+import { itemFile, metaFile } from '../contract/layout.ts';
 import { pick } from '../edge/query/fields.ts';
 import { badParameterBody, INTERNAL_BODY, METHOD_NOT_ALLOWED_BODY, REFUSED_BODIES, UNAVAILABLE_BODY } from '../edge/error-body.ts';
 import { parseValues } from '../edge/query/parse.ts';

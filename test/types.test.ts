@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { itemFile, metaFile, pageFile, routesFile, type Routes } from '../edge/layout.ts';
+import { itemFile, metaFile, pageFile, routesFile, type Routes } from '../contract/layout.ts';
 import { buildContract, pascalCase } from '../generator/artifacts/openapi.ts';
 import { TYPES_FILE, TYPES_ROUTE, typeDeclarations } from '../generator/artifacts/typescript-types.ts';
 import { readVocabularies } from '../generator/artifacts/query-contract.ts';

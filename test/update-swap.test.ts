@@ -10,7 +10,7 @@ import { cpSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { lockPath as repoLock, type Config } from '../generator/config.ts';
-import { changeReportFile, changesListFile, metaFile } from '../edge/layout.ts';
+import { changeReportFile, changesListFile, metaFile } from '../contract/layout.ts';
 import type { ChangeList } from '../generator/builder/change-reports.ts';
 import { readBuildStamp } from '../generator/builder/stamp.ts';
 import { linkTree } from '../generator/files/folders.ts';

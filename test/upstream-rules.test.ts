@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { parseCsv } from '../generator/import/csv.ts';
-import { itemFile } from '../edge/layout.ts';
+import { itemFile } from '../contract/layout.ts';
 import { testConfig } from './support/config.ts';
 
 const distDir = inject('distDir');

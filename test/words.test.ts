@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../generator/config.ts';
 
-const ROOTS = ['generator', 'edge', 'netlify', 'schemas', 'site'];
+const ROOTS = ['generator', 'contract', 'edge', 'netlify', 'schemas', 'site'];
 const DOCS = ['README.md', 'ARCHITECTURE.md', 'CONTRIBUTING.md', 'SPEED.md'];
 
 const files = (dir: string): string[] =>

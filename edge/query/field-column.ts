@@ -1,5 +1,5 @@
 /**
- * A field column as the build writes it (layout.ts `fieldColumnFile`): the value at one declared
+ * A field column as the build writes it (contract/layout.ts `fieldColumnFile`): the value at one declared
  * field of each listed item, in list order, as text lines (UTF-8), each entry's JSON text whole:
  *
  *   {"format":"field-column/3","kind":"creature","field":"types","count":1350}

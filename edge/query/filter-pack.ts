@@ -1,6 +1,6 @@
 /**
  * A kind's filter index as the build writes it (`v2/_query/filters/{kind}.bin`): a pack
- * (pack.ts) of format `filter-pack/2`, so that a cold start parses a small header and makes
+ * (contract/pack.ts) of format `filter-pack/2`, so that a cold start parses a small header and makes
  * typed-array views of the rest, where the JSON form of creature (351 kB) took 18.5 ms to parse
  * in a fresh Deno process.
  *
@@ -34,7 +34,7 @@ import {
   utf8Bytes,
   type PackFormat,
   type SectionBody,
-} from './pack.ts';
+} from '../../contract/pack.ts';
 
 export const FILTER_PACK_FORMAT = 'filter-pack/2';
 const SECTION_NAMES = ['ranges', 'ids', 'nameEnds', 'memberBounds', 'memberForms', 'members', 'names'] as const;
@@ -47,7 +47,7 @@ const NO_NUMBER = -0x80000000;
 const GAPS = 0;
 const BITSET = 1;
 
-/** The header's own fields (pack.ts adds the sections). */
+/** The header's own fields (contract/pack.ts adds the sections). */
 interface PackHeader {
   kind: string;
   count: number;

@@ -1,5 +1,5 @@
 /**
- * A kind's list as a query reads it (layout.ts `listPackFile`): a pack (pack.ts) of format
+ * A kind's list as a query reads it (contract/layout.ts `listPackFile`): a pack (contract/pack.ts) of format
  * `list-pack/2` holding each entry's id and name in list order, each name's rank among the names,
  * and, for each link the kind declares (creature's `species`), the id each entry's link leads to. Every list entry is
  * `{name, url}` or `{url}` with the URL `{base}/{kind}/{id}/`, so the entries are made from it
@@ -24,7 +24,7 @@
  * - `names`: UTF-8, the names one after the other.
  */
 import { textRanks } from './sort.ts';
-import { bytesOf, cutAt, decodePack, encodePack, isCount, utf8, utf8Bytes, type PackFormat } from './pack.ts';
+import { bytesOf, cutAt, decodePack, encodePack, isCount, utf8, utf8Bytes, type PackFormat } from '../../contract/pack.ts';
 
 export const LIST_PACK_FORMAT = 'list-pack/2';
 const SECTION_NAMES = ['ids', 'named', 'nameEnds', 'nameRanks', 'links', 'names'] as const;

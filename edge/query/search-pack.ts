@@ -4,7 +4,7 @@
  * typed-array views of it, instead of reading, decoding and parsing every kind's JSON file and
  * filling the columns entry by entry.
  *
- * The file is a pack (pack.ts) of format `search-pack/1`. Its header holds the languages and each
+ * The file is a pack (contract/pack.ts) of format `search-pack/1`. Its header holds the languages and each
  * kind (name, resources, translations, and the UTF-8 length of its own names and of its display
  * names); its sections are the int32 columns (resourceKind, resourceId, entryResource,
  * entryStart, signatures), the int8 column entryLanguage, and UTF-8 text (the joined folded
@@ -12,7 +12,7 @@
  * order). Reading checks the pack, then each section's size against the header, and throws an
  * Error naming what is wrong.
  */
-import { bytesOf, concat, decodePack, encodePack, isCount, utf8, utf8Bytes, type PackFormat, type SectionBody, type SectionType } from './pack.ts';
+import { bytesOf, concat, decodePack, encodePack, isCount, utf8, utf8Bytes, type PackFormat, type SectionBody, type SectionType } from '../../contract/pack.ts';
 import { entrySignatures, PackedText, type PackedKind, type PackedSearch } from './search-index.ts';
 
 export const SEARCH_PACK_FORMAT = 'search-pack/1';
@@ -32,7 +32,7 @@ const SECTIONS = {
 type SectionName = keyof typeof SECTIONS;
 const PACK: PackFormat<SectionName> = { format: SEARCH_PACK_FORMAT, label: 'search pack', sections: Object.keys(SECTIONS) as SectionName[] };
 
-/** The header's own fields (pack.ts adds the sections). */
+/** The header's own fields (contract/pack.ts adds the sections). */
 interface PackHeader {
   languages: string[];
   kinds: { kind: string; resources: number; translations: number; names: number; display: number }[];

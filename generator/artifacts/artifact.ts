@@ -5,7 +5,7 @@
  * written in the same all-or-nothing build. An artifact with a `route` is served at that path
  * (outside /v2/ too). The makers a build runs are listed in artifacts.ts.
  */
-import type { Meta, Routes } from '../../edge/layout.ts';
+import type { Meta, Routes } from '../../contract/layout.ts';
 import type { AnyResource } from '../resources/define.ts';
 
 export interface ArtifactContext {

@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { changeReportFile, changesListFile } from '../../edge/layout.ts';
+import { changeReportFile, changesListFile } from '../../contract/layout.ts';
 import type { ChangeReport } from '../../schemas/output/changes.ts';
 import type { ChangeList } from '../../schemas/output/change-list.ts';
 import { escapeHtml, tryLink } from './reference.ts';

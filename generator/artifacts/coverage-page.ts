@@ -3,7 +3,7 @@
  * cell's colour its share of items lacking the field. It is one real table: the number of each
  * cell is its hover title and, for screen readers, its visually hidden text.
  */
-import { coverageFile } from '../../edge/layout.ts';
+import { coverageFile } from '../../contract/layout.ts';
 import type { CoverageMap, KindCoverage } from '../../schemas/output/coverage.ts';
 import { escapeHtml } from './reference.ts';
 

@@ -3,7 +3,7 @@
  * small ones that need no module of their own.
  */
 import { CACHE_OK } from '../../edge/http.ts';
-import { API_PREFIX, DOWNLOADS_DIR, notFoundFile, type Meta, type Routes } from '../../edge/layout.ts';
+import { API_PREFIX, DOWNLOADS_DIR, notFoundFile, type Meta, type Routes } from '../../contract/layout.ts';
 import { COLLECTION_TABLE } from '../../edge/parameter-table.ts';
 import { collectionParams } from '../../edge/params.ts';
 import type { ArtifactMaker } from './artifact.ts';

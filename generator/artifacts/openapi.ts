@@ -13,7 +13,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Kind, Type, type Static, type TSchema } from '@sinclair/typebox';
-import { idOfUrl, listFile, queryShape, type Meta, type Routes } from '../../edge/layout.ts';
+import { idOfUrl, listFile, queryShape, type Meta, type Routes } from '../../contract/layout.ts';
 import * as asOfSchemas from '../../schemas/output/as-of.ts';
 import { AS_OF_ITEMS, AsOfNotFound, Matchups } from '../../schemas/output/as-of.ts';
 import * as battle from '../../schemas/output/battle.ts';
@@ -91,7 +91,7 @@ export const outputSchemaModules: Readonly<Record<string, Readonly<Record<string
   'as-of': asOfSchemas,
 };
 
-/** `GET {base}/meta/`: what was built (edge/layout.ts `Meta`, which the handler reads). */
+/** `GET {base}/meta/`: what was built (contract/layout.ts `Meta`, which the handler reads). */
 export const MetaSchema = Type.Object(
   {
     upstream_commit: Type.String({

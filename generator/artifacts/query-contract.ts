@@ -1,7 +1,7 @@
 /**
  * The query side of the contract: what the OpenAPI document and the TypeScript types
  * say about a collection's filters, batches, `q`, `fields` and `GET /v2/search/`. Everything is
- * read from the routing table's `queries` (edge/layout.ts `QueryShape`) and, for the values a
+ * read from the routing table's `queries` (contract/layout.ts `QueryShape`) and, for the values a
  * filter takes, from the target kind's list in the build's output, so the documents describe
  * the parameters the request logic answers and nothing else.
  *
@@ -13,7 +13,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
-import { idOfUrl, listFile, type QueryShape, type Routes } from '../../edge/layout.ts';
+import { idOfUrl, listFile, type QueryShape, type Routes } from '../../contract/layout.ts';
 import type { FacetValue } from '../../edge/query/facets.ts';
 import type { BadParameterBody, ErrorBody as ErrorBodyType } from '../../edge/error-body.ts';
 import type { RangeSummary } from '../../edge/query/summary.ts';

@@ -4,7 +4,7 @@
  * JSON Schemas (openapi.ts `buildContract`), the same ones the OpenAPI document and the `.d.ts`
  * carry, so the page says what the schemas say. Pure functions: the caller reads the files.
  */
-import type { Routes } from '../../edge/layout.ts';
+import type { Routes } from '../../contract/layout.ts';
 import { RESOURCE_SUMMARIES } from '../../schemas/output/summaries.ts';
 import {
   AS_OF_NOT_FOUND,

@@ -9,7 +9,7 @@
  * per-definition boilerplate comments or a formatter pass. A keyword it does not know stops it,
  * so a schema it cannot express never becomes a type that accepts too much.
  */
-import { queryShape, type Routes } from '../../edge/layout.ts';
+import { queryShape, type Routes } from '../../contract/layout.ts';
 import { pathsBelow } from '../../edge/list-fields.ts';
 import {
   collectionEntries,

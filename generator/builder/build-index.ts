@@ -3,7 +3,7 @@
  * result and where the gzip members of every bulk file and of the archive lie (archive.ts).
  */
 import { join } from 'node:path';
-import { buildIndexFile } from '../../edge/layout.ts';
+import { buildIndexFile } from '../../contract/layout.ts';
 import { readJsonIfThere } from '../files/folders.ts';
 import type { GzipMember } from './archive.ts';
 

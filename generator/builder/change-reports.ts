@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { changeReportFile, changesListFile } from '../../edge/layout.ts';
+import { changeReportFile, changesListFile } from '../../contract/layout.ts';
 import { validatorFor } from '../../schemas/ajv.ts';
 import type { Static } from '@sinclair/typebox';
 import { ChangeReport, ChangeSummary } from '../../schemas/output/changes.ts';

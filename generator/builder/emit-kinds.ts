@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import type { TSchema } from '@sinclair/typebox';
 import { validatorFor } from '../../schemas/ajv.ts';
-import type { FullList, ListEntry } from '../../edge/pagination.ts';
+import type { FullList, ListEntry } from '../../contract/pagination.ts';
 import { allKinds, type KindName, type RecordOf } from '../model/kinds.ts';
 import type { AnyResource } from '../resources/define.ts';
 import { resourceUrl, type BuildContext, type Media } from '../resources/context.ts';

@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bulkFile, itemFile, subresourceFile } from '../../edge/layout.ts';
+import { bulkFile, itemFile, subresourceFile } from '../../contract/layout.ts';
 import { memberSource } from './archive.ts';
 import type { KindResult } from './build-index.ts';
 import { BuildError } from '../build-error.ts';
@@ -18,7 +18,7 @@ import { kindFiles, type AnyRecord, type KindFileInput, type KindFileMaker, type
 import type { Output } from './output.ts';
 import type { QueryFacts } from '../indexes/query-facts.ts';
 import type { RecordFacts } from '../indexes/query-index.ts';
-import { asOfDocumentFile } from '../../edge/as-of/facts.ts';
+import { asOfDocumentFile } from '../../contract/as-of-facts.ts';
 import { hasAsOfDocument, hasAsOfFacts, readAsOfFacts, type KeptFacts } from '../indexes/as-of.ts';
 
 /** The served build's result for a kind and its records, when writing onto a copy. */

@@ -2,7 +2,7 @@
  * The assembly of the build's small index documents from the kinds it wrote: the routing
  * table (`_routes.json`), the root index and meta (`GET /v2/meta/`).
  */
-import { archiveFile, bulkFile, type Meta, type Routes } from '../../edge/layout.ts';
+import { archiveFile, bulkFile, type Meta, type Routes } from '../../contract/layout.ts';
 import type { AnyResource } from '../resources/define.ts';
 import type { KindResult } from './build-index.ts';
 import { changeUrl } from './change-reports.ts';

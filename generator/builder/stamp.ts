@@ -5,7 +5,7 @@
  * find out, and by a data update to find the tables the served build read.
  */
 import { join } from 'node:path';
-import { buildStampFile } from '../../edge/layout.ts';
+import { buildStampFile } from '../../contract/layout.ts';
 import { readJsonIfThere } from '../files/folders.ts';
 
 export interface BuildStamp {

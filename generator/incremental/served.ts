@@ -5,7 +5,7 @@
  * copy instead of making one while the user waits.
  */
 import { promises as fsp, renameSync, rmSync } from 'node:fs';
-import { API_PREFIX } from '../../edge/layout.ts';
+import { API_PREFIX } from '../../contract/layout.ts';
 import { archiveEntries, type ArchiveEntry } from '../builder/archive.ts';
 import { BuildError } from '../build-error.ts';
 import { folderIdentity, linkTree, linkTreeAsync, swapOut } from '../files/folders.ts';

@@ -5,7 +5,7 @@
  * generation as of its last version group (the generation's own `{v}`).
  */
 import { join } from 'node:path';
-import { AS_OF_FACT_KINDS, asOfFactsFile, asOfMoveNamesFile, type FactKind, type FactsFile, type MoveNamesFile } from '../../edge/as-of/facts.ts';
+import { AS_OF_FACT_KINDS, asOfFactsFile, asOfMoveNamesFile, type FactKind, type FactsFile, type MoveNamesFile } from '../../contract/as-of-facts.ts';
 import { worldOfFacts, type AsOfWorld } from '../../edge/as-of/world.ts';
 import type { VersionGroup } from '../../edge/as-of/versions.ts';
 import type { AsOfDisagreement } from '../../schemas/output/coverage.ts';

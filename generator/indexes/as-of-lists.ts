@@ -1,5 +1,5 @@
 /**
- * The lists as of each version group (edge/as-of/facts.ts `ListViewsFile`), made once every
+ * The lists as of each version group (contract/as-of-facts.ts `ListViewsFile`), made once every
  * kind's files are written, from what the build wrote: the as-of facts, the creatures' stats,
  * each kind's list, and today's field columns. Each view is the one as-of-views.ts makes
  * (the same rules as the as-of items); made here, a list as of a game reads a few small files
@@ -24,7 +24,7 @@ import {
   type StatsFile,
   type ViewFile,
   AS_OF_KINDS,
-} from '../../edge/as-of/facts.ts';
+} from '../../contract/as-of-facts.ts';
 import {
   learnedByGroup,
   listView,
@@ -39,8 +39,8 @@ import {
 } from './as-of-views.ts';
 import { worldOfFacts, type AsOfWorld } from '../../edge/as-of/world.ts';
 import type { VersionGroup } from '../../edge/as-of/versions.ts';
-import { fieldColumnFile, filterIndexFile, idOfUrl, listFile } from '../../edge/layout.ts';
-import type { FullList } from '../../edge/pagination.ts';
+import { fieldColumnFile, filterIndexFile, idOfUrl, listFile } from '../../contract/layout.ts';
+import type { FullList } from '../../contract/pagination.ts';
 import { encodeColumnPatch, entryTexts } from '../../edge/query/field-column.ts';
 import { decodeFilterPack, encodeFilterPack, type RangeColumns } from '../../edge/query/filter-pack.ts';
 import { positionGaps } from '../../edge/query/filter.ts';

@@ -1,5 +1,5 @@
 /**
- * What the build keeps for answers "as of a game" (edge/as-of/facts.ts says the shapes and the
+ * What the build keeps for answers "as of a game" (contract/as-of-facts.ts says the shapes and the
  * files): each record's facts, and the as-of document of a creature or a move. A move's (and
  * every other kind's facts) are read off its item document while it is in hand
  * (builder/emit-kinds.ts), like the query and coverage facts; a creature's are made from its
@@ -33,8 +33,8 @@ import {
   type Relations,
   type SlotAbility,
   type SlotType,
-} from '../../edge/as-of/facts.ts';
-import { idOfUrl } from '../../edge/layout.ts';
+} from '../../contract/as-of-facts.ts';
+import { idOfUrl } from '../../contract/layout.ts';
 import { join } from 'node:path';
 import type { BuildContext } from '../resources/context.ts';
 import { movesByMove } from '../resources/creatures/creature.ts';

@@ -4,7 +4,7 @@
  * back for the records it does not make again.
  */
 import { join } from 'node:path';
-import { coverageFile } from '../../edge/layout.ts';
+import { coverageFile } from '../../contract/layout.ts';
 import type { CoverageMap } from '../../schemas/output/coverage.ts';
 import { BuildError } from '../build-error.ts';
 import { readJsonIfThere } from '../files/folders.ts';

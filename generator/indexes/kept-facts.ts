@@ -4,7 +4,7 @@
  * not touch.
  */
 import { join } from 'node:path';
-import type { QueryShape } from '../../edge/layout.ts';
+import type { QueryShape } from '../../contract/layout.ts';
 import { BuildError } from '../build-error.ts';
 import { readJsonIfThere } from '../files/folders.ts';
 import { queryFactsFile, type QueryFacts } from './query-facts.ts';

@@ -11,7 +11,7 @@
  * item, which is what the request side will answer for `fields=`.
  */
 import type { TSchema } from '@sinclair/typebox';
-import { linkOf, type QueryShape } from '../../edge/layout.ts';
+import { linkOf, type QueryShape } from '../../contract/layout.ts';
 import { QUERYABLE_COLLECTION_PARAMS } from '../../edge/params.ts';
 import { compileFields, nestFields, project, type FieldTree, type Json } from '../../edge/query/fields.ts';
 import { jsonBytes, RawJson } from '../../edge/query/raw-json.ts';
@@ -58,7 +58,7 @@ const compiled = new WeakMap<object, KindQuery>();
 /**
  * The one conversion of a resource's query declaration (generator/resources/query.ts
  * `QueryDecl`): the kind's `KindQuery`, made once per resource, whose `shape` is what the
- * routing table, the request logic and the contract read (edge/layout.ts `QueryShape`).
+ * routing table, the request logic and the contract read (contract/layout.ts `QueryShape`).
  */
 export function kindQuery(resource: AnyResource): KindQuery {
   let query = compiled.get(resource);

@@ -13,7 +13,7 @@ import type { Json } from '../../edge/query/fields.ts';
 import { positionGaps, type FilterIndexFile, type FilterValueRow } from '../../edge/query/filter.ts';
 import { makeSearchKind, packSearchFiles, SEARCH_INDEX_FORMAT, type SearchIndexFile } from '../../edge/query/search-index.ts';
 import { encodeSearchPack } from '../../edge/query/search-pack.ts';
-import { idOfUrl, type QueryShape } from '../../edge/layout.ts';
+import { idOfUrl, type QueryShape } from '../../contract/layout.ts';
 import { encodeListPack } from '../../edge/query/list-pack.ts';
 import type { QueryFacts } from './query-facts.ts';
 

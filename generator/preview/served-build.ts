@@ -7,7 +7,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createResponder } from '../../edge/handler.ts';
 import type { Reply, RequestLike, Respond } from '../../edge/http.ts';
-import { buildStampFile } from '../../edge/layout.ts';
+import { buildStampFile } from '../../contract/layout.ts';
 import { readBuildStamp } from '../builder/stamp.ts';
 import { compression, CompressionCache } from './compression.ts';
 import { diskReader } from './disk-reader.ts';

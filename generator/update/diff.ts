@@ -14,7 +14,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { bulkFile, itemFile, rootFile } from '../../edge/layout.ts';
+import { bulkFile, itemFile, rootFile } from '../../contract/layout.ts';
 import type { GzipMember } from '../builder/archive.ts';
 import { readIfThere, readJsonIfThere } from '../files/folders.ts';
 import { inServedOrder, readBuildIndex, type KindResult } from '../builder/build-index.ts';

@@ -12,7 +12,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { idOfUrl, itemFile, listFile } from '../../edge/layout.ts';
+import { idOfUrl, itemFile, listFile } from '../../contract/layout.ts';
 
 export type Doc = Record<string, unknown>;
 export interface Link {

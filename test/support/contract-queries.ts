@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { listFile, metaFile, routesFile, type QueryShape, type Routes } from '../../edge/layout.ts';
+import { listFile, metaFile, routesFile, type QueryShape, type Routes } from '../../contract/layout.ts';
 import { buildContract, exampleFromList, openApiDocument, type JsonSchema } from '../../generator/artifacts/openapi.ts';
 import { readVocabularies, type Vocabularies } from '../../generator/artifacts/query-contract.ts';
 import { allResources } from '../../generator/resources/index.ts';

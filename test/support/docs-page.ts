@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { itemFile, listFile } from '../../edge/layout.ts';
+import { itemFile, listFile } from '../../contract/layout.ts';
 
 export const origin = inject('cutPreviewUrl');
 export const base = inject('baseUrl');

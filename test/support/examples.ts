@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pinnedCommit, repoRoot } from '../../generator/config.ts';
-import { itemFile, rootFile, subresourceFile } from '../../edge/layout.ts';
+import { itemFile, rootFile, subresourceFile } from '../../contract/layout.ts';
 
 /**
  * The upstream's responses at its commit 0d8fe2bf (the team's first pin), committed as fixtures

@@ -25,8 +25,8 @@ import {
   subresourceFile,
   type Meta,
   type Routes,
-} from '../../edge/layout.ts';
-import type { FullList, ListEntry } from '../../edge/pagination.ts';
+} from '../../contract/layout.ts';
+import type { FullList, ListEntry } from '../../contract/pagination.ts';
 import { SPOOFED_HEADERS } from '../../netlify/deploy-checks.ts';
 import { creatureAsOf, TODAY, typesAsOf, World, type Doc, type Era } from './as-of-oracle.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The packed files' container as tests tamper with it (edge/query/pack.ts): the JSON header's
+ * The packed files' container as tests tamper with it (contract/pack.ts): the JSON header's
  * length at byte 16, the header from byte 20.
  */
 import { expect } from 'vitest';

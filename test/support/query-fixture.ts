@@ -20,8 +20,8 @@ import {
   searchIndexFile,
   searchPackFile,
   type Routes,
-} from '../../edge/layout.ts';
-import { paginate, type FullList } from '../../edge/pagination.ts';
+} from '../../contract/layout.ts';
+import { paginate, type FullList } from '../../contract/pagination.ts';
 import { encodeListPack } from '../../edge/query/list-pack.ts';
 import { encodeFieldColumn, isNamesField, languagesOf, onlyLanguage } from '../../edge/query/field-column.ts';
 import type { Json } from '../../edge/query/fields.ts';

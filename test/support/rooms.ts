@@ -8,7 +8,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { repoRoot } from '../../generator/config.ts';
 
 /** The folders whose files are rooms' files. */
-export const SOURCE_ROOTS = ['generator', 'edge', 'netlify', 'schemas', 'site'];
+export const SOURCE_ROOTS = ['generator', 'contract', 'edge', 'netlify', 'schemas', 'site'];
 
 export const sourceFiles = (dir: string): string[] =>
   readdirSync(dir).flatMap((name) => {
@@ -17,7 +17,7 @@ export const sourceFiles = (dir: string): string[] =>
     return /\.(ts|mjs|js)$/.test(name) ? [path] : [];
   });
 
-/** The room a file of the repository lives in: a folder of generator/ (a file directly under it is a room of its own), edge/, edge/query/ or edge/as-of/, or a top folder. */
+/** The room a file of the repository lives in: a folder of generator/ (a file directly under it is a room of its own), edge/, edge/query/ or edge/as-of/, or a top folder (contract/, netlify/, schemas/, site/). */
 export function roomOf(file: string): string {
   const parts = relative(repoRoot, file).split('/');
   if (parts[0] === 'generator') return parts.length === 2 ? parts.join('/') : `generator/${parts[1]}`;

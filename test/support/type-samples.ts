@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { itemFile, listFile, metaFile, notFoundFile, pageFile, rootFile, subresourceFile, type Routes } from '../../edge/layout.ts';
+import { itemFile, listFile, metaFile, notFoundFile, pageFile, rootFile, subresourceFile, type Routes } from '../../contract/layout.ts';
 import { pascalCase } from '../../generator/artifacts/openapi.ts';
 
 export interface Sample {
