@@ -181,7 +181,7 @@ export const asOfDocumentFile = (kind: DocumentKind, key: string | number): stri
  * where it shows. Files are named by a hash of their bytes: version groups whose views are the
  * same share one, and views whose patches are the same share those. A creature list's
  * `move` filter as of the game, read only by a query that asks for it, is a file of its own
- * (`asOfMoveFilterFile`: a filter pack holding that one filter, edge/query/filter-pack.ts).
+ * (`asOfMoveFilterFile`: a filter pack holding that one filter, contract/filter-pack.ts).
  */
 export interface ListViewsFile {
   kind: string;
@@ -205,7 +205,7 @@ export interface MadeAgainst {
 export interface ViewFile {
   /** how many entries the kind's list holds (today's) */
   count: number;
-  /** value filters whose members changed: rows `[name, id, gaps between the list positions]` by id (filter.ts `positionGaps`) */
+  /** value filters whose members changed: rows `[name, id, gaps between the list positions]` by id (filter-pack.ts `positionGaps`) */
   values: Array<[filter: string, rows: Array<[name: string, id: number, gaps: number[]]>]>;
   /** today's range columns where they changed: the positions, ascending, and each one's number then (null for none) */
   ranges: Array<[range: string, positions: number[], values: Array<number | null>]>;

@@ -79,9 +79,9 @@ export const pageFile = (kind: string, offset: number) => `${API_PREFIX}/_pages/
  * the request logic for filters, `q`, `fields` and `GET /v2/search/`. Positions in them are
  * positions in the kind's list (`listFile`), so results come out in list order.
  */
-/** FilterIndexFile (edge/query/filter.ts) packed (edge/query/filter-pack.ts): each value filter's members and each range filter's column. */
+/** FilterIndexFile (edge/query/filter.ts) packed (contract/filter-pack.ts): each value filter's members and each range filter's column. */
 export const filterIndexFile = (kind: string) => `${API_PREFIX}/_query/filters/${kind}.bin`;
-/** The kind's list packed (edge/query/list-pack.ts): each entry's id and name, and where its links lead. */
+/** The kind's list packed (contract/list-pack.ts): each entry's id and name, and where its links lead. */
 export const listPackFile = (kind: string) => `${API_PREFIX}/_query/lists/${kind}.bin`;
 /** SearchIndexFile (edge/query/search-index.ts) holding this one kind; none for kinds without names. */
 export const searchIndexFile = (kind: string) => `${API_PREFIX}/_query/search/${kind}.json`;

@@ -15,7 +15,7 @@ import type { VersionGroup } from './as-of/versions.ts';
 import type { ColumnReader } from './query/field-column.ts';
 import { fieldColumnFile, filterIndexFile } from '../contract/layout.ts';
 import { FilterIndex } from './query/filter.ts';
-import type { PackedFilters, PackedValueFilter } from './query/filter-pack.ts';
+import type { PackedFilters, PackedValueFilter } from '../contract/filter-pack.ts';
 
 /** The collection of `kind` as of the version group `vg` (`v` as the path names it). */
 export async function collectionAsOf(build: BuildFiles, vg: VersionGroup, v: string, kind: string, params: URLSearchParams): Promise<Answer> {

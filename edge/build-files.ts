@@ -28,8 +28,8 @@ import {
 import type { FullList, ListEntry } from '../contract/pagination.ts';
 import { FieldColumn, PatchedColumn, type ColumnReader } from './query/field-column.ts';
 import { FilterIndex } from './query/filter.ts';
-import { decodeFilterPack, type PackedFilters } from './query/filter-pack.ts';
-import { decodeListPack, type ListPack } from './query/list-pack.ts';
+import { decodeFilterPack, type PackedFilters } from '../contract/filter-pack.ts';
+import { decodeListPack, type ListPack } from '../contract/list-pack.ts';
 import { firstAtLeast } from '../contract/pack.ts';
 import type { SearchIndexFile } from './query/search-index.ts';
 import { decodeSearchPack } from './query/search-pack.ts';
@@ -297,7 +297,7 @@ export function looksWhole(bytes: Uint8Array): boolean {
 }
 
 /**
- * A kind's list as a query reads it, from its packed form (edge/query/list-pack.ts): how many
+ * A kind's list as a query reads it, from its packed form (contract/list-pack.ts): how many
  * entries, each entry made when asked, positions by id and by name. Made on a cold start for
  * every list a query touches, so it is compact: the ids searched by halves in a typed array, the
  * names decoded and mapped only when first asked.

@@ -14,7 +14,7 @@ import { queryShape, type QueryShape, type Routes } from '../contract/layout.ts'
 import type { ListEntry } from '../contract/pagination.ts';
 import { isNamesField, onlyLanguage, type ColumnReader } from './query/field-column.ts';
 import { compileFields, defineKey, nestField, project, type FieldTree, type PartObject } from './query/fields.ts';
-import { NO_LINK } from './query/list-pack.ts';
+import { NO_LINK } from '../contract/list-pack.ts';
 import type { Parsed } from './query/parse.ts';
 import { isText, type JsonPart } from './query/raw-json.ts';
 
@@ -77,7 +77,7 @@ function linkIds(keys: ListKeys, kind: string, field: string): Int32Array {
 
 /**
  * The asked paths the kind's own columns answer: all but those only a followed link's target
- * answers (`species.names`), whose link the list pack already holds (edge/query/list-pack.ts).
+ * answers (`species.names`), whose link the list pack already holds (contract/list-pack.ts).
  */
 function ownPathsAsked(paths: readonly string[], followed: readonly FollowedLink[]): string[] {
   const linked = new Set(followed.flatMap((link) => link.rest.map((rest) => `${link.field}.${rest}`)));

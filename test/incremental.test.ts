@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { fileHashes } from './support/files.ts';
 import { changeReportFile, changesListFile, filterIndexFile, metaFile, searchIndexFile, searchPackFile } from '../contract/layout.ts';
-import { decodeFilterPack, unpackFilterIndex } from '../edge/query/filter-pack.ts';
+import { decodeFilterPack, unpackFilterIndex } from '../contract/filter-pack.ts';
 import { runBuild } from '../generator/builder/build.ts';
 import { runImport } from '../generator/import/import.ts';
 import { DataError } from '../generator/import/tables.ts';

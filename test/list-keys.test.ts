@@ -1,6 +1,6 @@
 /**
  * The compact lookups a cold start makes for every list a query touches (edge/build-files.ts
- * `ListKeys` over the packed list, edge/query/list-pack.ts: ids searched by halves in a typed
+ * `ListKeys` over the packed list, contract/list-pack.ts: ids searched by halves in a typed
  * array, names decoded and mapped on first use, names ranked at build time by edge/query/sort.ts
  * `textRanks`), against the
  * plain definitions: the list's own entries, a map of ids and of names (the last entry of a key
@@ -10,8 +10,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ListKeys } from '../edge/build-files.ts';
-import { decodeListPack, encodeListPack, NO_LINK } from '../edge/query/list-pack.ts';
-import { textRanks } from '../edge/query/sort.ts';
+import { decodeListPack, encodeListPack, NO_LINK } from '../contract/list-pack.ts';
+import { textRanks } from '../contract/list-pack.ts';
 import { withPackHeader } from './support/pack.ts';
 
 const BASE = 'https://x.test/v2';

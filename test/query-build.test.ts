@@ -28,10 +28,11 @@ import {
   type Routes,
 } from '../contract/layout.ts';
 import type { FullList } from '../contract/pagination.ts';
-import { FilterIndex, type FilterIndexFile } from '../edge/query/filter.ts';
+import type { FilterIndexFile } from '../contract/filter-pack.ts';
+import { FilterIndex } from '../edge/query/filter.ts';
 import { FieldColumn, isNamesField } from '../edge/query/field-column.ts';
-import { decodeFilterPack, unpackFilterIndex } from '../edge/query/filter-pack.ts';
-import { decodeListPack, NO_LINK } from '../edge/query/list-pack.ts';
+import { decodeFilterPack, unpackFilterIndex } from '../contract/filter-pack.ts';
+import { decodeListPack, NO_LINK } from '../contract/list-pack.ts';
 import { jsonBytes } from '../edge/query/raw-json.ts';
 import { ListKeys } from '../edge/build-files.ts';
 import { foldText } from '../edge/query/fold.ts';

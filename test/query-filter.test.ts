@@ -1,8 +1,9 @@
 /** Filtering over indexes (edge/query/filter.ts): any-of within a filter, all-of across filters, ranges and batches, against a brute-force oracle. */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { FilterIndex, positionGaps, type FilterIndexFile } from '../edge/query/filter.ts';
-import { decodeFilterPack, encodeFilterPack, unpackFilterIndex } from '../edge/query/filter-pack.ts';
+import { positionGaps, type FilterIndexFile } from '../contract/filter-pack.ts';
+import { FilterIndex } from '../edge/query/filter.ts';
+import { decodeFilterPack, encodeFilterPack, unpackFilterIndex } from '../contract/filter-pack.ts';
 import { parseValues } from '../edge/query/parse.ts';
 import { packHeader, withPackHeader } from './support/pack.ts';
 
@@ -183,7 +184,7 @@ describe('FilterIndex', () => {
   });
 });
 
-describe('the packed filter index (edge/query/filter-pack.ts)', () => {
+describe('the packed filter index (contract/filter-pack.ts)', () => {
   const item = fc.record({
     elements: fc.subarray(ELEMENTS.map(([name]) => name)),
     rare: fc.boolean(),

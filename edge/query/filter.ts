@@ -2,7 +2,7 @@
  * Filtering a collection over its precomputed indexes: which items of a kind's list match every
  * filter asked (`type=fire,water&generation=3&speed=100..`), in list order.
  *
- * The build makes one `FilterIndexFile` per kind and writes it packed (filter-pack.ts: typed
+ * The build makes one `FilterIndexFile` per kind and writes it packed (contract/filter-pack.ts: typed
  * columns, a small header to parse). A value filter lists its values, each with
  * the list positions of its members as gaps between sorted positions (`[3, 1, 2]` is positions
  * 3, 4, 6: small numbers, which gzip well). A range filter holds one number per item (null when
@@ -16,32 +16,8 @@
  * out in ascending position, which is list order. For 1,500 items a bitset is 47 words.
  */
 import type { ValueCount } from './facets.ts';
-import type { PackedFilters, PackedValueFilter } from './filter-pack.ts';
+import type { PackedFilters, PackedValueFilter } from '../../contract/filter-pack.ts';
 import type { IntegerRange, Vocabulary } from './parse.ts';
-
-/** One value of a value filter: its name, its id (null when the value has none) and its members as position gaps. */
-export type FilterValueRow = [name: string, id: number | null, gaps: number[]];
-
-/**
- * A kind's filter index in the build's form (generator/indexes/query-index.ts `filterIndex`): the
- * build writes it packed (filter-pack.ts `encodeFilterPack`), and `unpackFilterIndex` gives it
- * back from a packed file.
- */
-export interface FilterIndexFile {
-  format: 'filter-index/1';
-  kind: string;
-  /** items in the kind's list */
-  count: number;
-  /**
-   * value filters by parameter name, with what the parameter is about (`a type`) for 400 bodies.
-   * Only values some item holds are listed; `target`, when given, is the kind whose every name
-   * and id is a valid value (one no item holds matches nothing: a 200 with count 0, not a 400).
-   * Yes/no filters have no target and the values `false` (id 0) and `true` (id 1).
-   */
-  values: Record<string, { about: string; target?: string; values: FilterValueRow[] }>;
-  /** range filters by parameter name: one number or null per item, in list order */
-  ranges: Record<string, (number | null)[]>;
-}
 
 /** What a request asks, after params.ts resolved it: keys are positions in a filter's `values`. */
 export interface FilterQuery {
@@ -256,9 +232,4 @@ function intersect(a: Bitset | null, b: Bitset): Bitset {
 
 function* allPositions(count: number): Generator<number> {
   for (let p = 0; p < count; p++) yield p;
-}
-
-/** The gaps a build writes for sorted positions: the first position, then each difference minus one. */
-export function positionGaps(sortedPositions: readonly number[]): number[] {
-  return sortedPositions.map((p, i) => (i === 0 ? p : p - sortedPositions[i - 1]! - 1));
 }

@@ -52,24 +52,3 @@ export function rankColumn(ranks: Int32Array): Float64Array {
   for (let p = 0; p < ranks.length; p++) column[p] = ranks[p]! < 0 ? NaN : ranks[p]!;
   return column;
 }
-
-/** Texts as sort ranks: equal texts share a rank, a missing text is NaN. */
-export function textRanks(texts: ReadonlyArray<string | undefined>): Float64Array {
-  const ranks = new Float64Array(texts.length).fill(NaN);
-  // the positions with a text, in the texts' order: one typed array, no set or map of the texts (made on a cold start)
-  let named = 0;
-  for (const text of texts) if (text !== undefined) named++;
-  const order = new Int32Array(named);
-  for (let p = 0, at = 0; p < texts.length; p++) if (texts[p] !== undefined) order[at++] = p;
-  order.sort((a, b) => {
-    const x = texts[a]!,
-      y = texts[b]!;
-    return x < y ? -1 : x > y ? 1 : 0;
-  });
-  let rank = -1;
-  for (let i = 0; i < order.length; i++) {
-    if (i === 0 || texts[order[i]!] !== texts[order[i - 1]!]) rank++;
-    ranks[order[i]!] = rank;
-  }
-  return ranks;
-}

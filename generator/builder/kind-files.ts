@@ -15,7 +15,7 @@ import {
   type QueryShape,
 } from '../../contract/layout.ts';
 import { paginate, type FullList } from '../../contract/pagination.ts';
-import { encodeFilterPack } from '../../edge/query/filter-pack.ts';
+import { encodeFilterPack } from '../../contract/filter-pack.ts';
 import { coverageFactsBody, coverageFactsFile } from '../indexes/coverage-facts.ts';
 import type { CoverageFacts } from '../indexes/coverage.ts';
 import { keptFactsFile } from '../indexes/kept-facts.ts';

@@ -42,8 +42,8 @@ import type { VersionGroup } from '../../edge/as-of/versions.ts';
 import { fieldColumnFile, filterIndexFile, idOfUrl, listFile } from '../../contract/layout.ts';
 import type { FullList } from '../../contract/pagination.ts';
 import { encodeColumnPatch, entryTexts } from '../../edge/query/field-column.ts';
-import { decodeFilterPack, encodeFilterPack, type RangeColumns } from '../../edge/query/filter-pack.ts';
-import { positionGaps } from '../../edge/query/filter.ts';
+import { decodeFilterPack, encodeFilterPack, type RangeColumns } from '../../contract/filter-pack.ts';
+import { positionGaps } from '../../contract/filter-pack.ts';
 
 /** The file an input of a view's part is (besides the kind's list and today's columns of its fields). */
 const inputFile = (input: ViewInput): string => (input === 'stats' ? asOfStatsFile : input === 'learnsets' ? asOfLearnsetFile : asOfFactsFile(input));
@@ -300,7 +300,7 @@ function servedGroup(served: ListViewsFile, vg: VersionGroup): ListViewsFile['gr
 /** A value filter's rows with gaps between positions, as `ViewFile` `values` (and a move filter file) holds them. */
 const withGaps = (rows: ValueRows): ViewFile['values'][number][1] => rows.map(([name, id, positions]) => [name, id, positionGaps(positions)]);
 
-/** A list's `move` filter as of the game, packed as today's filters are (edge/query/filter-pack.ts): one value filter by move id, no names, no ranges. */
+/** A list's `move` filter as of the game, packed as today's filters are (contract/filter-pack.ts): one value filter by move id, no names, no ranges. */
 function moveFilterPack(kind: string, count: number, rows: ViewFile['values'][number][1]): Uint8Array {
   return encodeFilterPack({
     format: 'filter-index/1',

@@ -10,11 +10,11 @@
 import { createHash } from 'node:crypto';
 import { encodeFieldColumnTexts, isNamesField, languagesOf, onlyLanguage } from '../../edge/query/field-column.ts';
 import type { Json } from '../../edge/query/fields.ts';
-import { positionGaps, type FilterIndexFile, type FilterValueRow } from '../../edge/query/filter.ts';
+import { positionGaps, type FilterIndexFile, type FilterValueRow } from '../../contract/filter-pack.ts';
 import { makeSearchKind, packSearchFiles, SEARCH_INDEX_FORMAT, type SearchIndexFile } from '../../edge/query/search-index.ts';
 import { encodeSearchPack } from '../../edge/query/search-pack.ts';
 import { idOfUrl, type QueryShape } from '../../contract/layout.ts';
-import { encodeListPack } from '../../edge/query/list-pack.ts';
+import { encodeListPack } from '../../contract/list-pack.ts';
 import type { QueryFacts } from './query-facts.ts';
 
 /** A record with its query facts (in the index files: a listed one, arrays in list order). */
@@ -79,7 +79,7 @@ export function searchIndex(kind: string, listed: readonly RecordFacts[], byLang
 }
 
 /**
- * The kind's list packed (edge/query/list-pack.ts): each listed record's id and name (the list's
+ * The kind's list packed (contract/list-pack.ts): each listed record's id and name (the list's
  * entries are made from them: `kindList`), and each declared link's target id. Throws naming the
  * entry whose link is neither null nor a link: the pack could not give it back.
  */

@@ -22,12 +22,12 @@ import {
   type Routes,
 } from '../../contract/layout.ts';
 import { paginate, type FullList } from '../../contract/pagination.ts';
-import { encodeListPack } from '../../edge/query/list-pack.ts';
+import { encodeListPack } from '../../contract/list-pack.ts';
 import { encodeFieldColumn, isNamesField, languagesOf, onlyLanguage } from '../../edge/query/field-column.ts';
 import type { Json } from '../../edge/query/fields.ts';
-import { positionGaps, type FilterIndexFile } from '../../edge/query/filter.ts';
+import { positionGaps, type FilterIndexFile } from '../../contract/filter-pack.ts';
 import { makeSearchKind, packSearchFiles, type SearchIndexFile } from '../../edge/query/search-index.ts';
-import { encodeFilterPack } from '../../edge/query/filter-pack.ts';
+import { encodeFilterPack } from '../../contract/filter-pack.ts';
 import { encodeSearchPack } from '../../edge/query/search-pack.ts';
 
 export const baseUrl = 'https://example.test/v2';

@@ -17,14 +17,13 @@
  * - `nameEnds`: int32, where each entry's name ends in `names`, in UTF-16 units (an entry
  *   without a name ends where the one before does);
  * - `nameRanks`: int32, each entry's name's place among the list's distinct names in code-point
- *   order (edge/query/sort.ts `textRanks`), -1 where it has none: what `sort=name` orders by.
+ *   order (`textRanks`, below), -1 where it has none: what `sort=name` orders by.
  *   Ranked at build time, as a new process's first answer sorting by name decoded every name and
  *   sorted them (about 3 ms and 140 page faults of it, for creature's);
  * - `links`: int32, each link's target ids in turn (count each), -2^31 where there is none;
  * - `names`: UTF-8, the names one after the other.
  */
-import { textRanks } from './sort.ts';
-import { bytesOf, cutAt, decodePack, encodePack, isCount, utf8, utf8Bytes, type PackFormat } from '../../contract/pack.ts';
+import { bytesOf, cutAt, decodePack, encodePack, isCount, utf8, utf8Bytes, type PackFormat } from './pack.ts';
 
 export const LIST_PACK_FORMAT = 'list-pack/2';
 const SECTION_NAMES = ['ids', 'named', 'nameEnds', 'nameRanks', 'links', 'names'] as const;
@@ -151,4 +150,25 @@ function isHeader(value: Record<string, unknown>): value is Record<string, unkno
     Array.isArray(links) &&
     links.every((l) => typeof l === 'string')
   );
+}
+
+/** Texts as sort ranks: equal texts share a rank, a missing text is NaN. */
+export function textRanks(texts: ReadonlyArray<string | undefined>): Float64Array {
+  const ranks = new Float64Array(texts.length).fill(NaN);
+  // the positions with a text, in the texts' order: one typed array, no set or map of the texts (made on a cold start)
+  let named = 0;
+  for (const text of texts) if (text !== undefined) named++;
+  const order = new Int32Array(named);
+  for (let p = 0, at = 0; p < texts.length; p++) if (texts[p] !== undefined) order[at++] = p;
+  order.sort((a, b) => {
+    const x = texts[a]!,
+      y = texts[b]!;
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+  let rank = -1;
+  for (let i = 0; i < order.length; i++) {
+    if (i === 0 || texts[order[i]!] !== texts[order[i - 1]!]) rank++;
+    ranks[order[i]!] = rank;
+  }
+  return ranks;
 }

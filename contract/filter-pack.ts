@@ -12,7 +12,7 @@
  * - `nameEnds`: int32, where each value's name ends in its filter's names, in UTF-16 units;
  * - `memberBounds`: int32, where each value's members start in `members`, then where the last end;
  * - `memberForms`: int8, how each value's members are written: 0, the gaps between their list
- *   positions (filter.ts) as unsigned LEB128 varints, a byte each below 128; 1, a bitset of the
+ *   positions (`positionGaps`, below) as unsigned LEB128 varints, a byte each below 128; 1, a bitset of the
  *   list (bit p of byte p/8), when that is shorter: a value most items hold (a move 400
  *   creatures learn) costs count/8 bytes, not two per member;
  * - `members`: int8, those bytes;
@@ -20,7 +20,6 @@
  * Creature's index was 392 kB as filter-pack/1 (gaps in two bytes each, ranges in float64), 199 kB
  * of it the move filter's gaps.
  */
-import type { FilterIndexFile, FilterValueRow } from './filter.ts';
 import {
   bytesOf,
   concat,
@@ -34,7 +33,31 @@ import {
   utf8Bytes,
   type PackFormat,
   type SectionBody,
-} from '../../contract/pack.ts';
+} from './pack.ts';
+
+/** One value of a value filter: its name, its id (null when the value has none) and its members as position gaps. */
+export type FilterValueRow = [name: string, id: number | null, gaps: number[]];
+
+/**
+ * A kind's filter index in the build's form (generator/indexes/query-index.ts `filterIndex`): the
+ * build writes it packed (filter-pack.ts `encodeFilterPack`), and `unpackFilterIndex` gives it
+ * back from a packed file.
+ */
+export interface FilterIndexFile {
+  format: 'filter-index/1';
+  kind: string;
+  /** items in the kind's list */
+  count: number;
+  /**
+   * value filters by parameter name, with what the parameter is about (`a type`) for 400 bodies.
+   * Only values some item holds are listed; `target`, when given, is the kind whose every name
+   * and id is a valid value (one no item holds matches nothing: a 200 with count 0, not a 400).
+   * Yes/no filters have no target and the values `false` (id 0) and `true` (id 1).
+   */
+  values: Record<string, { about: string; target?: string; values: FilterValueRow[] }>;
+  /** range filters by parameter name: one number or null per item, in list order */
+  ranges: Record<string, (number | null)[]>;
+}
 
 export const FILTER_PACK_FORMAT = 'filter-pack/2';
 const SECTION_NAMES = ['ranges', 'ids', 'nameEnds', 'memberBounds', 'memberForms', 'members', 'names'] as const;
@@ -81,7 +104,7 @@ export interface RangeColumns {
   get(name: string): Float64Array | undefined;
 }
 
-/** A kind's filter index, packed: what `FilterIndex` (filter.ts) loads. */
+/** A kind's filter index, packed: what `FilterIndex` (edge/query/filter.ts) loads. */
 export interface PackedFilters {
   kind: string;
   /** items in the kind's list */
@@ -366,3 +389,8 @@ function isHeaderFilter(value: unknown): value is PackHeader['values'][number] {
 }
 
 const sum = (filters: PackHeader['values'], key: 'nameBytes') => filters.reduce((n, f) => n + f[key], 0);
+
+/** The gaps a build writes for sorted positions: the first position, then each difference minus one. */
+export function positionGaps(sortedPositions: readonly number[]): number[] {
+  return sortedPositions.map((p, i) => (i === 0 ? p : p - sortedPositions[i - 1]! - 1));
+}
