@@ -21,7 +21,7 @@ import { repoRoot, resolveConfig } from '../generator/config.ts';
 import { ensureBuilt } from '../generator/pipeline.ts';
 import { diskReader, startPreview } from '../generator/preview/index.ts';
 import { readArgs } from './args.ts';
-import { fmtLoadAvg, freePort, isMissing, isRefused } from './measure.ts';
+import { childPids, fmtLoadAvg, freePort, isMissing, isRefused } from './measure.ts';
 import { nodeFlagsOf } from './npm-flags.ts';
 
 const AUTOCANNON = join(repoRoot, 'node_modules/autocannon/autocannon.js');
@@ -169,16 +169,6 @@ async function startNginx(dist: string, meta: Meta, scratch: string): Promise<Se
       await stopped(child);
     },
   };
-}
-
-function childPids(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch (e) {
-    // the process is gone (or this is no Linux)
-    if (!isMissing(e)) throw e;
-    return [];
-  }
 }
 
 /** User + system CPU ticks of these processes (all their threads), or null off Linux. */

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { repoRoot } from '../generator/config.ts';
+import { isMissing } from '../generator/files/folders.ts';
 
 export interface Measured {
   seconds: number;
@@ -39,7 +40,7 @@ export const fmtLoadAvg = (): string =>
     .join(' ');
 
 /** Whether `e` says a file or folder is not there (ENOENT): what a bench reading /proc or an optional file expects, and nothing else. */
-export { isMissing } from '../generator/files/folders.ts';
+export { isMissing };
 
 /** A figure of /proc/<pid>/status in MB (VmRSS now, VmHWM the peak); NaN once the process is gone. */
 export function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
@@ -62,6 +63,17 @@ export function freePort(): Promise<number> {
       probe.close(() => resolvePort(port));
     });
   });
+}
+
+/** The processes `pid` started (its main thread's children), from /proc; none once it is gone. */
+export function childPids(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch (e) {
+    // the process is gone (or this is no Linux)
+    if (!isMissing(e)) throw e;
+    return [];
+  }
 }
 
 /** Rows of `[what, figure, goal]` as the bench prints them: aligned columns. */

@@ -12,14 +12,14 @@
  * at DIR (default: this one); `npm run bench` prints them with the rest.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { repoRoot, resolveConfig } from '../generator/config.ts';
 import { cli, type Cli, type DevBenchRow } from './dev.ts';
 import { checkoutArg } from './args.ts';
-import { freePort, median, statusMb } from './measure.ts';
+import { childPids, freePort, median, statusMb } from './measure.ts';
 import { nodeFlagsOf } from './npm-flags.ts';
 
 /** The build child's peak RSS, read every 250 ms while it runs (its last reading before it exits); NaN when the serving process built itself (an older checkout, bench/compare.ts). */
@@ -61,28 +61,10 @@ interface TreeProcess {
   rssMb: number;
 }
 
-/** The parent of each process on the machine, read from /proc. */
-function parents(): Map<number, number> {
-  const parentOf = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue; // the process ended while the list was read
-    }
-    // the fields after the command's closing parenthesis: state, then the parent's pid
-    parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-  }
-  return parentOf;
-}
-
 /** `pid` and every process under it: its command line (program names, not paths) and RSS. */
 function processTree(pid: number): TreeProcess[] {
-  const parentOf = parents();
   const tree = [pid];
-  for (let i = 0; i < tree.length; i++) for (const [child, parent] of parentOf) if (parent === tree[i]) tree.push(child);
+  for (let i = 0; i < tree.length; i++) tree.push(...childPids(tree[i]!));
   return tree.map((p) => ({
     command: readFileSync(`/proc/${p}/cmdline`, 'utf8')
       .split('\0')

@@ -4,11 +4,12 @@
  * data, not functions, and do not count; a function that is one table may be named below with
  * its reason.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../generator/config.ts';
+import { sourceFiles } from './support/rooms.ts';
 
 const MAX_LINES = 100;
 const ROOTS = ['generator', 'contract', 'edge', 'netlify'];
@@ -20,14 +21,6 @@ interface FunctionSpan {
   key: string;
   line: number;
   lines: number;
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sourceFiles(path);
-    return path.endsWith('.ts') ? [path] : [];
-  });
 }
 
 function nameOf(node: ts.Node): string {
@@ -55,7 +48,7 @@ function functionSpans(file: string): FunctionSpan[] {
 }
 
 describe('function length', () => {
-  const spans = ROOTS.flatMap((root) => sourceFiles(join(repoRoot, root))).flatMap(functionSpans);
+  const spans = ROOTS.flatMap((root) => sourceFiles(join(repoRoot, root)).filter((file) => file.endsWith('.ts'))).flatMap(functionSpans);
 
   it('finds the functions it measures', () => {
     expect(spans.length).toBeGreaterThan(200);

@@ -10,8 +10,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ListKeys } from '../edge/build-files.ts';
-import { decodeListPack, encodeListPack, NO_LINK } from '../contract/list-pack.ts';
-import { textRanks } from '../contract/list-pack.ts';
+import { decodeListPack, encodeListPack, NO_LINK, textRanks } from '../contract/list-pack.ts';
 import { withPackHeader } from './support/pack.ts';
 
 const BASE = 'https://x.test/v2';

@@ -20,7 +20,8 @@ import { basename, delimiter, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FreshClone, NETLIFY_CLI, baseUrl, installCli, run, userEnv } from './support/fresh-clone.ts';
+import { FreshClone, baseUrl, installCli, run, userEnv } from './support/fresh-clone.ts';
+import { NETLIFY_CLI } from './support/netlify-cli-fetch.ts';
 import {
   checkOutcome,
   expectedBody,

@@ -19,9 +19,8 @@ import { createHandler, paramsReadAt, type FileReader } from '../edge/handler.ts
 import { fieldColumnFile, filterIndexFile, itemFile, metaFile, routesFile, searchIndexFile, searchPackFile, type Routes } from '../contract/layout.ts';
 import { collectionParams, keysWholeQuery, queryParam, queryValues, SEARCH_PARAMS, SINGLE_PARAMS } from '../edge/params.ts';
 import { encodeFieldColumn } from '../edge/query/field-column.ts';
-import { positionGaps } from '../contract/filter-pack.ts';
+import { encodeFilterPack, positionGaps } from '../contract/filter-pack.ts';
 import { makeSearchKind, packSearchFiles, type SearchIndexFile } from '../edge/query/search-index.ts';
-import { encodeFilterPack } from '../contract/filter-pack.ts';
 import { encodeSearchPack } from '../edge/query/search-pack.ts';
 import { fixtureBytes, listFiles } from './support/query-fixture.ts';
 import { createEdgeAdapter, FILE_READ_PREFIX, netlifyVary } from '../netlify/edge-adapter.ts';

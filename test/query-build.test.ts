@@ -28,10 +28,9 @@ import {
   type Routes,
 } from '../contract/layout.ts';
 import type { FullList } from '../contract/pagination.ts';
-import type { FilterIndexFile } from '../contract/filter-pack.ts';
+import { decodeFilterPack, type FilterIndexFile, unpackFilterIndex } from '../contract/filter-pack.ts';
 import { FilterIndex } from '../edge/query/filter.ts';
 import { FieldColumn, isNamesField } from '../edge/query/field-column.ts';
-import { decodeFilterPack, unpackFilterIndex } from '../contract/filter-pack.ts';
 import { decodeListPack, NO_LINK } from '../contract/list-pack.ts';
 import { jsonBytes } from '../edge/query/raw-json.ts';
 import { ListKeys } from '../edge/build-files.ts';

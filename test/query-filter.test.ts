@@ -1,9 +1,8 @@
 /** Filtering over indexes (edge/query/filter.ts): any-of within a filter, all-of across filters, ranges and batches, against a brute-force oracle. */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { positionGaps, type FilterIndexFile } from '../contract/filter-pack.ts';
+import { decodeFilterPack, encodeFilterPack, type FilterIndexFile, positionGaps, unpackFilterIndex } from '../contract/filter-pack.ts';
 import { FilterIndex } from '../edge/query/filter.ts';
-import { decodeFilterPack, encodeFilterPack, unpackFilterIndex } from '../contract/filter-pack.ts';
 import { parseValues } from '../edge/query/parse.ts';
 import { packHeader, withPackHeader } from './support/pack.ts';
 

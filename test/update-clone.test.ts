@@ -61,6 +61,16 @@ async function copyOfBuilt(name: string): Promise<string> {
 }
 
 /** The report the update wrote beside the lock. */
+/** What an update that fails must leave as it was: the lock, the records, dist/, the cache, and what the data folder and the project hold. */
+const projectState = (root: string) => ({
+  lock: readFileSync(join(root, 'data/upstream.lock.json'), 'utf8'),
+  records: treeHash(join(root, 'data/records')),
+  dist: treeHash(join(root, 'dist')),
+  cache: treeHash(join(root, 'data/upstream')),
+  data: readdirSync(join(root, 'data')).sort(),
+  top: readdirSync(root).sort(),
+});
+
 const writtenReport = (root: string): ChangeReport =>
   JSON.parse(readFileSync(join(root, 'data/changes', reportFile({ from: pinned, to: B })), 'utf8')) as ChangeReport;
 
@@ -113,14 +123,7 @@ describe('a clone built from DATA_DIR, with no ../shared and no download cache',
     async () => {
       const root = await copyOfBuilt('nowhere');
       const away = `${given}-away`;
-      const before = {
-        lock: readFileSync(join(root, 'data/upstream.lock.json'), 'utf8'),
-        records: treeHash(join(root, 'data/records')),
-        dist: treeHash(join(root, 'dist')),
-        cache: treeHash(join(root, 'data/upstream')),
-        data: readdirSync(join(root, 'data')).sort(),
-        top: readdirSync(root).sort(),
-      };
+      const before = projectState(root);
       const hitsOfB = server.hits.get(archiveAt(B));
       renameSync(given, away);
       let result: BuildResult;
@@ -144,14 +147,7 @@ describe('a clone built from DATA_DIR, with no ../shared and no download cache',
       );
       // stopped before it would download the tables of B
       expect(server.hits.get(archiveAt(B))).toBe(hitsOfB);
-      const after = {
-        lock: readFileSync(join(root, 'data/upstream.lock.json'), 'utf8'),
-        records: treeHash(join(root, 'data/records')),
-        dist: treeHash(join(root, 'dist')),
-        cache: treeHash(join(root, 'data/upstream')),
-        data: readdirSync(join(root, 'data')).sort(),
-        top: readdirSync(root).sort(),
-      };
+      const after = projectState(root);
       expect(after).toEqual(before);
     },
   );

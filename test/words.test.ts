@@ -2,19 +2,14 @@
  * Words a newcomer can follow: no issue number and no dated measurement in the code, the contract
  * or the docs page. Both belong in commit messages and notes; in a comment they age into riddles.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../generator/config.ts';
+import { filesUnder } from './support/rooms.ts';
 
 const ROOTS = ['generator', 'contract', 'edge', 'netlify', 'schemas', 'site'];
 const DOCS = ['README.md', 'ARCHITECTURE.md', 'CONTRIBUTING.md', 'SPEED.md'];
-
-const files = (dir: string): string[] =>
-  readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? files(path) : [path];
-  });
 
 /** Each line of `paths` that `pattern` finds, as `file:line: text`. */
 function linesMatching(paths: readonly string[], pattern: RegExp): string[] {
@@ -25,7 +20,7 @@ function linesMatching(paths: readonly string[], pattern: RegExp): string[] {
   );
 }
 
-const sources = (): string[] => ROOTS.flatMap((root) => files(join(repoRoot, root)));
+const sources = (): string[] => ROOTS.flatMap((root) => filesUnder(join(repoRoot, root)));
 
 describe('words', () => {
   it('names no issue number in the code, the contract, the docs page or the docs', () => {

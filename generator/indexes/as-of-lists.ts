@@ -24,13 +24,13 @@ import {
   type StatsFile,
   type ViewFile,
   AS_OF_KINDS,
+  type AsOfKind,
 } from '../../contract/as-of-facts.ts';
 import {
   learnedByGroup,
   listView,
   MOVE_FILTER_INPUTS,
   VIEW_PARTS,
-  type AsOfKind,
   type AsOfListView,
   type ValueRows,
   type ViewInput,
@@ -42,8 +42,7 @@ import type { VersionGroup } from '../../edge/as-of/versions.ts';
 import { fieldColumnFile, filterIndexFile, idOfUrl, listFile } from '../../contract/layout.ts';
 import type { FullList } from '../../contract/pagination.ts';
 import { encodeColumnPatch, entryTexts } from '../../edge/query/field-column.ts';
-import { decodeFilterPack, encodeFilterPack, type RangeColumns } from '../../contract/filter-pack.ts';
-import { positionGaps } from '../../contract/filter-pack.ts';
+import { decodeFilterPack, encodeFilterPack, positionGaps, type RangeColumns } from '../../contract/filter-pack.ts';
 
 /** The file an input of a view's part is (besides the kind's list and today's columns of its fields). */
 const inputFile = (input: ViewInput): string => (input === 'stats' ? asOfStatsFile : input === 'learnsets' ? asOfLearnsetFile : asOfFactsFile(input));

@@ -10,8 +10,6 @@ import { link } from '../../edge/as-of/documents.ts';
 import type { VersionGroup } from '../../edge/as-of/versions.ts';
 import type { AsOfWorld } from '../../edge/as-of/world.ts';
 
-export type { AsOfKind } from '../../contract/as-of-facts.ts';
-
 /** A value filter's values as of the version group: `[name, id, list positions ascending]`, by id. */
 export type ValueRows = Array<[name: string, id: number, positions: number[]]>;
 

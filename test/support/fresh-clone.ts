@@ -18,8 +18,6 @@ import { copyOfClone } from './clone.ts';
 import { fetchedCli, NETLIFY_CLI } from './netlify-cli-fetch.ts';
 import { startTestServer, upstreamArchive, type TestServer } from './upstream-archive.ts';
 
-export { NETLIFY_CLI };
-
 export const run = promisify(execFile);
 export const cutCsv = join(inject('cutDataDir'), 'csv');
 export const baseUrl = inject('baseUrl');

@@ -25,9 +25,8 @@ import { paginate, type FullList } from '../../contract/pagination.ts';
 import { encodeListPack } from '../../contract/list-pack.ts';
 import { encodeFieldColumn, isNamesField, languagesOf, onlyLanguage } from '../../edge/query/field-column.ts';
 import type { Json } from '../../edge/query/fields.ts';
-import { positionGaps, type FilterIndexFile } from '../../contract/filter-pack.ts';
+import { encodeFilterPack, type FilterIndexFile, positionGaps } from '../../contract/filter-pack.ts';
 import { makeSearchKind, packSearchFiles, type SearchIndexFile } from '../../edge/query/search-index.ts';
-import { encodeFilterPack } from '../../contract/filter-pack.ts';
 import { encodeSearchPack } from '../../edge/query/search-pack.ts';
 
 export const baseUrl = 'https://example.test/v2';

@@ -3,19 +3,21 @@
  * lives in, and which rooms each room imports, read from the source's own import lines (type
  * imports included).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { repoRoot } from '../../generator/config.ts';
 
 /** The folders whose files are rooms' files. */
 export const SOURCE_ROOTS = ['generator', 'contract', 'edge', 'netlify', 'schemas', 'site'];
 
-export const sourceFiles = (dir: string): string[] =>
-  readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sourceFiles(path);
-    return /\.(ts|mjs|js)$/.test(name) ? [path] : [];
-  });
+/** Every file below `dir`, at any depth. */
+export const filesUnder = (dir: string): string[] =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+
+/** The code files below `dir`: TypeScript and JavaScript. */
+export const sourceFiles = (dir: string): string[] => filesUnder(dir).filter((file) => /\.(ts|mjs|js)$/.test(file));
 
 /** The room a file of the repository lives in: a folder of generator/ (a file directly under it is a room of its own), edge/, edge/query/ or edge/as-of/, or a top folder (contract/, netlify/, schemas/, site/). */
 export function roomOf(file: string): string {
