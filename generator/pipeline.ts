@@ -33,7 +33,7 @@ export const consoleLog: Log = {
 /** What the records depend on: the tables and the code that reads them. */
 const IMPORT_CODE = ['generator/import', 'generator/model', 'schemas/tables.ts', 'schemas/columns.ts', 'schemas/ajv.ts', 'package-lock.json'];
 /** What the responses depend on besides the records. */
-const BUILD_CODE = ['generator', 'schemas', 'edge', 'site', 'package-lock.json'];
+export const BUILD_CODE = ['generator', 'schemas', 'contract', 'edge', 'site', 'package-lock.json'];
 
 export interface InputHashes {
   records: string;

@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FileMemo, hashFiles } from '../generator/files/file-memo.ts';
+import { BUILD_CODE } from '../generator/pipeline.ts';
+import { roomArrows } from './support/rooms.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'creature-input-hash-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -41,5 +43,13 @@ describe('hashFiles with a memo', () => {
     writeFileSync(join(scratch, 'csv/deeper/b.csv'), 'id\n8\n');
     expect(memo.look(path).bytes?.toString()).toBe('id\n8\n');
     expect(memo.look(path).bytes).toBeNull();
+  });
+});
+
+describe('the build input hash', () => {
+  it("hashes every top folder the build's code imports: an edit there makes npm start build again", () => {
+    const imported = [...roomArrows()].filter(([from]) => from.startsWith('generator')).flatMap(([, out]) => [...out.keys()]);
+    const folders = new Set(['generator', ...imported.map((room) => room.split('/')[0]!)]);
+    expect([...folders].filter((folder) => !BUILD_CODE.includes(folder))).toEqual([]);
   });
 });

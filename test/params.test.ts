@@ -174,8 +174,8 @@ describe('edge/params.ts is the only reader of the query', () => {
       .filter((e) => e.isFile() && e.name.endsWith('.ts'))
       .map((e) => relative(repoRoot, join(e.parentPath, e.name)));
 
-  it('no file in edge/ or netlify/ but edge/params.ts reads a query parameter', () => {
-    const files = [...sources('edge'), ...sources('netlify')].filter((f) => f !== 'edge/params.ts');
+  it('no file in contract/, edge/ or netlify/ but edge/params.ts reads a query parameter', () => {
+    const files = [...sources('contract'), ...sources('edge'), ...sources('netlify')].filter((f) => f !== 'edge/params.ts');
     expect(files).toContain('edge/handler.ts');
     const found = files.flatMap((file) =>
       readFileSync(join(repoRoot, file), 'utf8')
