@@ -1,6 +1,6 @@
 /**
  * The figures of issue 33, "as of a game", on a built dist/: answers made at the edge from today's
- * documents and the as-of files (edge/as-of/), each measured as bench/query.ts measures a query:
+ * documents and the as-of files (contract/as-of/), each measured as bench/query.ts measures a query:
  *   - in-process and under Deno: p50 and p99 warm (the same URL again and again, after a warm-up),
  *     and the first answer of a fresh handler (every as-of file read and parsed again);
  *   - the first answer of a fresh Deno process (a true cold start);
@@ -12,7 +12,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { AS_OF_PREFIX } from '../contract/as-of-facts.ts';
+import { AS_OF_PREFIX } from '../contract/as-of/facts.ts';
 import { createResponder } from '../edge/handler.ts';
 import { listFile } from '../contract/layout.ts';
 import { diskReader } from '../generator/preview/disk-reader.ts';

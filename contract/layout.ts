@@ -83,10 +83,10 @@ export const pageFile = (kind: string, offset: number) => `${API_PREFIX}/_pages/
 export const filterIndexFile = (kind: string) => `${API_PREFIX}/_query/filters/${kind}.bin`;
 /** The kind's list packed (contract/list-pack.ts): each entry's id and name, and where its links lead. */
 export const listPackFile = (kind: string) => `${API_PREFIX}/_query/lists/${kind}.bin`;
-/** SearchIndexFile (edge/query/search-index.ts) holding this one kind; none for kinds without names. */
+/** SearchIndexFile (contract/search-index.ts) holding this one kind; none for kinds without names. */
 export const searchIndexFile = (kind: string) => `${API_PREFIX}/_query/search/${kind}.json`;
 /**
- * Every named kind's search index in one binary file (edge/query/search-pack.ts), kinds in the
+ * Every named kind's search index in one binary file (contract/search-pack.ts), kinds in the
  * routing table's order: what `GET /v2/search/` reads, one read and no parse on a cold start.
  */
 export const searchPackFile = `${API_PREFIX}/_query/search.bin`;
@@ -98,7 +98,7 @@ export const searchPackFile = `${API_PREFIX}/_query/search.bin`;
 export const languageSearchFile = (kind: string) => `${API_PREFIX}/_query/search-lang/${kind}.json`;
 export const languageSearchPackFile = `${API_PREFIX}/_query/search-lang.bin`;
 /**
- * A field column (edge/query/field-column.ts): one allowed field's value for every list entry, a
+ * A field column (contract/field-column.ts): one allowed field's value for every list entry, a
  * line each; with `lang`, a `names` field's entries in that language only. `~` is in no field
  * path and no language name.
  */

@@ -1,11 +1,11 @@
 /**
  * The answers a route decides on besides a file's bytes: JSON bodies, the fixed errors, the 400
- * of a bad parameter and the 500 of a fault. Their error bodies are edge/error-body.ts's.
+ * of a bad parameter and the 500 of a fault. Their error bodies are contract/error-body.ts's.
  */
-import { badParameterBody, INTERNAL_BODY, METHOD_NOT_ALLOWED_BODY, notFoundBody, REFUSED_BODIES } from './error-body.ts';
+import { badParameterBody, INTERNAL_BODY, METHOD_NOT_ALLOWED_BODY, notFoundBody, REFUSED_BODIES } from '../contract/error-body.ts';
 import type { Answer } from './http.ts';
-import type { ParameterError } from './query/parse.ts';
-import { jsonBytes } from './query/raw-json.ts';
+import type { ParameterError } from '../contract/query/parse.ts';
+import { jsonBytes } from '../contract/raw-json.ts';
 
 /** A JSON answer; the value's parts may be JSON bytes already (a field column's entries). */
 export const jsonAnswer = (status: number, value: unknown, headers?: Record<string, string>): Answer => ({

@@ -8,11 +8,11 @@
  */
 import { BrokenBuild, readAhead, type BuildFiles, type CollectionFiles } from './build-files.ts';
 import { collection } from './collection.ts';
-import { queryValues } from './params.ts';
+import { queryValues } from '../contract/query/params.ts';
 import type { Answer } from './http.ts';
-import { asOfColumnFile, asOfListsFile, asOfMoveFilterFile, asOfViewFile, runPositions, type ListViewsFile, type ViewFile } from '../contract/as-of-facts.ts';
-import type { VersionGroup } from './as-of/versions.ts';
-import type { ColumnReader } from './query/field-column.ts';
+import { asOfColumnFile, asOfListsFile, asOfMoveFilterFile, asOfViewFile, runPositions, type ListViewsFile, type ViewFile } from '../contract/as-of/facts.ts';
+import type { VersionGroup } from '../contract/as-of/versions.ts';
+import type { ColumnReader } from '../contract/field-column.ts';
 import { fieldColumnFile, filterIndexFile } from '../contract/layout.ts';
 import { FilterIndex } from './query/filter.ts';
 import type { PackedFilters, PackedValueFilter } from '../contract/filter-pack.ts';

@@ -1,16 +1,16 @@
 /**
  * `GET /v2/as-of/{v}/{kind}/{id or name}/`, and a creature's matchups today
  * (`/v2/creature/{id or name}/matchups/`) or as of `{v}`: answers made from today's documents
- * and the as-of facts the build wrote (edge/as-of/), the same for every request of a URL
+ * and the as-of facts the build wrote (contract/as-of/), the same for every request of a URL
  * within a build, so cached as any file's answer is.
  */
 import { jsonAnswer, notFound, notFoundBecause } from './answers.ts';
 import { BrokenBuild, readAhead, type BuildFiles } from './build-files.ts';
 import type { Answer } from './http.ts';
 import { canonicalKey, idOfUrl, itemFile, listFile } from '../contract/layout.ts';
-import { abilityAsOf, creatureAsOf, matchups, moveAsOf, typeAsOf, type AsOf, type AsOfAll } from './as-of/documents.ts';
-import { abilityExists, existsInGeneration } from './as-of/rules.ts';
-import { Versions } from './as-of/versions.ts';
+import { abilityAsOf, creatureAsOf, matchups, moveAsOf, typeAsOf, type AsOf, type AsOfAll } from '../contract/as-of/documents.ts';
+import { abilityExists, existsInGeneration } from '../contract/as-of/rules.ts';
+import { Versions } from '../contract/as-of/versions.ts';
 import {
   asOfDocumentFile,
   asOfFactsFile,
@@ -22,8 +22,8 @@ import {
   type MoveNamesFile,
   AS_OF_KINDS,
   type AsOfKind,
-} from '../contract/as-of-facts.ts';
-import { AsOfWorld } from './as-of/world.ts';
+} from '../contract/as-of/facts.ts';
+import { AsOfWorld } from '../contract/as-of/world.ts';
 import { collectionAsOf, listViewsOf } from './as-of-collection.ts';
 
 export const AS_OF_PATH = 'as-of';

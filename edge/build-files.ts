@@ -26,13 +26,13 @@ import {
   type Routes,
 } from '../contract/layout.ts';
 import type { FullList, ListEntry } from '../contract/pagination.ts';
-import { FieldColumn, PatchedColumn, type ColumnReader } from './query/field-column.ts';
+import { FieldColumn, PatchedColumn, type ColumnReader } from '../contract/field-column.ts';
 import { FilterIndex } from './query/filter.ts';
 import { decodeFilterPack, type PackedFilters } from '../contract/filter-pack.ts';
 import { decodeListPack, type ListPack } from '../contract/list-pack.ts';
 import { firstAtLeast } from '../contract/pack.ts';
-import type { SearchIndexFile } from './query/search-index.ts';
-import { decodeSearchPack } from './query/search-pack.ts';
+import type { SearchIndexFile } from '../contract/search-index.ts';
+import { decodeSearchPack } from '../contract/search-pack.ts';
 import { SearchIndex } from './query/search.ts';
 
 export interface FileReader {

@@ -2,7 +2,7 @@
  * A collection's answer, `GET /v2/{kind}/`: a page of the kind's list, narrowed by what the
  * request asks (value filters, ranges, an `id`/`name` batch, `q`), in the order of `sort`, with
  * the asked `fields` on each entry, and `facets` and `summary` over the whole narrowed set. The
- * parameters are those of edge/parameter-table.ts, read and parsed through edge/params.ts; the indexes they need are loaded once per build through BuildFiles; matching is
+ * parameters are those of contract/query/parameter-table.ts, read and parsed through contract/query/params.ts; the indexes they need are loaded once per build through BuildFiles; matching is
  * edge/query/filter.ts's and search.ts's. What a request asks is all of it: filters, the batch
  * and `q` narrow the list together.
  *
@@ -22,7 +22,8 @@ import { badParameter, jsonAnswer, notFound } from './answers.ts';
 import { readAhead, type CollectionFiles, type ListKeys } from './build-files.ts';
 import type { Answer } from './http.ts';
 import { DEFAULT_LIMIT, NO_QUERIES, pageFile, type QueryShape, type Routes } from '../contract/layout.ts';
-import { entriesWithFields, pathsBelow, startFieldReads } from './list-fields.ts';
+import { entriesWithFields, startFieldReads } from './list-fields.ts';
+import { fieldsBelow } from '../contract/query/fields.ts';
 import { pageLinks, paginate } from '../contract/pagination.ts';
 import {
   asksAnything,
@@ -35,15 +36,19 @@ import {
   type CollectionTable,
   type ReadScope,
   type ValuesOf,
-} from './parameter-table.ts';
-import { queryValues, readDeclared, readParam, readParams } from './params.ts';
-import { facetValues, type FacetValue } from './query/facets.ts';
+} from '../contract/query/parameter-table.ts';
+import { queryValues, readDeclared, readParam, readParams } from '../contract/query/params.ts';
+import { facetValues } from './query/facets.ts';
+import type { FacetValue, RangeSummary } from '../contract/query/bodies.ts';
 import type { FilterIndex, FilterQuery } from './query/filter.ts';
-import { foldText } from './query/fold.ts';
-import type { Parsed, SortKey } from './query/parse.ts';
+import { foldText } from '../contract/query/fold.ts';
+import type { Parsed, SortKey } from '../contract/query/parse.ts';
 import { SearchIndex, type SearchResult } from './query/search.ts';
 import { numberColumn, rankColumn, sortPositions, type SortColumn } from './query/sort.ts';
-import { summarize, type RangeSummary } from './query/summary.ts';
+import { summarize } from './query/summary.ts';
+
+/** What a collection's parameters are read against: the parameters' scope, over the build's files a list reads. */
+type ListReadScope = ReadScope & { build: CollectionFiles };
 
 /**
  * Which of the list a collection answers over, and where its pages live: the whole list at
@@ -69,13 +74,13 @@ export async function collection(
   const routes = await build.routes();
   const queries = routes?.queries?.[kind];
   const table = collectionTable(queries);
-  const reading: ReadScope = {
+  const reading: ListReadScope = {
     build,
     kind,
     kinds: routes?.kinds ?? [],
     shape: queries ?? NO_QUERIES,
     idOnly: routes?.idOnly.includes(kind) ?? false,
-    below: queries ? pathsBelow(routes, queries) : [],
+    below: queries ? fieldsBelow(routes, queries) : [],
   };
   const parsed = await readQuery(params, table, reading, routes);
   if (!parsed.ok) return badParameter(parsed.error);
@@ -105,7 +110,13 @@ type Shaping = ValuesOf<typeof SHAPING_TABLE>;
  * the kind declares are read, whatever the request holds; a failed read is left to the call
  * that waits on it, which answers as it always does.
  */
-function startReads({ build, kind, shape }: ReadScope, routes: Routes, params: URLSearchParams, shaping: Shaping, lang: Promise<Parsed<string | null>>): void {
+function startReads(
+  { build, kind, shape }: ListReadScope,
+  routes: Routes,
+  params: URLSearchParams,
+  shaping: Shaping,
+  lang: Promise<Parsed<string | null>>,
+): void {
   const asked = (name: string) => queryValues(params, name).length > 0;
   // a sort by a range is read from the filter index; by `id` or `name`, from the list
   const sortsByRange = shaping.sort?.some(({ key }) => shape.ranges.some((r) => r.name === key)) ?? false;
@@ -177,7 +188,7 @@ async function plainPage(build: CollectionFiles, kind: string, limit: number, of
  * that declares queries, the reads the answer will wait on start as soon as its shaping
  * parameters are parsed, beside the parse of the rest.
  */
-async function readQuery(params: URLSearchParams, table: CollectionTable, scope: ReadScope, routes: Routes | null): Promise<Parsed<CollectionQuery>> {
+async function readQuery(params: URLSearchParams, table: CollectionTable, scope: ListReadScope, routes: Routes | null): Promise<Parsed<CollectionQuery>> {
   const lang = readParam(params, COLLECTION_TABLE.lang, scope);
   readAhead(lang); // a failed read is answered where the query waits on it
   const shaping = table.shaping && readParams(table.shaping, params, scope);

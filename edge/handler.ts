@@ -9,7 +9,7 @@
  */
 import { badParameter, internalError, methodNotAllowed, notFound } from './answers.ts';
 import { BrokenBuild, BuildFiles, readAhead, type FileReader } from './build-files.ts';
-import { stackWithCauses } from './error-text.ts';
+import { stackWithCauses } from '../contract/error-text.ts';
 import { collection } from './collection.ts';
 import { compose, contentHash, HTTP_STEPS, replyOf, type Answer, type Reply, type RequestLike, type Respond, type Step } from './http.ts';
 import {
@@ -23,8 +23,8 @@ import {
   rootFile,
   subresourceFile,
 } from '../contract/layout.ts';
-import { checkedQuery, collectionParams, namesLanguage, SEARCH_PARAMS } from './params.ts';
-import { languageList } from './parameter-table.ts';
+import { checkedQuery, collectionParams, namesLanguage, SEARCH_PARAMS } from '../contract/query/params.ts';
+import { languageList } from '../contract/query/parameter-table.ts';
 import { search, SEARCH_PATH } from './search-endpoint.ts';
 import { asOf, AS_OF_PATH, isAsOfKind, MATCHUPS, matchupsToday } from './as-of-endpoint.ts';
 
@@ -193,7 +193,7 @@ async function answer(build: BuildFiles, request: RequestLike): Promise<Reply> {
 
 /**
  * A broken build or a bug: a 500, stored nowhere (edge/http.ts), and one line on stderr naming
- * the path and the error, then its stack with its causes (edge/error-text.ts): the preview's
+ * the path and the error, then its stack with its causes (contract/error-text.ts): the preview's
  * terminal and the edge function's log show both. The body says only that the fault is ours.
  * No data version: the build's meta may be what failed.
  */

@@ -5,6 +5,7 @@
  * If-None-Match then act on the reply that is really sent, whatever a later step made of it.
  * No Node API here: the edge function runs it too.
  */
+import { CACHE_ERROR, CACHE_NONE, CACHE_OK } from '../contract/cache.ts';
 
 /** What a step reads of a request: a web Request is one, and so is a plain object. */
 export interface RequestLike {
@@ -30,12 +31,6 @@ export type Step = (request: RequestLike, next: Respond) => Promise<Reply>;
 export function compose(steps: readonly Step[], innermost: Respond): Respond {
   return steps.reduceRight<Respond>((next, step) => (request) => step(request, next), innermost);
 }
-
-/** Cache policy: answers change only when a new build is deployed, and then their ETag changes. */
-export const CACHE_OK = 'public, max-age=86400, stale-while-revalidate=604800';
-export const CACHE_ERROR = 'public, max-age=300';
-/** A fault of the server (a broken build, a bug) is stored nowhere: it must show, not outlive its fix. */
-export const CACHE_NONE = 'no-store';
 
 /** What a status may be cached for: a 5xx never. */
 const cacheControl = (status: number): string => (status === 200 ? CACHE_OK : status >= 500 ? CACHE_NONE : CACHE_ERROR);

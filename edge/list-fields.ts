@@ -1,6 +1,6 @@
 /**
  * `fields=` on a collection's entries: which paths a kind takes, and the page's
- * entries made from the field columns the build writes (edge/query/field-column.ts).
+ * entries made from the field columns the build writes (contract/field-column.ts).
  *
  * A kind takes its declared fields, the paths below them its items' schema has (`below`), and,
  * below a declared field that links another kind (`links`), any path that kind takes: on
@@ -12,36 +12,23 @@
 import { readAhead, type CollectionFiles, type ListKeys } from './build-files.ts';
 import { queryShape, type QueryShape, type Routes } from '../contract/layout.ts';
 import type { ListEntry } from '../contract/pagination.ts';
-import { isNamesField, onlyLanguage, type ColumnReader } from './query/field-column.ts';
-import { compileFields, defineKey, nestField, project, type FieldTree, type PartObject } from './query/fields.ts';
+import { isNamesField, onlyLanguage, type ColumnReader } from '../contract/field-column.ts';
+import { compileFields, defineKey, nestField, ownPaths, project, type FieldTree, type PartObject } from '../contract/query/fields.ts';
 import { NO_LINK } from '../contract/list-pack.ts';
-import type { Parsed } from './query/parse.ts';
-import { isText, type JsonPart } from './query/raw-json.ts';
-
-/** The paths a kind takes below its declared fields: its items' own, then each link's. */
-export function pathsBelow(routes: Pick<Routes, 'queries'>, shape: QueryShape): string[] {
-  const own = shape.below ?? [];
-  const linked = Object.entries(shape.links ?? {}).flatMap(([field, target]) => targetPaths(routes, target).map((path) => `${field}.${path}`));
-  return [...own, ...linked.filter((path) => !own.includes(path))];
-}
-
-/** What a linked kind's entries take, without its own links (one step only). */
-const targetPaths = (routes: Pick<Routes, 'queries'>, target: string): string[] => ownPaths(queryShape(routes, target));
-
-/** A kind's declared fields and the paths below them its items' schema has. */
-const ownPaths = (shape: QueryShape): string[] => [...shape.fields, ...(shape.below ?? [])];
+import type { Parsed } from '../contract/query/parse.ts';
+import { isText, type JsonPart } from '../contract/raw-json.ts';
 
 export interface FieldsAsked {
   kind: string;
   shape: QueryShape;
-  /** valid paths (parseFields with `pathsBelow`) */
+  /** valid paths (parseFields with contract/query/fields.ts `fieldsBelow`) */
   paths: string[];
   lang: string | null;
 }
 
 /**
  * The page's entries (list positions `page`) with the asked fields. A field the answer takes
- * whole is the column's bytes, spliced into the answer as they are (edge/query/raw-json.ts);
+ * whole is the column's bytes, spliced into the answer as they are (contract/raw-json.ts);
  * only where a path below it is asked, or a link is followed, are the page's values parsed.
  */
 export async function entriesWithFields(

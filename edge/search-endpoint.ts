@@ -12,8 +12,8 @@ import type { BuildFiles } from './build-files.ts';
 import type { Answer } from './http.ts';
 import { NO_QUERIES } from '../contract/layout.ts';
 import { pageLinks } from '../contract/pagination.ts';
-import { SEARCH_TABLE, tableLinkSuffix } from './parameter-table.ts';
-import { readParams } from './params.ts';
+import { SEARCH_TABLE, tableLinkSuffix } from '../contract/query/parameter-table.ts';
+import { readParams } from '../contract/query/params.ts';
 
 /** The path segment: `search` is no kind, and is routed before them. */
 export const SEARCH_PATH = 'search';

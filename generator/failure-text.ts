@@ -6,7 +6,7 @@
  * folder, which the text names: not inside it, as a failed build leaves the output as it was.
  */
 import { writeFileSync } from 'node:fs';
-import { stackWithCauses } from '../edge/error-text.ts';
+import { stackWithCauses } from '../contract/error-text.ts';
 import { SCREENFUL } from './problems.ts';
 
 export interface FailureOptions {

@@ -32,8 +32,8 @@ export const consoleLog: Log = {
 
 /** What the records depend on: the tables and the code that reads them. */
 const IMPORT_CODE = ['generator/import', 'generator/model', 'schemas/tables.ts', 'schemas/columns.ts', 'schemas/ajv.ts', 'package-lock.json'];
-/** What the responses depend on besides the records. */
-export const BUILD_CODE = ['generator', 'schemas', 'contract', 'edge', 'site', 'package-lock.json'];
+/** What the responses depend on besides the records: the request logic (edge/) is not among them, as no file the build writes comes from it. */
+export const BUILD_CODE = ['generator', 'schemas', 'contract', 'site', 'package-lock.json'];
 
 export interface InputHashes {
   records: string;

@@ -7,9 +7,9 @@
  */
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { messageWithCauses } from '../edge/error-text.ts';
+import { messageWithCauses } from '../contract/error-text.ts';
 // the API's own cache policy for 200s, which _headers gives the static pages too
-import { CACHE_OK } from '../edge/http.ts';
+import { CACHE_OK } from '../contract/cache.ts';
 
 export type Verdict = 'passed' | 'failed' | 'skipped';
 export interface CheckResult {
@@ -157,7 +157,7 @@ async function warm(origin: string, path: string): Promise<{ statuses: string[];
 /**
  * A repeated GET is a CDN hit, and an item's cache key holds no parameter (its Netlify-Vary is
  * the empty `query=`): junk added to it is a hit on the entry warmed without it. Collections are
- * keyed on the whole query string (no Netlify-Vary, edge/params.ts `keysWholeQuery`), so junk on
+ * keyed on the whole query string (no Netlify-Vary, contract/query/params.ts `keysWholeQuery`), so junk on
  * a page or a filtered page makes an entry of its own: what the CDN did is reported, not judged.
  */
 export async function checkCacheHit({ origin, cdn, fresh }: Run): Promise<CheckResult> {

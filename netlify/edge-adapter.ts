@@ -5,10 +5,10 @@
  * never run it again and no request header decides whether it answers.
  * Kept out of netlify/edge-functions/ because Netlify deploys every file there as a function.
  */
-import { UNAVAILABLE_BODY } from '../edge/error-body.ts';
+import { UNAVAILABLE_BODY } from '../contract/error-body.ts';
 import { createService, type FileReader, type Service } from '../edge/handler.ts';
 import { API_PREFIX, metaFile, type Meta } from '../contract/layout.ts';
-import { keysWholeQuery } from '../edge/params.ts';
+import { keysWholeQuery } from '../contract/query/params.ts';
 
 /**
  * Where the function reads build files: `/_files/v2/creature/1.json` is `dist/v2/creature/1.json`
@@ -22,7 +22,7 @@ export const FILE_READ_PREFIX = '/_files';
  * `paramsReadAt`). A path that reads none gets `query=`, an empty list, so junk parameters share
  * its entry. A path that reads a parameter whose repeats change the answer (every collection,
  * `/v2/search/`) gets no Netlify-Vary: Netlify then keys on the whole query string, which two
- * spellings with different repeats cannot share (edge/params.ts `keysWholeQuery` says why).
+ * spellings with different repeats cannot share (contract/query/params.ts `keysWholeQuery` says why).
  * Either way it depends on the path alone, as Netlify asks (one URL, one Netlify-Vary, whatever
  * the answer). null: send none.
  */

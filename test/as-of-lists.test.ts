@@ -17,9 +17,9 @@ import {
   type LearnsetFile,
   type MoveNamesFile,
   type StatsFile,
-} from '../contract/as-of-facts.ts';
-import { encodeColumnPatch, encodeFieldColumn, FieldColumn, PatchedColumn } from '../edge/query/field-column.ts';
-import { jsonBytes } from '../edge/query/raw-json.ts';
+} from '../contract/as-of/facts.ts';
+import { encodeColumnPatch, encodeFieldColumn, FieldColumn, PatchedColumn } from '../contract/field-column.ts';
+import { jsonBytes } from '../contract/raw-json.ts';
 import { decodeFilterPack, encodeFilterPack, unpackFilterIndex } from '../contract/filter-pack.ts';
 import { filterIndexFile, listFile } from '../contract/layout.ts';
 import { asOfListFiles, type AsOfListFiles, type BuiltFile } from '../generator/indexes/as-of-lists.ts';

@@ -17,7 +17,7 @@ import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { parseAllRedirects } from '@netlify/redirect-parser';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { asOfColumnFile, asOfDocumentFile, asOfListsFile, asOfViewFile, type ListViewsFile, type ViewFile } from '../contract/as-of-facts.ts';
+import { asOfColumnFile, asOfDocumentFile, asOfListsFile, asOfViewFile, type ListViewsFile, type ViewFile } from '../contract/as-of/facts.ts';
 import { looksWhole } from '../edge/build-files.ts';
 import { decodeFilterPack } from '../contract/filter-pack.ts';
 import { filterIndexFile, itemFile, listFile, routesFile, type Routes } from '../contract/layout.ts';

@@ -1,9 +1,9 @@
-/** A field column's two layouts (edge/query/field-column.ts): each entry whole, or shapes and numbers; on invented values. */
+/** A field column's two layouts (contract/field-column.ts): each entry whole, or shapes and numbers; on invented values. */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { encodeFieldColumn, entryTexts, FieldColumn } from '../edge/query/field-column.ts';
-import { jsonBytes } from '../edge/query/raw-json.ts';
-import type { Json } from '../edge/query/fields.ts';
+import { encodeFieldColumn, entryTexts, FieldColumn } from '../contract/field-column.ts';
+import { jsonBytes } from '../contract/raw-json.ts';
+import type { Json } from '../contract/query/fields.ts';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

@@ -1,6 +1,6 @@
 /** The request module in-process, with readers that misbehave the way a CDN fetch can, and what a fault logs. */
 import { describe, expect, it, vi } from 'vitest';
-import { stackWithCauses } from '../edge/error-text.ts';
+import { stackWithCauses } from '../contract/error-text.ts';
 import { createHandler, type FileReader } from '../edge/handler.ts';
 import { routesFile } from '../contract/layout.ts';
 

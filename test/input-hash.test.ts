@@ -48,7 +48,9 @@ describe('hashFiles with a memo', () => {
 
 describe('the build input hash', () => {
   it("hashes every top folder the build's code imports: an edit there makes npm start build again", () => {
-    const imported = [...roomArrows()].filter(([from]) => from.startsWith('generator')).flatMap(([, out]) => [...out.keys()]);
+    // the preview serves a build and writes nothing into it: the request logic it hosts is not an input
+    const building = ([from]: [string, unknown]) => from.startsWith('generator') && from !== 'generator/preview';
+    const imported = [...roomArrows()].filter(building).flatMap(([, out]) => [...out.keys()]);
     const folders = new Set(['generator', ...imported.map((room) => room.split('/')[0]!)]);
     expect([...folders].filter((folder) => !BUILD_CODE.includes(folder))).toEqual([]);
   });

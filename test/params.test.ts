@@ -1,8 +1,8 @@
 /**
- * The query parameters the request logic reads (edge/params.ts) are exactly the ones that change
+ * The query parameters the request logic reads (contract/query/params.ts) are exactly the ones that change
  * an answer, per path, so a cache keyed on that list (Netlify-Vary) is keyed on everything an
  * answer reads and on nothing else:
- * - no code in edge/ or netlify/ reads the query except through edge/params.ts;
+ * - no code in edge/ or netlify/ reads the query except through contract/query/params.ts;
  * - at each path, each parameter `paramsReadAt` lists changes some answer, and no other does;
  * - limit, offset and q count by their last value, as the upstream reads them; list-like
  *   parameters join their repeats like commas;
@@ -17,11 +17,11 @@ import { repoRoot } from '../generator/config.ts';
 import { BuildFiles } from '../edge/build-files.ts';
 import { createHandler, paramsReadAt, type FileReader } from '../edge/handler.ts';
 import { fieldColumnFile, filterIndexFile, itemFile, metaFile, routesFile, searchIndexFile, searchPackFile, type Routes } from '../contract/layout.ts';
-import { collectionParams, keysWholeQuery, queryParam, queryValues, SEARCH_PARAMS, SINGLE_PARAMS } from '../edge/params.ts';
-import { encodeFieldColumn } from '../edge/query/field-column.ts';
+import { collectionParams, keysWholeQuery, queryParam, queryValues, SEARCH_PARAMS, SINGLE_PARAMS } from '../contract/query/params.ts';
+import { encodeFieldColumn } from '../contract/field-column.ts';
 import { encodeFilterPack, positionGaps } from '../contract/filter-pack.ts';
-import { makeSearchKind, packSearchFiles, type SearchIndexFile } from '../edge/query/search-index.ts';
-import { encodeSearchPack } from '../edge/query/search-pack.ts';
+import { makeSearchKind, packSearchFiles, type SearchIndexFile } from '../contract/search-index.ts';
+import { encodeSearchPack } from '../contract/search-pack.ts';
 import { fixtureBytes, listFiles } from './support/query-fixture.ts';
 import { createEdgeAdapter, FILE_READ_PREFIX, netlifyVary } from '../netlify/edge-adapter.ts';
 
@@ -159,7 +159,7 @@ const BASES = [
   '/v2/nothing/',
 ];
 
-describe('edge/params.ts is the only reader of the query', () => {
+describe('contract/query/params.ts is the only reader of the query', () => {
   /** Reading the query: a method of URLSearchParams, iterating one, or the raw query string. */
   const READS = [
     /\b\w*[pP]arams\s*\??\.\s*(get|getAll|has|entries|keys|values|forEach|toString|size)\b/,
@@ -174,8 +174,8 @@ describe('edge/params.ts is the only reader of the query', () => {
       .filter((e) => e.isFile() && e.name.endsWith('.ts'))
       .map((e) => relative(repoRoot, join(e.parentPath, e.name)));
 
-  it('no file in contract/, edge/ or netlify/ but edge/params.ts reads a query parameter', () => {
-    const files = [...sources('contract'), ...sources('edge'), ...sources('netlify')].filter((f) => f !== 'edge/params.ts');
+  it('no file in contract/, edge/ or netlify/ but contract/query/params.ts reads a query parameter', () => {
+    const files = [...sources('contract'), ...sources('edge'), ...sources('netlify')].filter((f) => f !== 'contract/query/params.ts');
     expect(files).toContain('edge/handler.ts');
     const found = files.flatMap((file) =>
       readFileSync(join(repoRoot, file), 'utf8')
@@ -294,7 +294,7 @@ describe('repeated parameters', () => {
   });
 });
 
-describe('links write back what was read (edge/parameter-table.ts)', () => {
+describe('links write back what was read (contract/query/parameter-table.ts)', () => {
   const every = '/v2/thing/?size=..30&colour=blue&summary=size&facets=colour&sort=-size&fields=id&name=thing-cd-2&id=2,5,8&q=thing&limit=1';
 
   it('next carries every parameter given, after offset and limit, in the order the path reads them', async () => {

@@ -30,13 +30,13 @@ import {
 import type { FullList } from '../contract/pagination.ts';
 import { decodeFilterPack, type FilterIndexFile, unpackFilterIndex } from '../contract/filter-pack.ts';
 import { FilterIndex } from '../edge/query/filter.ts';
-import { FieldColumn, isNamesField } from '../edge/query/field-column.ts';
+import { FieldColumn, isNamesField } from '../contract/field-column.ts';
 import { decodeListPack, NO_LINK } from '../contract/list-pack.ts';
-import { jsonBytes } from '../edge/query/raw-json.ts';
+import { jsonBytes } from '../contract/raw-json.ts';
 import { ListKeys } from '../edge/build-files.ts';
-import { foldText } from '../edge/query/fold.ts';
-import { packSearchFiles, SearchColumns, type SearchIndexFile } from '../edge/query/search-index.ts';
-import { decodeSearchPack, encodeSearchPack } from '../edge/query/search-pack.ts';
+import { foldText } from '../contract/query/fold.ts';
+import { packSearchFiles, SearchColumns, type SearchIndexFile } from '../contract/search-index.ts';
+import { decodeSearchPack, encodeSearchPack } from '../contract/search-pack.ts';
 import { SearchIndex } from '../edge/query/search.ts';
 import { createContext } from '../generator/resources/context.ts';
 import { KindQuery } from '../generator/indexes/query-facts.ts';

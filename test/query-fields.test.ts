@@ -1,7 +1,7 @@
-/** Field projection (edge/query/fields.ts): shapes, merging, order and absent paths, on invented documents. */
+/** Field projection (contract/query/fields.ts): shapes, merging, order and absent paths, on invented documents. */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { compileFields, pick, project } from '../edge/query/fields.ts';
+import { compileFields, pick, project } from '../contract/query/fields.ts';
 
 const critter = {
   id: 7,

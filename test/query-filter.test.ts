@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { decodeFilterPack, encodeFilterPack, type FilterIndexFile, positionGaps, unpackFilterIndex } from '../contract/filter-pack.ts';
 import { FilterIndex } from '../edge/query/filter.ts';
-import { parseValues } from '../edge/query/parse.ts';
+import { parseValues } from '../contract/query/parse.ts';
 import { packHeader, withPackHeader } from './support/pack.ts';
 
 /** Invented items, in list order: an element set, a yes/no flag and a speed (null: none). */

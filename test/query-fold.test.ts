@@ -1,7 +1,7 @@
-/** Text folding (edge/query/fold.ts): what folds alike, what must stay apart, and that folding is stable. */
+/** Text folding (contract/query/fold.ts): what folds alike, what must stay apart, and that folding is stable. */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { foldText, foldUnicode } from '../edge/query/fold.ts';
+import { foldText, foldUnicode } from '../contract/query/fold.ts';
 
 describe('foldText', () => {
   it('folds case, accents and the width of Latin letters alike', () => {

@@ -267,7 +267,7 @@ describe('lang', () => {
         })),
       );
       const below = (await page(`/v2/critter/?fields=names.language.name&lang=${lang}`)).results.map((r) => r['names']);
-      // an array where no element has the path is absent (edge/query/fields.ts)
+      // an array where no element has the path is absent (contract/query/fields.ts)
       expect(below, lang).toEqual(inLanguage.map((names) => (names.length === 0 ? undefined : names.map(() => ({ language: { name: lang } })))));
     }
   });

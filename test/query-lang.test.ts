@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { createResponder } from '../edge/handler.ts';
 import { idOfUrl, itemFile, listFile } from '../contract/layout.ts';
-import { foldText } from '../edge/query/fold.ts';
+import { foldText } from '../contract/query/fold.ts';
 import { diskReader } from '../generator/preview/disk-reader.ts';
 
 const previewUrl = inject('previewUrl');

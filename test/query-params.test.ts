@@ -1,4 +1,4 @@
-/** Parameter parsing (edge/query/parse.ts): lists, ranges, batches and fields; hostile input always a value or a 400 body, in bounded time. */
+/** Parameter parsing (contract/query/parse.ts): lists, ranges, batches and fields; hostile input always a value or a 400 body, in bounded time. */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
@@ -14,8 +14,8 @@ import {
   checkQueryLength,
   type Parsed,
   type Vocabulary,
-} from '../edge/query/parse.ts';
-import { badParameterBody } from '../edge/error-body.ts';
+} from '../contract/query/parse.ts';
+import { badParameterBody } from '../contract/error-body.ts';
 
 /** An invented vocabulary: three elements by name and id. */
 const elements: Vocabulary = {
@@ -31,7 +31,7 @@ const error = <T>(parsed: Parsed<T>) => {
   return parsed.error;
 };
 
-/** The query as the request logic will read it: the length cap, then the parameters (edge/params.ts's part). */
+/** The query as the request logic will read it: the length cap, then the parameters (contract/query/params.ts's part). */
 const readQuery = (search: string): Parsed<URLSearchParams> => {
   const checked = checkQueryLength(search);
   return checked.ok ? { ok: true, value: new URLSearchParams(checked.value) } : checked;

@@ -1,11 +1,11 @@
 /**
  * Ranked search (edge/query/search.ts) over invented indexes: ranking, ties, short queries, edits,
- * and invariants under random input; the packed all-kinds index (edge/query/search-pack.ts): its
+ * and invariants under random input; the packed all-kinds index (contract/search-pack.ts): its
  * round trip, the same answers as the kinds' files, and its refusal of a broken file.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { foldText } from '../edge/query/fold.ts';
+import { foldText } from '../contract/query/fold.ts';
 import { BoundedEditDistance } from '../edge/query/edit-distance.ts';
 import { MatchRank, SearchIndex, maxEditsFor } from '../edge/query/search.ts';
 import {
@@ -16,8 +16,8 @@ import {
   type NamedResource,
   type PackedSearch,
   type SearchIndexFile,
-} from '../edge/query/search-index.ts';
-import { decodeSearchPack, encodeSearchPack } from '../edge/query/search-pack.ts';
+} from '../contract/search-index.ts';
+import { decodeSearchPack, encodeSearchPack } from '../contract/search-pack.ts';
 import { withPackHeader } from './support/pack.ts';
 
 const LANGUAGES = ['ja-hrkt', 'fr', 'de', 'en'];
@@ -318,7 +318,7 @@ describe('search invariants on random indexes', () => {
   });
 });
 
-describe('the packed index (edge/query/search-pack.ts)', () => {
+describe('the packed index (contract/search-pack.ts)', () => {
   const kindFile = (kind: string, resources: NamedResource[], languages: string[]): SearchIndexFile => ({
     format: 'search-index/2',
     languages,

@@ -1,6 +1,6 @@
-/** edge/query/raw-json.ts: JSON written to bytes, raw parts spliced in, equals JSON.stringify then UTF-8 encoding. */
+/** contract/raw-json.ts: JSON written to bytes, raw parts spliced in, equals JSON.stringify then UTF-8 encoding. */
 import { describe, expect, it } from 'vitest';
-import { jsonBytes, RawJson } from '../edge/query/raw-json.ts';
+import { jsonBytes, RawJson } from '../contract/raw-json.ts';
 
 const encoder = new TextEncoder();
 const stringified = (value: unknown) => encoder.encode(JSON.stringify(value));

@@ -1,7 +1,6 @@
 /**
- * `facets=p[,p…]`: how many entries of a filtered set hold each value of a value filter (issue
- * 24), in the answer as `"facets": {"type": [{"name", "url", "count"}, …]}`. The parameter is
- * edge/parameter-table.ts `facets`; the counting is edge/query/filter.ts `valueCounts`; the
+ * `facets=p[,p…]`: how many entries of a filtered set hold each value of a value filter in the answer as `"facets": {"type": [{"name", "url", "count"}, …]}`. The parameter is
+ * contract/query/parameter-table.ts `facets`; the counting is edge/query/filter.ts `valueCounts`; the
  * answer is edge/collection.ts's.
  *
  * Rules chosen here:
@@ -9,17 +8,7 @@
  * - Values come in the target kind's list order (a value its list does not show comes after, by
  *   id); a yes/no filter's come as `false`, `true`, with `url` null.
  */
-
-/**
- * One value's count, as the answer writes it. The contract's schema (generator/artifacts/
- * query-contract.ts `FacetValueSchema`) must type-check as this same object, and the `.d.ts`
- * declares it from that schema: the words are the schema's.
- */
-export interface FacetValue {
-  name: string;
-  url: string | null;
-  count: number;
-}
+import type { FacetValue } from '../../contract/query/bodies.ts';
 
 /** A value a filter's index holds, with how many of the set hold it. */
 export interface ValueCount {

@@ -17,7 +17,7 @@
  */
 import type { ValueCount } from './facets.ts';
 import type { PackedFilters, PackedValueFilter } from '../../contract/filter-pack.ts';
-import type { IntegerRange, Vocabulary } from './parse.ts';
+import type { IntegerRange, Vocabulary } from '../../contract/query/parse.ts';
 
 /** What a request asks, after params.ts resolved it: keys are positions in a filter's `values`. */
 export interface FilterQuery {

@@ -32,7 +32,7 @@ import {
   signature,
   type PackedSearch,
   type SearchIndexFile,
-} from './search-index.ts';
+} from '../../contract/search-index.ts';
 
 /** How a name matched, best first. */
 export const MatchRank = { Exact: 0, Prefix: 1, Substring: 2, Fuzzy: 3 } as const;

@@ -1,7 +1,7 @@
 /**
  * `sort=key[,key…]`: a filtered list in another order than the list's. A key is `id`,
- * `name` or one of the kind's ranges (edge/parameter-table.ts `sortKeys`); a leading `-` sorts it
- * descending. The parameter is edge/parameter-table.ts `sort`; the answer is edge/collection.ts's.
+ * `name` or one of the kind's ranges (contract/query/parameter-table.ts `sortKeys`); a leading `-` sorts it
+ * descending. The parameter is contract/query/parameter-table.ts `sort`; the answer is edge/collection.ts's.
  *
  * Rules chosen here:
  * - An entry without a value for a key (a move without power, an entry without a name) comes

@@ -1,23 +1,11 @@
 /**
  * `summary=r[,r…]`: numbers over a filtered set for each asked range, in the answer
  * as `"summary": {"speed": {"count", "min", "max", "sum", "avg"}}`. The parameter is
- * edge/parameter-table.ts `summary`; the answer is edge/collection.ts's. An entry without a
+ * contract/query/parameter-table.ts `summary`; the answer is edge/collection.ts's. An entry without a
  * value (a move without power) is not counted; with none counted, min, max and avg are null and
  * the sum is 0.
  */
-
-/**
- * One range's numbers as the answer writes them. The contract's schema (generator/artifacts/
- * query-contract.ts `RangeSummarySchema`) must type-check as this same object, and the `.d.ts`
- * declares it from that schema: the words are the schema's.
- */
-export interface RangeSummary {
-  count: number;
-  min: number | null;
-  max: number | null;
-  sum: number;
-  avg: number | null;
-}
+import type { RangeSummary } from '../../contract/query/bodies.ts';
 
 /** The summary of a range column (NaN: no value) over these list positions. */
 export function summarize(column: Float64Array, positions: readonly number[]): RangeSummary {

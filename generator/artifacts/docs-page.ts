@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { idOfUrl, itemFile, listFile, type QueryShape, type Routes } from '../../contract/layout.ts';
-import { COLLECTION_PARAMS } from '../../edge/params.ts';
+import { COLLECTION_PARAMS } from '../../contract/query/params.ts';
 import type { FullList } from '../../contract/pagination.ts';
 import { resources as battle } from '../resources/battle/index.ts';
 import { resources as creatures } from '../resources/creatures/index.ts';

@@ -2,10 +2,10 @@
  * The list of artifact makers a build runs (see artifact.ts for what one is), with the two
  * small ones that need no module of their own.
  */
-import { CACHE_OK } from '../../edge/http.ts';
+import { CACHE_OK } from '../../contract/cache.ts';
 import { API_PREFIX, DOWNLOADS_DIR, notFoundFile, type Meta, type Routes } from '../../contract/layout.ts';
-import { COLLECTION_TABLE } from '../../edge/parameter-table.ts';
-import { collectionParams } from '../../edge/params.ts';
+import { COLLECTION_TABLE } from '../../contract/query/parameter-table.ts';
+import { collectionParams } from '../../contract/query/params.ts';
 import type { ArtifactMaker } from './artifact.ts';
 import { docsPage } from './docs-page.ts';
 import { openApiMaker } from './openapi.ts';

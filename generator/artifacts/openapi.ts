@@ -38,8 +38,8 @@ import * as sprites from '../../schemas/output/sprites.ts';
 import * as summaries from '../../schemas/output/summaries.ts';
 import * as world from '../../schemas/output/world.ts';
 import { RESOURCE_SUMMARIES } from '../../schemas/output/summaries.ts';
-import { compileFields, type FieldTree } from '../../edge/query/fields.ts';
-import { pathsBelow } from '../../edge/list-fields.ts';
+import { compileFields, type FieldTree } from '../../contract/query/fields.ts';
+import { fieldsBelow } from '../../contract/query/fields.ts';
 import type { AnyResource } from '../resources/define.ts';
 import type { ArtifactMaker } from './artifact.ts';
 import {
@@ -53,7 +53,7 @@ import {
   type AnyParam,
   type ContractScope,
   type KindScope,
-} from '../../edge/parameter-table.ts';
+} from '../../contract/query/parameter-table.ts';
 import {
   BadParameterSchema,
   RANGE_PATTERN,
@@ -510,7 +510,7 @@ forms, evolution chains and everything they link to. Every answer is a static fi
 - **Naming**: the upstream's product word is \`creature\` in every path, field and lowercase identifier.`;
 
 /**
- * A kind's parameters as the contract names what they take (edge/parameter-table.ts
+ * A kind's parameters as the contract names what they take (contract/query/parameter-table.ts
  * `ContractScope`): its value components, the range form, its item's type.
  */
 export function contractScope(scope: KindScope, itemType: (kind: string) => string): ContractScope {
@@ -678,11 +678,11 @@ export function querySchemas(
   return out;
 }
 
-/** A collection's query parameters, as its table lists them: those its documents list (edge/parameter-table.ts `documented`). */
+/** A collection's query parameters, as its table lists them: those its documents list (contract/query/parameter-table.ts `documented`). */
 function collectionParameters(kind: string, routes: Routes, contract: Contract): JsonValue[] {
   const queries = routes.queries[kind];
   const scope = contractScope(
-    { kind, shape: queryShape(routes, kind), idOnly: routes.idOnly.includes(kind), below: queries ? pathsBelow(routes, queries) : [], kinds: routes.kinds },
+    { kind, shape: queryShape(routes, kind), idOnly: routes.idOnly.includes(kind), below: queries ? fieldsBelow(routes, queries) : [], kinds: routes.kinds },
     (k) => contract.items[k]!,
   );
   return collectionEntries(collectionTable(queries))

@@ -7,23 +7,22 @@
  *
  * Shared here: the response schemas (the 400 body, made on the shared error body, a search page, a facet's value, a range's
  * summary), the vocabularies of small target kinds, and the range pattern. Each parameter's
- * wording, schema and type are its entry's in edge/parameter-table.ts, which openapi.ts and
+ * wording, schema and type are its entry's in contract/query/parameter-table.ts, which openapi.ts and
  * typescript-types.ts both walk.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { idOfUrl, listFile, type QueryShape, type Routes } from '../../contract/layout.ts';
-import type { FacetValue } from '../../edge/query/facets.ts';
-import type { BadParameterBody, ErrorBody as ErrorBodyType } from '../../edge/error-body.ts';
-import type { RangeSummary } from '../../edge/query/summary.ts';
+import type { FacetValue, RangeSummary } from '../../contract/query/bodies.ts';
+import type { BadParameterBody, ErrorBody as ErrorBodyType } from '../../contract/error-body.ts';
 import { ErrorBody } from '../../schemas/output/common.ts';
 
 /** A target kind with at most this many entries has its values listed in the contract. */
 export const MAX_LISTED_VALUES = 100;
 
 /**
- * The 400 body of a collection or a search (edge/error-body.ts `badParameterBody`): the shared
+ * The 400 body of a collection or a search (contract/error-body.ts `badParameterBody`): the shared
  * error body, with the fields a 400 has always carried.
  */
 export const BadParameterSchema = Type.Intersect([
@@ -78,7 +77,7 @@ export const SearchPageSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** One value's count in `facets` (edge/query/facets.ts `FacetValue`); the `.d.ts` declares it from this schema. */
+/** One value's count in `facets` (contract/query/bodies.ts `FacetValue`); the `.d.ts` declares it from this schema. */
 export const FacetValueSchema = Type.Object(
   {
     name: Type.String({ description: 'The value’s name: a resource’s name, or `true`/`false` for a yes/no filter.' }),
@@ -90,7 +89,7 @@ export const FacetValueSchema = Type.Object(
 const facetValueMatches: [Static<typeof FacetValueSchema>, FacetValue] extends [FacetValue, Static<typeof FacetValueSchema>] ? true : never = true;
 void facetValueMatches;
 
-/** One range's numbers in `summary` (edge/query/summary.ts `RangeSummary`); the `.d.ts` declares it from this schema. */
+/** One range's numbers in `summary` (contract/query/bodies.ts `RangeSummary`); the `.d.ts` declares it from this schema. */
 export const RangeSummarySchema = Type.Object(
   {
     count: Type.Integer({ minimum: 0, description: 'How many entries of the filtered set have a value (entries without one are not counted).' }),
@@ -180,5 +179,5 @@ export async function readVocabularies(outDir: string, routes: Pick<Routes, 'que
   return out;
 }
 
-/** The form a range takes, as a pattern (edge/query/parse.ts `parseRange`; edge/parameter-table.ts `RANGE_FORMS` says it in words). */
+/** The form a range takes, as a pattern (contract/query/parse.ts `parseRange`; contract/query/parameter-table.ts `RANGE_FORMS` says it in words). */
 export const RANGE_PATTERN = '^(-?[0-9]+|-?[0-9]+\\.\\.(-?[0-9]+)?|\\.\\.-?[0-9]+)$';

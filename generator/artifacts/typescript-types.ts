@@ -10,7 +10,7 @@
  * so a schema it cannot express never becomes a type that accepts too much.
  */
 import { queryShape, type Routes } from '../../contract/layout.ts';
-import { pathsBelow } from '../../edge/list-fields.ts';
+import { fieldsBelow } from '../../contract/query/fields.ts';
 import {
   collectionEntries,
   collectionTable,
@@ -20,7 +20,7 @@ import {
   SEARCH_TABLE,
   type AnyParam,
   type ContractScope,
-} from '../../edge/parameter-table.ts';
+} from '../../contract/query/parameter-table.ts';
 import type { ArtifactMaker } from './artifact.ts';
 import {
   AS_OF_NOT_FOUND,
@@ -235,7 +235,7 @@ const answerDeclaration = (name: string, schema: unknown, doc: string) => declar
  * Generic helpers of the query types, written as they are: a list entry typed by the fields
  * asked is the item's type cut down to those paths, nested as the item nests them. The query
  * interfaces every collection and the search take come from their tables
- * (edge/parameter-table.ts), `FacetValue` and `RangeSummary` from the answer's schemas.
+ * (contract/query/parameter-table.ts), `FacetValue` and `RangeSummary` from the answer's schemas.
  */
 function queryHelpers(scope: ContractScope): string {
   return `/** One value, or several (sent comma-separated, meaning any of them). */
@@ -293,7 +293,7 @@ function kindQueryDeclarations(kind: string, routes: Routes, contract: Contract)
   const queries = routes.queries[kind];
   const shape = queryShape(routes, kind);
   const scope = contractScope(
-    { kind, shape, idOnly: routes.idOnly.includes(kind), below: queries ? pathsBelow(routes, queries) : [], kinds: routes.kinds },
+    { kind, shape, idOnly: routes.idOnly.includes(kind), below: queries ? fieldsBelow(routes, queries) : [], kinds: routes.kinds },
     (k) => contract.items[k]!,
   );
   const fixed = new Set<AnyParam>(Object.values(COLLECTION_TABLE));

@@ -20,7 +20,7 @@ import { coverageFactsBody, coverageFactsFile } from '../indexes/coverage-facts.
 import type { CoverageFacts } from '../indexes/coverage.ts';
 import { keptFactsFile } from '../indexes/kept-facts.ts';
 import { asOfFactsBodies, type KeptFacts } from '../indexes/as-of.ts';
-import type { FactKind } from '../../contract/as-of-facts.ts';
+import type { FactKind } from '../../contract/as-of/facts.ts';
 import { fieldColumns, filterIndex, listPack, searchIndex, type RecordFacts } from '../indexes/query-index.ts';
 
 export type AnyRecord = { id: number; name: string | null };
@@ -97,6 +97,6 @@ export const kindFiles: readonly KindFileMaker[] = [
   { make: ({ kind, query }) => [keptFactsFile(kind, query.shape, query.all)] },
   // what the coverage map is made from (coverage-facts.ts)
   { make: ({ kind, coverage }) => (coverage ? [[coverageFactsFile(kind), coverageFactsBody(kind, coverage)]] : []) },
-  // what the as-of answers read (contract/as-of-facts.ts)
+  // what the as-of answers read (contract/as-of/facts.ts)
   { make: ({ kind, asOf }) => (asOf ? asOfFactsBodies(kind as FactKind, asOf) : []) },
 ];

@@ -18,7 +18,7 @@ import { kindFiles, type AnyRecord, type KindFileInput, type KindFileMaker, type
 import type { Output } from './output.ts';
 import type { QueryFacts } from '../indexes/query-facts.ts';
 import type { RecordFacts } from '../indexes/query-index.ts';
-import { asOfDocumentFile } from '../../contract/as-of-facts.ts';
+import { asOfDocumentFile } from '../../contract/as-of/facts.ts';
 import { hasAsOfDocument, hasAsOfFacts, readAsOfFacts, type KeptFacts } from '../indexes/as-of.ts';
 
 /** The served build's result for a kind and its records, when writing onto a copy. */

@@ -32,7 +32,7 @@ import {
   type Meta,
   type Routes,
 } from '../../contract/layout.ts';
-import type { SearchIndexFile } from '../../edge/query/search-index.ts';
+import type { SearchIndexFile } from '../../contract/search-index.ts';
 import { allResources } from '../resources/index.ts';
 import type { AnyResource } from '../resources/define.ts';
 import type { CoverageMap } from '../../schemas/output/coverage.ts';
@@ -43,7 +43,7 @@ import { BuildError } from '../build-error.ts';
 import { readIfThere } from '../files/folders.ts';
 import { changeChain, changeFiles, readChangeReports } from './change-reports.ts';
 import { coveredKinds, coverageFactsFile, makeCoverage, readCoverage } from '../indexes/coverage-facts.ts';
-import { AS_OF_FACT_KINDS, AS_OF_KINDS, asOfFactsFile, asOfViewsFolder } from '../../contract/as-of-facts.ts';
+import { AS_OF_FACT_KINDS, AS_OF_KINDS, asOfFactsFile, asOfViewsFolder } from '../../contract/as-of/facts.ts';
 import { asOfListFiles } from '../indexes/as-of-lists.ts';
 import type { KindEmitter } from './emit-kinds.ts';
 import type { AnyRecord } from './kind-files.ts';

@@ -1,13 +1,13 @@
 /**
  * Where the data disagrees with itself as of a game: an as-of value, made by the same
- * rules as the answers (edge/as-of/), that names a type or ability that did not exist yet then.
+ * rules as the answers (contract/as-of/), that names a type or ability that did not exist yet then.
  * The answers keep such a value as the data gives it; the coverage map lists every case, for each
  * generation as of its last version group (the generation's own `{v}`).
  */
 import { join } from 'node:path';
-import { AS_OF_FACT_KINDS, asOfFactsFile, asOfMoveNamesFile, type FactKind, type FactsFile, type MoveNamesFile } from '../../contract/as-of-facts.ts';
-import { worldOfFacts, type AsOfWorld } from '../../edge/as-of/world.ts';
-import type { VersionGroup } from '../../edge/as-of/versions.ts';
+import { AS_OF_FACT_KINDS, asOfFactsFile, asOfMoveNamesFile, type FactKind, type FactsFile, type MoveNamesFile } from '../../contract/as-of/facts.ts';
+import { worldOfFacts, type AsOfWorld } from '../../contract/as-of/world.ts';
+import type { VersionGroup } from '../../contract/as-of/versions.ts';
 import type { AsOfDisagreement } from '../../schemas/output/coverage.ts';
 import { BuildError } from '../build-error.ts';
 import { readJsonIfThere } from '../files/folders.ts';

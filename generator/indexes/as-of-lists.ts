@@ -1,5 +1,5 @@
 /**
- * The lists as of each version group (contract/as-of-facts.ts `ListViewsFile`), made once every
+ * The lists as of each version group (contract/as-of/facts.ts `ListViewsFile`), made once every
  * kind's files are written, from what the build wrote: the as-of facts, the creatures' stats,
  * each kind's list, and today's field columns. Each view is the one as-of-views.ts makes
  * (the same rules as the as-of items); made here, a list as of a game reads a few small files
@@ -25,7 +25,7 @@ import {
   type ViewFile,
   AS_OF_KINDS,
   type AsOfKind,
-} from '../../contract/as-of-facts.ts';
+} from '../../contract/as-of/facts.ts';
 import {
   learnedByGroup,
   listView,
@@ -37,11 +37,11 @@ import {
   type ViewPart,
   type ViewScope,
 } from './as-of-views.ts';
-import { worldOfFacts, type AsOfWorld } from '../../edge/as-of/world.ts';
-import type { VersionGroup } from '../../edge/as-of/versions.ts';
+import { worldOfFacts, type AsOfWorld } from '../../contract/as-of/world.ts';
+import type { VersionGroup } from '../../contract/as-of/versions.ts';
 import { fieldColumnFile, filterIndexFile, idOfUrl, listFile } from '../../contract/layout.ts';
 import type { FullList } from '../../contract/pagination.ts';
-import { encodeColumnPatch, entryTexts } from '../../edge/query/field-column.ts';
+import { encodeColumnPatch, entryTexts } from '../../contract/field-column.ts';
 import { decodeFilterPack, encodeFilterPack, positionGaps, type RangeColumns } from '../../contract/filter-pack.ts';
 
 /** The file an input of a view's part is (besides the kind's list and today's columns of its fields). */

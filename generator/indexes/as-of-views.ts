@@ -1,14 +1,14 @@
 /**
  * A kind's list as of a version group, as the collection's query machinery reads it: which
  * entries existed, and the value filters, range columns and field values that changed over the
- * games, each made by the same rules as the as-of items (edge/as-of/world.ts). Every other
+ * games, each made by the same rules as the as-of items (contract/as-of/world.ts). Every other
  * filter, range and field is today's, read from the kind's own indexes. Made for each version
  * group at build time (as-of-lists.ts writes them), read at the edge by edge/as-of-collection.ts.
  */
-import { MOVE_VALUES, type AsOfKind, type CreatureStats, type FactKind, type SlotAbility, type SlotType, type StatValue } from '../../contract/as-of-facts.ts';
-import { link } from '../../edge/as-of/documents.ts';
-import type { VersionGroup } from '../../edge/as-of/versions.ts';
-import type { AsOfWorld } from '../../edge/as-of/world.ts';
+import { MOVE_VALUES, type AsOfKind, type CreatureStats, type FactKind, type SlotAbility, type SlotType, type StatValue } from '../../contract/as-of/facts.ts';
+import { link } from '../../contract/as-of/documents.ts';
+import type { VersionGroup } from '../../contract/as-of/versions.ts';
+import type { AsOfWorld } from '../../contract/as-of/world.ts';
 
 /** A value filter's values as of the version group: `[name, id, list positions ascending]`, by id. */
 export type ValueRows = Array<[name: string, id: number, positions: number[]]>;
@@ -39,7 +39,7 @@ export interface AsOfListView {
 /**
  * A declared field as of the game at each list position: what the entry held (the same key, the same
  * value; undefined where no entry is listed) and the value an as-of item shows. The rules hand
- * back today's arrays themselves where nothing changed (edge/as-of/rules.ts), so a creature's
+ * back today's arrays themselves where nothing changed (contract/as-of/rules.ts), so a creature's
  * stats are the same key in most generations: as-of-lists.ts writes each key's text once.
  */
 export interface FieldOfThen {
@@ -61,7 +61,7 @@ function fieldOf<T, H>(then: ReadonlyMap<number, T>, pick: (held: T) => H, show:
   };
 }
 
-/** What a part of a view is made from, besides the kind's list: facts, and the creatures' stats or learnsets (contract/as-of-facts.ts). */
+/** What a part of a view is made from, besides the kind's list: facts, and the creatures' stats or learnsets (contract/as-of/facts.ts). */
 export type ViewInput = FactKind | 'stats' | 'learnsets';
 
 /**
@@ -113,7 +113,7 @@ export interface ViewScope {
   base: string;
   /** the names of the parts to make (VIEW_PARTS): the view holds only theirs */
   parts: ReadonlySet<string>;
-  /** each creature's stats (contract/as-of-facts.ts StatsFile), for a creature list's stats part */
+  /** each creature's stats (contract/as-of/facts.ts StatsFile), for a creature list's stats part */
   stats?: ReadonlyMap<number, CreatureStats>;
   /** the creatures as of the game by generation, kept across the views of one making (a creature's as of the game change by generation only) */
   creaturesThen?: Map<number, CreaturesThen>;
@@ -247,7 +247,7 @@ function addKindsPart(view: AsOfListView, { world, base }: ViewScope, then: Map<
 
 /**
  * A creature list's `move` filter as of each version group, from the creatures' learnsets
- * (contract/as-of-facts.ts LearnsetFile), each read once: for a group and the positions that existed then, the
+ * (contract/as-of/facts.ts LearnsetFile), each read once: for a group and the positions that existed then, the
  * creatures that learn each move in it. Its rows are by move id, with no names (MOVE_FILTER_INPUTS).
  */
 export function learnedByGroup(
@@ -277,7 +277,7 @@ export function learnedByGroup(
   };
 }
 
-/** The version group ids of a bit set (contract/as-of-facts.ts `inGroups`: bit `id - 1`). */
+/** The version group ids of a bit set (contract/as-of/facts.ts `inGroups`: bit `id - 1`). */
 function groupIds(groups: number): number[] {
   const out: number[] = [];
   for (let id = 1, rest = groups; rest > 0; id++, rest = Math.floor(rest / 2)) if (rest % 2 === 1) out.push(id);

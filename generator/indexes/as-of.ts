@@ -1,5 +1,5 @@
 /**
- * What the build keeps for answers "as of a game" (contract/as-of-facts.ts says the shapes and the
+ * What the build keeps for answers "as of a game" (contract/as-of/facts.ts says the shapes and the
  * files): each record's facts, and the as-of document of a creature or a move. A move's (and
  * every other kind's facts) are read off its item document while it is in hand
  * (builder/emit-kinds.ts), like the query and coverage facts; a creature's are made from its
@@ -33,7 +33,7 @@ import {
   type Relations,
   type SlotAbility,
   type SlotType,
-} from '../../contract/as-of-facts.ts';
+} from '../../contract/as-of/facts.ts';
 import { idOfUrl } from '../../contract/layout.ts';
 import { join } from 'node:path';
 import type { BuildContext } from '../resources/context.ts';
@@ -55,7 +55,7 @@ const pastByGeneration = <T>(entries: unknown, field: string, read: (value: unkn
   (entries as Doc[]).map((entry) => [generationOf(entry), read(entry[field])]);
 
 const slotTypes = (entries: unknown): SlotType[] => (entries as Array<{ slot: number; type: Link }>).map((e) => [e.slot, idOf(e.type)]);
-// in slot order and stat id order, as the rules' quick path for a creature without past entries takes them (edge/as-of/rules.ts)
+// in slot order and stat id order, as the rules' quick path for a creature without past entries takes them (contract/as-of/rules.ts)
 const slotAbilities = (entries: unknown): SlotAbility[] =>
   (entries as Array<{ slot: number; ability: Link | null; is_hidden: boolean }>)
     .map((e): SlotAbility => [e.slot, e.ability === null ? null : idOf(e.ability), e.is_hidden ? 1 : 0])

@@ -6,7 +6,7 @@
  *
  * The schema, not the data, decides: a path the schema allows but no built item holds is still
  * a path (absent from each entry, as a null on the way makes it). Arrays are transparent, as
- * projection treats them (edge/query/fields.ts); a union (`Nullable`) allows what any of its
+ * projection treats them (contract/query/fields.ts); a union (`Nullable`) allows what any of its
  * non-null variants allows. A part of a declared field whose keys the schema does not list (a
  * record, a recursive or intersected shape) stops the build: it could not say which paths exist.
  */

@@ -7,14 +7,14 @@
  *
  * Field values are the item's own, and the build proves it: for every item, nesting the declared
  * fields' values in declared order, each as the JSON bytes its column holds, and writing that as
- * the request side does (edge/query/raw-json.ts) gives, byte for byte, what `pick` takes of the
+ * the request side does (contract/raw-json.ts) gives, byte for byte, what `pick` takes of the
  * item, which is what the request side will answer for `fields=`.
  */
 import type { TSchema } from '@sinclair/typebox';
 import { linkOf, type QueryShape } from '../../contract/layout.ts';
-import { QUERYABLE_COLLECTION_PARAMS } from '../../edge/params.ts';
-import { compileFields, nestFields, project, type FieldTree, type Json } from '../../edge/query/fields.ts';
-import { jsonBytes, RawJson } from '../../edge/query/raw-json.ts';
+import { QUERYABLE_COLLECTION_PARAMS } from '../../contract/query/params.ts';
+import { compileFields, nestFields, project, type FieldTree, type Json } from '../../contract/query/fields.ts';
+import { jsonBytes, RawJson } from '../../contract/raw-json.ts';
 import type { KindName } from '../model/kinds.ts';
 import type { AnyResource } from '../resources/define.ts';
 import { queryShapes, translatedNames, type AnyQueryDecl, type FactSource, type FilterValue } from '../resources/query.ts';

@@ -8,11 +8,11 @@
  * every kind's search index once all are written (the writer's `finish`).
  */
 import { createHash } from 'node:crypto';
-import { encodeFieldColumnTexts, isNamesField, languagesOf, onlyLanguage } from '../../edge/query/field-column.ts';
-import type { Json } from '../../edge/query/fields.ts';
+import { encodeFieldColumnTexts, isNamesField, languagesOf, onlyLanguage } from '../../contract/field-column.ts';
+import type { Json } from '../../contract/query/fields.ts';
 import { positionGaps, type FilterIndexFile, type FilterValueRow } from '../../contract/filter-pack.ts';
-import { makeSearchKind, packSearchFiles, SEARCH_INDEX_FORMAT, type SearchIndexFile } from '../../edge/query/search-index.ts';
-import { encodeSearchPack } from '../../edge/query/search-pack.ts';
+import { makeSearchKind, packSearchFiles, SEARCH_INDEX_FORMAT, type SearchIndexFile } from '../../contract/search-index.ts';
+import { encodeSearchPack } from '../../contract/search-pack.ts';
 import { idOfUrl, type QueryShape } from '../../contract/layout.ts';
 import { encodeListPack } from '../../contract/list-pack.ts';
 import type { QueryFacts } from './query-facts.ts';
@@ -56,7 +56,7 @@ function valueRows(perRecord: ReadonlyArray<ReadonlyArray<[string, number | null
 /**
  * The kind's names: each record's own and its translations, languages in order of first use
  * along the list. Null for a kind without names (addressed by id only). `byLanguage`: each
- * language's names kept apart, for `lang=` (edge/query/search-index.ts `makeSearchKind`).
+ * language's names kept apart, for `lang=` (contract/search-index.ts `makeSearchKind`).
  */
 export function searchIndex(kind: string, listed: readonly RecordFacts[], byLanguage = false): SearchIndexFile | null {
   if (listed.some((r) => r.name === null)) return null;
@@ -158,7 +158,7 @@ class ColumnTexts {
 
 const COLUMN_TEXTS = new ColumnTexts();
 
-/** The packed search index (edge/query/search-pack.ts) of these kinds' search indexes, in the order given. */
+/** The packed search index (contract/search-pack.ts) of these kinds' search indexes, in the order given. */
 export function searchPack(files: readonly SearchIndexFile[]): Uint8Array {
   return encodeSearchPack(packSearchFiles(files));
 }

@@ -3,7 +3,7 @@
  * to the shared request module, which reads the deploy's static files. See ../edge-adapter.ts.
  */
 import type { Config, Context } from '@netlify/edge-functions';
-import { stackWithCauses } from '../../edge/error-text.ts';
+import { stackWithCauses } from '../../contract/error-text.ts';
 import { createEdgeAdapter } from '../edge-adapter.ts';
 
 const answer = createEdgeAdapter();

@@ -1,7 +1,7 @@
 /**
  * The answers "as of a game": a creature, move, type or ability as it was in one
  * version group (`GET /as-of/{v}/{kind}/{id or name}`), a creature's type matchups, and the 404
- * that says what was not found. The request logic makes these answers (edge/as-of/), not the
+ * that says what was not found. The request logic makes these answers (contract/as-of/), not the
  * build, so no build step checks them: these schemas are the contract's word on them (the OpenAPI
  * document, the `.d.ts`, the docs page), and test/as-of-contract.test.ts holds real answers to them.
  *

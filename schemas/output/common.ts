@@ -205,7 +205,7 @@ export type PaginatedList = Static<typeof PaginatedList>;
 export const NotFound = Type.Literal('Not Found');
 
 /**
- * The body of every error answer but the plain 404 (edge/error-body.ts makes each): a code and a
+ * The body of every error answer but the plain 404 (contract/error-body.ts makes each): a code and a
  * sentence, with the fields its code has always carried beside them at the top level (a 400's
  * `parameter`, `value` and `accepts`).
  */

@@ -1,7 +1,7 @@
 /**
  * The oracle of "the game as it was" (issue 33): what `GET /v2/as-of/{v}/{kind}/{id}/` and the
  * creature's `matchups/` should answer, computed here from today's built item documents and the
- * issue's rules alone. It shares no code with the feature (edge/as-of/, the generator's as-of
+ * issue's rules alone. It shares no code with the feature (contract/as-of/, the generator's as-of
  * files): an oracle that read the rules through the same code would agree with any mistake in it.
  *
  * `World` reads the documents the rules need, each file once: the version groups, versions and

@@ -23,11 +23,11 @@ import {
 } from '../../contract/layout.ts';
 import { paginate, type FullList } from '../../contract/pagination.ts';
 import { encodeListPack } from '../../contract/list-pack.ts';
-import { encodeFieldColumn, isNamesField, languagesOf, onlyLanguage } from '../../edge/query/field-column.ts';
-import type { Json } from '../../edge/query/fields.ts';
+import { encodeFieldColumn, isNamesField, languagesOf, onlyLanguage } from '../../contract/field-column.ts';
+import type { Json } from '../../contract/query/fields.ts';
 import { encodeFilterPack, type FilterIndexFile, positionGaps } from '../../contract/filter-pack.ts';
-import { makeSearchKind, packSearchFiles, type SearchIndexFile } from '../../edge/query/search-index.ts';
-import { encodeSearchPack } from '../../edge/query/search-pack.ts';
+import { makeSearchKind, packSearchFiles, type SearchIndexFile } from '../../contract/search-index.ts';
+import { encodeSearchPack } from '../../contract/search-pack.ts';
 
 export const baseUrl = 'https://example.test/v2';
 const encoder = new TextEncoder();

@@ -19,11 +19,11 @@ export const filesUnder = (dir: string): string[] =>
 /** The code files below `dir`: TypeScript and JavaScript. */
 export const sourceFiles = (dir: string): string[] => filesUnder(dir).filter((file) => /\.(ts|mjs|js)$/.test(file));
 
-/** The room a file of the repository lives in: a folder of generator/ (a file directly under it is a room of its own), edge/, edge/query/ or edge/as-of/, or a top folder (contract/, netlify/, schemas/, site/). */
+/** The room a file of the repository lives in: a folder of generator/ (a file directly under it is a room of its own), edge/ or edge/query/, or a top folder (contract/ with its folders, netlify/, schemas/, site/). */
 export function roomOf(file: string): string {
   const parts = relative(repoRoot, file).split('/');
   if (parts[0] === 'generator') return parts.length === 2 ? parts.join('/') : `generator/${parts[1]}`;
-  if (parts[0] === 'edge') return (parts[1] === 'query' || parts[1] === 'as-of') && parts.length > 2 ? `edge/${parts[1]}` : 'edge';
+  if (parts[0] === 'edge') return parts[1] === 'query' && parts.length > 2 ? 'edge/query' : 'edge';
   return parts[0]!;
 }
 

@@ -4,7 +4,7 @@
  * `sort=`, `facets=` and `summary=`.
  * Every parser is total: it gives a value or a `ParameterError`, never throws, and its work is
  * bounded by the caps below whatever the input. An error becomes the JSON body of a 400
- * through edge/error-body.ts `badParameterBody`:
+ * through contract/error-body.ts `badParameterBody`:
  *
  *   {"error":"bad_parameter","detail":"The value of the query parameter type was not understood; …",
  *    "parameter":"type","value":"firee","accepts":"a type name or id: normal, fighting, …"}
@@ -89,7 +89,7 @@ function echo(value: string): string {
 
 /**
  * The query string as it is, or a 400 when it is past the cap (a CDN refuses longer URLs
- * anyway). Splitting it into parameters is edge/params.ts's, the one reader of the query.
+ * anyway). Splitting it into parameters is contract/query/params.ts's, the one reader of the query.
  */
 export function checkQueryLength(search: string): Parsed<string> {
   if (search.length > QUERY_LIMITS.queryLength) return fail('*', search, `a query string of at most ${QUERY_LIMITS.queryLength} characters`);

@@ -1,5 +1,5 @@
 /**
- * The facts of every creature, move, type, ability and stat (contract/as-of-facts.ts), with the version groups, read
+ * The facts of every creature, move, type, ability and stat (contract/as-of/facts.ts), with the version groups, read
  * once per build, and the questions the as-of answers ask of them: what existed as of a version
  * group, and what it was then. Every answer follows rules.ts.
  */
@@ -17,7 +17,7 @@ import {
   type StatFacts,
   type StatValue,
   type TypeFacts,
-} from '../../contract/as-of-facts.ts';
+} from './facts.ts';
 import { abilitiesAsOf, abilityExists, existsInGeneration, moveFieldAsOf, pastValue, statsAsOf, typesAsOf, type Slotted } from './rules.ts';
 import { Versions, type VersionGroup } from './versions.ts';
 
@@ -187,7 +187,7 @@ export class AsOfWorld {
     });
   }
 
-  /** The ids of the moves of a type as of the version group, in id order (the facts hold no move names: contract/as-of-facts.ts `asOfMoveNamesFile`). */
+  /** The ids of the moves of a type as of the version group, in id order (the facts hold no move names: contract/as-of/facts.ts `asOfMoveNamesFile`). */
   movesOfType(type: number, vg: VersionGroup): number[] {
     return this.moves.flatMap(([id, move]) => (existsInGeneration(move.generation, vg.generation) && this.moveType(move, vg) === type ? [id] : []));
   }

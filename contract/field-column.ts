@@ -26,13 +26,13 @@
  *
  * JSON text never holds a raw line break, so each entry is one line. The request side reads the
  * file's bytes and touches only the entries of the page it answers: their bytes go into the
- * answer as they are (edge/query/raw-json.ts), or, where a path below the field is asked, just
+ * answer as they are (contract/raw-json.ts), or, where a path below the field is asked, just
  * those entries are parsed. Nothing else of the file is decoded.
  *
  * A `names` field also has one column per language its entries use (`lang` in the file name):
  * each entry's names in that language only (`onlyLanguage`), so `lang=de` reads German text only.
  */
-import type { Json } from './fields.ts';
+import type { Json } from './query/fields.ts';
 import { jsonBytes, RawJson, SplicedJson, type JsonPart } from './raw-json.ts';
 
 export const FIELD_COLUMN_FORMAT = 'field-column/3';

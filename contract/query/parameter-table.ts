@@ -5,19 +5,18 @@
  * types give it; the docs page lists the names). A kind's declared value filters and ranges (contract/layout.ts
  * `QueryShape`) are two entry shapes, `valueFilterParam` and `rangeParam`, made per filter.
  *
- * Everything else derives from here: what each path reads (edge/params.ts `collectionParams`,
- * `SEARCH_PARAMS`: Netlify-Vary and the `_redirects` fallback), the reading itself (edge/params.ts
+ * Everything else derives from here: what each path reads (contract/query/params.ts `collectionParams`,
+ * `SEARCH_PARAMS`: Netlify-Vary and the `_redirects` fallback), the reading itself (contract/query/params.ts
  * `readParams`, the one reader of the query), the parsed query's type (`CollectionQuery`), the
  * links (`tableLinkSuffix`, `collectionLinkSuffix`), whether a collection is asked more than a
  * page (`asksAnything`), the sort keys, and the contract (generator/artifacts/openapi.ts and
  * typescript-types.ts walk these tables). A parameter added here is read, linked, cached on and
  * documented; what it does to the answer is its reader's (edge/collection.ts, search-endpoint.ts).
  */
-import type { CollectionFiles, ListKeys } from './build-files.ts';
-import { canonicalKey, DEFAULT_LIMIT, MAX_LIMIT, NO_QUERIES, type QueryFilter, type QueryRange, type QueryShape } from '../contract/layout.ts';
-import { parseLimit, parseOffset } from '../contract/pagination.ts';
-import { foldText } from './query/fold.ts';
-import type { Json } from './query/fields.ts';
+import { canonicalKey, DEFAULT_LIMIT, MAX_LIMIT, NO_QUERIES, type QueryFilter, type QueryRange, type QueryShape } from '../layout.ts';
+import { parseLimit, parseOffset } from '../pagination.ts';
+import { foldText } from './fold.ts';
+import type { Json } from './fields.ts';
 import {
   listItems,
   parseFields,
@@ -33,7 +32,29 @@ import {
   type Parsed,
   type SortKey,
   type Vocabulary,
-} from './query/parse.ts';
+} from './parse.ts';
+
+/**
+ * A list's names and ids as a parameter resolves a value against them. The request logic's
+ * reader of a list pack (edge/build-files.ts `ListKeys`) is one.
+ */
+export interface NamedKeys {
+  /** each entry's name, undefined where it has none */
+  names(): ReadonlyArray<string | undefined>;
+  positionOfName(name: string): number | undefined;
+  /** the position of a lowercase name or a decimal id */
+  positionOf(token: string): number | undefined;
+}
+
+/**
+ * What the parameters read of a build to resolve names: a kind's list, and the values its filter
+ * index holds. The request logic's readers of the build (edge/build-files.ts `CollectionFiles`)
+ * answer these calls; null, a kind the build has no such file for.
+ */
+export interface NameReads {
+  listKeys(kind: string): Promise<NamedKeys | null>;
+  filterIndex(kind: string): Promise<{ vocabulary(filter: string): Vocabulary | undefined } | null>;
+}
 
 /** What a kind's parameters are parsed and described against. */
 export interface KindScope {
@@ -43,7 +64,7 @@ export interface KindScope {
   shape: QueryShape;
   /** whether its entries are addressed by id alone (no `name` to sort by) */
   idOnly: boolean;
-  /** the paths `fields=` takes below the declared ones (edge/list-fields.ts `pathsBelow`) */
+  /** the paths `fields=` takes below the declared ones (contract/query/fields.ts `fieldsBelow`) */
   below: readonly string[];
   /** every kind the service routes */
   kinds: readonly string[];
@@ -51,7 +72,7 @@ export interface KindScope {
 
 /** What a request's parameters are parsed against: the kind, and the build's files for those that resolve names. */
 export interface ReadScope extends KindScope {
-  build: CollectionFiles;
+  build: NameReads;
 }
 
 /** The contract's names a parameter's schema and type refer to (generator/artifacts/openapi.ts). */
@@ -92,7 +113,7 @@ export interface QueryParam<T> {
   /** single: given more than once, the last one counts; repeatable: every value is read, in order */
   arity: 'single' | 'repeatable';
   /**
-   * Its cap, as edge/query/parse.ts `QUERY_LIMITS` holds it and its parser applies it: items in a
+   * Its cap, as contract/query/parse.ts `QUERY_LIMITS` holds it and its parser applies it: items in a
    * list, characters of a text, repeats of a range, the largest page; null when it has none.
    */
   limit: number | null;
@@ -129,7 +150,7 @@ const stringList = (max: number, names: readonly string[]) => ({ type: 'array', 
 /** A name as the API writes one, and an id: what the documents say `id`, `name` and `lang` take. */
 export const NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9-]{0,99}$';
 export const MAX_ID = 999_999_999;
-/** Forms a range takes, for the documents (edge/query/parse.ts `parseRange`). */
+/** Forms a range takes, for the documents (contract/query/parse.ts `parseRange`). */
 export const RANGE_FORMS = '`100..` (at least), `..50` (at most), `80..100` (both ends included) or `90` (exactly)';
 
 /** The keys `sort` takes on a kind: `id`, `name` (not on a kind addressed by id only), its ranges. */
@@ -212,7 +233,7 @@ const name: QueryParam<string[] | null> = {
  * The list `lang` is checked against. Every build has it, so a cold start reads it beside the
  * routing table (edge/handler.ts), before anything says which kind the request asks for.
  */
-export const languageList = (build: Pick<CollectionFiles, 'listKeys'>): Promise<ListKeys | null> => build.listKeys('language');
+export const languageList = (build: Pick<NameReads, 'listKeys'>): Promise<NamedKeys | null> => build.listKeys('language');
 
 /**
  * `lang=de`: a language by its name in `/language/` (any letter case), or null when absent or
@@ -405,7 +426,7 @@ async function parseValueFilter(filter: QueryFilter, raw: readonly string[], { b
 }
 
 /** A token no entry holds that is still a value of the filter: a name or id of its target kind, or yes/no. */
-function heldByNone(token: string, filter: QueryFilter, target: ListKeys | null): boolean {
+function heldByNone(token: string, filter: QueryFilter, target: NamedKeys | null): boolean {
   if (filter.target === null) return YES_NO.has(token);
   return target?.positionOf(token) !== undefined;
 }
@@ -543,7 +564,7 @@ export function collectionLinkSuffix(table: CollectionTable, query: CollectionQu
 
 const SEARCH_Q_ACCEPTS = 'a name or the start of one, in any language, e.g. pikachu, ピカチュウ or charzard';
 
-/** The search's text, as given and folded (edge/query/fold.ts). */
+/** The search's text, as given and folded (contract/query/fold.ts). */
 export interface SearchText {
   text: string;
   folded: string;

@@ -7,7 +7,7 @@
  * entry that applies as of generation g is the one of the smallest generation ≥ g; a move's
  * `past_values` name the version group that changed them, so the values held before it.
  */
-import type { Past, Relations } from '../../contract/as-of-facts.ts';
+import type { Past, Relations } from './facts.ts';
 
 /** The first generation with abilities. */
 export const FIRST_ABILITY_GENERATION = 3;

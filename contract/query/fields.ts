@@ -16,7 +16,8 @@
  *   element gives its projection (`{}` when it has none of the paths), any other element null;
  *   an array where no element has any of the paths is absent.
  */
-import { isText, type JsonPart } from './raw-json.ts';
+import { isText, type JsonPart } from '../raw-json.ts';
+import { queryShape, type QueryShape, type Routes } from '../layout.ts';
 
 /** Compiled paths: each key leads to a subtree, or to `true` for "the whole value". */
 export type FieldTree = Map<string, FieldTree | true>;
@@ -60,7 +61,7 @@ export function project(document: unknown, tree: FieldTree): PartObject {
 }
 
 /**
- * An entry's fields from field columns (edge/query/field-column.ts): each value nested under its
+ * An entry's fields from field columns (contract/field-column.ts): each value nested under its
  * path (split at dots), in the order given, making the objects on the way. Given in declared
  * order (the item's own key order), it nests as the item does; the build proves it for every
  * item, with each value as the column's bytes (query-facts.ts).
@@ -122,3 +123,16 @@ function projectBelow(value: JsonPart, tree: FieldTree): JsonPart | undefined {
   });
   return found ? elements : undefined;
 }
+
+/** The paths `fields=` takes below a kind's declared fields: its items' own, then each link's. */
+export function fieldsBelow(routes: Pick<Routes, 'queries'>, shape: QueryShape): string[] {
+  const own = shape.below ?? [];
+  const linked = Object.entries(shape.links ?? {}).flatMap(([field, target]) => targetPaths(routes, target).map((path) => `${field}.${path}`));
+  return [...own, ...linked.filter((path) => !own.includes(path))];
+}
+
+/** What a linked kind's entries take, without its own links (one step only). */
+const targetPaths = (routes: Pick<Routes, 'queries'>, target: string): string[] => ownPaths(queryShape(routes, target));
+
+/** A kind's declared fields and the paths below them its items' schema has. */
+export const ownPaths = (shape: QueryShape): string[] => [...shape.fields, ...(shape.below ?? [])];

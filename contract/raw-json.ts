@@ -1,6 +1,6 @@
 /**
  * JSON written straight to UTF-8 bytes, with parts that already are JSON bytes (a field column's
- * entry, edge/query/field-column.ts) copied in as they are: an answer with fields is spliced from
+ * entry, contract/field-column.ts) copied in as they are: an answer with fields is spliced from
  * the columns' bytes instead of parsing them and stringifying again. The bytes are exactly what
  * `TextEncoder.encode(JSON.stringify(value))` gives for the same value with each raw part parsed:
  * keys in `Object.keys` order, keys with undefined values left out (null in arrays), and every
@@ -20,7 +20,7 @@ export class RawJson {
 
 /**
  * JSON text kept as pieces with runs between them (a shaped field column's entry,
- * edge/query/field-column.ts): piece 0, the first run, piece 1, … The runs are `runs[from..to)`,
+ * contract/field-column.ts): piece 0, the first run, piece 1, … The runs are `runs[from..to)`,
  * separated by commas, one fewer than the pieces. Written straight into the answer: no entry's
  * text is made on its own.
  */

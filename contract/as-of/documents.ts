@@ -4,8 +4,8 @@
  * their values as of the game, the `past_*` field that held those values goes, and every other field is
  * today's, in today's key order.
  */
-import type { CreatureAsOfDocument, MoveAsOfDocument, Past, SlotAbility } from '../../contract/as-of-facts.ts';
-import { asOfMoveNamesFile, inGroups, RELATION_KEYS } from '../../contract/as-of-facts.ts';
+import type { CreatureAsOfDocument, MoveAsOfDocument, Past, SlotAbility } from './facts.ts';
+import { asOfMoveNamesFile, inGroups, RELATION_KEYS } from './facts.ts';
 import { abilitiesAsOf, moveFieldAsOf, multiplier, statsAsOf, typesAsOf } from './rules.ts';
 import type { Versions, VersionGroup } from './versions.ts';
 import type { AsOfWorld } from './world.ts';
@@ -54,7 +54,7 @@ function withChanges(item: Doc, changes: Doc, gone: readonly string[]): Doc {
 type AbilityEntry = { ability: Link | null; is_hidden: boolean; slot: number };
 type StatEntry = { base_stat: number; effort: number; stat: Link };
 
-/** A creature as of `vg`; `moveName` names a move by id (contract/as-of-facts.ts `asOfMoveNamesFile`: the document holds ids only). */
+/** A creature as of `vg`; `moveName` names a move by id (contract/as-of/facts.ts `asOfMoveNamesFile`: the document holds ids only). */
 export function creatureAsOf(doc: CreatureAsOfDocument, { vg, base }: AsOf, moveName: (id: number) => string | undefined): Doc {
   const item = doc.item;
   const g = vg.generation;
@@ -118,7 +118,7 @@ export function moveAsOf(item: Doc, doc: MoveAsOfDocument, { vg, versions }: AsO
   return withChanges(item, changes, ['past_values']);
 }
 
-/** A type as of `vg`; `moveName` names a move by id (contract/as-of-facts.ts `asOfMoveNamesFile`). */
+/** A type as of `vg`; `moveName` names a move by id (contract/as-of/facts.ts `asOfMoveNamesFile`). */
 export function typeAsOf(item: Doc, { vg, world, base }: AsOfAll, moveName: (id: number) => string | undefined): Doc {
   const id = item.id as number;
   const relations = world.typeRelations(id, vg);

@@ -19,7 +19,7 @@
  * A kind's index stands alone: a collection's `q` loads its kind's file, the packed file holds
  * every kind's.
  */
-import { foldText } from './fold.ts';
+import { foldText } from './query/fold.ts';
 
 export const SEARCH_INDEX_FORMAT = 'search-index/2';
 

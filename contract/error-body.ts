@@ -31,7 +31,7 @@ export interface BadParameterBody extends ErrorBody, ParameterError {
 }
 
 export function badParameterBody({ parameter, value, accepts }: ParameterError): BadParameterBody {
-  // `*` is the whole query string, past its cap (edge/query/parse.ts `checkQueryLength`)
+  // `*` is the whole query string, past its cap (contract/query/parse.ts `checkQueryLength`)
   const detail =
     parameter === '*'
       ? 'The query string is longer than the API reads; accepts says how long it may be.'

@@ -6,18 +6,18 @@
  * anywhere but here would be left out of the cache key: two requests differing only in it would
  * share one stored answer. test/params.test.ts fails on a read elsewhere.
  *
- * What is read is the table of edge/parameter-table.ts (each parameter's name, single or
+ * What is read is the table of contract/query/parameter-table.ts (each parameter's name, single or
  * repeatable, cap, parser, link and contract); the lists below and `readParams` are made from
  * it, so a parameter is read here, cached on and linked as its entry says and nowhere else:
  * - declared: a kind's value filters and ranges beside its resource (generator/resources/**,
  *   `query:`, shapes in generator/resources/query.ts), compiled once by
  *   generator/indexes/query-facts.ts `kindQuery` into the routing table's `QueryShape`
  *   (contract/layout.ts), each read through its entry shape (`valueFilterParam`, `rangeParam`);
- * - parsed: each entry's `parse`, over edge/query/parse.ts;
+ * - parsed: each entry's `parse`, over contract/query/parse.ts;
  * - answered: edge/collection.ts (over the indexes of edge/query/: filter.ts, sort.ts,
  *   facets.ts, summary.ts) and edge/search-endpoint.ts.
  */
-import type { QueryShape } from '../contract/layout.ts';
+import type { QueryShape } from '../layout.ts';
 import {
   collectionEntries,
   collectionTable,
@@ -30,7 +30,7 @@ import {
   type ReadScope,
   type ValuesOf,
 } from './parameter-table.ts';
-import { checkQueryLength, type Parsed } from './query/parse.ts';
+import { checkQueryLength, type Parsed } from './parse.ts';
 
 const names = (table: ParamTable): string[] => Object.values(table).map((param) => param.name);
 
@@ -81,7 +81,7 @@ export function queryParam(params: URLSearchParams, name: string): string | null
 /**
  * Every value of a list-like parameter (filters, ranges, `id`, `name`, `fields`, `sort`,
  * `facets`, `summary`, `kind`), in the order given: a value filter's repeats are each matched, a
- * range's intersect, the others' join as commas do (edge/query/parse.ts). Empty when absent.
+ * range's intersect, the others' join as commas do (contract/query/parse.ts). Empty when absent.
  */
 export function queryValues(params: URLSearchParams, name: string): string[] {
   return params.getAll(name);
@@ -149,7 +149,7 @@ export async function readDeclared<T>(declared: readonly QueryParam<T | null>[],
 }
 
 /**
- * The request's parameters, or the 400 of a query string past its cap (edge/query/parse.ts
+ * The request's parameters, or the 400 of a query string past its cap (contract/query/parse.ts
  * `checkQueryLength`), checked before any of them is read.
  */
 export function checkedQuery(url: URL): Parsed<URLSearchParams> {

@@ -12,7 +12,7 @@
  * order). Reading checks the pack, then each section's size against the header, and throws an
  * Error naming what is wrong.
  */
-import { bytesOf, concat, decodePack, encodePack, isCount, utf8, utf8Bytes, type PackFormat, type SectionBody, type SectionType } from '../../contract/pack.ts';
+import { bytesOf, concat, decodePack, encodePack, isCount, utf8, utf8Bytes, type PackFormat, type SectionBody, type SectionType } from './pack.ts';
 import { entrySignatures, PackedText, type PackedKind, type PackedSearch } from './search-index.ts';
 
 export const SEARCH_PACK_FORMAT = 'search-pack/1';

@@ -3,7 +3,7 @@
  * its group, `firered-leafgreen`), or a generation (`generation-iv`: its last version group by
  * `order`). Made once per build from the version groups' facts.
  */
-import type { FactsFile } from '../../contract/as-of-facts.ts';
+import type { FactsFile } from './facts.ts';
 
 /** A version group as the rules read it. */
 export interface VersionGroup {
