@@ -1,5 +1,5 @@
 /**
- * The figures of issue 33, "as of a game", on a built dist/: answers made at the edge from today's
+ * The figures of "as of a game", on a built dist/: answers made at the edge from today's
  * documents and the as-of files (contract/as-of/), each measured as bench/query.ts measures a query:
  *   - in-process and under Deno: p50 and p99 warm (the same URL again and again, after a warm-up),
  *     and the first answer of a fresh handler (every as-of file read and parsed again);

@@ -1,5 +1,5 @@
 /**
- * The dev loop's figures (issue 10), measured on a copy of the data set in a scratch folder:
+ * The dev loop's figures, measured on a copy of the data set in a scratch folder:
  *   - `npm run dev`'s start: a full import and build, then the planner reading what each document reads;
  *   - edit → served answer: from the moment a table is saved until the preview answers with the
  *     change, for one creature's base stat, a move's rename, and a save that changes nothing;

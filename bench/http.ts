@@ -1,5 +1,5 @@
 /**
- * The HTTP figures of issue 4, in one run on one built dist/ (`npm run bench` ends with it;
+ * The HTTP figures, in one run on one built dist/ (`npm run bench` ends with it;
  * `node bench/http.ts [DIST]` runs it alone, on OUT_DIR by default):
  *   - the preview and nginx (Debian package, bench/nginx.conf) side by side: req/s and p99 with
  *     autocannon, 64 connections, 15 s, for an item, a default-size page and a computed page

@@ -1,12 +1,12 @@
 /**
- * The query figures of issues 18 and 24, on a built dist/: three answers, the heaviest filtered
- * query of issue 18 (creature, three filters plus `fields`, over the whole list), a search, and
- * issue 24's heaviest (three all-of filters, a sort, two facets, a summary, species.names with lang), each measured
+ * The query layer's figures, on a built dist/: three answers, the heaviest filtered
+ * query (creature, three filters plus `fields`, over the whole list), a search, and
+ * the heaviest shaped query (three all-of filters, a sort, two facets, a summary, species.names with lang), each measured
  *   - in-process (Node, the request module over the disk): p50 and p99 warm (after WARM_UP_ROUNDS answers), and the first
  *     answer of a fresh handler (cold: every index read and parsed again; the OS's file cache
  *     stays warm, as a CDN's does);
  *   - under Deno, the edge function's runtime, the same way in a Deno process of its own;
- * issue 24's heaviest also as the first answer of a fresh handler whose reads each take a few
+ * the heaviest shaped query also as the first answer of a fresh handler whose reads each take a few
  * milliseconds (the edge's reads are fetches), and of a fresh Deno process; and the size of every kind's index files and of the packed all-kinds search index, raw and gzip'd.
  * `node bench/query.ts DIST [BASE_URL]` prints them alone; `npm run bench` prints them with the rest.
  */
@@ -32,7 +32,7 @@ export const QUERY_TARGETS = [
   },
   { what: 'search: q=charzard', path: '/v2/search/?q=charzard' },
   {
-    // issue 24's heaviest query: three all-of filters, a two-key sort, two facets, a summary, and fields over the whole list
+    // the heaviest shaped query: three all-of filters, a two-key sort, two facets, a summary, and fields over the whole list
     // including species.names (read through the species link) in one language
     what: 'all-of ×3, sort, 2 facets, summary, species.names + lang: creature, whole list',
     path:
@@ -52,7 +52,7 @@ const WARM_ROUNDS = 2000;
 /**
  * Answers given before the warm ones are timed. The optimizing compiler still works on the
  * request module's functions for several hundred answers (in the background, on this machine's
- * 2 cores). Issue 24's heaviest query alone in a process, warm p99 after one answer: 6.2–7.0 ms,
+ * 2 cores). The heaviest shaped query alone in a process, warm p99 after one answer: 6.2–7.0 ms,
  * its slowest answers running beside compiles; after 1,000: 4.0–4.4 ms; after 2,000: 3.4–3.6 ms,
  * with almost no compile left in the timed answers.
  */

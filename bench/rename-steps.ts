@@ -1,6 +1,6 @@
 /**
  * Where a move rename's update (or, `--edit stat`, a base stat's) spends its time, per step of
- * `UpdateReport.steps`, in the planner of two checkouts side by side (issue 17: "move rename →
+ * `UpdateReport.steps`, in the planner of two checkouts side by side ("move rename →
  * served" got slower with the pipeline refactor). Wall time alone moves with the load of this shared 2-core machine, so
  * each step is also measured as CPU time: of the main thread (`/proc/thread-self/schedstat`)
  * and of the whole process (`process.cpuUsage()`: the main thread, the thread pool's file

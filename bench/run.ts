@@ -104,12 +104,12 @@ async function runBench(): Promise<void> {
     for (const [what, figure, target] of rows) console.log(`${what.padEnd(width)}  ${figure.padEnd(58)}  ${target}`);
     // the HTTP figures (preview and nginx side by side, page computation) on the same dist/
     await (await import('./http.ts')).runHttpBench(dist);
-    // filters and search (issue 18): in-process and under Deno, and the indexes' sizes
+    // filters and search: in-process and under Deno, and the indexes' sizes
     const queryRows = await (await import('./query.ts')).runQueryBench(dist, resolveConfig({}, {}).baseUrl);
     const queryWidth = Math.max(...queryRows.map((r) => r[0].length));
     console.log('');
     for (const [what, figure, target] of queryRows) console.log(`${what.padEnd(queryWidth)}  ${figure.padEnd(70)}  ${target}`);
-    // as of a game (issue 33): answers made at the edge from today's documents and the as-of files
+    // as of a game: answers made at the edge from today's documents and the as-of files
     const asOfRows = await (await import('./as-of.ts')).runAsOfBench(dist, resolveConfig({}, {}).baseUrl);
     const asOfWidth = Math.max(...asOfRows.map((r) => r[0].length));
     console.log('');
@@ -120,7 +120,7 @@ async function runBench(): Promise<void> {
   }
 }
 
-/** The data update beside a full build (issue 25), in its own part of the scratch folder. */
+/** The data update beside a full build, in its own part of the scratch folder. */
 async function printUpdateBench(scratch: string): Promise<void> {
   const rows = await (await import('./update.ts')).runUpdateBench(scratch);
   console.log('');

@@ -1,5 +1,5 @@
 /**
- * The memory of the process that serves after `npm start` (issue 32): on a fresh clone it must
+ * The memory of the process that serves after `npm start`: on a fresh clone it must
  * build first, which it does in a child process, so the process that then serves should hold
  * what a preview started on an already built dist/ holds. Measured side by side, on a build made
  * by that same `npm start` in a scratch folder (never the user's dist/ or data/records/):

@@ -1,5 +1,5 @@
 /**
- * The contract of the answers as of a game (issue 33) holds for real answers: the request logic
+ * The contract of the answers as of a game holds for real answers: the request logic
  * makes them at the edge, so no build step checks them against their schemas. Here the whole
  * build's answers, from the in-process responder, are checked with the project's ajv against
  * schemas/output/as-of.ts (the four kinds as of four games of three sorts, the matchups, the

@@ -1,5 +1,5 @@
 /**
- * Queries as of a game (issue 33: "queries work as of v"), checked against the documents of then.
+ * Queries as of a game ("queries work as of v"), checked against the documents of then.
  * Seeded queries over the creature and move lists as of every generation and a few version
  * groups, each combining any of: value filters of then (a creature's `type`, `ability` and
  * `move`, a move's `type`) and of today (`generation`, `egg_group`, `damage_class`), a range of

@@ -1,5 +1,5 @@
 /**
- * "The game as it was" (issue 33), checked against an oracle (test/support/as-of-oracle.ts) that
+ * "The game as it was", checked against an oracle (test/support/as-of-oracle.ts) that
  * works each answer out from today's built item documents and the issue's rules, sharing no code
  * with the feature. Each `{v}` is a generation (all nine), four version groups and two versions:
  * - the creature answer for every creature with past types, abilities or stats and a seeded 20

@@ -1,5 +1,5 @@
 /**
- * The served change reports (issue 25), from invented reports in a scratch folder: the build
+ * The served change reports, from invented reports in a scratch folder: the build
  * checks them, serves the chain that leads to its commit newest first, links the latest from
  * meta, answers a report by its full commit or an unambiguous prefix, and a JSON 404 otherwise.
  * The build here is the writer's finish alone, with no kinds: what the reports need; the one

@@ -66,7 +66,7 @@ const HEAVY =
   '&sort=-base_stat_total,name&facets=generation,egg_group&summary=base_stat_total,speed&fields=types,stats,sprites.front_default,species.names&lang=de&limit=100000';
 
 describe("a cold start's reads", () => {
-  it("issue 24's heaviest query waits on two rounds of reads, not one per file, and answers as a warm handler does", async () => {
+  it('the heaviest shaped query waits on two rounds of reads, not one per file, and answers as a warm handler does', async () => {
     const cold = await firstAnswer(HEAVY);
     expect(cold.reply.status).toBe(200);
     // routes, meta and the language list `lang` is checked against; then the lists, the filter index and the columns, those in that language among them

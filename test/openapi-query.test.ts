@@ -1,5 +1,5 @@
 /**
- * What the OpenAPI document says about a collection's query (issue 18), made for the test build
+ * What the OpenAPI document says about a collection's query, made for the test build
  * with invented declarations (test/support/contract-queries.ts) so it is checked whatever the kinds
  * really declare: every parameter in declared order, the values of small target kinds read from
  * the build, the forms of a range, the fields of list entries typed from the item, the 400 body

@@ -142,7 +142,7 @@ describe('paths', () => {
       expected.push(`/${kind}/`, `/${kind}/${keyOf(kind)}`);
       for (const sub of routes.subresources[kind] ?? []) expected.push(`/${kind}/${keyOf(kind)}/${sub}`);
     }
-    // issue 33: the four kinds as of a game, and a creature's matchups today and then
+    // the four kinds as of a game, and a creature's matchups today and then
     for (const kind of AS_OF_KINDS) expected.push(`/as-of/{v}/${kind}/`, `/as-of/{v}/${kind}/{idOrName}`);
     expected.push('/creature/{idOrName}/matchups', '/as-of/{v}/creature/{idOrName}/matchups');
     expect(Object.keys(doc.paths).sort()).toEqual(expected.sort());

@@ -1,5 +1,5 @@
 /**
- * The query indexes a build writes (issue 18), read from the data cut's build (made once by the
+ * The query indexes a build writes, read from the data cut's build (made once by the
  * global setup; read only): each file decodes with the request side's own loaders, its positions
  * are the list's, known facts hold (bulbasaur is grass and poison, of generation I; tackle is
  * physical; pichu's species is a baby), every translated species name is in the species search

@@ -70,7 +70,8 @@ describe('edge/query under Deno', () => {
     for (const module of contractModules) {
       const imports = [...readFileSync(join(contractDir, module), 'utf8').matchAll(/^import[^'"]*['"]([^'"]+)['"]/gm)].map((m) => m[1]);
       // a relative path that stays inside contract/
-      for (const target of imports) expect(resolve(contractDir, dirname(module), target!), `contract/${module} imports ${target}`).toMatch(new RegExp(`^${contractDir}/[a-z/-]+\\.ts$`));
+      for (const target of imports)
+        expect(resolve(contractDir, dirname(module), target!), `contract/${module} imports ${target}`).toMatch(new RegExp(`^${contractDir}/[a-z/-]+\\.ts$`));
     }
   });
 

@@ -1,5 +1,5 @@
 /**
- * Issue 24's names in one language, `names` as a field, a field one step through a link, and
+ * Names in one language, `names` as a field, a field one step through a link, and
  * strict field paths, on the test build, against an oracle computed here from the built item
  * documents (not from the indexes or declarations that made the answers):
  * - `q` with `lang=` on creature-species keeps exactly the species with a name in that language

@@ -8,7 +8,7 @@
  * same dist/, without sockets, to keep CI short); a few go over HTTP to the running preview.
  * - every translated name of every species finds it through `q`;
  * - English names with one typo find the intended entry in the top three of `/v2/search/`;
- * - (issue 24) every sort key of `creature`, `creature-species` and `move` both ways, every
+ * - every sort key of `creature`, `creature-species` and `move` both ways, every
  *   facet and summary of those kinds over the whole list and seeded filtered sets, all-of
  *   repeats, and each of the upstream's GraphQL example questions this API answers in one GET.
  */

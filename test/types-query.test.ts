@@ -1,5 +1,5 @@
 /**
- * The query types of the `.d.ts` (issue 18), made for the test build with invented declarations
+ * The query types of the `.d.ts`, made for the test build with invented declarations
  * (test/support/contract-queries.ts): a client's query object per kind, list entries typed by the
  * fields asked, the search and the 400 body. Real values (items from dist/ cut with the request
  * logic's own `pick`, a 400 body from its own parsers) must compile; deliberate mistakes must not.

@@ -1,5 +1,5 @@
 /**
- * The oracle of "the game as it was" (issue 33): what `GET /v2/as-of/{v}/{kind}/{id}/` and the
+ * The oracle of "the game as it was": what `GET /v2/as-of/{v}/{kind}/{id}/` and the
  * creature's `matchups/` should answer, computed here from today's built item documents and the
  * issue's rules alone. It shares no code with the feature (contract/as-of/, the generator's as-of
  * files): an oracle that read the rules through the same code would agree with any mistake in it.

@@ -6,7 +6,7 @@
  * again with headers no answer may depend on (withSpoofedHeaders).
  *
  * Expected bodies are stated independently of the request module: a file of the build, a JSON
- * value, or a page worked out here from a collection's full list by the rules of issue 4 (the
+ * value, or a page worked out here from a collection's full list by the paging rules (the
  * offset and limit in a row are the ones those rules give for its query, written by hand). The
  * answers as of a game are the oracle's (support/as-of-oracle.ts, from today's documents), so
  * every way of serving is held to them as the request module is in-process (test/as-of.test.ts).
@@ -190,7 +190,7 @@ export function httpCases(ctx: Pick<CaseContext, 'distDir' | 'baseUrl' | 'routes
     // language), which this table's own-name rule does not model: abilities have no % in any name
     ok('search for a percent sign', '/v2/ability/?q=%25', page('ability', 0, 20, '%')),
 
-    // filters and the search (issue 18); without the edge function, a 404, never an unfiltered page
+    // filters and the search; without the edge function, a 404, never an unfiltered page
     ok('filters that match nothing', '/v2/move/?type=fire&damage_class=status&power=200..', { json: { count: 0, next: null, previous: null, results: [] } }),
     ok('a search that finds nothing', '/v2/search/?q=zzzzzzzzzz', { json: { count: 0, next: null, previous: null, results: [] } }),
 
@@ -237,7 +237,7 @@ export function httpCases(ctx: Pick<CaseContext, 'distDir' | 'baseUrl' | 'routes
       body: badParameter('q', '', 'a name or the start of one, in any language, e.g. pikachu, ピカチュウ or charzard'),
     },
 
-    // as of a game (issue 33): what was not there, said in the 404; the build's as-of files are no answers
+    // as of a game: what was not there, said in the 404; the build's as-of files are no answers
     {
       name: 'as of a game that is none',
       path: '/v2/as-of/nope/creature/1/',
@@ -332,7 +332,7 @@ export function withSpoofedHeaders(cases: HttpCase[]): HttpCase[] {
   return cases.map((c) => ({ ...c, name: `${c.name} (spoofed headers)`, headers: { ...SPOOFED_HEADERS, ...c.headers } }));
 }
 
-/** A page by the rules of issue 4, from a collection's full list. */
+/** A page by the paging rules, from a collection's full list. */
 export function expectedPage(ctx: Pick<CaseContext, 'baseUrl' | 'list'>, spec: PageSpec) {
   const list = ctx.list(spec.kind);
   const needle = spec.q?.toLowerCase();

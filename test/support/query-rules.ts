@@ -1,5 +1,5 @@
 /**
- * The query rules of issue 24 as the oracles state them (test/query-oracle.test.ts for today's
+ * The query rules as the oracles state them (test/query-oracle.test.ts for today's
  * lists, test/as-of-queries.test.ts for the lists as of a game), written once and independently
  * of edge/query/: the order a sort gives, what a facet counts and what a summary says.
  */
