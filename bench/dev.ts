@@ -131,14 +131,14 @@ export async function runDevBench(scratch: string, upstream: string, root = repo
     const baseStat = (round: number) => (round % 2 === 0 ? 36 : 35);
     await loop(
       `one creature base stat (median of ${EDIT_ROUNDS})`,
-      '≤ 1 s',
+      '≤ 0.5 s',
       (round) => edit(data, 'pokemon_stats.csv', /^25,1,3[56],0/m, `25,1,${baseStat(round)},0`),
       async (round) => ((await json('/v2/creature/25')) as { stats: Array<{ base_stat: number }> }).stats[0]?.base_stat === baseStat(round),
     );
     const moveName = (round: number) => (round % 2 === 0 ? 'body-tackle' : 'tackle');
     await loop(
       `a move renamed (tackle ↔ body-tackle, median of ${EDIT_ROUNDS})`,
-      '≤ 3 s',
+      '≤ 1 s',
       (round) => edit(data, 'moves.csv', /^33,(?:tackle|body-tackle),/m, `33,${moveName(round)},`),
       async (round) => (await json('/v2/move/33')).name === moveName(round),
     );

@@ -174,5 +174,6 @@ export function isBuildCurrent(config: Config): boolean {
 
 function isUpToDate(config: Config, buildHash: string): boolean {
   const stamp = readBuildStamp(config.outDir);
-  return stamp?.inputHash === buildHash && stamp.baseUrl === config.baseUrl;
+  // a build whose downloads the dev loop had not made again is not a whole build of any input
+  return stamp?.inputHash === buildHash && stamp.baseUrl === config.baseUrl && stamp.downloads === undefined;
 }

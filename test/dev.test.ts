@@ -6,6 +6,8 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { bulkFile } from '../contract/layout.ts';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { resolveConfig } from '../generator/config.ts';
 import { startDev, type Dev } from '../generator/dev/index.ts';
@@ -79,7 +81,21 @@ describe('npm run dev', () => {
     expect(await pikachuHp('pikachu')).toBe(41);
     expect(said.some((m) => /pokemon_stats\.csv → 1 creature changed/.test(m))).toBe(true);
 
+    // the downloads are made again after the answers are served: then the creature's bulk file holds the new stat
+    await until(
+      'the downloads made again',
+      () => said.some((m) => /^dev: downloads made again \(creature, the archive\) after [\d.]+ s$/.test(m)),
+      (done) => done,
+    );
+    const bulk = gunzipSync(readFileSync(join(config.outDir, bulkFile('creature'))))
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as { id: number; stats: { base_stat: number }[] });
+    expect(bulk.find((creature) => creature.id === 25)?.stats[0]?.base_stat).toBe(41);
+
     // the stamp names the inputs the update was made from, so `npm start` next serves it as it is
+    expect(readBuildStamp(config.outDir)?.downloads).toBeUndefined();
     expect(readBuildStamp(config.outDir)?.inputHash).toBe(inputHashes(config).build);
     const startSaid: string[] = [];
     await ensureBuilt(config, { info: (m) => startSaid.push(m), warn: (m) => startSaid.push(`warning: ${m}`) });

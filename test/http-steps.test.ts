@@ -3,7 +3,7 @@
  * coding, under the preview's composition (OneBuildServing over a folder: compression inside
  * HEAD and If-None-Match) and the edge handler's (no compression) alike. Tiny invented build.
  */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -184,5 +184,26 @@ describe('the steps themselves', () => {
     expect(notFound.status).toBe(404);
     const other = await conditionalGet(request('GET', { 'If-None-Match': '"x-br"' }), async () => ok('"x"'));
     expect(other.status).toBe(200);
+  });
+});
+
+describe("the preview while the dev loop makes a build's downloads again", () => {
+  it('answers a download 503 with Retry-After while the stamp marks the downloads stale, and the answers as ever', async () => {
+    const stamp = join(root, buildStampFile);
+    const whole = readFileSync(stamp);
+    writeFileSync(stamp, JSON.stringify({ inputHash: 'invented', baseUrl: BASE, downloads: 'stale' }));
+    try {
+      const download = await toPreview({ path: '/downloads/thing.ndjson.gz' });
+      expect(download.status).toBe(503);
+      expect(download.headers['retry-after']).toBe('1');
+      expect(download.headers['cache-control']).toBe('no-store');
+      expect(JSON.parse(new TextDecoder().decode(download.body!))).toMatchObject({ error: 'unavailable' });
+      expect((await toPreview({ method: 'HEAD', path: '/downloads/thing.ndjson.gz' })).body).toBeNull();
+      expect((await toPreview({ path: '/v2/thing/2/' })).status).toBe(200);
+    } finally {
+      writeFileSync(stamp, whole);
+    }
+    // whole again: the download is what the build holds (this one none)
+    expect((await toPreview({ path: '/downloads/thing.ndjson.gz' })).status).toBe(404);
   });
 });

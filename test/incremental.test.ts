@@ -18,7 +18,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { fileHashes } from './support/files.ts';
-import { changeReportFile, changesListFile, filterIndexFile, metaFile, searchIndexFile, searchPackFile } from '../contract/layout.ts';
+import { bulkFile, changeReportFile, changesListFile, filterIndexFile, metaFile, searchIndexFile, searchPackFile } from '../contract/layout.ts';
+import { readBuildStamp } from '../generator/builder/stamp.ts';
 import { decodeFilterPack, unpackFilterIndex } from '../contract/filter-pack.ts';
 import { runBuild } from '../generator/builder/build.ts';
 import { runImport } from '../generator/import/import.ts';
@@ -85,8 +86,15 @@ const learners = (move: string): number => {
   return new Set(column('csv/pokemon_moves.csv', 'pokemon_id').filter((_, i) => moves[i] === move)).size;
 };
 
-/** Where the incrementally updated folder and a full build differ: paths missing, extra or with other bytes. */
+/**
+ * Where the incrementally updated folder and a full build differ: paths missing, extra or with
+ * other bytes, once the planner made again the downloads that the round's updates left stale.
+ */
 async function compareWithFullBuild(): Promise<string[]> {
+  expect(readBuildStamp(served)?.downloads).toBe('stale');
+  expect(await planner.refreshDownloads()).not.toBeNull();
+  expect(readBuildStamp(served)?.downloads).toBeUndefined();
+  expect(await planner.refreshDownloads()).toBeNull();
   await fullBuild(reference);
   const ours = fileHashes(served, servedHashes);
   const theirs = fileHashes(reference);
@@ -140,9 +148,14 @@ describe('incremental rebuilds equal a full build, file by file', () => {
   }, 600_000);
 
   it("a creature's base stat", async () => {
+    const bulk = () => readFileSync(join(served, bulkFile('creature')));
+    const bulkBefore = bulk();
     editLine('csv/pokemon_stats.csv', '25,1,35,0', '25,1,36,0');
     const report = await update();
     expect(report.records).toEqual({ creature: 1 });
+    // the answers are served before the downloads are made again: the stamp says they are stale
+    expect(report.downloadsStale).toBe(true);
+    expect(bulk().equals(bulkBefore)).toBe(true);
     // the creature and the few documents that read more of it than its name; those that only
     // link to it (the moves it learns, its types, abilities) read its name, which did not change
     expect(report.documents).toBeGreaterThanOrEqual(1);

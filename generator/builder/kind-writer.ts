@@ -1,12 +1,13 @@
 /**
- * A kind's writer: each record's item with its subresources and its bulk line, the records
- * that went, then, on close, the name links and the kind files (kind-files.ts). On a copy of
- * the served build, a document is replaced only when its bytes change.
+ * A kind's writer: each record's item with its subresources and (in a full build) its bulk line,
+ * the records that went, then, on close, the name links and the kind files (kind-files.ts). On a
+ * copy of the served build, a document is replaced only when its bytes change, and the bulk file
+ * is left to the downloads (writer.ts `refreshDownloads`), made after the answers are served:
+ * the writer says which of its chunks changed.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { bulkFile, itemFile, subresourceFile } from '../../contract/layout.ts';
-import { memberSource } from './archive.ts';
 import type { KindResult } from './build-index.ts';
 import { BuildError } from '../build-error.ts';
 import { bulkChunk, BulkWriter, noPrevious } from './bulk-writer.ts';
@@ -34,7 +35,7 @@ export interface ServedKind {
  */
 export class KindWriter {
   private readonly records: AnyRecord[] = [];
-  /** ids whose files this writer replaced or removed: their names are linked again, their bulk chunks recompressed */
+  /** ids whose files this writer replaced or removed: their names are linked again, their bulk chunks made again */
   private readonly rewritten = new Set<number>();
   private readonly changedChunks = new Set<string>();
   /** the query facts of the records made by this writer */
@@ -43,7 +44,8 @@ export class KindWriter {
   private readonly coverage = new Map<number, CoverageFacts>();
   /** the as-of facts of the records made by this writer */
   private readonly asOf = new Map<number, KeptFacts>();
-  private readonly bulk: BulkWriter;
+  /** a full build's bulk file; none on a copy */
+  private readonly bulk: BulkWriter | null;
   private started = false;
 
   private readonly out: Output;
@@ -61,8 +63,7 @@ export class KindWriter {
     this.em = em;
     this.baseUrl = baseUrl;
     this.served = served;
-    const previous = served?.result ? memberSource({ file: join(served.dir, bulkFile(em.kind)), members: served.result.bulk }) : noPrevious;
-    this.bulk = new BulkWriter(join(out.root, bulkFile(em.kind)), previous, (chunk) => this.changedChunks.has(chunk));
+    this.bulk = served ? null : new BulkWriter(join(out.root, bulkFile(em.kind)), noPrevious, () => true);
   }
 
   /** A record that is gone: its item and subresources (its names go on close). */
@@ -96,7 +97,7 @@ export class KindWriter {
     if (docs.coverage) this.coverage.set(record.id, docs.coverage);
     if (docs.asOfFacts) this.asOf.set(record.id, docs.asOfFacts);
     const item = docs.item;
-    this.bulk.add(record.id, item ? () => item : () => this.servedItem(record.id));
+    if (item) this.bulk?.add(record.id, () => item);
   }
 
   /** A record whose documents stay as they are (an update only). */
@@ -104,7 +105,6 @@ export class KindWriter {
     if (!this.served) throw new Error(`${this.em.kind} ${record.id}: a full build writes every record`);
     this.started = true;
     this.records.push(record);
-    this.bulk.add(record.id, () => this.servedItem(record.id));
   }
 
   async close(): Promise<KindResult> {
@@ -121,7 +121,14 @@ export class KindWriter {
       asOf: this.asOfInput(),
     };
     for (const maker of kindFiles) await this.writeKindFiles(maker, input);
-    return { kind: this.em.kind, count: list.count, subresources: this.em.subs, idOnly: this.em.idOnly, bulk: this.bulk.close() };
+    // on a copy, the bulk file and its members stay the served build's until the downloads are made again
+    const bulk = this.bulk ? this.bulk.close() : (this.served?.result?.bulk ?? []);
+    return { kind: this.em.kind, count: list.count, subresources: this.em.subs, idOnly: this.em.idOnly, bulk };
+  }
+
+  /** The bulk chunks (bulk-writer.ts `bulkChunk`) of the records whose files this writer replaced or removed. */
+  get changedBulkChunks(): ReadonlySet<string> {
+    return this.changedChunks;
   }
 
   /** Every record's facts: made now, or (on a copy) as the served build kept them. */
@@ -181,11 +188,6 @@ export class KindWriter {
   private mark(id: number): void {
     this.rewritten.add(id);
     this.changedChunks.add(bulkChunk(id));
-  }
-
-  /** The item as the copy holds it: the served build's bytes, as this writer did not replace it. */
-  private servedItem(id: number): Buffer {
-    return readFileSync(join(this.out.root, itemFile(this.em.kind, id)));
   }
 
   /** `{kind}/{name}.json` (and each subresource's) is a hard link to the file of the lowest id with that name. */

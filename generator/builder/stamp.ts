@@ -17,7 +17,16 @@ export interface BuildStamp {
    * and the download cache are found again by the configuration)
    */
   dataDir?: string;
+  /**
+   * the dev loop served an edit's answers before making its downloads again (the bulk files and
+   * the archive are the previous build's until the mark goes): `npm start` builds again, and the
+   * preview answers a download 503 with Retry-After meanwhile
+   */
+  downloads?: 'stale';
 }
+
+/** Whether the build in `outDir` serves downloads older than its answers (`BuildStamp.downloads`). */
+export const downloadsStale = (outDir: string): boolean => readBuildStamp(outDir)?.downloads === 'stale';
 
 /** The stamp of the build in `outDir`; null when it has none, or one cut short (a build killed while writing it): either way it is built again. */
 export function readBuildStamp(outDir: string): BuildStamp | null {

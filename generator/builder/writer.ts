@@ -10,17 +10,21 @@
  *     map (coverage.ts), the lists as of each version group (as-of-lists.ts), the artifacts
  *     (OpenAPI, types, docs page, CDN rules), the packed search index, the routing table and
  *     meta (routes-meta.ts), the stamp, the archive of v2/ and the build index (build-index.ts).
- * On a copy, a file is replaced only when its bytes change, a folder a kind file owns loses
- * the files it no longer makes, and bulk and archive members none of whose files changed are
- * copied from the served build. Either way the bytes are those of a full build.
+ * On a copy, a file is replaced only when its bytes change, and a folder a kind file owns loses
+ * the files it no longer makes. The downloads (the bulk files and the archive) are not made with
+ * the answers on a copy: the stamp marks them stale, and `refreshDownloads`, on a later copy,
+ * makes them again, copying every gzip member none of whose files changed. Once it has, the bytes
+ * are those of a full build.
  */
-import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   buildIndexFile,
   buildStampFile,
+  bulkFile,
   changeReportsFolder,
   coverageFile,
+  itemFile,
   metaFile,
   notFoundFile,
   rootFile,
@@ -37,7 +41,8 @@ import { allResources } from '../resources/index.ts';
 import type { AnyResource } from '../resources/define.ts';
 import type { CoverageMap } from '../../schemas/output/coverage.ts';
 import { artifactMakers } from '../artifacts/index.ts';
-import { writeTarGz, type ArchiveEntry } from './archive.ts';
+import { memberSource, writeTarGz, type ArchiveEntry } from './archive.ts';
+import { BulkWriter } from './bulk-writer.ts';
 import { inServedOrder, readBuildIndex, type BuildIndex, type KindResult } from './build-index.ts';
 import { BuildError } from '../build-error.ts';
 import { readIfThere } from '../files/folders.ts';
@@ -51,7 +56,7 @@ import { KindWriter } from './kind-writer.ts';
 import { CopyOutput, Output } from './output.ts';
 import { searchPack } from '../indexes/query-index.ts';
 import { archiveOf, metaOf, rootIndex, routesOf, type About } from './routes-meta.ts';
-import type { BuildStamp } from './stamp.ts';
+import { readBuildStamp, type BuildStamp } from './stamp.ts';
 
 export { readBuildIndex, type BuildIndex, type KindResult } from './build-index.ts';
 export { KindWriter } from './kind-writer.ts';
@@ -76,6 +81,19 @@ export interface Finished {
   bytes: number;
   archiveEntries: ArchiveEntry[];
   coverage: CoverageMap;
+  /** the archive's file, as this build names it */
+  archive: string;
+}
+
+/**
+ * What the answers of updates on copies changed since the downloads were last made: by kind, the
+ * bulk chunks whose items were replaced or removed; every path written, linked or removed (the
+ * archive looks at them again); the archive's file as the last update named it.
+ */
+export interface StaleDownloads {
+  chunks: Map<string, Set<string>>;
+  rewritten: Set<string>;
+  archive: string;
 }
 
 /** The served build a copy was made from. */
@@ -104,6 +122,11 @@ export class BuildWriter {
     const index = readBuildIndex(servedDir);
     if (!index) throw new BuildError([`${servedDir} has no build index; run a full build (npm run build -- --force)`]);
     return new BuildWriter(new CopyOutput(root), { dir: servedDir, index, entries });
+  }
+
+  /** On a copy, every path written, linked or removed so far; none in a full build. */
+  get rewritten(): ReadonlySet<string> {
+    return this.out instanceof CopyOutput ? this.out.rewritten : new Set();
   }
 
   get files(): number {
@@ -137,8 +160,36 @@ export class BuildWriter {
     await this.out.finish();
     const { archive, coverage } = await this.writeSmallFiles(options, built);
     await this.out.finish();
-    const entries = this.writeArchive(archive, built);
-    return { files: this.out.files - files, bytes: this.out.bytes - bytes, archiveEntries: entries, coverage };
+    // on a copy, the served build's archive and bulk files stay until refreshDownloads: the index says where their members lie
+    const entries = this.served
+      ? this.writeIndex({ kinds: built, archive: this.served.index.archive }, this.served.entries)
+      : this.writeArchive(archive, built, new Set(), null);
+    return { files: this.out.files - files, bytes: this.out.bytes - bytes, archiveEntries: entries, coverage, archive };
+  }
+
+  /**
+   * On a copy of a build whose downloads are stale (see StaleDownloads): the bulk files of the
+   * kinds whose items changed, from the items as the copy holds them (`ids`: each kind's records
+   * in id order), then the archive, the build index, and the stamp without its mark. Returns the
+   * archive's entries.
+   */
+  async refreshDownloads(stale: StaleDownloads, ids: ReadonlyMap<string, readonly number[]>): Promise<ArchiveEntry[]> {
+    if (!this.served) throw new Error('the downloads are made again on a copy of a served build only');
+    const served = this.served;
+    const kinds = served.index.kinds.map((result) => {
+      const chunks = stale.chunks.get(result.kind);
+      if (!chunks) return result;
+      const previous = memberSource({ file: join(served.dir, bulkFile(result.kind)), members: result.bulk });
+      const bulk = new BulkWriter(join(this.out.root, bulkFile(result.kind)), previous, (chunk) => chunks.has(chunk));
+      for (const id of ids.get(result.kind) ?? []) bulk.add(id, () => readFileSync(join(this.out.root, itemFile(result.kind, id))));
+      return { ...result, bulk: bulk.close() };
+    });
+    const stamp = readBuildStamp(this.out.root);
+    if (stamp === null) throw new BuildError([`${served.dir} has no build stamp; run a full build (npm run build -- --force)`]);
+    delete stamp.downloads;
+    await this.out.write(buildStampFile, JSON.stringify(stamp));
+    await this.out.finish();
+    return this.writeArchive(stale.archive, kinds, stale.rewritten, served.index.archive.file);
   }
 
   /** Everything but the archive and the build index; returns the archive's path and the coverage map. */
@@ -161,7 +212,13 @@ export class BuildWriter {
     await this.writeSearchPack(routes, languageSearchPackFile, languageSearchFile);
     await out.write(routesFile, JSON.stringify(routes));
     await out.write(metaFile, JSON.stringify(meta));
-    const stamp: BuildStamp = { inputHash: options.inputHash, baseUrl: options.baseUrl, ...(options.dataDir ? { dataDir: options.dataDir } : {}) };
+    const stamp: BuildStamp = {
+      inputHash: options.inputHash,
+      baseUrl: options.baseUrl,
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      // last, so that refreshDownloads, deleting it, leaves a full build's bytes
+      ...(this.served ? { downloads: 'stale' as const } : {}),
+    };
     await out.write(buildStampFile, JSON.stringify(stamp));
     return { archive, coverage };
   }
@@ -261,20 +318,25 @@ export class BuildWriter {
 
   /**
    * Last, so that it holds every file of v2/ as served: the archive (on a copy, members none
-   * of whose files changed are copied), then the build index that says where its members lie.
+   * of whose files are in `rewritten` are copied from the served one), then the build index that
+   * says where its members lie; `replaced`, the served archive's file, goes when its name changed.
    */
-  private writeArchive(archive: string, built: KindResult[]): ArchiveEntry[] {
+  private writeArchive(archive: string, built: readonly KindResult[], rewritten: ReadonlySet<string>, replaced: string | null): ArchiveEntry[] {
     const previous = this.served && {
       file: join(this.served.dir, this.served.index.archive.file),
       members: this.served.index.archive.members,
       entries: this.served.entries,
+      rewritten,
     };
-    const rewritten = this.out instanceof CopyOutput ? this.out.rewritten : new Set<string>();
-    const { members, entries } = writeTarGz(this.out.root, 'v2', join(this.out.root, archive), previous ? { ...previous, rewritten } : undefined);
-    if (this.served && this.served.index.archive.file !== archive) rmSync(join(this.out.root, this.served.index.archive.file), { force: true });
-    const index: BuildIndex = { kinds: built, archive: { file: archive, members } };
+    const { members, entries } = writeTarGz(this.out.root, 'v2', join(this.out.root, archive), previous ?? undefined);
+    if (replaced !== null && replaced !== archive) rmSync(join(this.out.root, replaced), { force: true });
+    return this.writeIndex({ kinds: [...built], archive: { file: archive, members } }, entries);
+  }
+
+  /** The build index (not served, never hard-linked: removed first), returning the archive entries it goes with. */
+  private writeIndex(index: BuildIndex, entries: readonly ArchiveEntry[]): ArchiveEntry[] {
     rmSync(join(this.out.root, buildIndexFile), { force: true });
     writeFileSync(join(this.out.root, buildIndexFile), JSON.stringify(index));
-    return entries;
+    return [...entries];
   }
 }

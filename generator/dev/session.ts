@@ -28,7 +28,7 @@ function describe(report: UpdateReport, seconds: number): string {
     Object.entries(report.records)
       .map(([kind, n]) => `${n} ${kind}`)
       .join(', ') || 'no records';
-  return `dev: ${what} → ${records} changed, ${report.documents} document(s) made again, swapped in after ${seconds.toFixed(2)} s`;
+  return `dev: ${what} → ${records} changed, ${report.documents} document(s) made again, answers swapped in after ${seconds.toFixed(2)} s; making the downloads again`;
 }
 
 /**
@@ -87,6 +87,62 @@ function failureMessage(e: unknown): string {
   return `The update failed; the preview keeps serving the last good build.\n${e instanceof Error ? (e.stack ?? e.message) : String(e)}`;
 }
 
+/**
+ * How long after an update's answers are swapped in the downloads wait to be made again: the
+ * preview's first reads of the new build go first, not behind the thousands of links of the copy
+ * the downloads are written on (which share the disk and the cores with them).
+ */
+export const DOWNLOADS_PAUSE_MS = 1000;
+
+/**
+ * The downloads an update left stale, made again after a pause, one run at a time. An update
+ * that comes first cancels the pause and waits for a run under way: its own answers come next,
+ * and the downloads are made again once after it. A failure is said, and the next update tries again.
+ */
+class DownloadsRefresh {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> = Promise.resolve();
+
+  private readonly planner: IncrementalBuild;
+  private readonly log: Log;
+  constructor(planner: IncrementalBuild, log: Log) {
+    this.planner = planner;
+    this.log = log;
+  }
+
+  /** Makes them again after the pause. */
+  schedule(): void {
+    this.cancel();
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.running = this.run();
+    }, DOWNLOADS_PAUSE_MS);
+  }
+
+  /** Cancels a refresh not yet begun, and waits for one under way. */
+  async settle(): Promise<void> {
+    this.cancel();
+    await this.running;
+  }
+
+  private cancel(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private async run(): Promise<void> {
+    const began = performance.now();
+    try {
+      const kinds = await this.planner.refreshDownloads();
+      const seconds = ((performance.now() - began) / 1000).toFixed(2);
+      if (kinds !== null) this.log.info(`dev: downloads made again (${[...kinds, 'the archive'].join(', ')}) after ${seconds} s`);
+    } catch (e) {
+      const why = e instanceof Error ? (e.stack ?? e.message) : String(e);
+      this.log.warn(`The downloads could not be made again; they stay marked stale (a 503 in the preview) until an update makes them.\n${why}`);
+    }
+  }
+}
+
 export interface DevSession {
   /** Brings dist/ up to date with the data set; reports in the log, never throws. */
   update(): Promise<void>;
@@ -109,8 +165,10 @@ export async function openDevSession(config: Config, log: Log): Promise<DevSessi
     onChanged: () => log.info('dev: the data set changed while starting; building again'),
   });
   log.info(`dev: ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const downloads = new DownloadsRefresh(planner, log);
   return {
     update: async () => {
+      await downloads.settle();
       const began = performance.now();
       try {
         inputs.take();
@@ -119,7 +177,11 @@ export async function openDevSession(config: Config, log: Log): Promise<DevSessi
       } catch (e) {
         log.warn(failureMessage(e));
       }
+      downloads.schedule();
     },
-    close: () => planner.close(),
+    close: async () => {
+      await downloads.settle();
+      await planner.close();
+    },
   };
 }

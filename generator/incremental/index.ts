@@ -8,7 +8,8 @@
  *      subresources: each has reads of its own);
  *   4. documents.ts: those documents made again, with the build's code;
  *   5. served.ts and write.ts: a hard-linked copy of the served build, written by the build's
- *      writer, swapped in.
+ *      writer, swapped in: the answers first; then, by `refreshDownloads`, the downloads (the
+ *      bulk files and the archive) on another copy, while the stamp says they are stale.
  * A bad edit stops at step 1, 2 or 4 with the named error, and dist/ stays as it was.
  * Code changes are not watched: they need a restart (and `npm start` builds again).
  */
@@ -24,7 +25,8 @@ import { ReadLedger } from './ledger.ts';
 import { RecordState, type RecordChanges } from './record-changes.ts';
 import { ServedFolder } from './served.ts';
 import { DataSetFiles, type SourceLook } from './sources.ts';
-import { writeUpdate } from './write.ts';
+import { writeDownloads, writeUpdate } from './write.ts';
+import type { StaleDownloads } from '../builder/writer.ts';
 
 export { changedRows } from './record-changes.ts';
 export { changedIndexEntries } from './ledger.ts';
@@ -56,13 +58,21 @@ export interface UpdateReport {
   reports: boolean;
   /** nothing the API serves changed, so dist/ was left as it was */
   unchanged: boolean;
+  /** the served downloads are older than the answers: `refreshDownloads` makes them again */
+  downloadsStale: boolean;
   /** seconds spent in each step, in order */
   steps: Record<string, number>;
 }
 
 export interface IncrementalBuild {
-  /** Brings dist/ up to date with the data set; throws DataError or BuildError and changes nothing when the edit is bad. */
+  /**
+   * Brings dist/'s answers up to date with the data set; throws DataError or BuildError and
+   * changes nothing when the edit is bad. The downloads stay the previous build's, and the stamp
+   * says so, until `refreshDownloads`.
+   */
   update(): Promise<UpdateReport>;
+  /** Makes the downloads of dist/ again when an update left them stale; the kinds whose bulk files were made again, or null when nothing was stale. */
+  refreshDownloads(): Promise<string[] | null>;
   /** Removes the folders it keeps beside dist/. */
   close(): Promise<void>;
 }
@@ -77,6 +87,8 @@ class Planner implements IncrementalBuild {
   private readonly served: ServedFolder;
   /** a hash of the change reports the served build was finished with */
   private reports: string;
+  /** what the served build's downloads lack; null when they are whole */
+  private stale: StaleDownloads | null = null;
 
   private readonly options: IncrementalOptions;
   constructor(options: IncrementalOptions) {
@@ -109,13 +121,15 @@ class Planner implements IncrementalBuild {
     };
     if (!dirty.length && !report.reports) {
       this.commit(look, changes, indexes);
-      return { ...report, records: {}, documents: 0, made: {}, unchanged: true };
+      return { ...report, records: {}, documents: 0, made: {}, unchanged: true, downloadsStale: this.stale !== null };
     }
     const documents = makeDocuments(dirty, createContext(this.options.baseUrl, changes.records, look.media, indexes), this.emitters, changes, this.ledger);
     clock.step('documents');
     const copy = await this.served.copy();
     clock.step('link copy');
     let swappedOut: string | null = null;
+    // added to only once the answers are swapped in: a failed update leaves the downloads as stale as they were
+    const stale = copyStale(this.stale);
     try {
       const update = {
         copy,
@@ -127,7 +141,7 @@ class Planner implements IncrementalBuild {
         baseUrl: this.options.baseUrl,
         finish,
       };
-      const entries = await writeUpdate(update);
+      const entries = await writeUpdate(update, stale);
       clock.step('write');
       swappedOut = this.served.swap(copy, entries);
       clock.step('swap');
@@ -140,13 +154,31 @@ class Planner implements IncrementalBuild {
     this.ledger.replace(dirty);
     this.commit(look, changes, indexes);
     this.reports = reports;
+    this.stale = stale;
     return {
       ...report,
       records: Object.fromEntries([...changes.changed].map(([k, d]) => [k, d.size])),
       documents: documents.count,
       made: documents.byPart,
       unchanged: false,
+      downloadsStale: true,
     };
+  }
+
+  async refreshDownloads(): Promise<string[] | null> {
+    const stale = this.stale;
+    if (stale === null) return null;
+    this.served.check();
+    const copy = await this.served.copy();
+    let swappedOut: string | null = null;
+    try {
+      const entries = await writeDownloads(copy, this.served, stale, this.records.records);
+      swappedOut = this.served.swap(copy, entries);
+    } finally {
+      this.served.release(copy, swappedOut);
+    }
+    this.stale = null;
+    return [...stale.chunks.keys()];
   }
 
   close(): Promise<void> {
@@ -173,4 +205,10 @@ class Planner implements IncrementalBuild {
  */
 export function openIncremental(options: IncrementalOptions): IncrementalBuild {
   return new Planner(options);
+}
+
+/** A copy of what the downloads lack, to add an update's changes to; empty when they are whole. */
+function copyStale(stale: StaleDownloads | null): StaleDownloads {
+  if (stale === null) return { chunks: new Map(), rewritten: new Set(), archive: '' };
+  return { chunks: new Map([...stale.chunks].map(([kind, chunks]) => [kind, new Set(chunks)])), rewritten: new Set(stale.rewritten), archive: stale.archive };
 }

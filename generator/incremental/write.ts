@@ -1,12 +1,15 @@
 /**
- * The planner's writing step: what an update made, written onto a hard-linked copy of the
- * served build by the build writer (builder/writer.ts), the same code the full build writes with.
- * Each kind an update touched is written whole (records that went, records made again, the
- * rest kept), so its names, list, pages and bulk file come out as a full build's.
+ * The planner's writing steps, each onto a hard-linked copy of the served build, by the build
+ * writer (builder/writer.ts), the same code the full build writes with:
+ *   - the answers: what an update made. Each kind an update touched is written whole (records
+ *     that went, records made again, the rest kept), so its names, list, pages and indexes come
+ *     out as a full build's; what the downloads must make again is added to `stale`;
+ *   - the downloads: the bulk files and the archive, made again from `stale` after the answers
+ *     are served.
  */
 import type { ArchiveEntry } from '../builder/archive.ts';
 import type { KindEmitter } from '../builder/emit-kinds.ts';
-import { BuildWriter, type FinishOptions, type KindResult } from '../builder/writer.ts';
+import { BuildWriter, type FinishOptions, type KindResult, type StaleDownloads } from '../builder/writer.ts';
 import type { KindName } from '../model/kinds.ts';
 import type { MadeDocuments } from './documents.ts';
 import type { AnyRecord, RecordChanges } from './record-changes.ts';
@@ -24,8 +27,8 @@ export interface UpdateWrite {
   finish: FinishOptions;
 }
 
-/** Writes the update onto its copy; returns the copy's archive entries. */
-export async function writeUpdate(update: UpdateWrite): Promise<readonly ArchiveEntry[]> {
+/** Writes the update's answers onto its copy and adds what they changed to `stale`; returns the copy's archive entries (the served archive's). */
+export async function writeUpdate(update: UpdateWrite, stale: StaleDownloads): Promise<readonly ArchiveEntry[]> {
   const writer = BuildWriter.onCopy(update.copy, update.served.dir, update.served.entries);
   const { made, gone } = update.documents;
   const touched = new Set<KindName>([...made.keys(), ...gone.keys(), ...update.changes.changed.keys()]);
@@ -42,6 +45,24 @@ export async function writeUpdate(update: UpdateWrite): Promise<readonly Archive
       else out.keep(record);
     }
     results.push(await out.close());
+    if (out.changedBulkChunks.size === 0) continue;
+    const chunks = stale.chunks.get(kind) ?? new Set<string>();
+    for (const chunk of out.changedBulkChunks) chunks.add(chunk);
+    stale.chunks.set(kind, chunks);
   }
-  return (await writer.finish(update.finish, results)).archiveEntries;
+  const finished = await writer.finish(update.finish, results);
+  for (const rel of writer.rewritten) stale.rewritten.add(rel);
+  stale.archive = finished.archive;
+  return finished.archiveEntries;
+}
+
+/** Makes the downloads again onto a copy of the served build; returns the copy's archive entries. */
+export function writeDownloads(
+  copy: string,
+  served: { dir: string; entries: readonly ArchiveEntry[] },
+  stale: StaleDownloads,
+  records: ReadonlyMap<KindName, readonly AnyRecord[]>,
+): Promise<readonly ArchiveEntry[]> {
+  const ids = new Map([...stale.chunks.keys()].map((kind) => [kind, (records.get(kind as KindName) ?? []).map((record) => record.id)]));
+  return BuildWriter.onCopy(copy, served.dir, served.entries).refreshDownloads(stale, ids);
 }

@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { createResponder } from '../../edge/handler.ts';
 import type { Reply, RequestLike, Respond } from '../../edge/http.ts';
 import { buildStampFile } from '../../contract/layout.ts';
-import { readBuildStamp } from '../builder/stamp.ts';
+import { downloadsStale, readBuildStamp } from '../builder/stamp.ts';
 import { compression, CompressionCache } from './compression.ts';
+import { staleDownloads } from './stale-downloads.ts';
 import { diskReader } from './disk-reader.ts';
 import { cachedReader } from './file-cache.ts';
 
@@ -104,7 +105,12 @@ export class OneBuildServing {
       const variants = new CompressionCache(this.sizes.compressionCacheBytes ?? DEFAULT_COMPRESSION_CACHE_BYTES);
       this.current = {
         identity,
-        respond: createResponder(files, { baseUrl: stampedBaseUrl(this.root) ?? this.fallbackBaseUrl }, compression(variants)),
+        respond: createResponder(
+          files,
+          { baseUrl: stampedBaseUrl(this.root) ?? this.fallbackBaseUrl },
+          ...(downloadsStale(this.root) ? [staleDownloads] : []),
+          compression(variants),
+        ),
       };
     }
     return this.current;
