@@ -108,6 +108,8 @@ export class KindWriter {
   }
 
   async close(): Promise<KindResult> {
+    const served = this.served?.result;
+    if (served && this.standsAsServed()) return served;
     this.linkNames();
     const list = kindList(this.em, this.baseUrl, this.records);
     const query = this.queryInput();
@@ -129,6 +131,29 @@ export class KindWriter {
   /** The bulk chunks (bulk-writer.ts `bulkChunk`) of the records whose files this writer replaced or removed. */
   get changedBulkChunks(): ReadonlySet<string> {
     return this.changedChunks;
+  }
+
+  /**
+   * On a copy: whether the kind's files would come out as the served ones, so that they are not
+   * made again. So it is when no file of the kind was replaced or removed, its records are the
+   * served ones (the same objects: an update keeps every record it did not assemble again), and
+   * the facts made again with its documents (a document that reads another kind's record is made
+   * again when that record changes, and may come out the same) equal those the served build kept.
+   */
+  private standsAsServed(): boolean {
+    const served = this.served;
+    if (!served || this.rewritten.size > 0 || !sameObjects(this.records, served.records)) return false;
+    const kind = this.em.kind;
+    const same = <T>(made: ReadonlyMap<number, T>, kept: () => ReadonlyMap<number, T>): boolean => {
+      if (made.size === 0) return true;
+      const served = kept();
+      return [...made].every(([id, facts]) => JSON.stringify(facts) === JSON.stringify(served.get(id)));
+    };
+    return (
+      same(this.facts, () => readKeptFacts(served.dir, kind, this.em.query.shape)) &&
+      same(this.coverage, () => readCoverageFacts(served.dir, kind)) &&
+      same(this.asOf, () => (hasAsOfFacts(kind) ? readAsOfFacts(served.dir, kind) : new Map<number, KeptFacts>()))
+    );
   }
 
   /** Every record's facts: made now, or (on a copy) as the served build kept them. */
@@ -218,6 +243,9 @@ export class KindWriter {
     for (const name of present) if (!made.has(`${folder}/${name}`)) this.out.remove(`${folder}/${name}`);
   }
 }
+
+/** Whether two lists hold the same objects in the same order. */
+const sameObjects = <T>(a: readonly T[], b: readonly T[]): boolean => a.length === b.length && a.every((item, i) => item === b[i]);
 
 /** Whether two lists of records hold the same ids in the same order. */
 const sameIds = (a: readonly AnyRecord[], b: readonly AnyRecord[]): boolean => a.length === b.length && a.every((record, i) => record.id === b[i]!.id);
