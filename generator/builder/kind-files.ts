@@ -22,6 +22,7 @@ import { keptFactsFile } from '../indexes/kept-facts.ts';
 import { asOfFactsBodies, type KeptFacts } from '../indexes/as-of.ts';
 import type { FactKind } from '../../contract/as-of/facts.ts';
 import { fieldColumns, filterIndex, listPack, searchIndex, type RecordFacts } from '../indexes/query-index.ts';
+import type { QueryFacts } from '../indexes/query-facts.ts';
 
 export type AnyRecord = { id: number; name: string | null };
 
@@ -54,7 +55,19 @@ export interface KindFacts {
 export interface KindFileMaker {
   make(input: KindFileInput): Array<[path: string, body: string | Uint8Array]>;
   folder?: (kind: string) => string;
+  /**
+   * All the maker reads of a record's facts, when it reads nothing else but the list's ids,
+   * names and order (and the base URL). On a copy whose list is the served one, where every
+   * record's facts made again hold the same of it as the kept ones, its files are kept as served
+   * (builder/kind-writer.ts). Absent: made on every write of the kind.
+   */
+  reads?: (facts: QueryFacts, shape: QueryShape) => unknown;
 }
+
+/** What of the facts the list of names and ids reads: nothing. */
+const NOTHING = () => null;
+/** The links (to their targets' ids) the list pack holds. */
+const linkValues = (facts: QueryFacts, shape: QueryShape) => Object.keys(shape.links ?? {}).map((field) => facts.fields[shape.fields.indexOf(field)]);
 
 const folderOf = (path: string) => path.slice(0, path.lastIndexOf('/'));
 const pagesFolder = (kind: string) => folderOf(pageFile(kind, 0));
@@ -62,7 +75,7 @@ const pagesFolder = (kind: string) => folderOf(pageFile(kind, 0));
 const fieldsFolder = (kind: string) => folderOf(fieldColumnFile(kind, 'id'));
 
 export const kindFiles: readonly KindFileMaker[] = [
-  { make: ({ kind, list }) => [[listFile(kind), JSON.stringify(list)]] },
+  { make: ({ kind, list }) => [[listFile(kind), JSON.stringify(list)]], reads: NOTHING },
   {
     // the default-size pages: the first is written even for an empty list
     make: ({ kind, list, baseUrl }) => {
@@ -73,21 +86,24 @@ export const kindFiles: readonly KindFileMaker[] = [
       return files;
     },
     folder: pagesFolder,
+    reads: NOTHING,
   },
   // the query indexes: the request side's list, filters, q, search and fields
-  { make: ({ kind, query }) => [[listPackFile(kind), listPack(kind, query.shape, query.listed)]] },
+  { make: ({ kind, query }) => [[listPackFile(kind), listPack(kind, query.shape, query.listed)]], reads: linkValues },
   { make: ({ kind, query }) => [[filterIndexFile(kind), encodeFilterPack(filterIndex(kind, query.shape, query.listed))]] },
   {
     make: ({ kind, query }) => {
       const search = searchIndex(kind, query.listed);
       return search ? [[searchIndexFile(kind), JSON.stringify(search)]] : [];
     },
+    reads: (facts) => facts.names,
   },
   {
     make: ({ kind, query }) => {
       const search = searchIndex(kind, query.listed, true);
       return search ? [[languageSearchFile(kind), JSON.stringify(search)]] : [];
     },
+    reads: (facts) => facts.names,
   },
   {
     make: ({ kind, query }) => fieldColumns(kind, query.shape, query.listed).map((c): [string, string] => [fieldColumnFile(kind, c.field, c.lang), c.text]),

@@ -42,6 +42,8 @@ export class KindWriter {
   private readonly facts = new Map<number, QueryFacts>();
   /** the coverage facts of the records made by this writer */
   private readonly coverage = new Map<number, CoverageFacts>();
+  /** the query facts the served build kept, once read (a copy only) */
+  private kept: Map<number, QueryFacts> | null = null;
   /** the as-of facts of the records made by this writer */
   private readonly asOf = new Map<number, KeptFacts>();
   /** a full build's bulk file; none on a copy */
@@ -150,19 +152,45 @@ export class KindWriter {
       return [...made].every(([id, facts]) => JSON.stringify(facts) === JSON.stringify(served.get(id)));
     };
     return (
-      same(this.facts, () => readKeptFacts(served.dir, kind, this.em.query.shape)) &&
+      same(this.facts, () => this.keptFacts()) &&
       same(this.coverage, () => readCoverageFacts(served.dir, kind)) &&
       same(this.asOf, () => (hasAsOfFacts(kind) ? readAsOfFacts(served.dir, kind) : new Map<number, KeptFacts>()))
     );
   }
 
+  /**
+   * On a copy: whether a maker's files come out as served (`KindFileMaker.reads`): the list holds
+   * the served ids and names in the served order, each record is listed as it was, and the facts
+   * made again hold what the maker reads as the kept ones do.
+   */
+  private keepsServed(maker: KindFileMaker): boolean {
+    const served = this.served;
+    const reads = maker.reads;
+    if (!served || !reads || !sameNames(this.records, served.records)) return false;
+    const listed = this.em.listed;
+    if (listed && this.records.some((record, i) => listed(record) !== listed(served.records[i]!))) return false;
+    if (this.facts.size === 0) return true;
+    const shape = this.em.query.shape;
+    const kept = this.keptFacts();
+    return [...this.facts].every(([id, facts]) => {
+      const was = kept.get(id);
+      return was !== undefined && JSON.stringify(reads(facts, shape)) === JSON.stringify(reads(was, shape));
+    });
+  }
+
+  /** The facts the served build kept for the kind, read once. */
+  private keptFacts(): ReadonlyMap<number, QueryFacts> {
+    if (!this.served) throw new Error(`${this.em.kind}: kept facts are read on a copy only`);
+    this.kept ??= readKeptFacts(this.served.dir, this.em.kind, this.em.query.shape);
+    return this.kept;
+  }
+
   /** Every record's facts: made now, or (on a copy) as the served build kept them. */
   private queryInput(): KindFacts {
     const query = this.em.query;
-    let kept: Map<number, QueryFacts> | null = null;
     const all = this.records.map((record): RecordFacts => {
       let facts = this.facts.get(record.id);
-      if (!facts && this.served) facts = (kept ??= readKeptFacts(this.served.dir, this.em.kind, query.shape)).get(record.id);
+      if (!facts && this.served) facts = this.keptFacts().get(record.id);
       if (!facts) throw new BuildError([`${this.em.kind} ${record.id}: no query facts made or kept`]);
       return { id: record.id, name: record.name, facts };
     });
@@ -233,6 +261,7 @@ export class KindWriter {
   }
 
   private async writeKindFiles(maker: KindFileMaker, input: KindFileInput): Promise<void> {
+    if (this.keepsServed(maker)) return;
     const files = maker.make(input);
     for (const [rel, body] of files) if (!this.out.holds(rel, body)) await this.out.write(rel, body);
     if (!this.served || !maker.folder) return;
@@ -243,6 +272,10 @@ export class KindWriter {
     for (const name of present) if (!made.has(`${folder}/${name}`)) this.out.remove(`${folder}/${name}`);
   }
 }
+
+/** Whether two lists of records hold the same ids with the same names in the same order. */
+const sameNames = (a: readonly AnyRecord[], b: readonly AnyRecord[]): boolean =>
+  a.length === b.length && a.every((record, i) => record.id === b[i]!.id && record.name === b[i]!.name);
 
 /** Whether two lists hold the same objects in the same order. */
 const sameObjects = <T>(a: readonly T[], b: readonly T[]): boolean => a.length === b.length && a.every((item, i) => item === b[i]);
