@@ -86,8 +86,14 @@ export class ReadLedger {
 
   /** The reads of the documents started since the last call replace what those documents and `dirty` read before. */
   replace(dirty: readonly DocumentId[]): void {
-    for (const doc of dirty) this.forget(docKey(doc));
+    for (const doc of dirty) {
+      const key = docKey(doc);
+      if (!this.pending.has(key)) this.forget(key);
+    }
     for (const [key, { doc, reads }] of this.pending) {
+      // made again, it read what it read before (a creature that learns a renamed move): nothing to move
+      const known = this.documents.get(key);
+      if (known && known.reads.length === reads.size && known.reads.every((read) => reads.has(read))) continue;
       this.forget(key);
       const list = [...reads];
       this.documents.set(key, { doc, reads: list });
