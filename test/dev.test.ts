@@ -50,6 +50,15 @@ const pikachuHp = async (key: string) => {
   const body = (await (await fetch(`${dev.preview.url}/v2/creature/${key}`)).json()) as { stats: Array<{ base_stat: number }> };
   return body.stats[0]!.base_stat;
 };
+/** A creature as the served bulk file holds it. */
+function creatureInBulk(id: number): { id: number; stats: { base_stat: number }[] } | undefined {
+  return gunzipSync(readFileSync(join(config.outDir, bulkFile('creature'))))
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as { id: number; stats: { base_stat: number }[] })
+    .find((creature) => creature.id === id);
+}
 async function until<T>(what: string, probe: () => Promise<T> | T, done: (value: T) => boolean): Promise<T> {
   const deadline = Date.now() + 120_000;
   for (;;) {
@@ -87,12 +96,7 @@ describe('npm run dev', () => {
       () => said.some((m) => /^dev: downloads made again \(creature, the archive\) after [\d.]+ s$/.test(m)),
       (done) => done,
     );
-    const bulk = gunzipSync(readFileSync(join(config.outDir, bulkFile('creature'))))
-      .toString('utf8')
-      .split('\n')
-      .filter((l) => l !== '')
-      .map((l) => JSON.parse(l) as { id: number; stats: { base_stat: number }[] });
-    expect(bulk.find((creature) => creature.id === 25)?.stats[0]?.base_stat).toBe(41);
+    expect(creatureInBulk(25)?.stats[0]?.base_stat).toBe(41);
 
     // the stamp names the inputs the update was made from, so `npm start` next serves it as it is
     expect(readBuildStamp(config.outDir)?.downloads).toBeUndefined();
@@ -130,6 +134,31 @@ describe('npm run dev', () => {
     await until('meta linking the report', latest, (url) => url?.endsWith(`/changes/${to}/`) ?? false);
     expect(await (await fetch(`${dev.preview.url}/v2/changes/${to}`)).json()).toEqual(report);
     expect(said.some((m) => m.startsWith('dev: the change reports → no records changed, 0 document(s) made again'))).toBe(true);
+    expect(readBuildStamp(config.outDir)?.inputHash).toBe(inputHashes(config).build);
+  }, 180_000);
+
+  it("serves a save that comes before the last one's downloads are made, and then makes them once for both", async () => {
+    setPikachuHp('50');
+    await until(
+      'the first save',
+      () => pikachuHp('25'),
+      (hp) => hp === 50,
+    );
+    // within the pause before the downloads: this save's answers go first
+    setPikachuHp('51');
+    await until(
+      'the second save',
+      () => pikachuHp('25'),
+      (hp) => hp === 51,
+    );
+    const bulkHp = () => creatureInBulk(25)?.stats[0]?.base_stat;
+    await until(
+      'the downloads of the second save',
+      () => (readBuildStamp(config.outDir)?.downloads === undefined ? bulkHp() : null),
+      (hp) => hp === 51,
+    );
+    const download = await fetch(`${dev.preview.url}/downloads/creature.ndjson.gz`);
+    expect(download.status).toBe(200);
     expect(readBuildStamp(config.outDir)?.inputHash).toBe(inputHashes(config).build);
   }, 180_000);
 });
