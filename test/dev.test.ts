@@ -137,7 +137,7 @@ describe('npm run dev', () => {
     expect(readBuildStamp(config.outDir)?.inputHash).toBe(inputHashes(config).build);
   }, 180_000);
 
-  it("serves a save that comes before the last one's downloads are made, and then makes them once for both", async () => {
+  it("serves a save that comes before the last one's downloads are made, then makes the downloads of the last", async () => {
     setPikachuHp('50');
     await until(
       'the first save',
