@@ -43,7 +43,7 @@ export class KindWriter {
   /** the coverage facts of the records made by this writer */
   private readonly coverage = new Map<number, CoverageFacts>();
   /** the query facts the served build kept, once read (a copy only) */
-  private kept: Map<number, QueryFacts> | null = null;
+  private kept: ReadonlyMap<number, QueryFacts> | null = null;
   /** the as-of facts of the records made by this writer */
   private readonly asOf = new Map<number, KeptFacts>();
   /** a full build's bulk file; none on a copy */

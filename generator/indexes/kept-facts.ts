@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import type { QueryShape } from '../../contract/layout.ts';
 import { BuildError } from '../build-error.ts';
-import { readJsonIfThere } from '../files/folders.ts';
+import { readIfThere } from '../files/folders.ts';
 import { queryFactsFile, type QueryFacts } from './query-facts.ts';
 import type { RecordFacts } from './query-index.ts';
 
@@ -20,21 +20,46 @@ interface KeptFacts {
   records: Array<[id: number, facts: QueryFacts]>;
 }
 
+/**
+ * Per kind, the kept-facts file this process last made or read, with its facts: the dev loop's
+ * planner reads a kind's file back on each update that writes the kind, and parsing a large one
+ * (the creature's, megabytes) costs tens of milliseconds where comparing its bytes costs one.
+ */
+const lastKept = new Map<string, { bytes: Buffer; shape: string; facts: ReadonlyMap<number, QueryFacts> }>();
+
 /** The kept-facts file of a kind: its path and body. */
 export function keptFactsFile(kind: string, shape: QueryShape, all: readonly RecordFacts[]): [path: string, body: string] {
   const kept: KeptFacts = { format: FORMAT, kind, shape, records: all.map((r) => [r.id, r.facts]) };
-  return [queryFactsFile(kind), JSON.stringify(kept)];
+  const body = JSON.stringify(kept);
+  lastKept.set(kind, { bytes: Buffer.from(body), shape: JSON.stringify(shape), facts: new Map(kept.records) });
+  return [queryFactsFile(kind), body];
 }
 
 /** The facts a served build kept for a kind, by id; a BuildError when they are missing or were made for another declaration. */
-export function readKeptFacts(dir: string, kind: string, shape: QueryShape): Map<number, QueryFacts> {
+export function readKeptFacts(dir: string, kind: string, shape: QueryShape): ReadonlyMap<number, QueryFacts> {
   const path = join(dir, queryFactsFile(kind));
-  const kept = readJsonIfThere<KeptFacts>(path, (error) => {
-    throw new BuildError([`${path} cannot be parsed (${error.message}); run a full build (npm run build -- --force)`], { cause: error });
-  });
+  const bytes = readIfThere(path);
+  const last = lastKept.get(kind);
+  if (bytes !== null && last?.shape === JSON.stringify(shape) && bytes.equals(last.bytes)) return last.facts;
+  const kept = bytes === null ? null : parsed(path, bytes);
   if (kept === null) throw new BuildError([`${dir} has no query facts of ${kind}; run a full build (npm run build -- --force)`]);
   if (kept.format !== FORMAT || JSON.stringify(kept.shape) !== JSON.stringify(shape)) {
     throw new BuildError([`${dir} holds query facts of ${kind} made for other declarations; run a full build (npm run build -- --force)`]);
   }
-  return new Map(kept.records);
+  const facts = new Map(kept.records);
+  lastKept.set(kind, { bytes: bytes!, shape: JSON.stringify(shape), facts });
+  return facts;
+}
+
+function parsed(path: string, bytes: Buffer): KeptFacts {
+  try {
+    return JSON.parse(bytes.toString('utf8')) as KeptFacts;
+  } catch (error) {
+    throw new BuildError(
+      [`${path} cannot be parsed (${error instanceof Error ? error.message : String(error)}); run a full build (npm run build -- --force)`],
+      {
+        cause: error,
+      },
+    );
+  }
 }
