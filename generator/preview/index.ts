@@ -5,6 +5,7 @@
  *   lru.ts            the byte-bounded LRU every cache of the preview is made of
  *   file-cache.ts     recently read files in memory
  *   compression.ts    coding negotiation, compressed variants and their ETags, the compression step
+ *   stale-downloads.ts  a download answered 503 while the dev loop makes the downloads again
  *   served-build.ts   exactly one build at a time: its identity, its caches, the retry on a swap
  *   node-listener.ts  the node:http shell and startPreview
  */
