@@ -14,6 +14,7 @@ import { changesListFile, metaFile, type Meta } from '../contract/layout.ts';
 import { BuildError } from '../generator/build-error.ts';
 import { runBuild } from '../generator/builder/build.ts';
 import { changesSection } from '../generator/artifacts/changes-page.ts';
+import { folderReader } from '../generator/artifacts/artifact.ts';
 import { changeChain, readChangeReports, type ChangeList } from '../generator/builder/change-reports.ts';
 import { BuildWriter } from '../generator/builder/writer.ts';
 import { diskReader } from '../generator/preview/disk-reader.ts';
@@ -190,7 +191,7 @@ describe('reading the committed reports', () => {
 
 describe('the docs page’s lines on the latest version', () => {
   it('say what the latest report changed, and link it and the list', () => {
-    const html = changesSection(out);
+    const html = changesSection(folderReader(out));
     expect(html).toContain(`<code>${B.slice(0, 7)}</code> → <code>${C.slice(0, 7)}</code>`);
     expect(html).toContain('changed 1 table; items: 0 added, 0 removed, 2 changed.');
     expect(html).toContain('<li><code>test-kind</code>: 2 changed</li>');
@@ -202,6 +203,6 @@ describe('the docs page’s lines on the latest version', () => {
   it('say there is none when the version has no report', async () => {
     const none = join(scratch, 'page-without-report');
     await finishInto(none, { upstreamCommit: A });
-    expect(changesSection(none)).toContain('No change report was made for this data version yet.');
+    expect(changesSection(folderReader(none))).toContain('No change report was made for this data version yet.');
   });
 });

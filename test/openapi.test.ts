@@ -24,6 +24,7 @@ import {
   type JsonValue,
 } from '../generator/artifacts/openapi.ts';
 import { readVocabularies } from '../generator/artifacts/query-contract.ts';
+import { folderReader } from '../generator/artifacts/artifact.ts';
 import { createAjv } from '../schemas/ajv.ts';
 import { undescribedProperties } from './support/descriptions.ts';
 
@@ -127,7 +128,7 @@ describe('the OpenAPI document', () => {
       }),
     );
     const version = (readDist('v2/meta.json') as { version: string }).version;
-    const vocabularies = await readVocabularies(distDir, routes);
+    const vocabularies = readVocabularies(folderReader(distDir), routes);
     const made = openApiDocument({ baseUrl: base, version, routes, contract: buildContract(allResources, routes), examples, vocabularies });
     expect(JSON.parse(JSON.stringify(made))).toEqual(doc);
   });

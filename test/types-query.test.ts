@@ -15,6 +15,7 @@ import { badParameterBody, INTERNAL_BODY, METHOD_NOT_ALLOWED_BODY, REFUSED_BODIE
 import { parseValues } from '../contract/query/parse.ts';
 import { buildContract } from '../generator/artifacts/openapi.ts';
 import { FacetValueSchema, RangeSummarySchema, readVocabularies } from '../generator/artifacts/query-contract.ts';
+import { folderReader } from '../generator/artifacts/artifact.ts';
 import { typeDeclarations } from '../generator/artifacts/typescript-types.ts';
 import { allResources } from '../generator/resources/index.ts';
 import { inventedRoutes } from './support/contract-queries.ts';
@@ -31,7 +32,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'creature-query-types-'));
   mkdirSync(dir, { recursive: true });
   const routes = inventedRoutes(distDir);
-  const vocabularies = await readVocabularies(distDir, routes);
+  const vocabularies = readVocabularies(folderReader(distDir), routes);
   const version = (readDist(metaFile) as { version: string }).version;
   declarations = typeDeclarations({ contract: buildContract(allResources, routes), routes, version, vocabularies });
   writeFileSync(join(dir, 'creature-api.d.ts'), declarations);

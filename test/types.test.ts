@@ -13,6 +13,7 @@ import { itemFile, metaFile, pageFile, routesFile, type Routes } from '../contra
 import { buildContract, pascalCase } from '../generator/artifacts/openapi.ts';
 import { TYPES_FILE, TYPES_ROUTE, typeDeclarations } from '../generator/artifacts/typescript-types.ts';
 import { readVocabularies } from '../generator/artifacts/query-contract.ts';
+import { folderReader } from '../generator/artifacts/artifact.ts';
 import { allResources } from '../generator/resources/index.ts';
 import { realSamples, samplesPerKind, typeCheck, type Sample } from './support/type-samples.ts';
 
@@ -43,7 +44,7 @@ describe('the TypeScript types', () => {
 
   it('are what the code makes from the schemas (the file is not stale)', async () => {
     const version = (readDist(metaFile) as { version: string }).version;
-    const vocabularies = await readVocabularies(distDir, routes);
+    const vocabularies = readVocabularies(folderReader(distDir), routes);
     expect(typeDeclarations({ contract: buildContract(allResources, routes), routes, version, vocabularies })).toBe(declarations);
   });
 

@@ -5,16 +5,34 @@
  * written in the same all-or-nothing build. An artifact with a `route` is served at that path
  * (outside /v2/ too). The makers a build runs are listed in artifacts.ts.
  */
+import { join } from 'node:path';
 import type { Meta, Routes } from '../../contract/layout.ts';
+import { readIfThere } from '../files/folders.ts';
 import type { AnyResource } from '../resources/define.ts';
 
 export interface ArtifactContext {
   baseUrl: string;
-  /** the build's temporary folder, holding every resource file already */
-  outDir: string;
+  /**
+   * A file of the build's folder, which holds every resource file already, as text (null when
+   * the build has none): every file a maker reads is read here, so that the writer knows what
+   * its artifacts were made from (builder/artifact-memo.ts).
+   */
+  read: (rel: string) => string | null;
   resources: readonly AnyResource[];
   routes: Routes;
-  meta: Meta;
+  meta: TimelessMeta;
+}
+
+/**
+ * Meta without the build's time: no artifact shows it, so that builds of the same data make the
+ * same artifacts (and the dev loop, whose every update has a time of its own, keeps them).
+ */
+export type TimelessMeta = Omit<Meta, 'built_at' | 'deploy_date'>;
+
+/** `meta` without the build's time. */
+export function timeless(meta: Meta): TimelessMeta {
+  const { built_at: _builtAt, deploy_date: _deployDate, ...rest } = meta;
+  return rest;
 }
 
 export interface Artifact {
@@ -31,3 +49,9 @@ export interface ArtifactMaker {
   name: string;
   make(ctx: ArtifactContext): Promise<Artifact[]> | Artifact[];
 }
+
+/** The files of a folder as `ArtifactContext.read` gives them. */
+export const folderReader =
+  (dir: string) =>
+  (rel: string): string | null =>
+    readIfThere(join(dir, rel))?.toString('utf8') ?? null;

@@ -2,12 +2,11 @@
  * The docs page's lines on the latest data version: its report in a few lines (tables and
  * items by kind), linking the full report and the list of every version.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { changeReportFile, changesListFile } from '../../contract/layout.ts';
 import type { ChangeReport } from '../../schemas/output/changes.ts';
 import type { ChangeList } from '../../schemas/output/change-list.ts';
 import { escapeHtml, tryLink } from './reference.ts';
+import type { ArtifactContext } from './artifact.ts';
 
 /** How many kinds the page names before "and N more". */
 const SHOWN_KINDS = 6;
@@ -24,8 +23,11 @@ function kindLine(kind: string, k: ChangeReport['kinds'][string]): string {
 }
 
 /** The latest report's lines, or a sentence saying there is none; from the build's own files. */
-export function changesSection(outDir: string): string {
-  const read = <T>(path: string): T | null => (existsSync(join(outDir, path)) ? (JSON.parse(readFileSync(join(outDir, path), 'utf8')) as T) : null);
+export function changesSection(readFile: ArtifactContext['read']): string {
+  const read = <T>(path: string): T | null => {
+    const text = readFile(path);
+    return text === null ? null : (JSON.parse(text) as T);
+  };
   const list = read<ChangeList>(changesListFile);
   const latest = list?.results[0];
   const report = latest ? read<ChangeReport>(changeReportFile(latest.to)) : null;

@@ -3,10 +3,10 @@
  * index.html is filled in at build time with what only the build knows (the resources, their
  * counts and an example of each, the base URL), so the page reads nothing but the API it tries.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { idOfUrl, itemFile, listFile, type QueryShape, type Routes } from '../../contract/layout.ts';
+import { coverageFile, idOfUrl, itemFile, listFile, type QueryShape, type Routes } from '../../contract/layout.ts';
 import { COLLECTION_PARAMS } from '../../contract/query/params.ts';
 import type { FullList } from '../../contract/pagination.ts';
 import { resources as battle } from '../resources/battle/index.ts';
@@ -19,7 +19,7 @@ import type { AnyResource } from '../resources/define.ts';
 import type { Artifact, ArtifactContext, ArtifactMaker } from './artifact.ts';
 import { asOfFieldsTable } from './as-of-page.ts';
 import { changesSection } from './changes-page.ts';
-import { readCoverage } from '../indexes/coverage-facts.ts';
+import type { CoverageMap } from '../../schemas/output/coverage.ts';
 import { coverageSection } from './coverage-page.ts';
 import { buildContract, type JsonValue } from './openapi.ts';
 import { fromGraphqlSection } from './graphql-page.ts';
@@ -67,8 +67,8 @@ const idOf = (url: string) => {
   return id === null || id < 0 ? null : String(id);
 };
 
-export function summarize(ctx: Pick<ArtifactContext, 'outDir' | 'routes' | 'meta'>, kind: string): KindSummary {
-  const list = JSON.parse(readFileSync(join(ctx.outDir, listFile(kind)), 'utf8')) as FullList;
+export function summarize(ctx: Pick<ArtifactContext, 'read' | 'routes' | 'meta'>, kind: string): KindSummary {
+  const list = JSON.parse(ctx.read(listFile(kind)) ?? 'null') as FullList;
   const first = list.results[0];
   const idOnly = ctx.routes.idOnly.includes(kind);
   const exampleId = first ? idOf(first.url) : null;
@@ -178,14 +178,13 @@ export function fillTemplate(template: string, values: Record<string, string>): 
   });
 }
 
-const readJson = (outDir: string, path: string) => JSON.parse(readFileSync(join(outDir, path), 'utf8')) as JsonValue;
-
 /** Each kind's example response as served: the first item of its list, by name when it has one. */
-function referenceExamples(ctx: Pick<ArtifactContext, 'outDir' | 'routes' | 'meta'>, summaries: readonly KindSummary[]) {
+function referenceExamples(ctx: Pick<ArtifactContext, 'read' | 'routes' | 'meta'>, summaries: readonly KindSummary[]) {
   const out: Record<string, ReferenceExample> = {};
   for (const s of summaries) {
     if (s.example === null || s.exampleId === null) continue;
-    const text = readFileSync(join(ctx.outDir, itemFile(s.kind, s.exampleId)), 'utf8');
+    const text = ctx.read(itemFile(s.kind, s.exampleId));
+    if (text === null) throw new Error(`${itemFile(s.kind, s.exampleId)}, the first item of its list, was not written`);
     out[s.kind] = { path: s.example, body: JSON.parse(text) as JsonValue, bytes: Buffer.byteLength(text) };
   }
   return out;
@@ -200,8 +199,11 @@ const code = (text: string) => `<code>${escapeHtml(text)}</code>`;
  * it. The figures in the text are read from the build's own files, so they are this data's; a
  * point whose example is missing from the data is left out rather than written without one.
  */
-export function goodToKnow(outDir: string): string {
-  const read = (path: string) => (existsSync(join(outDir, path)) ? (readJson(outDir, path) as Item) : null);
+export function goodToKnow(readFile: ArtifactContext['read']): string {
+  const read = (path: string) => {
+    const text = readFile(path);
+    return text === null ? null : (JSON.parse(text) as Item);
+  };
   const points: string[] = [];
   const creatures = (read(listFile('creature'))?.results ?? []) as { name?: string; url: string }[];
   const first = creatures[0] ? read(itemFile('creature', idOf(creatures[0].url) ?? '')) : null;
@@ -313,7 +315,7 @@ export const docsPage: ArtifactMaker = {
     if (!files.includes('index.html')) throw new Error(`${siteDir} has no index.html`);
     const own = new Set(files.map(routeOf));
     const downloads = downloadsSection(ctx, own);
-    const coverage = coverageSection(readCoverage(ctx.outDir));
+    const coverage = coverageSection(JSON.parse(ctx.read(coverageFile) ?? 'null') as CoverageMap | null);
     const summaries = ctx.routes.kinds.map((k) => summarize(ctx, k));
     const pageOrder = groupKinds(ctx.routes.kinds).flatMap((g) => g.kinds);
     const contract = buildContract(ctx.resources, ctx.routes);
@@ -330,12 +332,12 @@ export const docsPage: ArtifactMaker = {
       kind_count: String(ctx.routes.kinds.length),
       id_only: ctx.routes.idOnly.map((k) => `<code>${escapeHtml(k)}</code>`).join(', ') || 'none',
       resources: resourceTables(summaries),
-      good_to_know: goodToKnow(ctx.outDir),
+      good_to_know: goodToKnow(ctx.read),
       query_parameters: queryParameters(ctx.routes, pageOrder),
       as_of_fields: asOfFieldsTable(contract, pageOrder),
       from_graphql: fromGraphqlSection(),
       reference,
-      changes: changesSection(ctx.outDir),
+      changes: changesSection(ctx.read),
       coverage_nav: coverage.nav,
       coverage: coverage.section,
       downloads_nav: downloads.nav,

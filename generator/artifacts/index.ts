@@ -31,7 +31,7 @@ const staticPageHeaders: ArtifactMaker = {
   make: ({ routes, meta }) => [{ path: '_headers', body: netlifyStaticHeaders(routes, meta) }],
 };
 
-export function netlifyStaticHeaders(routes: Routes, meta: Meta): string {
+export function netlifyStaticHeaders(routes: Routes, meta: Pick<Meta, 'upstream_commit'>): string {
   const types = new Map<string, string>();
   for (const [route, { type }] of Object.entries(routes.site)) {
     if (route.startsWith(`/${API_PREFIX}/`)) continue; // the edge function's

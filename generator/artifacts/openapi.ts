@@ -10,8 +10,6 @@
  * object identity (TypeBox keeps the very objects it is given). So the schemas need no `$id`,
  * which would clash when one ajv instance compiles several resources that share a shape.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { Kind, Type, type Static, type TSchema } from '@sinclair/typebox';
 import { idOfUrl, listFile, queryShape, type Meta, type Routes } from '../../contract/layout.ts';
 import * as asOfSchemas from '../../schemas/output/as-of.ts';
@@ -41,7 +39,7 @@ import { RESOURCE_SUMMARIES } from '../../schemas/output/summaries.ts';
 import { compileFields, type FieldTree } from '../../contract/query/fields.ts';
 import { fieldsBelow } from '../../contract/query/fields.ts';
 import type { AnyResource } from '../resources/define.ts';
-import type { ArtifactMaker } from './artifact.ts';
+import type { ArtifactContext, ArtifactMaker } from './artifact.ts';
 import {
   collectionEntries,
   collectionTable,
@@ -1028,10 +1026,10 @@ export const OPENAPI_FILE = 'v2/openapi.json';
 export const OPENAPI_ROUTE = '/v2/openapi.json';
 
 /** Reads one real example per kind from the lists the build just wrote. */
-async function readExamples(outDir: string, kinds: readonly string[]): Promise<Record<string, KindExample>> {
+function readExamples(read: ArtifactContext['read'], kinds: readonly string[]): Record<string, KindExample> {
   const out: Record<string, KindExample> = {};
   for (const kind of kinds) {
-    const list = JSON.parse(await readFile(join(outDir, listFile(kind)), 'utf8')) as { results: { name?: string; url: string }[] };
+    const list = JSON.parse(read(listFile(kind)) ?? 'null') as { results: { name?: string; url: string }[] };
     const example = exampleFromList(list);
     if (example) out[kind] = example;
   }
@@ -1042,8 +1040,8 @@ export const openApiMaker: ArtifactMaker = {
   name: 'openapi',
   async make(ctx) {
     const contract = buildContract(ctx.resources, ctx.routes);
-    const examples = await readExamples(ctx.outDir, ctx.routes.kinds);
-    const vocabularies = await readVocabularies(ctx.outDir, ctx.routes);
+    const examples = readExamples(ctx.read, ctx.routes.kinds);
+    const vocabularies = readVocabularies(ctx.read, ctx.routes);
     const document = openApiDocument({ baseUrl: ctx.baseUrl, version: ctx.meta.version, routes: ctx.routes, contract, examples, vocabularies });
     return [{ path: OPENAPI_FILE, body: `${JSON.stringify(document, null, 2)}\n`, route: OPENAPI_ROUTE, contentType: 'application/json; charset=utf-8' }];
   },

@@ -10,8 +10,6 @@
  * wording, schema and type are its entry's in contract/query/parameter-table.ts, which openapi.ts and
  * typescript-types.ts both walk.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { idOfUrl, listFile, type QueryShape, type Routes } from '../../contract/layout.ts';
 import type { FacetValue, RangeSummary } from '../../contract/query/bodies.ts';
@@ -169,10 +167,10 @@ export function filterTargets(routes: Pick<Routes, 'queries'>): string[] {
 }
 
 /** Reads the lists of the filters' target kinds from the build's output. */
-export async function readVocabularies(outDir: string, routes: Pick<Routes, 'queries'>): Promise<Vocabularies> {
+export function readVocabularies(read: (rel: string) => string | null, routes: Pick<Routes, 'queries'>): Vocabularies {
   const out: Vocabularies = {};
   for (const target of filterTargets(routes)) {
-    const list = JSON.parse(await readFile(join(outDir, listFile(target)), 'utf8')) as { count: number; results: { name?: string; url: string }[] };
+    const list = JSON.parse(read(listFile(target)) ?? 'null') as { count: number; results: { name?: string; url: string }[] };
     const values = targetValues(list);
     if (values !== null) out[target] = values;
   }

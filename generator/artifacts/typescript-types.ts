@@ -448,7 +448,7 @@ export const TYPES_ROUTE = '/v2/creature-api.d.ts';
 export const typeScriptTypesMaker: ArtifactMaker = {
   name: 'typescript types',
   async make(ctx) {
-    const vocabularies = await readVocabularies(ctx.outDir, ctx.routes);
+    const vocabularies = readVocabularies(ctx.read, ctx.routes);
     const body = typeDeclarations({ contract: buildContract(ctx.resources, ctx.routes), routes: ctx.routes, version: ctx.meta.version, vocabularies });
     // text/plain: browsers show it rather than download it, and there is no registered TypeScript type
     return [{ path: TYPES_FILE, body, route: TYPES_ROUTE, contentType: 'text/plain; charset=utf-8' }];

@@ -41,6 +41,8 @@ import { allResources } from '../resources/index.ts';
 import type { AnyResource } from '../resources/define.ts';
 import type { CoverageMap } from '../../schemas/output/coverage.ts';
 import { artifactMakers } from '../artifacts/index.ts';
+import { folderReader, timeless, type Artifact, type ArtifactContext } from '../artifacts/artifact.ts';
+import { artifactMemo } from './artifact-memo.ts';
 import { memberSource, writeTarGz, type ArchiveEntry } from './archive.ts';
 import { BulkWriter } from './bulk-writer.ts';
 import { inServedOrder, readBuildIndex, type BuildIndex, type KindResult } from './build-index.ts';
@@ -276,19 +278,40 @@ export class BuildWriter {
     }
   }
 
-  /** The artifacts (artifacts.ts), in order; those with a route join the routing table's site pages. */
+  /**
+   * The artifacts (artifacts.ts), in order; those with a route join the routing table's site
+   * pages. Where what they are made from is as it was when this process made them last, those
+   * are written (builder/artifact-memo.ts).
+   */
   private async writeArtifacts(baseUrl: string, resources: readonly AnyResource[], routes: Routes, meta: Meta): Promise<void> {
+    const ctx = { baseUrl, resources, routes, meta: timeless(meta) };
+    const key = JSON.stringify([baseUrl, resources.map((r) => r.kind), routes, ctx.meta]);
+    const files = folderReader(this.out.root);
+    const made = artifactMemo.reuse(key, files);
+    if (made === null) return this.makeArtifacts(key, files, ctx);
+    for (const artifact of made) await this.writeArtifact(artifact, routes);
+  }
+
+  private async makeArtifacts(key: string, files: (rel: string) => string | null, ctx: Omit<ArtifactContext, 'read'>): Promise<void> {
+    const recording = artifactMemo.recording(files);
+    const made: Artifact[] = [];
     for (const maker of artifactMakers) {
       try {
-        for (const artifact of await maker.make({ baseUrl, outDir: this.out.root, resources, routes, meta })) {
-          // on a copy, an artifact with the served bytes stays as it is: not written, not packed into the archive again
-          if (!this.out.holds(artifact.path, artifact.body)) await this.out.write(artifact.path, artifact.body);
-          if (artifact.route !== undefined) routes.site[artifact.route] = { file: artifact.path, type: artifact.contentType ?? 'application/octet-stream' };
+        for (const artifact of await maker.make({ ...ctx, read: recording.read })) {
+          await this.writeArtifact(artifact, ctx.routes);
+          made.push(artifact);
         }
       } catch (e) {
         throw new BuildError([`${maker.name}: ${e instanceof Error ? e.message : String(e)}`], { cause: e });
       }
     }
+    recording.keep(key, made);
+  }
+
+  /** One artifact: on a copy, one with the served bytes stays as it is (not written, not packed into the archive again). */
+  private async writeArtifact(artifact: Artifact, routes: Routes): Promise<void> {
+    if (!this.out.holds(artifact.path, artifact.body)) await this.out.write(artifact.path, artifact.body);
+    if (artifact.route !== undefined) routes.site[artifact.route] = { file: artifact.path, type: artifact.contentType ?? 'application/octet-stream' };
   }
 
   /**

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { listFile, metaFile, routesFile, type QueryShape, type Routes } from '../../contract/layout.ts';
 import { buildContract, exampleFromList, openApiDocument, type JsonSchema } from '../../generator/artifacts/openapi.ts';
 import { readVocabularies, type Vocabularies } from '../../generator/artifacts/query-contract.ts';
+import { folderReader } from '../../generator/artifacts/artifact.ts';
 import { allResources } from '../../generator/resources/index.ts';
 
 export const INVENTED_QUERIES: Record<string, QueryShape> = {
@@ -60,7 +61,7 @@ export function inventedRoutes(distDir: string): Routes {
 /** The OpenAPI document the code makes for the test build with the invented declarations. */
 export async function inventedDocument(distDir: string, baseUrl: string): Promise<{ routes: Routes; vocabularies: Vocabularies; document: JsonSchema }> {
   const routes = inventedRoutes(distDir);
-  const vocabularies = await readVocabularies(distDir, routes);
+  const vocabularies = readVocabularies(folderReader(distDir), routes);
   const examples = Object.fromEntries(
     routes.kinds.flatMap((k) => {
       const e = exampleFromList(readDist(distDir, listFile(k)) as { results: { name?: string; url: string }[] });
