@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path';
 import { metaFile, type Meta } from '../contract/layout.ts';
 import { repoRoot, resolveConfig } from '../generator/config.ts';
 import { autocannon, fmtLoad, measure as measureLoad, rate, startPreviewProcess, TARGETS, type Load, type Server } from './http.ts';
-import { fmtLoadAvg, measure, median, range } from './measure.ts';
+import { fmtLoadAvg, measure, median, printTable, range } from './measure.ts';
 import { cliOf, nodeFlagsOf } from './npm-flags.ts';
 
 const BUILD_ROUNDS = 3;
@@ -177,17 +177,10 @@ async function httpRows(trees: [Checkout, Checkout]): Promise<Row[]> {
 function printRows(rows: Row[], trees: [Checkout, Checkout], loadAtStart: string): void {
   const header: Row = { what: 'figure', before: `before: ${trees[0].label}`, after: `after: ${trees[1].label}`, ratio: 'after ÷ before' };
   const cols = ['what', 'before', 'after', 'ratio'] as const;
-  const widths = cols.map((c) => Math.max(...[header, ...rows].map((r) => r[c].length)));
   console.log(
     `\nbench --against on ${new Date().toISOString()} (node ${process.version}, ${availableParallelism()} cores; load ${loadAtStart} at the start, ${fmtLoadAvg()} at the end)\n`,
   );
-  for (const row of [header, ...rows])
-    console.log(
-      cols
-        .map((c, i) => row[c].padEnd(widths[i]!))
-        .join('  ')
-        .trimEnd(),
-    );
+  printTable([header, ...rows].map((row) => cols.map((c) => row[c])));
 }
 
 export async function runComparison(ref: string): Promise<void> {

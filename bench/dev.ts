@@ -17,7 +17,7 @@ import { listFile, type Routes, routesFile } from '../contract/layout.ts';
 import type { FullList } from '../contract/pagination.ts';
 import { repoRoot, resolveConfig } from '../generator/config.ts';
 import { checkoutArg } from './args.ts';
-import { freePort, median, range, statusMb } from './measure.ts';
+import { freePort, median, printRows, range, statusMb } from './measure.ts';
 import { nodeFlagsOf } from './npm-flags.ts';
 
 export interface Cli {
@@ -243,8 +243,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     await build.waitFor(/build: \d+ files/);
     await build.stop();
     rows.push(await previewPeakRss(join(scratch, 'dist'), env, root));
-    const width = Math.max(...rows.map((r) => r.what.length));
-    for (const r of rows) console.log(`${r.what.padEnd(width)}  ${r.figure.padEnd(70)}  ${r.goal}`);
+    printRows(rows.map((r) => [r.what, r.figure, r.goal]));
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

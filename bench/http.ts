@@ -21,7 +21,7 @@ import { repoRoot, resolveConfig } from '../generator/config.ts';
 import { ensureBuilt } from '../generator/pipeline.ts';
 import { diskReader, startPreview } from '../generator/preview/index.ts';
 import { readArgs } from './args.ts';
-import { childPids, fmtLoadAvg, freePort, isMissing, isRefused } from './measure.ts';
+import { childPids, fmtLoadAvg, freePort, isMissing, isRefused, printTable } from './measure.ts';
 import { nodeFlagsOf } from './npm-flags.ts';
 
 const AUTOCANNON = join(repoRoot, 'node_modules/autocannon/autocannon.js');
@@ -396,14 +396,7 @@ export async function runHttpBench(dist: string): Promise<HttpBenchRow[]> {
   }
   const cols = ['what', 'preview', 'nginx', 'ratio', 'target'] as const;
   const header: HttpBenchRow = { what: 'what', preview: 'preview', nginx: 'nginx', ratio: 'preview ÷ nginx', target: 'target' };
-  const widths = cols.map((c) => Math.max(...[header, ...rows].map((r) => r[c].length)));
-  for (const row of [header, ...rows])
-    console.log(
-      cols
-        .map((c, i) => row[c].padEnd(widths[i]!))
-        .join('  ')
-        .trimEnd(),
-    );
+  printTable([header, ...rows].map((row) => cols.map((c) => row[c])));
   console.log(`load average ${loadAtStart} at the start, ${fmtLoadAvg()} at the end (1-, 5-, 15-minute)`);
   return rows;
 }

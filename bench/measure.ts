@@ -81,3 +81,15 @@ export function printRows(rows: ReadonlyArray<readonly [string, string, string]>
   const width = Math.max(...rows.map((r) => r[0].length));
   for (const [what, figure, goal] of rows) console.log(`${what.padEnd(width)}  ${figure.padEnd(70)}  ${goal}`);
 }
+
+/** A table, its first row the header: each column as wide as its widest cell. */
+export function printTable(rows: ReadonlyArray<readonly string[]>): void {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  for (const row of rows)
+    console.log(
+      row
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    );
+}

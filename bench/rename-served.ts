@@ -20,7 +20,7 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { repoRoot, resolveConfig } from '../generator/config.ts';
 import { countFlag, readArgs } from './args.ts';
-import { fmtLoadAvg, freePort, median } from './measure.ts';
+import { fmtLoadAvg, freePort, median, printTable } from './measure.ts';
 import { nodeFlagsOf } from './npm-flags.ts';
 
 const TICK_MS = 10;
@@ -151,8 +151,7 @@ async function main(trees: Array<[string, string]>, warmup: number, rounds: numb
         return [d.label, fmt(f.map((x) => x.wall)), fmt(f.map((x) => x.process)), fmt(f.map((x) => x.main)), fmt(f.map((x) => x.update))];
       }),
     ];
-    const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-    for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join('  '));
+    printTable(rows);
     console.log(`load at the end ${fmtLoadAvg()}`);
   } finally {
     for (const d of devs) d.stop();

@@ -30,7 +30,7 @@ import { basename, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { repoRoot, resolveConfig } from '../generator/config.ts';
 import { countFlag, readArgs } from './args.ts';
-import { fmtLoadAvg, median } from './measure.ts';
+import { fmtLoadAvg, median, printTable } from './measure.ts';
 import { nodeFlagsOf } from './npm-flags.ts';
 
 /** One reading of the clocks. */
@@ -261,8 +261,7 @@ function printSteps(label: string, figures: Collected): void {
     ['step', 'wall', 'main thread CPU', 'process CPU', 'event loop active'],
     ...[...figures].map(([step, f]) => [step, fmt(f.wall), fmt(f.thread), fmt(f.process), fmt(f.loop)]),
   ];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join('  '));
+  printTable(rows);
 }
 
 /** Self time by function in a V8 CPU profile, largest first. */

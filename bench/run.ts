@@ -21,7 +21,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveConfig } from '../generator/config.ts';
 import { readArgs } from './args.ts';
-import { CLI, measure, median, range, type Measured } from './measure.ts';
+import { CLI, measure, median, printRows, range, type Measured } from './measure.ts';
 
 function treeSize(dir: string): { files: number; bytes: number } {
   let files = 0;
@@ -99,21 +99,18 @@ async function runBench(): Promise<void> {
     const { runStartMemoryBench } = await import('./start-memory.ts');
     rows.push(...(await runStartMemoryBench(scratch, resolveConfig({}, {}).dataDir)).map((r): [string, string, string] => [r.what, r.figure, r.goal]));
 
-    const width = Math.max(...rows.map((r) => r[0].length));
     console.log(`\nbench on ${new Date().toISOString()} (node ${process.version}, ${availableParallelism()} cores)\n`);
-    for (const [what, figure, target] of rows) console.log(`${what.padEnd(width)}  ${figure.padEnd(58)}  ${target}`);
+    printRows(rows);
     // the HTTP figures (preview and nginx side by side, page computation) on the same dist/
     await (await import('./http.ts')).runHttpBench(dist);
     // filters and search: in-process and under Deno, and the indexes' sizes
     const queryRows = await (await import('./query.ts')).runQueryBench(dist, resolveConfig({}, {}).baseUrl);
-    const queryWidth = Math.max(...queryRows.map((r) => r[0].length));
     console.log('');
-    for (const [what, figure, target] of queryRows) console.log(`${what.padEnd(queryWidth)}  ${figure.padEnd(70)}  ${target}`);
+    printRows(queryRows);
     // as of a game: answers made at the edge from today's documents and the as-of files
     const asOfRows = await (await import('./as-of.ts')).runAsOfBench(dist, resolveConfig({}, {}).baseUrl);
-    const asOfWidth = Math.max(...asOfRows.map((r) => r[0].length));
     console.log('');
-    for (const [what, figure, target] of asOfRows) console.log(`${what.padEnd(asOfWidth)}  ${figure.padEnd(70)}  ${target}`);
+    printRows(asOfRows);
     await printUpdateBench(scratch);
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { repoRoot, resolveConfig } from '../generator/config.ts';
 import { cli, type Cli, type DevBenchRow } from './dev.ts';
 import { checkoutArg } from './args.ts';
-import { childPids, freePort, median, statusMb } from './measure.ts';
+import { childPids, freePort, median, printRows, statusMb } from './measure.ts';
 import { nodeFlagsOf } from './npm-flags.ts';
 
 /** The build child's peak RSS, read every 250 ms while it runs (its last reading before it exits); NaN when the serving process built itself (an older checkout, bench/compare.ts). */
@@ -161,8 +161,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const scratch = mkdtempSync(join(tmpdir(), 'creature-bench-start-'));
   try {
     const rows = await runStartMemoryBench(scratch, resolveConfig({}, {}).dataDir, root);
-    const width = Math.max(...rows.map((r) => r.what.length));
-    for (const r of rows) console.log(`${r.what.padEnd(width)}  ${r.figure.padEnd(70)}  ${r.goal}`);
+    printRows(rows.map((r) => [r.what, r.figure, r.goal]));
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -146,15 +146,10 @@ export class KindWriter {
     const served = this.served;
     if (!served || this.rewritten.size > 0 || !sameObjects(this.records, served.records)) return false;
     const kind = this.em.kind;
-    const same = <T>(made: ReadonlyMap<number, T>, kept: () => ReadonlyMap<number, T>): boolean => {
-      if (made.size === 0) return true;
-      const served = kept();
-      return [...made].every(([id, facts]) => JSON.stringify(facts) === JSON.stringify(served.get(id)));
-    };
     return (
-      same(this.facts, () => this.keptFacts()) &&
-      same(this.coverage, () => readCoverageFacts(served.dir, kind)) &&
-      same(this.asOf, () => (hasAsOfFacts(kind) ? readAsOfFacts(served.dir, kind) : new Map<number, KeptFacts>()))
+      madeAsKept(this.facts, () => this.keptFacts()) &&
+      madeAsKept(this.coverage, () => readCoverageFacts(served.dir, kind)) &&
+      madeAsKept(this.asOf, () => (hasAsOfFacts(kind) ? readAsOfFacts(served.dir, kind) : new Map<number, KeptFacts>()))
     );
   }
 
@@ -169,13 +164,12 @@ export class KindWriter {
     if (!served || !reads || !sameNames(this.records, served.records)) return false;
     const listed = this.em.listed;
     if (listed && this.records.some((record, i) => listed(record) !== listed(served.records[i]!))) return false;
-    if (this.facts.size === 0) return true;
     const shape = this.em.query.shape;
-    const kept = this.keptFacts();
-    return [...this.facts].every(([id, facts]) => {
-      const was = kept.get(id);
-      return was !== undefined && JSON.stringify(reads(facts, shape)) === JSON.stringify(reads(was, shape));
-    });
+    return madeAsKept(
+      this.facts,
+      () => this.keptFacts(),
+      (facts) => reads(facts, shape),
+    );
   }
 
   /** The facts the served build kept for the kind, read once. */
@@ -271,6 +265,19 @@ export class KindWriter {
     const present = existsSync(join(this.out.root, folder)) ? readdirSync(join(this.out.root, folder)) : [];
     for (const name of present) if (!made.has(`${folder}/${name}`)) this.out.remove(`${folder}/${name}`);
   }
+}
+
+/**
+ * Whether every fact made again holds, of what `part` picks of it, what the kept fact of its
+ * record holds; `kept` is read only when some fact was made.
+ */
+function madeAsKept<T>(made: ReadonlyMap<number, T>, kept: () => ReadonlyMap<number, T>, part: (facts: T) => unknown = (facts) => facts): boolean {
+  if (made.size === 0) return true;
+  const served = kept();
+  return [...made].every(([id, facts]) => {
+    const was = served.get(id);
+    return was !== undefined && JSON.stringify(part(facts)) === JSON.stringify(part(was));
+  });
 }
 
 /** Whether two lists of records hold the same ids with the same names in the same order. */

@@ -25,9 +25,6 @@ export interface BuildStamp {
   downloads?: 'stale';
 }
 
-/** Whether the build in `outDir` serves downloads older than its answers (`BuildStamp.downloads`). */
-export const downloadsStale = (outDir: string): boolean => readBuildStamp(outDir)?.downloads === 'stale';
-
 /** The stamp of the build in `outDir`; null when it has none, or one cut short (a build killed while writing it): either way it is built again. */
 export function readBuildStamp(outDir: string): BuildStamp | null {
   return readJsonIfThere<BuildStamp>(join(outDir, buildStampFile), () => null);

@@ -58,7 +58,11 @@ export function readIfThere(path: string): Buffer | null {
  */
 export function readJsonIfThere<T>(path: string, unparsable: (error: SyntaxError) => T | null): T | null {
   const bytes = readIfThere(path);
-  if (bytes === null) return null;
+  return bytes === null ? null : parsedJson(bytes, unparsable);
+}
+
+/** A file's bytes as JSON; `unparsable` says what bytes that are no JSON give. */
+export function parsedJson<T>(bytes: Buffer, unparsable: (error: SyntaxError) => T | null): T | null {
   try {
     return JSON.parse(bytes.toString('utf8')) as T;
   } catch (error) {

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import type { QueryShape } from '../../contract/layout.ts';
 import { BuildError } from '../build-error.ts';
-import { readIfThere } from '../files/folders.ts';
+import { parsedJson, readIfThere } from '../files/folders.ts';
 import { queryFactsFile, type QueryFacts } from './query-facts.ts';
 import type { RecordFacts } from './query-index.ts';
 
@@ -39,27 +39,16 @@ export function keptFactsFile(kind: string, shape: QueryShape, all: readonly Rec
 export function readKeptFacts(dir: string, kind: string, shape: QueryShape): ReadonlyMap<number, QueryFacts> {
   const path = join(dir, queryFactsFile(kind));
   const bytes = readIfThere(path);
+  if (bytes === null) throw new BuildError([`${dir} has no query facts of ${kind}; run a full build (npm run build -- --force)`]);
   const last = lastKept.get(kind);
-  if (bytes !== null && last?.shape === JSON.stringify(shape) && bytes.equals(last.bytes)) return last.facts;
-  const kept = bytes === null ? null : parsed(path, bytes);
-  if (kept === null) throw new BuildError([`${dir} has no query facts of ${kind}; run a full build (npm run build -- --force)`]);
-  if (kept.format !== FORMAT || JSON.stringify(kept.shape) !== JSON.stringify(shape)) {
+  if (last?.shape === JSON.stringify(shape) && bytes.equals(last.bytes)) return last.facts;
+  const kept = parsedJson<KeptFacts>(bytes, (error) => {
+    throw new BuildError([`${path} cannot be parsed (${error.message}); run a full build (npm run build -- --force)`], { cause: error });
+  });
+  if (kept?.format !== FORMAT || JSON.stringify(kept.shape) !== JSON.stringify(shape)) {
     throw new BuildError([`${dir} holds query facts of ${kind} made for other declarations; run a full build (npm run build -- --force)`]);
   }
   const facts = new Map(kept.records);
-  lastKept.set(kind, { bytes: bytes!, shape: JSON.stringify(shape), facts });
+  lastKept.set(kind, { bytes, shape: JSON.stringify(shape), facts });
   return facts;
-}
-
-function parsed(path: string, bytes: Buffer): KeptFacts {
-  try {
-    return JSON.parse(bytes.toString('utf8')) as KeptFacts;
-  } catch (error) {
-    throw new BuildError(
-      [`${path} cannot be parsed (${error instanceof Error ? error.message : String(error)}); run a full build (npm run build -- --force)`],
-      {
-        cause: error,
-      },
-    );
-  }
 }

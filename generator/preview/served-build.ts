@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createResponder } from '../../edge/handler.ts';
 import type { Reply, RequestLike, Respond } from '../../edge/http.ts';
 import { buildStampFile } from '../../contract/layout.ts';
-import { downloadsStale, readBuildStamp } from '../builder/stamp.ts';
+import { readBuildStamp } from '../builder/stamp.ts';
 import { compression, CompressionCache } from './compression.ts';
 import { staleDownloads } from './stale-downloads.ts';
 import { diskReader } from './disk-reader.ts';
@@ -36,12 +36,6 @@ export function buildIdentity(root: string): string | null {
   if (folder === undefined) return null;
   const stamp = statSync(join(root, buildStampFile), { throwIfNoEntry: false });
   return stamp === undefined ? `${folder.ino}:-` : `${folder.ino}:${stamp.ino}:${stamp.mtimeMs}:${stamp.size}`;
-}
-
-/** The base URL a build's links carry, as its stamp says. */
-function stampedBaseUrl(root: string): string | null {
-  const baseUrl: unknown = readBuildStamp(root)?.baseUrl;
-  return typeof baseUrl === 'string' ? baseUrl : null;
 }
 
 /** One build and everything kept about it: its files' bytes, the request logic's routes, lists and ETags, compressed variants. */
@@ -103,12 +97,14 @@ export class OneBuildServing {
     if (this.current?.identity !== identity) {
       const files = cachedReader(diskReader(this.root), this.sizes.fileCacheBytes ?? DEFAULT_FILE_CACHE_BYTES);
       const variants = new CompressionCache(this.sizes.compressionCacheBytes ?? DEFAULT_COMPRESSION_CACHE_BYTES);
+      // the base URL its links carry, and whether its downloads are stale (builder/stamp.ts)
+      const stamp = readBuildStamp(this.root);
       this.current = {
         identity,
         respond: createResponder(
           files,
-          { baseUrl: stampedBaseUrl(this.root) ?? this.fallbackBaseUrl },
-          ...(downloadsStale(this.root) ? [staleDownloads] : []),
+          { baseUrl: typeof stamp?.baseUrl === 'string' ? stamp.baseUrl : this.fallbackBaseUrl },
+          ...(stamp?.downloads === 'stale' ? [staleDownloads] : []),
           compression(variants),
         ),
       };

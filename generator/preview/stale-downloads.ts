@@ -3,20 +3,18 @@
  * builder/stamp.ts), a download is answered 503 with Retry-After rather than with the previous
  * build's bytes, which no longer match the answers. The answers themselves are already new.
  */
-import { CACHE_NONE } from '../../contract/cache.ts';
 import { errorBody } from '../../contract/error-body.ts';
 import { DOWNLOADS_DIR } from '../../contract/layout.ts';
-import type { Step } from '../../edge/http.ts';
+import { contentHash, replyOf, type Step } from '../../edge/http.ts';
 
-const STALE_BODY = Buffer.from(
+const STALE_BODY = new TextEncoder().encode(
   JSON.stringify(
     errorBody('unavailable', 'The downloads are being made again after an edit of the data set; the answers are already new. Ask again in a moment.'),
   ),
 );
 
-/** The step that answers `/downloads/…` 503 (the build's stamp said its downloads are stale). */
+/** The step that answers `/downloads/…` 503 (the build's stamp said its downloads are stale); the headers every answer carries are edge/http.ts's. */
 export const staleDownloads: Step = async (request, next) => {
   if (!new URL(request.url).pathname.startsWith(`/${DOWNLOADS_DIR}/`)) return next(request);
-  const headers = { 'content-type': 'application/json; charset=utf-8', 'cache-control': CACHE_NONE, 'retry-after': '1' };
-  return { status: 503, headers, body: request.method === 'HEAD' ? null : STALE_BODY };
+  return replyOf({ status: 503, body: STALE_BODY, headers: { 'retry-after': '1' } }, { etag: await contentHash(STALE_BODY), version: undefined });
 };
