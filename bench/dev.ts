@@ -105,9 +105,12 @@ export async function runDevBench(scratch: string, upstream: string, root = repo
   const dev = cli(['dev'], env, nodeFlagsOf('dev', root), root);
   try {
     await dev.waitFor(/dev: serving/);
+    const serving = (performance.now() - started) / 1000;
+    // a checkout that serves only once its planner is ready says so before it serves
+    await dev.waitFor(/dev: ready in/);
     rows.push({
-      what: 'npm run dev: start (import + full build + planner)',
-      figure: `${((performance.now() - started) / 1000).toFixed(1)} s`,
+      what: 'npm run dev: start (import + full build; + planner)',
+      figure: `serving ${serving.toFixed(1)} s; ready for edits ${((performance.now() - started) / 1000).toFixed(1)} s`,
       goal: 'once per session',
     });
     // the planner prepares a copy of dist/ in the background after each swap; a person saves
@@ -172,13 +175,13 @@ async function secondStart(env: NodeJS.ProcessEnv, origin: string, root: string)
   const dev = cli(['dev'], env, nodeFlagsOf('dev', root), root);
   try {
     await dev.waitFor(/dev: serving/);
-    const serving = (performance.now() - started) / 1000;
-    await secondsUntil(started, async () => (await fetch(`${origin}/v2/creature/25`)).status === 200);
-    const ready = Number(/dev: ready in ([\d.]+) s/.exec(dev.output())?.[1] ?? NaN);
+    const serving = await secondsUntil(started, async () => (await fetch(`${origin}/v2/creature/25`)).status === 200);
+    await dev.waitFor(/dev: ready in/);
+    const ready = (performance.now() - started) / 1000;
     const built = /build: \d+ files/.test(dev.output()) ? '; it built again' : '';
     return {
-      what: 'npm run dev: a second start, nothing changed (serving; the planner ready)',
-      figure: `${serving.toFixed(1)} s (planner ${ready.toFixed(1)} s${built})`,
+      what: 'npm run dev: a second start, nothing changed (serving; ready for edits)',
+      figure: `${serving.toFixed(1)} s; ${ready.toFixed(1)} s${built}`,
       goal: '≤ 3 s',
     };
   } finally {

@@ -129,7 +129,8 @@ async function main(trees: Array<[string, string]>, warmup: number, rounds: numb
       const dir = join(scratch, label);
       for (const part of ['csv', 'media', 'PROVENANCE.md']) cpSync(join(upstream, part), join(dir, 'data', part), { recursive: true });
       const dev = new DevProcess(`${label} (${basename(root)})`, root, join(dir, 'data'), dir, await freePort());
-      await dev.waitFor(/dev: serving/);
+      // a checkout that serves before its planner is ready says so after it serves
+      await dev.waitFor(/dev: ready in/);
       await settle([dev], 2000);
       devs.push(dev);
     }

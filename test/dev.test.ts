@@ -24,12 +24,17 @@ const config = {
 const said: string[] = [];
 const log = { info: (m: string) => said.push(m), warn: (m: string) => said.push(`warning: ${m}`) };
 let dev: Dev;
+/** what the log said, and how the preview answered, as soon as startDev returned: before the planner was ready */
+let atServe: { said: string[]; status: number };
 
 beforeAll(async () => {
   mkdirSync(data, { recursive: true });
   mkdirSync(config.changesDir, { recursive: true });
   for (const part of ['csv', 'media', 'PROVENANCE.md']) cpSync(join(inject('cutDataDir'), part), join(data, part), { recursive: true });
   dev = await startDev(config, log, { host: '127.0.0.1' });
+  const status = (await fetch(`${dev.preview.url}/v2/creature/25`)).status;
+  atServe = { said: [...said], status };
+  await dev.ready;
 }, 180_000);
 afterAll(async () => {
   await dev?.close();
@@ -77,6 +82,13 @@ describe('npm run dev', () => {
     expect(readFileSync(`/proc/${dev.buildPid}/cmdline`, 'utf8')).toContain('generator/dev/build-process-entry.ts');
     // the full build and the planner's start were the child's, its log lines relayed here
     expect(said.some((m) => /^dev: ready in \d/.test(m))).toBe(true);
+  });
+
+  it('serves as soon as dist/ holds a build, while the planner opens', () => {
+    expect(atServe.status).toBe(200);
+    expect(atServe.said.some((m) => /^dev: serving /.test(m))).toBe(true);
+    expect(atServe.said.some((m) => /^dev: ready in \d/.test(m))).toBe(false);
+    expect(said.findIndex((m) => /^dev: serving /.test(m))).toBeLessThan(said.findIndex((m) => /^dev: ready in \d/.test(m)));
   });
 
   it('serves the result of a saved table change', async () => {

@@ -1,6 +1,7 @@
 /**
  * `npm run dev`'s build process (started by build-process.ts): opens the dev session (a full
- * build when needed, then the planner) and runs each update the serving process asks for.
+ * build when needed, said as soon as it is there, then the planner) and runs each update the
+ * serving process asks for.
  * Its log lines go to the serving process, or straight to the console they share.
  */
 import { debugAsked, failureText, problemsFileOf } from '../failure-text.ts';
@@ -33,7 +34,7 @@ function closeAndExit(): Promise<void> {
 async function handle(message: ToBuildProcess): Promise<void> {
   if (message.type === 'open') {
     try {
-      session = await openDevSession(message.config, message.console ? consoleLog : relayed);
+      session = await openDevSession(message.config, message.console ? consoleLog : relayed, () => send({ type: 'built' }));
       send({ type: 'done' });
     } catch (e) {
       send({ type: 'failed', message: await failureText(e, { problemsFile: problemsFileOf(message.config.outDir), verbose: debugAsked() }) });

@@ -15,11 +15,17 @@ import { consoleLog, type Log } from '../pipeline.ts';
 /** What the serving process asks: open (build, then the planner), one update, close. */
 export type ToBuildProcess = { type: 'open'; config: Config; console: boolean } | { type: 'update' } | { type: 'close' };
 
-/** What the build process answers: its log lines, then that a request is done or failed (with the text to print). */
-export type FromBuildProcess = { type: 'log'; level: 'info' | 'warn'; message: string } | { type: 'done' } | { type: 'failed'; message: string };
+/**
+ * What the build process answers: its log lines, that dist/ holds a build of the data set (while
+ * it opens, before the planner is ready), then that a request is done or failed (with the text to print).
+ */
+export type FromBuildProcess =
+  { type: 'log'; level: 'info' | 'warn'; message: string } | { type: 'built' } | { type: 'done' } | { type: 'failed'; message: string };
 
 export interface BuildProcess {
   pid: number;
+  /** resolves when the planner is ready for edits; rejects when it could not open (said in the log) */
+  ready: Promise<void>;
   /** Brings dist/ up to date with the data set; the child reports how in the log. */
   update(): Promise<void>;
   /** Closes the planner (its spare copy of dist/ is removed) and waits for the child to exit. */
@@ -32,12 +38,17 @@ const entry = fileURLToPath(new URL('./build-process-entry.ts', import.meta.url)
 class Requests {
   private waiting: { resolve: () => void; reject: (e: Error) => void } | null = null;
   readonly exited: Promise<void>;
+  /** resolves the first time the child says dist/ holds a build */
+  readonly built: Promise<void>;
+  private sayBuilt: () => void = () => {};
 
   private readonly child: ChildProcess;
   constructor(child: ChildProcess, log: Log) {
     this.child = child;
+    this.built = new Promise((resolve) => (this.sayBuilt = resolve));
     child.on('message', (message: FromBuildProcess) => {
       if (message.type === 'log') log[message.level](message.message);
+      else if (message.type === 'built') this.sayBuilt();
       else this.settle(message.type === 'done' ? null : new Error(message.message));
     });
     this.exited = new Promise((resolve) =>
@@ -68,19 +79,37 @@ class Requests {
 }
 
 /**
- * Starts the build process and waits until it has built what was missing and opened the
- * planner; throws with the text the CLI prints when it could not (bad data, a failed download).
+ * Starts the build process and waits until dist/ holds a build of the data set (it builds what
+ * was missing): the preview can serve from then on, while the planner opens (`ready`), which an
+ * update waits for. Throws with the text the CLI prints when it could not build (bad data, a
+ * failed download).
  */
 export async function startBuildProcess(config: Config, log: Log): Promise<BuildProcess> {
   const child = fork(entry, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const requests = new Requests(child, log);
   log.info(`dev: building in a child process (pid ${child.pid}); this process only serves`);
   // the CLI's own log is the child's console: its progress bars and lines in the order it writes them
-  await requests.ask({ type: 'open', config, console: log === consoleLog });
+  const opened = requests.ask({ type: 'open', config, console: log === consoleLog });
+  let serving = false;
+  let closing = false;
+  const ready = opened.catch((e: Error) => {
+    if (serving && !closing)
+      log.warn(`npm run dev could not open its planner: the preview serves the build, but edits are not served until it restarts.\n${e.message}`);
+    throw new Error('the planner did not open (said above): restart npm run dev', { cause: e });
+  });
+  // a failure before the build is there is the CLI's to print; one after it, the log's (above)
+  ready.catch(() => {});
+  await Promise.race([requests.built, opened]);
+  serving = true;
   return {
     pid: child.pid ?? 0,
-    update: () => requests.ask({ type: 'update' }),
+    ready,
+    update: async () => {
+      await ready;
+      await requests.ask({ type: 'update' });
+    },
     close: async () => {
+      closing = true;
       if (requests.running) child.send({ type: 'close' } satisfies ToBuildProcess);
       await requests.exited;
     },

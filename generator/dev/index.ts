@@ -4,6 +4,7 @@
  * (incremental/) and swapped in; the preview notices the new build by itself. A bad edit prints
  * the named problem and the preview keeps serving the last good build. The first build and
  * every update run in a child process (build-process.ts): this process only serves and watches.
+ * It serves as soon as dist/ holds a build; an edit saved before the planner is ready waits for it.
  */
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
@@ -19,11 +20,13 @@ export interface Dev {
   preview: Preview;
   /** the build process's id */
   buildPid: number;
+  /** resolves when the planner is ready for edits (the preview serves before); rejects when it could not open */
+  ready: Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startDev(config: Config, log: Log = consoleLog, options: { host?: string } = {}): Promise<Dev> {
-  // a full build of the data set as it is, and a planner that saw the same data set
+  // a full build of the data set as it is, served at once, and a planner that saw the same data set, opening meanwhile
   const builder = await startBuildProcess(config, log);
 
   // data/changes/ too: a report committed by a teammate (git pull) is served by the next update
@@ -46,6 +49,7 @@ export async function startDev(config: Config, log: Log = consoleLog, options: {
   return {
     preview,
     buildPid: builder.pid,
+    ready: builder.ready,
     close: async () => {
       for (const w of watchers) w.close();
       await queue.close();

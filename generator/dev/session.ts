@@ -150,12 +150,19 @@ export interface DevSession {
   close(): Promise<void>;
 }
 
-/** Builds what is missing, opens the planner over a data set that held still meanwhile, and says when it is ready. */
-export async function openDevSession(config: Config, log: Log): Promise<DevSession> {
+/**
+ * Builds what is missing, opens the planner over a data set that held still meanwhile, and says
+ * when it is ready. `built` is called once dist/ holds a build of the data set (each time it does,
+ * should the data set change while the planner opens): the preview can serve it from then on.
+ */
+export async function openDevSession(config: Config, log: Log, built: () => void = () => {}): Promise<DevSession> {
   const inputs = new StampedInputs(config, log);
   let started = 0;
   const planner = await openSteady({
-    prepare: () => ensureBuilt(config, log),
+    prepare: async () => {
+      await ensureBuilt(config, log);
+      built();
+    },
     fingerprint: () => inputs.hash(),
     open: () => {
       started = performance.now();
