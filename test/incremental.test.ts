@@ -12,6 +12,8 @@
  * says which): a later update of the round writes none of an earlier one's documents again, so
  * it cannot hide a wrong one. The one exception is a language's name, which reaches nearly every
  * document: it comes first in its round, and only the next edit's few documents are made again.
+ * After round 1 the planner is closed and opened again, as a second `npm run dev` opens it: from
+ * what the first kept of every document's reads (kept-reads.ts), not learned again.
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +27,7 @@ import { runBuild } from '../generator/builder/build.ts';
 import { runImport } from '../generator/import/import.ts';
 import { DataError } from '../generator/import/tables.ts';
 import { openIncremental, type IncrementalBuild, type UpdateReport } from '../generator/incremental/index.ts';
+import { KeptReads } from '../generator/incremental/kept-reads.ts';
 
 const baseUrl = inject('baseUrl');
 /** how many files the global setup's build of the cut holds */
@@ -107,11 +110,14 @@ async function compareWithFullBuild(): Promise<string[]> {
 }
 
 let planner: IncrementalBuild;
+/** The planner over the served folder, keeping what every document reads beside it between sessions. */
+const openPlanner = (): IncrementalBuild => openIncremental({ dataDir: data, mediaDir: join(data, 'media'), outDir: served, baseUrl, finish, keepReads: true });
 beforeAll(async () => {
   mkdirSync(data, { recursive: true });
   for (const part of ['csv', 'media', 'PROVENANCE.md']) cpSync(join(inject('cutDataDir'), part), join(data, part), { recursive: true });
   await fullBuild(served);
-  planner = openIncremental({ dataDir: data, mediaDir: join(data, 'media'), outDir: served, baseUrl, finish });
+  planner = openPlanner();
+  expect(planner.readsKept).toBe(false);
 }, 600_000);
 afterAll(async () => {
   await planner?.close();
@@ -167,6 +173,12 @@ describe('incremental rebuilds equal a full build, file by file', () => {
   }, 600_000);
 
   it('an added row, a deleted row, and a change to a media manifest', async () => {
+    // a new session from here on, on what the last one kept of what every document reads: the
+    // ledger round 1's updates left, read back, must find the documents these edits reach
+    await planner.close();
+    planner = openPlanner();
+    expect(planner.readsKept).toBe(true);
+
     editLine('csv/abilities.csv', '229,grassy-surge,7,1', '229,grassy-surge,7,1\n10061,test-added-ability,5,0');
     editLine('csv/pokemon_abilities.csv', '1,34,1,3', null);
     // a row that stays under the same ability but says another thing: the ability's list of
@@ -309,5 +321,31 @@ describe('incremental rebuilds equal a full build, file by file', () => {
     expect(servedJson<{ changes: { latest: string } }>(metaFile).changes.latest).toBe(`${baseUrl}/changes/${HEAD}/`);
     expect(await compareWithFullBuild()).toEqual([]);
     expect((await update()).unchanged).toBe(true);
+  }, 600_000);
+});
+
+describe('what every document reads, kept between sessions', () => {
+  it('is read back only for the build it describes, and a file that cannot be read is as none', async () => {
+    await planner.close();
+    const kept = new KeptReads(served);
+    expect(existsSync(kept.file)).toBe(true);
+    expect(kept.load()).not.toBeNull();
+
+    const stampPath = join(served, 'build-stamp.json');
+    const stamp = readFileSync(stampPath);
+    try {
+      // another build's stamp (other inputs; or downloads not made again, which the next start builds again)
+      writeFileSync(stampPath, JSON.stringify({ ...JSON.parse(stamp.toString('utf8')), inputHash: 'other' }));
+      expect(new KeptReads(served).load()).toBeNull();
+      writeFileSync(stampPath, JSON.stringify({ ...JSON.parse(stamp.toString('utf8')), downloads: 'stale' }));
+      expect(new KeptReads(served).load()).toBeNull();
+    } finally {
+      writeFileSync(stampPath, stamp);
+    }
+    // cut short, as by a session killed while it wrote
+    writeFileSync(kept.file, readFileSync(kept.file).subarray(0, 1000));
+    expect(new KeptReads(served).load()).toBeNull();
+    planner = openPlanner();
+    expect(planner.readsKept).toBe(false);
   }, 600_000);
 });

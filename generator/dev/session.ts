@@ -76,6 +76,7 @@ function openPlanner(config: Config, inputs: StampedInputs): IncrementalBuild {
     outDir: config.outDir,
     baseUrl: config.baseUrl,
     memo: inputs.memo,
+    keepReads: true,
     finish: () => ({ inputHash: inputs.current, about: aboutBuild(config.dataDir), ...stampedDataDir(config), changesDir: config.changesDir }),
   });
 }
@@ -166,12 +167,13 @@ export async function openDevSession(config: Config, log: Log, built: () => void
     fingerprint: () => inputs.hash(),
     open: () => {
       started = performance.now();
-      log.info('dev: reading the data set and what every document reads (once per session)');
+      log.info('dev: reading the data set, and what every document reads (kept from the last session when it is of this build)');
       return openPlanner(config, inputs);
     },
     onChanged: () => log.info('dev: the data set changed while starting; building again'),
   });
-  log.info(`dev: ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const reads = planner.readsKept ? 'what every document reads kept from the last session' : 'what every document reads learned';
+  log.info(`dev: ready in ${((performance.now() - started) / 1000).toFixed(1)} s (${reads})`);
   const downloads = new DownloadsRefresh(planner, log);
   return {
     update: async () => {

@@ -21,6 +21,7 @@ import { hashFiles, type FileMemo } from '../files/file-memo.ts';
 import type { KindName } from '../model/kinds.ts';
 import { allResources } from '../resources/index.ts';
 import { learnReads, makeDocuments } from './documents.ts';
+import { KeptReads } from './kept-reads.ts';
 import { ReadLedger } from './ledger.ts';
 import { RecordState, type RecordChanges } from './record-changes.ts';
 import { ServedFolder } from './served.ts';
@@ -41,6 +42,8 @@ export interface IncrementalOptions {
   memo?: FileMemo;
   /** what the build's stamp and meta say; asked again on every update */
   finish: () => Omit<FinishOptions, 'baseUrl' | 'only'>;
+  /** keep what every document reads beside dist/ (kept-reads.ts), read at the start when it is of the served build, written at close */
+  keepReads?: boolean;
 }
 
 export interface UpdateReport {
@@ -73,7 +76,9 @@ export interface IncrementalBuild {
   update(): Promise<UpdateReport>;
   /** Makes the downloads of dist/ again when an update left them stale; the kinds whose bulk files were made again, or null when nothing was stale. */
   refreshDownloads(): Promise<string[] | null>;
-  /** Removes the folders it keeps beside dist/. */
+  /** whether what every document reads was kept from a session before rather than learned at the start */
+  readonly readsKept: boolean;
+  /** Removes the folders it keeps beside dist/ (and keeps the reads, when asked to). */
   close(): Promise<void>;
 }
 
@@ -82,7 +87,9 @@ class Planner implements IncrementalBuild {
   private readonly emitters: Map<KindName, KindEmitter>;
   private readonly sources: DataSetFiles;
   private readonly records: RecordState;
-  private readonly ledger = new ReadLedger();
+  private readonly ledger: ReadLedger;
+  private readonly keptReads: KeptReads | null;
+  readonly readsKept: boolean;
   private indexes = new IndexMemo();
   private readonly served: ServedFolder;
   /** a hash of the change reports the served build was finished with */
@@ -96,7 +103,12 @@ class Planner implements IncrementalBuild {
     this.emitters = new Map(allResources.map((r) => [r.kind, kindEmitter(r)]));
     this.sources = new DataSetFiles(options.dataDir, options.mediaDir, options.memo);
     this.records = new RecordState(this.sources.store);
-    learnReads(createContext(options.baseUrl, this.records.records, this.sources.media, this.indexes), this.emitters, this.records.records, this.ledger);
+    this.keptReads = options.keepReads ? new KeptReads(options.outDir) : null;
+    const kept = this.keptReads?.load() ?? null;
+    this.readsKept = kept !== null;
+    this.ledger = kept ?? new ReadLedger();
+    if (!kept)
+      learnReads(createContext(options.baseUrl, this.records.records, this.sources.media, this.indexes), this.emitters, this.records.records, this.ledger);
     this.served = new ServedFolder(options.outDir);
     this.reports = this.reportsHash(options.finish());
   }
@@ -181,8 +193,9 @@ class Planner implements IncrementalBuild {
     return [...stale.chunks.keys()];
   }
 
-  close(): Promise<void> {
-    return this.served.close();
+  async close(): Promise<void> {
+    await this.served.close();
+    this.keptReads?.save(this.ledger);
   }
 
   /** The change reports' hash (a report committed by a teammate is a change the writer serves); with the sources' memo, a few stat calls. */
@@ -201,7 +214,8 @@ class Planner implements IncrementalBuild {
 /**
  * Opens the planner over `dist/`, which must hold a full build of the data set as it is now
  * (the caller builds first). Reads the tables, assembles the records and learns what every
- * document reads, by making each once in memory: about as long as a build, once per session.
+ * document reads, by making each once in memory (about as long as a build), unless it was kept
+ * for this build by a session before (`keepReads`).
  */
 export function openIncremental(options: IncrementalOptions): IncrementalBuild {
   return new Planner(options);

@@ -61,6 +61,16 @@ export function changedIndexEntries(before: AnyRecord | undefined, after: AnyRec
   return [...new Set([...was.keys(), ...now.keys()])].filter((value) => was.get(value) !== now.get(value));
 }
 
+/**
+ * A ledger as plain data, to keep between sessions (kept-reads.ts): each document with its reads
+ * as numbers into one table of read keys (a read is shared by many documents), and the indexes.
+ */
+export interface LedgerSnapshot {
+  reads: string[];
+  documents: Array<{ doc: DocumentId; reads: Int32Array }>;
+  indexes: IndexId[];
+}
+
 export class ReadLedger {
   /** read → the documents that made it */
   private readonly readers = new Map<string, Set<string>>();
@@ -104,6 +114,35 @@ export class ReadLedger {
       }
     }
     this.pending.clear();
+  }
+
+  /** What the ledger holds, as plain data (`restore` takes it back); documents started since the last `replace` are not in it. */
+  snapshot(): LedgerSnapshot {
+    const numbers = new Map<string, number>();
+    const numberOf = (read: string): number => {
+      let n = numbers.get(read);
+      if (n === undefined) numbers.set(read, (n = numbers.size));
+      return n;
+    };
+    const documents = [...this.documents.values()].map(({ doc, reads }) => ({ doc, reads: Int32Array.from(reads, numberOf) }));
+    return { reads: [...numbers.keys()], documents, indexes: [...this.indexes.values()] };
+  }
+
+  /** A ledger holding what `snapshot` took. */
+  static restore(snapshot: LedgerSnapshot): ReadLedger {
+    const ledger = new ReadLedger();
+    for (const index of snapshot.indexes) ledger.indexes.set(indexKey(index), index);
+    for (const { doc, reads } of snapshot.documents) {
+      const key = docKey(doc);
+      const list = Array.from(reads, (n) => snapshot.reads[n]!);
+      ledger.documents.set(key, { doc, reads: list });
+      for (const read of list) {
+        let docs = ledger.readers.get(read);
+        if (!docs) ledger.readers.set(read, (docs = new Set()));
+        docs.add(key);
+      }
+    }
+    return ledger;
   }
 
   /** Drops the reads of documents started since the last `replace` (an update that failed). */
