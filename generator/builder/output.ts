@@ -8,9 +8,10 @@
  * pool's three round trips per file (open, write, close) cost more CPU than they overlap
  * (measured with bench/rename-steps.ts: a move rename's write step, 2,035 → 1,702 ms of CPU).
  */
-import { linkSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import type { FilePool } from '../files/file-pool.ts';
 import { readIfThere } from '../files/folders.ts';
 
 export class Output {
@@ -100,18 +101,34 @@ export class Output {
 export class CopyOutput extends Output {
   readonly rewritten = new Set<string>();
 
+  private readonly pool: FilePool | null;
+  /** `pool`: empty files made ahead, each renamed over a path to write (files/file-pool.ts) */
+  constructor(root: string, pool: FilePool | null = null) {
+    super(root);
+    this.pool = pool;
+  }
+
   protected override claim(rel: string): void {
     rmSync(join(this.root, rel), { force: true });
     this.rewritten.add(rel);
   }
 
-  /** At once, on this thread; the path was just removed (claim), so `wx` never writes through a link. */
+  /**
+   * At once, on this thread; the path was just removed (claim), so `wx` never writes through a
+   * link, and a file of the pool renamed over it is linked from nowhere else.
+   */
   protected override async store(path: string, body: string | Uint8Array): Promise<void> {
-    writeFileSync(path, body, { flag: 'wx' });
+    const pooled = this.pool?.take();
+    if (pooled) renameSync(pooled, path);
+    writeFileSync(path, body, { flag: pooled ? 'w' : 'wx' });
   }
 
+  /** Compared by size first: a document made again is most often of another size (a renamed link), and reading the old bytes costs more than making them. */
   override holds(rel: string, body: string | Uint8Array): boolean {
-    const bytes = readIfThere(join(this.root, rel));
+    const path = join(this.root, rel);
+    const size = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+    if (statSync(path, { throwIfNoEntry: false })?.size !== size) return false;
+    const bytes = readIfThere(path);
     return bytes !== null && bytes.equals(typeof body === 'string' ? Buffer.from(body) : body);
   }
 }

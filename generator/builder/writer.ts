@@ -56,6 +56,7 @@ import type { KindEmitter } from './emit-kinds.ts';
 import type { AnyRecord } from './kind-files.ts';
 import { KindWriter } from './kind-writer.ts';
 import { CopyOutput, Output } from './output.ts';
+import type { FilePool } from '../files/file-pool.ts';
 import { searchPack } from '../indexes/query-index.ts';
 import { archiveOf, metaOf, rootIndex, routesOf, type About } from './routes-meta.ts';
 import { readBuildStamp, type BuildStamp } from './stamp.ts';
@@ -119,11 +120,14 @@ export class BuildWriter {
     return new BuildWriter(new Output(root), null);
   }
 
-  /** Onto `root`, a hard-linked copy of the build served from `servedDir` (whose archive entries are `entries`). */
-  static onCopy(root: string, servedDir: string, entries: readonly ArchiveEntry[]): BuildWriter {
+  /**
+   * Onto `root`, a hard-linked copy of the build served from `servedDir` (whose archive entries
+   * are `entries`); each file written takes one of `pool`'s while it has one.
+   */
+  static onCopy(root: string, servedDir: string, entries: readonly ArchiveEntry[], pool: FilePool | null = null): BuildWriter {
     const index = readBuildIndex(servedDir);
     if (!index) throw new BuildError([`${servedDir} has no build index; run a full build (npm run build -- --force)`]);
-    return new BuildWriter(new CopyOutput(root), { dir: servedDir, index, entries });
+    return new BuildWriter(new CopyOutput(root, pool), { dir: servedDir, index, entries });
   }
 
   /** On a copy, every path written, linked or removed so far; none in a full build. */

@@ -2,16 +2,24 @@
  * The served folder (dist/) as the planner sees it: which build it is (its folder's inode:
  * the planner's state describes that build only), its archive's entries, and a spare copy of
  * it as hard links, made in the background after each swap so the next update starts from a
- * copy instead of making one while the user waits.
+ * copy instead of making one while the user waits; then the pool of files made ahead for the
+ * next update's writes is topped up.
  */
 import { promises as fsp, renameSync, rmSync } from 'node:fs';
 import { API_PREFIX } from '../../contract/layout.ts';
 import { archiveEntries, type ArchiveEntry } from '../builder/archive.ts';
 import { BuildError } from '../build-error.ts';
+import { FilePool } from '../files/file-pool.ts';
 import { folderIdentity, linkTree, linkTreeAsync, swapOut } from '../files/folders.ts';
 
 /** How long after a swap the background file work waits (see prepareSpare). */
 const BACKGROUND_PAUSE_MS = 1500;
+
+/**
+ * How many files the pool keeps made ahead for an update's writes: more than a move rename
+ * writes (some hundreds); an update that writes more makes the rest itself.
+ */
+const POOL_FILES = 1024;
 
 export class ServedFolder {
   private served: number | null;
@@ -19,12 +27,15 @@ export class ServedFolder {
   entries: readonly ArchiveEntry[];
   private spare: { from: number | null; path: string; ready: Promise<boolean>; hurry: () => void } | null = null;
   private swaps = 0;
+  /** empty files made ahead, for the writes onto a copy (files/file-pool.ts) */
+  readonly pool: FilePool;
 
   readonly dir: string;
   constructor(dir: string) {
     this.dir = dir;
     this.served = folderIdentity(dir);
     this.entries = archiveEntries(dir, API_PREFIX);
+    this.pool = new FilePool(`${dir}.pool-${process.pid}`, POOL_FILES);
     this.prepareSpare();
   }
 
@@ -70,6 +81,7 @@ export class ServedFolder {
     const last = this.spare;
     this.spare = null;
     if (last) await last.ready.then(() => fsp.rm(last.path, { recursive: true, force: true }));
+    await this.pool.close();
   }
 
   /**
@@ -94,6 +106,8 @@ export class ServedFolder {
       .then(() => fsp.rm(path, { recursive: true, force: true }))
       .then(() => linkTreeAsync(this.dir, path))
       .then(() => folderIdentity(this.dir) === from)
+      // the pool fills after the spare, which an update needs first
+      .finally(() => void this.pool.fill())
       // a file system error (the folder swapped or removed under the copy): no spare, and `copy`
       // makes its copy itself, where a lasting fault then stops the update; anything else is a bug
       .catch((error: unknown) => {

@@ -10,14 +10,22 @@
 import type { ArchiveEntry } from '../builder/archive.ts';
 import type { KindEmitter } from '../builder/emit-kinds.ts';
 import { BuildWriter, type FinishOptions, type KindResult, type StaleDownloads } from '../builder/writer.ts';
+import type { FilePool } from '../files/file-pool.ts';
 import type { KindName } from '../model/kinds.ts';
 import type { MadeDocuments } from './documents.ts';
 import type { AnyRecord, RecordChanges } from './record-changes.ts';
 
+/** The served build as the writer sees it: its folder, its archive's entries, and the files made ahead for the copy's writes. */
+export interface ServedBuild {
+  dir: string;
+  entries: readonly ArchiveEntry[];
+  pool: FilePool;
+}
+
 export interface UpdateWrite {
   /** the hard-linked copy to write onto */
   copy: string;
-  served: { dir: string; entries: readonly ArchiveEntry[] };
+  served: ServedBuild;
   emitters: ReadonlyMap<KindName, KindEmitter>;
   /** every kind's records as the served build has them */
   before: ReadonlyMap<KindName, readonly AnyRecord[]>;
@@ -29,7 +37,7 @@ export interface UpdateWrite {
 
 /** Writes the update's answers onto its copy and adds what they changed to `stale`; returns the copy's archive entries (the served archive's). */
 export async function writeUpdate(update: UpdateWrite, stale: StaleDownloads): Promise<readonly ArchiveEntry[]> {
-  const writer = BuildWriter.onCopy(update.copy, update.served.dir, update.served.entries);
+  const writer = BuildWriter.onCopy(update.copy, update.served.dir, update.served.entries, update.served.pool);
   const { made, gone } = update.documents;
   const touched = new Set<KindName>([...made.keys(), ...gone.keys(), ...update.changes.changed.keys()]);
   const results: KindResult[] = [];
@@ -59,10 +67,10 @@ export async function writeUpdate(update: UpdateWrite, stale: StaleDownloads): P
 /** Makes the downloads again onto a copy of the served build; returns the copy's archive entries. */
 export function writeDownloads(
   copy: string,
-  served: { dir: string; entries: readonly ArchiveEntry[] },
+  served: ServedBuild,
   stale: StaleDownloads,
   records: ReadonlyMap<KindName, readonly AnyRecord[]>,
 ): Promise<readonly ArchiveEntry[]> {
   const ids = new Map([...stale.chunks.keys()].map((kind) => [kind, (records.get(kind as KindName) ?? []).map((record) => record.id)]));
-  return BuildWriter.onCopy(copy, served.dir, served.entries).refreshDownloads(stale, ids);
+  return BuildWriter.onCopy(copy, served.dir, served.entries, served.pool).refreshDownloads(stale, ids);
 }
