@@ -388,6 +388,18 @@ describe('the build-time check of declared fields', () => {
     expect(missing.facts({ id: 7 }, item, ctx)).toEqual({ problem: 'ability 7: field sprites.side is not in the item' });
   });
 
+  it('checks each key order once: an item of an order proven before passes, one of another order is still refused', () => {
+    const query = new KindQuery('ability', { filters: [], fields: ['id', 'generation', 'sprites.back'] });
+    expect(query.facts({ id: 7 }, item, ctx)).toMatchObject({ fields: [7, item.generation, null] });
+    const sameOrder = { ...item, id: 8, generation: null, sprites: { front: null, back: 'b' } };
+    expect(query.facts({ id: 8 }, sameOrder, ctx)).toMatchObject({ fields: [8, null, 'b'] });
+    const otherOrder = { id: 9, name: 'nine', sprites: { back: 'c', front: null }, generation: item.generation };
+    expect(query.facts({ id: 9 }, otherOrder, ctx)).toEqual({ problem: expect.stringMatching(/^ability 9: field .*key order/) });
+    // other keys beside the declared one, in another order: along the declared fields the order is the proven one
+    const innerOrder = { ...item, id: 10, sprites: { back: 'd', front: null, side: 'e' } };
+    expect(query.facts({ id: 10 }, innerOrder, ctx)).toMatchObject({ fields: [10, item.generation, 'd'] });
+  });
+
   it('refuses a link into another kind than the filter declares', () => {
     const wrong = new KindQuery('ability', {
       filters: [{ name: 'generation', about: 'a generation', target: 'region', values: ({ item: doc }) => [(doc as typeof item).generation] }],
