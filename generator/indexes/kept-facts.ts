@@ -8,6 +8,7 @@ import type { QueryShape } from '../../contract/layout.ts';
 import { BuildError } from '../build-error.ts';
 import { parsedJson, readIfThere } from '../files/folders.ts';
 import { queryFactsFile, type QueryFacts } from './query-facts.ts';
+import { jsonText } from './json-text.ts';
 import type { RecordFacts } from './query-index.ts';
 
 const FORMAT = 'query-facts/1';
@@ -30,7 +31,9 @@ const lastKept = new Map<string, { bytes: Buffer; shape: string; facts: Readonly
 /** The kept-facts file of a kind: its path and body. */
 export function keptFactsFile(kind: string, shape: QueryShape, all: readonly RecordFacts[]): [path: string, body: string] {
   const kept: KeptFacts = { format: FORMAT, kind, shape, records: all.map((r) => [r.id, r.facts]) };
-  const body = JSON.stringify(kept);
+  // JSON.stringify(kept), with each record's facts' text made once (json-text.ts)
+  const head = JSON.stringify({ format: kept.format, kind, shape });
+  const body = `${head.slice(0, -1)},"records":[${all.map((r) => `[${r.id},${jsonText(r.facts)}]`).join(',')}]}`;
   lastKept.set(kind, { bytes: Buffer.from(body), shape: JSON.stringify(shape), facts: new Map(kept.records) });
   return [queryFactsFile(kind), body];
 }

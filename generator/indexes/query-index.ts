@@ -16,6 +16,7 @@ import { encodeSearchPack } from '../../contract/search-pack.ts';
 import { idOfUrl, type QueryShape } from '../../contract/layout.ts';
 import { encodeListPack } from '../../contract/list-pack.ts';
 import type { QueryFacts } from './query-facts.ts';
+import { jsonText } from './json-text.ts';
 
 /** A record with its query facts (in the index files: a listed one, arrays in list order). */
 export interface RecordFacts {
@@ -144,7 +145,7 @@ class ColumnTexts {
 
   encode(header: { kind: string; field: string; lang?: string }, values: readonly Json[]): string {
     const file = `${header.kind}/${header.field}~${header.lang ?? ''}`;
-    const texts = values.map((value) => JSON.stringify(value));
+    const texts = values.map(jsonText);
     const hash = createHash('sha1');
     for (const text of texts) hash.update(text).update('\n');
     const digest = hash.digest('hex');
