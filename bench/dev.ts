@@ -242,7 +242,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const rows = await runDevBench(scratch, upstream, root);
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: upstream, RECORDS_DIR: join(scratch, 'records'), OUT_DIR: join(scratch, 'dist') };
     delete env['BASE_URL'];
-    const build = cli(['build'], env, [], root);
+    const build = cli(['build'], env, nodeFlagsOf('build', root), root);
     await build.waitFor(/build: \d+ files/);
     await build.stop();
     rows.push(await previewPeakRss(join(scratch, 'dist'), env, root));

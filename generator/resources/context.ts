@@ -236,6 +236,8 @@ interface Shared {
   records: ReadonlyMap<KindName, ReadonlyArray<Record<string, unknown>>>;
   media: Media;
   byId: Map<KindName, Map<number, AnyRecord>>;
+  /** the links made so far, by kind and id: one object per record, frozen, as documents link to a record many times */
+  links: Map<KindName, Map<number, NamedResource>>;
   memo: IndexMemo;
 }
 
@@ -249,7 +251,7 @@ export function createContext(
   media: Media,
   memo: IndexMemo = new IndexMemo(),
 ): BuildContext {
-  return contextView({ baseUrl, records, media, byId: new Map(), memo }, undefined);
+  return contextView({ baseUrl, records, media, byId: new Map(), links: new Map(), memo }, undefined);
 }
 
 /** The context, telling `onRead` (when given) every read; without it, it reads at full speed. */
@@ -269,18 +271,37 @@ function contextView(shared: Shared, onRead: OnRead | undefined): BuildContext {
     if (!found) throw new Error(`no ${kind} with id ${id}`);
     return found;
   };
+  /** the records whose name this view told `onRead` of, by kind: a document links to one many times (a move learned in twenty version groups) */
+  const namesTold = new Map<KindName, Set<number>>();
+  const tellName = (kind: KindName, id: number) => {
+    if (!onRead) return;
+    let ids = namesTold.get(kind);
+    if (!ids) namesTold.set(kind, (ids = new Set()));
+    if (ids.has(id)) return;
+    ids.add(id);
+    onRead({ type: 'name', kind, id });
+  };
   /** A record a link is made to: only its existence and name are read. */
   const linked = (kind: KindName, id: number) => {
-    onRead?.({ type: 'name', kind, id });
+    tellName(kind, id);
     const found = table(kind).get(id);
     if (!found) throw new Error(`no ${kind} with id ${id}`);
     return found;
   };
   const url = (kind: KindName, id: number) => resourceUrl(baseUrl, kind, id);
   const ref = (kind: KindName, id: number): NamedResource => {
+    let byId = shared.links.get(kind);
+    if (!byId) shared.links.set(kind, (byId = new Map<number, NamedResource>()));
+    const made = byId.get(id);
+    if (made) {
+      tellName(kind, id);
+      return made;
+    }
     const record = linked(kind, id);
     if (record.name === null) throw new Error(`${kind} has no names; link to it with resource()`);
-    return { name: record.name, url: url(kind, id) };
+    const link = Object.freeze({ name: record.name, url: url(kind, id) });
+    byId.set(id, link);
+    return link;
   };
   const seen = (id: IndexId, index: Index) => (onRead ? recordedIndex(index, onRead, id) : index);
 
