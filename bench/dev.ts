@@ -240,13 +240,17 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     const upstream = resolveConfig({}, {}).dataDir;
     const rows = await runDevBench(scratch, upstream, root);
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: upstream, RECORDS_DIR: join(scratch, 'records'), OUT_DIR: join(scratch, 'dist') };
-    delete env['BASE_URL'];
-    const build = cli(['build'], env, nodeFlagsOf('build', root), root);
-    await build.waitFor(/build: \d+ files/);
-    await build.stop();
-    rows.push(await previewPeakRss(join(scratch, 'dist'), env, root));
-    printRows(rows.map((r) => [r.what, r.figure, r.goal]));
+    try {
+      const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: upstream, RECORDS_DIR: join(scratch, 'records'), OUT_DIR: join(scratch, 'dist') };
+      delete env['BASE_URL'];
+      const build = cli(['build'], env, nodeFlagsOf('build', root), root);
+      await build.waitFor(/build: \d+ files/);
+      await build.stop();
+      rows.push(await previewPeakRss(join(scratch, 'dist'), env, root));
+    } finally {
+      // the dev loop's figures stand, whatever became of the preview's
+      printRows(rows.map((r) => [r.what, r.figure, r.goal]));
+    }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
