@@ -63,8 +63,8 @@ export function project(document: unknown, tree: FieldTree): PartObject {
 /**
  * An entry's fields from field columns (contract/field-column.ts): each value nested under its
  * path (split at dots), in the order given, making the objects on the way. Given in declared
- * order (the item's own key order), it nests as the item does; the build proves it for every
- * item, with each value as the column's bytes (query-facts.ts).
+ * order (the item's own key order), it nests as the item does; the build proves it for each key
+ * order its items have, with each value as the column's bytes (query-facts.ts).
  */
 export function nestFields(paths: readonly (readonly string[])[], values: readonly JsonPart[]): PartObject {
   const root: PartObject = {};

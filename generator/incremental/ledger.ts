@@ -105,13 +105,7 @@ export class ReadLedger {
       const known = this.documents.get(key);
       if (known && known.reads.length === reads.size && known.reads.every((read) => reads.has(read))) continue;
       this.forget(key);
-      const list = [...reads];
-      this.documents.set(key, { doc, reads: list });
-      for (const read of list) {
-        let docs = this.readers.get(read);
-        if (!docs) this.readers.set(read, (docs = new Set()));
-        docs.add(key);
-      }
+      this.enter(key, doc, [...reads]);
     }
     this.pending.clear();
   }
@@ -132,16 +126,12 @@ export class ReadLedger {
   static restore(snapshot: LedgerSnapshot): ReadLedger {
     const ledger = new ReadLedger();
     for (const index of snapshot.indexes) ledger.indexes.set(indexKey(index), index);
-    for (const { doc, reads } of snapshot.documents) {
-      const key = docKey(doc);
-      const list = Array.from(reads, (n) => snapshot.reads[n]!);
-      ledger.documents.set(key, { doc, reads: list });
-      for (const read of list) {
-        let docs = ledger.readers.get(read);
-        if (!docs) ledger.readers.set(read, (docs = new Set()));
-        docs.add(key);
-      }
-    }
+    for (const { doc, reads } of snapshot.documents)
+      ledger.enter(
+        docKey(doc),
+        doc,
+        Array.from(reads, (n) => snapshot.reads[n]!),
+      );
     return ledger;
   }
 
@@ -177,6 +167,16 @@ export class ReadLedger {
       for (const id of diff.keys()) for (const { part } of emitters.get(kind)?.documents ?? []) dirty.set(docKey({ kind, id, part }), { kind, id, part });
     }
     return [...dirty.values()].sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.id - b.id || (a.part < b.part ? -1 : a.part > b.part ? 1 : 0)));
+  }
+
+  /** A document and its reads, each read knowing it as one of its readers. */
+  private enter(key: string, doc: DocumentId, reads: string[]): void {
+    this.documents.set(key, { doc, reads });
+    for (const read of reads) {
+      let docs = this.readers.get(read);
+      if (!docs) this.readers.set(read, (docs = new Set()));
+      docs.add(key);
+    }
   }
 
   private forget(key: string): void {

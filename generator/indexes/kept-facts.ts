@@ -30,11 +30,10 @@ const lastKept = new Map<string, { bytes: Buffer; shape: string; facts: Readonly
 
 /** The kept-facts file of a kind: its path and body. */
 export function keptFactsFile(kind: string, shape: QueryShape, all: readonly RecordFacts[]): [path: string, body: string] {
-  const kept: KeptFacts = { format: FORMAT, kind, shape, records: all.map((r) => [r.id, r.facts]) };
-  // JSON.stringify(kept), with each record's facts' text made once (json-text.ts)
-  const head = JSON.stringify({ format: kept.format, kind, shape });
+  // a KeptFacts object's JSON, with each record's facts' text made once (json-text.ts)
+  const head = JSON.stringify({ format: FORMAT, kind, shape } satisfies Omit<KeptFacts, 'records'>);
   const body = `${head.slice(0, -1)},"records":[${all.map((r) => `[${r.id},${jsonText(r.facts)}]`).join(',')}]}`;
-  lastKept.set(kind, { bytes: Buffer.from(body), shape: JSON.stringify(shape), facts: new Map(kept.records) });
+  lastKept.set(kind, { bytes: Buffer.from(body), shape: JSON.stringify(shape), facts: new Map(all.map((r) => [r.id, r.facts])) });
   return [queryFactsFile(kind), body];
 }
 

@@ -5,10 +5,11 @@
  * with the item's bytes (RecordDocuments), and a build keeps them beside its build index
  * (`queryFactsFile`) for the next update's records that are not made again.
  *
- * Field values are the item's own, and the build proves it: for every item, nesting the declared
- * fields' values in declared order, each as the JSON bytes its column holds, and writing that as
- * the request side does (contract/raw-json.ts) gives, byte for byte, what `pick` takes of the
- * item, which is what the request side will answer for `fields=`.
+ * Field values are the item's own, and the build proves it: for an item of each key order along
+ * the declared fields (the others' bytes can differ only where that order does), nesting the
+ * declared fields' values in declared order, each as the JSON bytes its column holds, and writing
+ * that as the request side does (contract/raw-json.ts) gives, byte for byte, what `pick` takes of
+ * the item, which is what the request side will answer for `fields=`.
  */
 import type { TSchema } from '@sinclair/typebox';
 import { linkOf, type QueryShape } from '../../contract/layout.ts';

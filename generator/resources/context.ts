@@ -290,17 +290,13 @@ function contextView(shared: Shared, onRead: OnRead | undefined): BuildContext {
   };
   const url = (kind: KindName, id: number) => resourceUrl(baseUrl, kind, id);
   const ref = (kind: KindName, id: number): NamedResource => {
+    const record = linked(kind, id);
     let byId = shared.links.get(kind);
     if (!byId) shared.links.set(kind, (byId = new Map<number, NamedResource>()));
-    const made = byId.get(id);
-    if (made) {
-      tellName(kind, id);
-      return made;
-    }
-    const record = linked(kind, id);
+    let link = byId.get(id);
+    if (link) return link;
     if (record.name === null) throw new Error(`${kind} has no names; link to it with resource()`);
-    const link = Object.freeze({ name: record.name, url: url(kind, id) });
-    byId.set(id, link);
+    byId.set(id, (link = Object.freeze({ name: record.name, url: url(kind, id) })));
     return link;
   };
   const seen = (id: IndexId, index: Index) => (onRead ? recordedIndex(index, onRead, id) : index);
