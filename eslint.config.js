@@ -24,6 +24,19 @@ export default tseslint.config(
     },
   },
   {
+    files: ['generator/**/*.ts'],
+    rules: {
+      // the planner counts a link's name as read only where the link stands (resources/context.ts `Read`): a name wanted for more comes from the record
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='name'] > CallExpression.object[callee.property.name=/^(ref|refOrNull)$/]",
+          message: "A link's name is read as the link only; read the record's name with ctx.get(kind, id).name.",
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts'],
     // vitest types its asymmetric matchers (expect.any, expect.stringMatching…) as any, and a test
     // hands them around by design; the other unsafe-any rules (member access, calls, arguments,

@@ -153,13 +153,19 @@ function rangeSection(numbers: ReadonlyArray<number | null>): SectionBody {
 
 /** A value's members, as varint gaps or as a bitset of `count` positions, whichever is shorter. */
 function memberBytes(gaps: readonly number[], count: number): { form: number; bytes: Uint8Array } {
-  const varints: number[] = [];
-  for (let gap of gaps) {
-    for (; gap >= 0x80; gap = Math.floor(gap / 0x80)) varints.push((gap % 0x80) | 0x80);
-    varints.push(gap);
-  }
+  // sized first, then written in place: a kind's values are thousands, the creature's move filter alone hundreds
+  let length = 0;
+  for (let gap of gaps) for (length++; gap >= 0x80; gap = Math.floor(gap / 0x80)) length++;
   const bitsetBytes = Math.ceil(count / 8);
-  if (varints.length <= bitsetBytes) return { form: GAPS, bytes: Uint8Array.from(varints) };
+  if (length <= bitsetBytes) {
+    const varints = new Uint8Array(length);
+    let at = 0;
+    for (let gap of gaps) {
+      for (; gap >= 0x80; gap = Math.floor(gap / 0x80)) varints[at++] = (gap % 0x80) | 0x80;
+      varints[at++] = gap;
+    }
+    return { form: GAPS, bytes: varints };
+  }
   const bits = new Uint8Array(bitsetBytes);
   let position = -1;
   for (const gap of gaps) {

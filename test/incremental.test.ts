@@ -140,16 +140,22 @@ describe('incremental rebuilds equal a full build, file by file', () => {
     const moved = await update();
     expect(moved.records).toEqual({ move: 1 });
     expect(moved.documents).toBeGreaterThan(linking);
-    // each document's reads are its own: the creatures' items link to the move and are made
-    // again, their encounters read no move and are not
-    expect(moved.made['creature item']).toBe(linking);
+    // each document's reads are its own: the creatures' items only link to the move, and are
+    // relinked (their bytes spliced, not made again), their encounters read no move and are not
+    expect(moved.made['creature item (relinked)']).toBe(linking);
+    expect(moved.made['creature item']).toBeUndefined();
+    expect(moved.relinked).toBeGreaterThanOrEqual(linking);
     expect(moved.made['creature encounters']).toBeUndefined();
     // nor their as-of facts and documents, which hold their moves by id
     expect(moved.made['creature as-of']).toBeUndefined();
     expect(readFileSync(join(served, 'v2/move/body-tackle.json'), 'utf8')).toBe(readFileSync(join(served, 'v2/move/33.json'), 'utf8'));
 
     editLine('csv/languages.csv', '5,fr,fr,fr,1,8', '5,fr,fr,french,1,8');
-    expect((await update()).records).toEqual({ language: 1 });
+    const language = await update();
+    expect(language.records).toEqual({ language: 1 });
+    // an item's translated names are searched by their language's name, which its facts read: made again, not relinked
+    expect(language.made['creature-species item']).toBeGreaterThan(0);
+    expect(language.made['creature-species item (relinked)']).toBeUndefined();
     // round 1 goes on with the next test: one creature's stat, made again after nearly every document was
   }, 600_000);
 
@@ -214,6 +220,17 @@ describe('incremental rebuilds equal a full build, file by file', () => {
     expect(await compareWithFullBuild()).toEqual([]);
   }, 600_000);
 
+  it("a stat's name, which the creatures' ranges are read by: their items are made again, what only links to the stat is relinked", async () => {
+    editLine('csv/stats.csv', '6,,speed,0,4', '6,,test-speed,0,4');
+    const report = await update();
+    expect(report.records).toEqual({ stat: 1 });
+    expect(report.made['creature item']).toBeGreaterThan(20);
+    expect(report.made['creature item (relinked)']).toBeUndefined();
+    expect(report.relinked).toBeGreaterThan(0);
+    expect(servedJson<{ stats: { stat: { name: string } }[] }>('v2/creature/25.json').stats.map((s) => s.stat.name)).toContain('test-speed');
+    // round 3 goes on with the next test: a move's type and a species' name reach a few of these creatures again
+  }, 600_000);
+
   it("query indexes: a move's type (a filter value) and a species' translated name (searched on the species and its creatures)", async () => {
     const typeIndex = () => unpackFilterIndex(decodeFilterPack(readFileSync(join(served, filterIndexFile('move')))));
     const holdsPound = (type: string) => {
@@ -235,7 +252,7 @@ describe('incremental rebuilds equal a full build, file by file', () => {
     expect(searched('creature')).toContain('pikachoo');
     // the packed index of every kind is written again from the kinds' files: the served build's and the new ones
     expect(readFileSync(join(served, searchPackFile)).includes('pikachoo')).toBe(true);
-    // round 3: this test alone, the query indexes' own
+    // round 3: the stat's name, then this test's edits
     expect(await compareWithFullBuild()).toEqual([]);
   }, 600_000);
 

@@ -109,8 +109,8 @@ export interface RecordDocuments {
   /** made with the item, for the kinds the as-of rules read (indexes/as-of.ts); a creature's in the AS_OF_PART */
   asOfFacts: KeptFacts | null;
   /** made with the item, for a move, or in the AS_OF_PART, for a creature: its as-of document's bytes */
-  asOfDocument: string | null;
-  subs: Array<{ sub: string; body: string }>;
+  asOfDocument: string | Buffer | null;
+  subs: Array<{ sub: string; body: string | Buffer }>;
   problems: string[];
   /** what a document's code threw, among the problems: kept for the BuildError's cause */
   thrown: unknown[];
@@ -147,7 +147,7 @@ export function emitRecord(
         }
         // encoded once: the same bytes go to the item's file and to the collection's bulk file
         out.item = Buffer.from(JSON.stringify(doc));
-        const facts = em.query.facts(record, doc, docCtx);
+        const { facts, coverage, asOf } = itemFacts(em, record, doc as Doc, docCtx);
         if ('problem' in facts) {
           out.problems.push(facts.problem);
           if (facts.thrown !== undefined) out.thrown.push(facts.thrown);
@@ -155,10 +155,9 @@ export function emitRecord(
           return out;
         }
         out.facts = facts;
-        out.coverage = coverageFacts(em.kind, doc as Doc);
-        out.asOfFacts ??= asOfFacts(em.kind, doc as Doc);
-        const asOf = asOfDocument(em.kind, doc as Doc, docCtx);
-        if (asOf) out.asOfDocument = JSON.stringify(asOf);
+        out.coverage = coverage;
+        out.asOfFacts ??= asOf.facts;
+        if (asOf.document) out.asOfDocument = JSON.stringify(asOf.document);
       } else if (error) out.problems.push(`${em.kind} ${record.id} ${part}: ${error}`);
       else out.subs.push({ sub: part, body: JSON.stringify(doc) });
     }
@@ -167,6 +166,21 @@ export function emitRecord(
     out.thrown.push(e);
   }
   return out;
+}
+
+/**
+ * What is read off a made item, with the item's context: its query facts (or why they cannot be
+ * made), its coverage facts, and its as-of facts and document, each as its kind has them. The
+ * coverage and as-of code reads the item through `forFacts`, as the query facts do.
+ */
+export function itemFacts(em: KindEmitter, record: AnyRecord, doc: Doc, ctx: BuildContext) {
+  const facts = em.query.facts(record, doc, ctx);
+  const watched = ctx.forFacts(doc);
+  return {
+    facts,
+    coverage: coverageFacts(em.kind, watched.doc),
+    asOf: { facts: asOfFacts(em.kind, watched.doc), document: asOfDocument(em.kind, watched.doc, watched.ctx) },
+  };
 }
 
 /** Which id each name addresses: the lowest id that has it (see the kind's duplicateNames). */

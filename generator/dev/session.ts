@@ -28,7 +28,7 @@ function describe(report: UpdateReport, seconds: number): string {
     Object.entries(report.records)
       .map(([kind, n]) => `${n} ${kind}`)
       .join(', ') || 'no records';
-  return `dev: ${what} → ${records} changed, ${report.documents} document(s) made again, answers swapped in after ${seconds.toFixed(2)} s; making the downloads again`;
+  return `dev: ${what} → ${records} changed, ${report.documents} document(s) made again${report.relinked ? ` (${report.relinked} relinked)` : ''}, answers swapped in after ${seconds.toFixed(2)} s; making the downloads again`;
 }
 
 /**

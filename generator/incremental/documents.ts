@@ -6,9 +6,8 @@
 import { BuildError } from '../build-error.ts';
 import { causeOf } from '../problems.ts';
 import type { BuildContext } from '../resources/context.ts';
-import { emitRecord, ITEM_PART, type KindEmitter, type RecordDocuments } from '../builder/emit-kinds.ts';
+import { emitRecord, itemFacts, ITEM_PART, type KindEmitter, type RecordDocuments } from '../builder/emit-kinds.ts';
 import type { KindName } from '../model/kinds.ts';
-import { asOfDocument, asOfFacts } from '../indexes/as-of.ts';
 import type { DocumentId, ReadLedger } from './ledger.ts';
 import type { AnyRecord, RecordChanges } from './record-changes.ts';
 
@@ -44,11 +43,7 @@ export function learnReads(
         try {
           const docCtx = ctx.forDocument(reads.onRead);
           const doc = emit(record, docCtx);
-          if (part === ITEM_PART) {
-            em.query.facts(record, doc, docCtx);
-            asOfFacts(kind, doc as Record<string, unknown>);
-            asOfDocument(kind, doc as Record<string, unknown>, docCtx);
-          }
+          if (part === ITEM_PART) itemFacts(em, record, doc as Record<string, unknown>, docCtx);
         } catch (e) {
           // what a document's code throws is its problem, as emitRecord reports it (builder/emit-kinds.ts)
           problems.push(`${kind} ${record.id} ${part}: ${e instanceof Error ? e.message : String(e)}`);

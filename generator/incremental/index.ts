@@ -6,7 +6,8 @@
  *   2. record-changes.ts: which records those rows belong to, assembled again, those that differ;
  *   3. ledger.ts: which documents read something that changed (an item, or one of its
  *      subresources: each has reads of its own);
- *   4. documents.ts: those documents made again, with the build's code;
+ *   4. documents.ts: those documents made again, with the build's code; relink.ts: those that
+ *      only link to a renamed record, their served bytes with the link's name replaced;
  *   5. served.ts and write.ts: a hard-linked copy of the served build, written by the build's
  *      writer, swapped in: the answers first; then, by `refreshDownloads`, the downloads (the
  *      bulk files and the archive) on another copy, while the stamp says they are stale.
@@ -24,6 +25,7 @@ import { learnReads, makeDocuments } from './documents.ts';
 import { KeptReads } from './kept-reads.ts';
 import { ReadLedger } from './ledger.ts';
 import { RecordState, type RecordChanges } from './record-changes.ts';
+import { relinkDocuments, Renames } from './relink.ts';
 import { ServedFolder } from './served.ts';
 import { DataSetFiles, type SourceLook } from './sources.ts';
 import { writeDownloads, writeUpdate } from './write.ts';
@@ -53,9 +55,11 @@ export interface UpdateReport {
   mediaPaths: number;
   /** records that differ, by kind */
   records: Record<string, number>;
-  /** documents made again (an item or one subresource of a record), and records that went */
+  /** documents made again (an item or one subresource of a record), relinked ones among them, and records that went */
   documents: number;
-  /** the documents made again by kind and document (`creature item`, `creature encounters`) */
+  /** documents made again by relinking the served ones (relink.ts) */
+  relinked: number;
+  /** the documents made again by kind and document (`creature item`, `creature encounters`; `creature item (relinked)`) */
   made: Record<string, number>;
   /** the committed change reports (FinishOptions' changesDir) changed: the files made from them were made again */
   reports: boolean;
@@ -131,12 +135,25 @@ class Planner implements IncrementalBuild {
       reports: reports !== this.reports,
       steps: clock.steps,
     };
-    if (!dirty.length && !report.reports) {
+    if (!dirty.remake.length && !dirty.relink.length && !report.reports) {
       this.commit(look, changes, indexes);
-      return { ...report, records: {}, documents: 0, made: {}, unchanged: true, downloadsStale: this.stale !== null };
+      return { ...report, records: {}, documents: 0, relinked: 0, made: {}, unchanged: true, downloadsStale: this.stale !== null };
     }
-    const documents = makeDocuments(dirty, createContext(this.options.baseUrl, changes.records, look.media, indexes), this.emitters, changes, this.ledger);
+    const documents = makeDocuments(
+      dirty.remake,
+      createContext(this.options.baseUrl, changes.records, look.media, indexes),
+      this.emitters,
+      changes,
+      this.ledger,
+    );
     clock.step('documents');
+    try {
+      relinkDocuments(dirty.relink, new Renames(changes.changed, this.options.baseUrl), this.served.dir, this.emitters, documents);
+    } catch (e) {
+      this.ledger.discard();
+      throw e;
+    }
+    clock.step('relink');
     const copy = await this.served.copy();
     clock.step('link copy');
     let swappedOut: string | null = null;
@@ -163,7 +180,8 @@ class Planner implements IncrementalBuild {
     } finally {
       this.served.release(copy, swappedOut);
     }
-    this.ledger.replace(dirty);
+    // a relinked document reads what it read before: only those made again have new reads
+    this.ledger.replace(dirty.remake);
     this.commit(look, changes, indexes);
     this.reports = reports;
     this.stale = stale;
@@ -171,6 +189,7 @@ class Planner implements IncrementalBuild {
       ...report,
       records: Object.fromEntries([...changes.changed].map(([k, d]) => [k, d.size])),
       documents: documents.count,
+      relinked: dirty.relink.length,
       made: documents.byPart,
       unchanged: false,
       downloadsStale: true,

@@ -15,6 +15,16 @@ export interface DocumentId {
   part: string;
 }
 
+/** What an edit reaches (ReadLedger.dirty): the documents to make again, and those to relink. */
+export interface DirtyDocuments {
+  remake: DocumentId[];
+  relink: DocumentId[];
+}
+
+/** Documents in kind, id and part order. */
+const inDocumentOrder = (docs: DocumentId[]): DocumentId[] =>
+  docs.sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.id - b.id || (a.part < b.part ? -1 : a.part > b.part ? 1 : 0)));
+
 /** The reads of one document as it is made. */
 export interface DocumentReads {
   doc: DocumentId;
@@ -26,6 +36,8 @@ const readKey = (read: Read): string => {
   switch (read.type) {
     case 'record':
       return `r ${read.kind} ${read.id}`;
+    case 'link':
+      return `l ${read.kind} ${read.id}`;
     case 'name':
       return `n ${read.kind} ${read.id}`;
     case 'kind':
@@ -141,32 +153,44 @@ export class ReadLedger {
   }
 
   /**
-   * The documents that read something that changed, in kind, id and part order: every
-   * document of a changed record; those that read its name when it changed, came or went; those
-   * that read an entry of a reverse index it joined, left or changed its rows in; those that
-   * read its whole kind; those that asked for a media path that appeared or went.
+   * The documents that read something that changed, in kind, id and part order, in two lists.
+   * To make again: every document of a changed record; those that read its name when it
+   * changed, came or went, or linked to it when it came or went; those that read an entry of a
+   * reverse index it joined, left or changed its rows in; those that read its whole kind; those
+   * that asked for a media path that appeared or went. To relink: those whose only such read is
+   * a link to a record that was renamed (relink.ts).
    */
   dirty(
     changed: ReadonlyMap<KindName, ReadonlyMap<number, RecordChange>>,
     mediaReads: readonly Read[],
     emitters: ReadonlyMap<KindName, KindEmitter>,
-  ): DocumentId[] {
+  ): DirtyDocuments {
     const reads: Read[] = [...mediaReads];
+    const renamedLinks: Read[] = [];
     for (const [kind, diff] of changed) {
       reads.push({ type: 'kind', kind });
       const indexes = [...this.indexes.values()].filter((index) => index.kind === kind);
       for (const [id, { before, after }] of diff) {
         reads.push({ type: 'record', kind, id });
-        if (before?.name !== after?.name || !before || !after) reads.push({ type: 'name', kind, id });
+        if (!before || !after) reads.push({ type: 'name', kind, id }, { type: 'link', kind, id });
+        else if (before.name !== after.name) {
+          reads.push({ type: 'name', kind, id });
+          renamedLinks.push({ type: 'link', kind, id });
+        }
         for (const index of indexes) for (const value of changedIndexEntries(before, after, index)) reads.push({ type: 'entry', index, value });
       }
     }
-    const dirty = new Map<string, DocumentId>();
-    for (const read of reads) for (const key of this.readers.get(readKey(read)) ?? []) dirty.set(key, this.documents.get(key)!.doc);
+    const readersOf = (all: readonly Read[]): Map<string, DocumentId> => {
+      const docs = new Map<string, DocumentId>();
+      for (const read of all) for (const key of this.readers.get(readKey(read)) ?? []) docs.set(key, this.documents.get(key)!.doc);
+      return docs;
+    };
+    const remake = readersOf(reads);
     for (const [kind, diff] of changed) {
-      for (const id of diff.keys()) for (const { part } of emitters.get(kind)?.documents ?? []) dirty.set(docKey({ kind, id, part }), { kind, id, part });
+      for (const id of diff.keys()) for (const { part } of emitters.get(kind)?.documents ?? []) remake.set(docKey({ kind, id, part }), { kind, id, part });
     }
-    return [...dirty.values()].sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.id - b.id || (a.part < b.part ? -1 : a.part > b.part ? 1 : 0)));
+    const relink = [...readersOf(renamedLinks)].filter(([key]) => !remake.has(key)).map(([, doc]) => doc);
+    return { remake: inDocumentOrder([...remake.values()]), relink: inDocumentOrder(relink) };
   }
 
   /** A document and its reads, each read knowing it as one of its readers. */

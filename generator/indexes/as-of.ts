@@ -262,7 +262,8 @@ export function creatureAsOfPart(record: RecordOf<'creature'>, emitItem: (record
     const details: number[] = [];
     let groups = 0;
     for (const row of rows) {
-      methods[String(row.creature_move_method_id)] ??= ctx.ref('move-learn-method', row.creature_move_method_id).name;
+      // a name written for more than a link: read from the record (a link's name is read as the link only: context.ts `Read`)
+      methods[String(row.creature_move_method_id)] ??= ctx.get('move-learn-method', row.creature_move_method_id).name;
       details.push(row.version_group_id, row.level, row.creature_move_method_id, row.order ?? -1);
       groups = withBit(groups, row.version_group_id, `creature ${record.id}`);
     }

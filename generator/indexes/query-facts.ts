@@ -19,7 +19,7 @@ import { jsonBytes, RawJson } from '../../contract/raw-json.ts';
 import type { KindName } from '../model/kinds.ts';
 import type { AnyResource } from '../resources/define.ts';
 import { queryShapes, translatedNames, type AnyQueryDecl, type FactSource, type FilterValue } from '../resources/query.ts';
-import type { BuildContext } from '../resources/context.ts';
+import { unwatched, type BuildContext } from '../resources/context.ts';
 import { pathsBelow, withNames } from './field-paths.ts';
 
 /** One value a record holds for a value filter: the linked resource's name and id, or `true`/`false` as 1/0. */
@@ -94,12 +94,14 @@ export class KindQuery {
 
   /** The record's facts, or why they cannot be made. */
   facts(record: { id: number }, item: unknown, ctx: BuildContext): QueryFacts | FactsProblem {
-    const source = { item, record, ctx } as FactSource<KindName, unknown>;
+    // the declaration's code may read a link's name for more than the link; a value's link and the fields are copied as they are
+    const watched = ctx.forFacts(item);
+    const source = { item: watched.doc, record, ctx: watched.ctx } as FactSource<KindName, unknown>;
     const where = `${this.kind} ${record.id}`;
     try {
-      const values = this.decl.filters.map((f) => f.values(source).map((v) => factValue(v, f.target, `${where}: filter ${f.name}`)));
+      const values = this.decl.filters.map((f) => f.values(source).map((v) => factValue(unwatched(v), f.target, `${where}: filter ${f.name}`)));
       const ranges = (this.decl.ranges ?? []).map((r) => checkedNumber(r.value(source), `${where}: range ${r.name}`));
-      const names = (this.decl.names ? this.decl.names(source) : translatedNames(item)).map((n): [string, string] => [n.language, n.name]);
+      const names = (this.decl.names ? this.decl.names(source) : translatedNames(source.item)).map((n): [string, string] => [n.language, n.name]);
       const fields = this.fieldValues(item, where);
       return { values, ranges, names, fields };
     } catch (e) {

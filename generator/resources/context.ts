@@ -7,6 +7,7 @@
  * the dev loop's planner knows which documents an edit reaches.
  */
 import type { ApiResource, NamedResource } from '../../schemas/output/common.ts';
+import { linkOf } from '../../contract/layout.ts';
 import { groupBy } from '../lists.ts';
 import type { KindName, RecordOf } from '../model/kinds.ts';
 
@@ -57,6 +58,14 @@ export interface BuildContext {
   cry(path: string): string | null;
   /** The same context for making one document: it tells `onRead` every read (sharing the indexes). */
   forDocument(onRead: (read: Read) => void): BuildContext;
+  /**
+   * The document and context a made document's facts (query, coverage, as of a game) are read
+   * through. Their code may read a link's name for more than the link (a range by a stat's
+   * name, a name's language), so when reads are told, every link name it reads in `doc`, and
+   * every link it makes, is a `name` read rather than a `link` one. `unwatched` gives back what
+   * the document holds, for the facts that copy it as it is.
+   */
+  forFacts<T>(doc: T): { doc: T; ctx: BuildContext };
 }
 
 /** A reverse index: the records of `kind` (child null) or their `child` rows, grouped by `field`. */
@@ -69,7 +78,11 @@ export interface IndexId {
 /**
  * What a document read, as the planner matches it against what changed:
  * - `record`: one record, any of its fields (asked for by id, found or not);
- * - `name`: only whether the record exists, and its name (a link to it);
+ * - `link`: only whether the record exists, and its name as the `{name, url}` link `ref` makes,
+ *   which the document holds as it is: a rename changes the document's bytes where that link
+ *   stands and nowhere else (incremental/relink.ts splices them). Emitters keep to it: a name
+ *   wanted for anything else is read from the record (`get`), and the lint refuses `ref(…).name`;
+ * - `name`: only whether the record exists, and its name, read for more than a link;
  * - `kind`: every record of a kind (the whole list, or a whole reverse index);
  * - `entry`: one entry of a reverse index: which records (and which of their child rows, as
  *   they are) have that value. The records in it are read like any other: their name is a
@@ -80,6 +93,7 @@ export interface IndexId {
  */
 export type Read =
   | { type: 'record'; kind: KindName; id: number }
+  | { type: 'link'; kind: KindName; id: number }
   | { type: 'name'; kind: KindName; id: number }
   | { type: 'kind'; kind: KindName }
   | { type: 'entry'; index: IndexId; value: unknown }
@@ -254,8 +268,11 @@ export function createContext(
   return contextView({ baseUrl, records, media, byId: new Map(), links: new Map(), memo }, undefined);
 }
 
-/** The context, telling `onRead` (when given) every read; without it, it reads at full speed. */
-function contextView(shared: Shared, onRead: OnRead | undefined): BuildContext {
+/**
+ * The context, telling `onRead` (when given) every read; without it, it reads at full speed.
+ * `linkRead`: what a link it makes is told as (`name` in the view of a document's facts).
+ */
+function contextView(shared: Shared, onRead: OnRead | undefined, linkRead: 'link' | 'name' = 'link'): BuildContext {
   const { baseUrl, records, media, memo } = shared;
   const table = (kind: KindName) => {
     let map = shared.byId.get(kind);
@@ -271,19 +288,19 @@ function contextView(shared: Shared, onRead: OnRead | undefined): BuildContext {
     if (!found) throw new Error(`no ${kind} with id ${id}`);
     return found;
   };
-  /** the records whose name this view told `onRead` of, by kind: a document links to one many times (a move learned in twenty version groups) */
-  const namesTold = new Map<KindName, Set<number>>();
-  const tellName = (kind: KindName, id: number) => {
+  /** the records this view told `onRead` it linked to, by kind: a document links to one many times (a move learned in twenty version groups) */
+  const linksTold = new Map<KindName, Set<number>>();
+  const tellLink = (kind: KindName, id: number) => {
     if (!onRead) return;
-    let ids = namesTold.get(kind);
-    if (!ids) namesTold.set(kind, (ids = new Set()));
+    let ids = linksTold.get(kind);
+    if (!ids) linksTold.set(kind, (ids = new Set()));
     if (ids.has(id)) return;
     ids.add(id);
-    onRead({ type: 'name', kind, id });
+    onRead({ type: linkRead, kind, id });
   };
   /** A record a link is made to: only its existence and name are read. */
   const linked = (kind: KindName, id: number) => {
-    tellName(kind, id);
+    tellLink(kind, id);
     const found = table(kind).get(id);
     if (!found) throw new Error(`no ${kind} with id ${id}`);
     return found;
@@ -343,6 +360,40 @@ function contextView(shared: Shared, onRead: OnRead | undefined): BuildContext {
       return media.cries.has(path) ? CRY_BASE + path : null;
     },
     forDocument: (reads) => contextView(shared, reads),
+    forFacts: (doc) => (onRead ? { doc: watchedNames(doc, onRead, new WeakMap()), ctx: contextView(shared, onRead, 'name') } : { doc, ctx: context }),
   };
   return context;
+}
+
+/** what each watched view (watchedNames) stands for */
+const watchedTargets = new WeakMap<object, object>();
+
+/** What a document holds where `forFacts` gave a watched view of it (anything else is given back as it is). */
+export function unwatched<T>(value: T): T {
+  return typeof value === 'object' && value !== null ? ((watchedTargets.get(value) as T | undefined) ?? value) : value;
+}
+
+/**
+ * A view of a made document, its objects and arrays seen through proxies (made once per object,
+ * in `views`), that tells `onRead` a `name` read when the name of a link in it is read.
+ */
+function watchedNames<T>(value: T, onRead: OnRead, views: WeakMap<object, object>): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (!Array.isArray(value) && Object.getPrototypeOf(value) !== Object.prototype) return value;
+  const known = views.get(value);
+  if (known) return known as T;
+  const target = value as Record<string, unknown>;
+  const link = typeof target.url === 'string' && typeof target.name === 'string' ? linkOf(target.url) : null;
+  // a frozen object's properties must be given as they are (a proxy's invariant): the links, whose values are strings
+  const frozen = Object.isFrozen(target);
+  const view = new Proxy(target, {
+    get(of, property, receiver) {
+      if (link && property === 'name') onRead({ type: 'name', kind: link.kind as KindName, id: link.id });
+      const found: unknown = Reflect.get(of, property, receiver);
+      return frozen ? found : watchedNames(found, onRead, views);
+    },
+  });
+  views.set(value, view);
+  watchedTargets.set(view, value);
+  return view as T;
 }
