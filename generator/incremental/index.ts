@@ -25,7 +25,7 @@ import { learnReads, makeDocuments } from './documents.ts';
 import { KeptReads } from './kept-reads.ts';
 import { ReadLedger } from './ledger.ts';
 import { RecordState, type RecordChanges } from './record-changes.ts';
-import { relinkDocuments, Renames } from './relink.ts';
+import { relinkDocuments, Renames, SpliceBuffers } from './relink.ts';
 import { ServedFolder } from './served.ts';
 import { DataSetFiles, type SourceLook } from './sources.ts';
 import { writeDownloads, writeUpdate } from './write.ts';
@@ -95,6 +95,7 @@ class Planner implements IncrementalBuild {
   private readonly keptReads: KeptReads | null;
   readonly readsKept: boolean;
   private indexes = new IndexMemo();
+  private readonly spliceBuffers = new SpliceBuffers();
   private readonly served: ServedFolder;
   /** a hash of the change reports the served build was finished with */
   private reports: string;
@@ -148,7 +149,7 @@ class Planner implements IncrementalBuild {
     );
     clock.step('documents');
     try {
-      relinkDocuments(dirty.relink, new Renames(changes.changed, this.options.baseUrl), this.served.dir, this.emitters, documents);
+      relinkDocuments(dirty.relink, new Renames(changes.changed, this.options.baseUrl), this.served.dir, this.emitters, documents, this.spliceBuffers);
     } catch (e) {
       this.ledger.discard();
       throw e;

@@ -113,6 +113,22 @@ export class Renames {
 }
 
 /**
+ * The two buffers relinking reads the served files into and writes the relinked ones into, kept
+ * from one update to the next (and so good for one update only). A buffer of tens of megabytes
+ * allocated anew counts as that much more memory outside V8's heap, and V8 answers with a full
+ * collection of the planner's heap: hundreds of milliseconds, more than the relinking itself.
+ */
+export class SpliceBuffers {
+  private readonly buffers: Buffer[] = [Buffer.alloc(0), Buffer.alloc(0)];
+
+  /** Buffer `which` (0: read, 1: written) with room for `size` bytes; what it held may be overwritten. */
+  room(which: 0 | 1, size: number): Buffer {
+    if (this.buffers[which]!.length < size) this.buffers[which] = Buffer.allocUnsafeSlow(Math.ceil(size * 1.25));
+    return this.buffers[which]!;
+  }
+}
+
+/**
  * Adds the relinked documents to what an update made: each made from the served build's file of
  * that document (in `servedDir`) and, for an item, its kind's kept query facts. A record some of
  * whose documents were made again gets the others relinked beside them.
@@ -123,6 +139,7 @@ export function relinkDocuments(
   servedDir: string,
   emitters: ReadonlyMap<KindName, KindEmitter>,
   documents: MadeDocuments,
+  buffers: SpliceBuffers,
 ): void {
   /** each kind's kept facts, read once */
   const kept = new Map<KindName, ReadonlyMap<number, QueryFacts>>();
@@ -155,21 +172,20 @@ export function relinkDocuments(
       if (hasAsOfDocument(kind)) served(asOfDocumentFile(kind, id), (bytes) => (record.asOfDocument = bytes));
     } else served(subresourceFile(kind, id, part), (bytes) => record.subs.push({ sub: part, body: bytes }));
   }
-  splicedFiles(servedDir, files, renames).forEach((bytes, i) => assign[i]!(bytes));
+  splicedFiles(servedDir, files, renames, buffers).forEach((bytes, i) => assign[i]!(bytes));
 }
 
-/**
- * The served files at `rels`, each with its links to renamed records relinked. Read into one
- * buffer and written into another: hundreds of buffers of a few hundred kilobytes each, allocated
- * one by one, cost the planner's process many times the copying.
- */
-function splicedFiles(servedDir: string, rels: readonly string[], renames: Renames): Buffer[] {
+/** The served files at `rels`, each with its links to renamed records relinked: read into one of `buffers`, written into the other. */
+function splicedFiles(servedDir: string, rels: readonly string[], renames: Renames, buffers: SpliceBuffers): Buffer[] {
   const sizes = rels.map((rel) => {
     const size = statSync(join(servedDir, rel), { throwIfNoEntry: false })?.size;
     if (size === undefined) throw new BuildError([`${servedDir} has no ${rel} to relink; run a full build (npm run build -- --force)`]);
     return size;
   });
-  const read = Buffer.allocUnsafeSlow(sizes.reduce((sum, size) => sum + size, 0));
+  const read = buffers.room(
+    0,
+    sizes.reduce((sum, size) => sum + size, 0),
+  );
   const pieces: Buffer[][] = [];
   let offset = 0;
   rels.forEach((rel, i) => {
@@ -186,7 +202,10 @@ function splicedFiles(servedDir: string, rels: readonly string[], renames: Renam
     }
     pieces.push(renames.pieces(file));
   });
-  const written = Buffer.allocUnsafeSlow(pieces.reduce((sum, parts) => sum + parts.reduce((n, part) => n + part.length, 0), 0));
+  const written = buffers.room(
+    1,
+    pieces.reduce((sum, parts) => sum + parts.reduce((n, part) => n + part.length, 0), 0),
+  );
   offset = 0;
   return pieces.map((parts) => {
     const start = offset;
