@@ -2,8 +2,10 @@
  * The dev loop's figures, measured on a copy of the data set in a scratch folder:
  *   - `npm run dev`'s start: a full import and build, then the planner reading what each document reads;
  *     and a second start on what the first left, nothing changed;
- *   - edit → served answer: from the moment a table is saved until the preview answers with the
- *     change, for one creature's base stat, a move's rename, and a save that changes nothing;
+ *   - edit → served answer: from the moment a table is saved until every answer the bench checks
+ *     of those the edit changes (the item, a list filter, the search, the item as of a game: those
+ *     the checkout serves) holds the change, for one creature's base stat and a move's rename;
+ *     and a save that changes nothing;
  *   - the preview's peak RSS (VmHWM) while it serves every item of every collection once.
  * `node bench/dev.ts [--root DIR]` prints them alone, for the checkout at DIR (default: this one).
  * Every process here is started and stopped by this file; nothing outside the scratch folder is written.
@@ -78,6 +80,57 @@ function edit(data: string, table: string, pattern: RegExp, replacement: string)
   writeFileSync(path, next);
 }
 
+/** One answer an edit changes: its path in a round, and whether its JSON holds that round's value. */
+interface Probe {
+  what: string;
+  path: (round: number) => string;
+  holds: (body: Json, round: number) => boolean;
+}
+type Json = Record<string, unknown>;
+type Named = { name?: string; url: string };
+
+/** The probes this checkout answers (200 before any edit); a checkout without that answer (before "as of a game", say) skips it. */
+async function answeredProbes(origin: string, probes: Probe[]): Promise<Probe[]> {
+  const answers = await Promise.all(probes.map(async (p) => (await fetch(origin + p.path(-1))).status === 200));
+  return probes.filter((_, i) => answers[i]);
+}
+
+/** Whether every probe's answer holds the round's value. */
+async function allHold(origin: string, probes: Probe[], round: number): Promise<boolean> {
+  const holds = await Promise.all(probes.map(async (p) => p.holds((await (await fetch(origin + p.path(round))).json()) as Json, round)));
+  return holds.every(Boolean);
+}
+
+const results = (body: Json): Named[] => (body.results as Named[] | undefined) ?? [];
+
+/** A base stat edit reaches the item, the range filter over that stat, and the creature as of a game. */
+const statProbes = (value: (round: number) => number): Probe[] => [
+  { what: 'the item', path: () => '/v2/creature/25', holds: (body, round) => (body.stats as Array<{ base_stat: number }>)[0]?.base_stat === value(round) },
+  {
+    what: 'the hp range',
+    path: (round) => `/v2/creature/?hp=${value(round)}..${value(round)}&limit=2000`,
+    holds: (body) => results(body).some((r) => r.name === 'pikachu'),
+  },
+  {
+    what: 'the item as of X & Y',
+    path: () => '/v2/as-of/x-y/creature/25',
+    holds: (body, round) => (body.stats as Array<{ base_stat: number }>)[0]?.base_stat === value(round),
+  },
+];
+
+/** A move renamed reaches its item, a creature that learns it, the move filter, the search, and the move as of a game. */
+const renameProbes = (name: (round: number) => string): Probe[] => [
+  { what: 'the item', path: () => '/v2/move/33', holds: (body, round) => body.name === name(round) },
+  {
+    what: 'a learner',
+    path: () => '/v2/creature/1',
+    holds: (body, round) => (body.moves as Array<{ move: Named }>).some((m) => m.move.name === name(round)),
+  },
+  { what: 'the move filter', path: (round) => `/v2/creature/?move=${name(round)}&limit=1`, holds: (body) => (body.count as number) > 0 },
+  { what: 'the search', path: (round) => `/v2/move/?q=${name(round)}&limit=5`, holds: (body, round) => results(body).some((r) => r.name === name(round)) },
+  { what: 'the item as of Red & Blue', path: () => '/v2/as-of/red-blue/move/33', holds: (body, round) => body.name === name(round) },
+];
+
 /** How many times each edit is made (back and forth): one figure is the median, with the range. */
 const EDIT_ROUNDS = 3;
 
@@ -116,10 +169,11 @@ export async function runDevBench(scratch: string, upstream: string, root = repo
     // the planner prepares a copy of dist/ in the background after each swap; a person saves
     // seconds apart, so each edit below waits as long before it is made
     const settle = () => new Promise((r) => setTimeout(r, 8000));
-    const json = async (path: string) => (await (await fetch(origin + path)).json()) as Record<string, unknown>;
-
-    // each edit is made EDIT_ROUNDS times, back and forth (`change(round)` makes round's edit)
-    const loop = async (what: string, goal: string, change: (round: number) => void, served: (round: number) => Promise<boolean>) => {
+    // each edit is made EDIT_ROUNDS times, back and forth (`change(round)` makes round's edit); it
+    // is served once every probe the checkout answers holds the round's value
+    const loop = async (what: string, goal: string, change: (round: number) => void, probes: Probe[]) => {
+      const answered = await answeredProbes(origin, probes);
+      const skipped = probes.filter((p) => !answered.includes(p)).map((p) => p.what);
       const seconds: number[] = [];
       let line = '';
       for (let round = 0; round < EDIT_ROUNDS; round++) {
@@ -127,24 +181,25 @@ export async function runDevBench(scratch: string, upstream: string, root = repo
         const from = dev.output().length;
         const t0 = performance.now();
         change(round);
-        seconds.push(await secondsUntil(t0, () => served(round)));
+        seconds.push(await secondsUntil(t0, () => allHold(origin, answered, round)));
         line = (await dev.waitFor(/dev: .*\n/, from))[0].trim();
       }
-      rows.push({ what: `edit → served: ${what}`, figure: `${spread(seconds)}  (last: ${line.replace(/^dev: /, '')})`, goal });
+      const checked = `checked: ${answered.map((p) => p.what).join(', ')}${skipped.length ? `; not served by this checkout: ${skipped.join(', ')}` : ''}`;
+      rows.push({ what: `edit → served: ${what}`, figure: `${spread(seconds)}  (${checked}; last: ${line.replace(/^dev: /, '')})`, goal });
     };
     const baseStat = (round: number) => (round % 2 === 0 ? 36 : 35);
     await loop(
       `one creature base stat (median of ${EDIT_ROUNDS})`,
       '≤ 0.5 s',
       (round) => edit(data, 'pokemon_stats.csv', /^25,1,3[56],0/m, `25,1,${baseStat(round)},0`),
-      async (round) => ((await json('/v2/creature/25')) as { stats: Array<{ base_stat: number }> }).stats[0]?.base_stat === baseStat(round),
+      statProbes(baseStat),
     );
     const moveName = (round: number) => (round % 2 === 0 ? 'body-tackle' : 'tackle');
     await loop(
       `a move renamed (tackle ↔ body-tackle, median of ${EDIT_ROUNDS})`,
       '≤ 1 s',
       (round) => edit(data, 'moves.csv', /^33,(?:tackle|body-tackle),/m, `33,${moveName(round)},`),
-      async (round) => (await json('/v2/move/33')).name === moveName(round),
+      renameProbes(moveName),
     );
 
     await settle();

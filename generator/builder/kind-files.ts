@@ -90,7 +90,10 @@ export const kindFiles: readonly KindFileMaker[] = [
   },
   // the query indexes: the request side's list, filters, q, search and fields
   { make: ({ kind, query }) => [[listPackFile(kind), listPack(kind, query.shape, query.listed)]], reads: linkValues },
-  { make: ({ kind, query }) => [[filterIndexFile(kind), encodeFilterPack(filterIndex(kind, query.shape, query.listed))]] },
+  {
+    make: ({ kind, query }) => [[filterIndexFile(kind), encodeFilterPack(filterIndex(kind, query.shape, query.listed))]],
+    reads: (facts) => [facts.values, facts.ranges],
+  },
   {
     make: ({ kind, query }) => {
       const search = searchIndex(kind, query.listed);
@@ -108,6 +111,7 @@ export const kindFiles: readonly KindFileMaker[] = [
   {
     make: ({ kind, query }) => fieldColumns(kind, query.shape, query.listed).map((c): [string, string] => [fieldColumnFile(kind, c.field, c.lang), c.text]),
     folder: fieldsFolder,
+    reads: (facts) => facts.fields,
   },
   // what the next update reads back for the records it does not make again
   { make: ({ kind, query }) => [keptFactsFile(kind, query.shape, query.all)] },

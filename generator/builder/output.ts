@@ -33,6 +33,9 @@ export class Output {
   /** Called before a path is written, linked or removed. */
   protected claim(_rel: string): void {}
 
+  /** Makes room for a link at `path` (a fresh folder has nothing there). */
+  protected clear(_path: string): void {}
+
   /** Whether `rel` holds `body` already (a fresh folder holds nothing yet). */
   holds(_rel: string, _body: string | Uint8Array): boolean {
     return false;
@@ -88,15 +91,16 @@ export class Output {
       const path = join(this.root, rel);
       this.ensureDir(path);
       this.claim(rel);
+      this.clear(path);
       linkSync(join(this.root, existing), path);
     }
   }
 }
 
 /**
- * A hard-linked copy of the served build: every path is removed before it is written or
- * linked (never written through), and every path written, linked or removed is noted, so the
- * archive knows which of the served build's files to look at again.
+ * A hard-linked copy of the served build: every path is replaced or removed before it is
+ * written or linked (never written through), and every path written, linked or removed is
+ * noted, so the archive knows which of the served build's files to look at again.
  */
 export class CopyOutput extends Output {
   readonly rewritten = new Set<string>();
@@ -109,17 +113,22 @@ export class CopyOutput extends Output {
   }
 
   protected override claim(rel: string): void {
-    rmSync(join(this.root, rel), { force: true });
     this.rewritten.add(rel);
   }
 
+  protected override clear(path: string): void {
+    rmSync(path, { force: true });
+  }
+
   /**
-   * At once, on this thread; the path was just removed (claim), so `wx` never writes through a
-   * link, and a file of the pool renamed over it is linked from nowhere else.
+   * At once, on this thread: a file of the pool renamed over the path (which replaces what was
+   * there, and is linked from nowhere else), or, with none left, the path removed and written
+   * with `wx`, which never writes through a link.
    */
   protected override async store(path: string, body: string | Uint8Array): Promise<void> {
     const pooled = this.pool?.take();
     if (pooled) renameSync(pooled, path);
+    else this.clear(path);
     writeFileSync(path, body, { flag: pooled ? 'w' : 'wx' });
   }
 

@@ -5,8 +5,12 @@
  * the planner so they can be tested alone.
  */
 
-/** Saves come in bursts (an editor writes, renames, touches): wait this long after the last event. */
-export const DEBOUNCE_MS = 100;
+/**
+ * Saves come in bursts (an editor writes, renames, touches; a large table is written in chunks
+ * microseconds apart): wait this long after the last event. A run that read a file still being
+ * written is followed by one more, as any event during a run is.
+ */
+export const DEBOUNCE_MS = 50;
 
 /**
  * Runs `update` once events stop for `debounceMs`. Runs never overlap: an event during a run

@@ -28,13 +28,13 @@ interface KeptFacts {
  */
 const lastKept = new Map<string, { bytes: Buffer; shape: string; facts: ReadonlyMap<number, QueryFacts> }>();
 
-/** The kept-facts file of a kind: its path and body. */
-export function keptFactsFile(kind: string, shape: QueryShape, all: readonly RecordFacts[]): [path: string, body: string] {
+/** The kept-facts file of a kind: its path and bytes (encoded once: kept here, and written). */
+export function keptFactsFile(kind: string, shape: QueryShape, all: readonly RecordFacts[]): [path: string, body: Buffer] {
   // a KeptFacts object's JSON, with each record's facts' text made once (json-text.ts)
   const head = JSON.stringify({ format: FORMAT, kind, shape } satisfies Omit<KeptFacts, 'records'>);
-  const body = `${head.slice(0, -1)},"records":[${all.map((r) => `[${r.id},${jsonText(r.facts)}]`).join(',')}]}`;
-  lastKept.set(kind, { bytes: Buffer.from(body), shape: JSON.stringify(shape), facts: new Map(all.map((r) => [r.id, r.facts])) });
-  return [queryFactsFile(kind), body];
+  const bytes = Buffer.from(`${head.slice(0, -1)},"records":[${all.map((r) => `[${r.id},${jsonText(r.facts)}]`).join(',')}]}`);
+  lastKept.set(kind, { bytes, shape: JSON.stringify(shape), facts: new Map(all.map((r) => [r.id, r.facts])) });
+  return [queryFactsFile(kind), bytes];
 }
 
 /** The facts a served build kept for a kind, by id; a BuildError when they are missing or were made for another declaration. */
