@@ -73,6 +73,36 @@ describe('patched reverse indexes', () => {
       records = [...byId.values()].sort((a, b) => a.id - b.id);
       memo.patch(kind, changes);
       expect(snapshot(memo)).toEqual(snapshot(indexesOf(records)));
+      expect(ownersAreCurrent(memo, records)).toBe(true);
+    }
+  });
+
+  it.each(Array.from({ length: 20 }, (_, i) => [i + 1]))('equal rebuilt ones after edits that keep every key, entries of the new records (seed %i)', (seed) => {
+    const r = random(seed);
+    let records = Array.from({ length: 12 }, (_, i) => makeRecord(i * 2 + 1, r));
+    const memo = indexesOf(records);
+    for (let round = 0; round < 4; round++) {
+      // a name or a level edited: the color and every move stay, so no entry moves
+      const changes = records
+        .filter(() => r(3) === 0)
+        .map((before) => ({ before, after: { ...before, name: `${before.name}!`, moves: before.moves.map((m) => ({ ...m, level: r(50) })) } }));
+      const after = new Map(changes.map((c) => [c.after.id, c.after]));
+      records = records.map((x) => after.get(x.id) ?? x);
+      memo.patch(kind, changes);
+      expect(snapshot(memo)).toEqual(snapshot(indexesOf(records)));
+      expect(ownersAreCurrent(memo, records)).toBe(true);
     }
   });
 });
+
+/** Whether every entry of every index holds one of `records` itself, not an earlier version of it. */
+function ownersAreCurrent(memo: IndexMemo, records: Rec[]): boolean {
+  const current = new Set<unknown>(records);
+  return memo
+    .all()
+    .every(({ index }) =>
+      [...(index as Map<unknown, unknown[]>).values()].every((list) =>
+        list.every((e) => current.has('owner' in (e as object) ? (e as { owner: Rec }).owner : e)),
+      ),
+    );
+}

@@ -39,17 +39,20 @@ export function filterIndex(kind: string, shape: QueryShape, listed: readonly Re
 
 /** Each value held, by id (then name), with the positions of the records holding it. */
 function valueRows(perRecord: ReadonlyArray<ReadonlyArray<[string, number | null]>>): FilterValueRow[] {
-  const byValue = new Map<string, { name: string; id: number | null; positions: number[] }>();
+  // by id, then name: no key string made for each of the hundred thousand values the creatures hold
+  const byValue = new Map<number | null, Map<string, { name: string; id: number | null; positions: number[] }>>();
   perRecord.forEach((held, position) => {
     for (const [name, id] of held) {
-      const key = `${id ?? ''}\0${name}`;
-      let value = byValue.get(key);
-      if (!value) byValue.set(key, (value = { name, id, positions: [] }));
+      let named = byValue.get(id);
+      if (!named) byValue.set(id, (named = new Map<string, { name: string; id: number | null; positions: number[] }>()));
+      let value = named.get(name);
+      if (!value) named.set(name, (value = { name, id, positions: [] }));
       // a record may hold a value twice (two slots of one link); it is one member
       if (value.positions[value.positions.length - 1] !== position) value.positions.push(position);
     }
   });
   return [...byValue.values()]
+    .flatMap((named) => [...named.values()])
     .sort((a, b) => (a.id ?? -1) - (b.id ?? -1) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map((v): FilterValueRow => [v.name, v.id, positionGaps(v.positions)]);
 }

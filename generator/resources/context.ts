@@ -217,6 +217,9 @@ function patchedIndex(
   const ownerOf = (e: IndexEntry): AnyRecord => (child === null ? (e as AnyRecord) : (e as OwnedEntry).owner);
   const keyOf = (e: IndexEntry): unknown => (child === null ? (e as AnyRecord)[field] : (e as OwnedEntry).row[field]);
   const entriesOf = (r: AnyRecord): IndexEntry[] => (child === null ? [r] : (r[child] as Array<Record<string, unknown>>).map((row) => ({ owner: r, row })));
+  if (changes.every((c) => c.before && c.after && sameKeys(entriesOf(c.before).map(keyOf), entriesOf(c.after).map(keyOf)))) {
+    return swappedEntries(index, changes as ReadonlyArray<{ before: AnyRecord; after: AnyRecord }>, entriesOf, keyOf, ownerOf);
+  }
   const next = new Map(index as ReadonlyMap<unknown, IndexEntry[]>);
   const touched = new Set<unknown>();
   for (const c of changes) for (const r of [c.before, c.after]) if (r) for (const e of entriesOf(r)) touched.add(keyOf(e));
@@ -242,6 +245,33 @@ function patchedIndex(
   const ordered = [...next].map(([k, list]) => ({ k, list, at: position(list[0]!) }));
   ordered.sort((x, y) => x.at[0] - y.at[0] || x.at[1] - y.at[1]);
   return new Map(ordered.map(({ k, list }) => [k, list]));
+}
+
+const sameKeys = (a: readonly unknown[], b: readonly unknown[]): boolean => a.length === b.length && a.every((key, i) => key === b[i]);
+
+/**
+ * An index patched for records that changed but kept the keys of their entries, in order (a
+ * creature's stat edited: its hundreds of learnset rows keep their moves): each entry stands where
+ * it stood, and the values keep their order, so the new entries take the old ones' places.
+ */
+function swappedEntries(
+  index: Index,
+  changes: ReadonlyArray<{ before: AnyRecord; after: AnyRecord }>,
+  entriesOf: (r: AnyRecord) => IndexEntry[],
+  keyOf: (e: IndexEntry) => unknown,
+  ownerOf: (e: IndexEntry) => AnyRecord,
+): Index {
+  const next = new Map(index);
+  for (const { before, after } of changes) {
+    const byKey = groupBy(entriesOf(after), keyOf);
+    for (const [key, entries] of byKey) {
+      const list = [...next.get(key)!];
+      let at = 0;
+      for (let i = 0; i < list.length && at < entries.length; i++) if (ownerOf(list[i]!).id === before.id) list[i] = entries[at++]!;
+      next.set(key, list);
+    }
+  }
+  return next;
 }
 
 /** What every view of one build's context shares: the records by id, and the indexes. */
