@@ -56,6 +56,11 @@ export class Renames {
     }
   }
 
+  /** The most a file's bytes can grow by relinking: each link's text replaced by one longer by this factor at most. */
+  get growth(): number {
+    return Math.max(1, ...this.all.map(({ before, after }) => after.length / before.length));
+  }
+
   /** The pieces `served` is made of with every link to a renamed record written with its new name, in order. */
   pieces(served: Buffer): Buffer[] {
     const hits: Array<[at: number, rename: Rename]> = [];
@@ -113,7 +118,7 @@ export class Renames {
 }
 
 /**
- * The two buffers relinking reads the served files into and writes the relinked ones into, kept
+ * The two buffers relinking reads each served file into and writes the relinked ones into, kept
  * from one update to the next (and so good for one update only). A buffer of tens of megabytes
  * allocated anew counts as that much more memory outside V8's heap, and V8 answers with a full
  * collection of the planner's heap: hundreds of milliseconds, more than the relinking itself.
@@ -175,21 +180,22 @@ export function relinkDocuments(
   splicedFiles(servedDir, files, renames, buffers).forEach((bytes, i) => assign[i]!(bytes));
 }
 
-/** The served files at `rels`, each with its links to renamed records relinked: read into one of `buffers`, written into the other. */
+/**
+ * The served files at `rels`, each with its links to renamed records relinked: each file read into
+ * the first of `buffers`, and written, relinked, into the second, sized for the most its bytes can
+ * grow. A page of a buffer is paid for when it is first written (microseconds on these machines), so the
+ * pages beyond what is written cost nothing, and a file read into the same pages costs no more.
+ */
 function splicedFiles(servedDir: string, rels: readonly string[], renames: Renames, buffers: SpliceBuffers): Buffer[] {
   const sizes = rels.map((rel) => {
     const size = statSync(join(servedDir, rel), { throwIfNoEntry: false })?.size;
     if (size === undefined) throw new BuildError([`${servedDir} has no ${rel} to relink; run a full build (npm run build -- --force)`]);
     return size;
   });
-  const read = buffers.room(
-    0,
-    sizes.reduce((sum, size) => sum + size, 0),
-  );
-  const pieces: Buffer[][] = [];
+  const written = buffers.room(1, Math.ceil(sizes.reduce((sum, size) => sum + size, 0) * renames.growth));
   let offset = 0;
-  rels.forEach((rel, i) => {
-    const file = read.subarray(offset, (offset += sizes[i]!));
+  return rels.map((rel, i) => {
+    const file = buffers.room(0, sizes[i]!).subarray(0, sizes[i]);
     const fd = openSync(join(servedDir, rel), 'r');
     try {
       for (let done = 0; done < file.length;) {
@@ -200,16 +206,8 @@ function splicedFiles(servedDir: string, rels: readonly string[], renames: Renam
     } finally {
       closeSync(fd);
     }
-    pieces.push(renames.pieces(file));
-  });
-  const written = buffers.room(
-    1,
-    pieces.reduce((sum, parts) => sum + parts.reduce((n, part) => n + part.length, 0), 0),
-  );
-  offset = 0;
-  return pieces.map((parts) => {
     const start = offset;
-    for (const part of parts) offset += part.copy(written, offset);
+    for (const part of renames.pieces(file)) offset += part.copy(written, offset);
     return written.subarray(start, offset);
   });
 }
