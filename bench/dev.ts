@@ -107,19 +107,18 @@ async function allHold(origin: string, probes: Probe[], round: number): Promise<
 const results = (body: Json): Named[] => (body.results as Named[] | undefined) ?? [];
 
 /** A base stat edit reaches the item, the range filter over that stat, and the creature as of a game. */
-const statProbes = (value: (round: number) => number): Probe[] => [
-  {
-    what: 'the hp range',
-    path: (round) => `/v2/creature/?hp=${value(round)}..${value(round)}&limit=2000`,
-    holds: (body) => results(body).some((r) => r.name === 'pikachu'),
-  },
-  { what: 'the item', path: () => '/v2/creature/25', holds: (body, round) => (body.stats as Array<{ base_stat: number }>)[0]?.base_stat === value(round) },
-  {
-    what: 'the item as of X & Y',
-    path: () => '/v2/as-of/x-y/creature/25',
-    holds: (body, round) => (body.stats as Array<{ base_stat: number }>)[0]?.base_stat === value(round),
-  },
-];
+const statProbes = (value: (round: number) => number): Probe[] => {
+  const firstStat = (body: Json, round: number) => (body.stats as Array<{ base_stat: number }>)[0]?.base_stat === value(round);
+  return [
+    {
+      what: 'the hp range',
+      path: (round) => `/v2/creature/?hp=${value(round)}..${value(round)}&limit=2000`,
+      holds: (body) => results(body).some((r) => r.name === 'pikachu'),
+    },
+    { what: 'the item', path: () => '/v2/creature/25', holds: firstStat },
+    { what: 'the item as of X & Y', path: () => '/v2/as-of/x-y/creature/25', holds: firstStat },
+  ];
+};
 
 /** A move renamed reaches its item, a creature that learns it, the move filter, the search, and the move as of a game. */
 const renameProbes = (name: (round: number) => string): Probe[] => [

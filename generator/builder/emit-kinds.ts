@@ -174,10 +174,9 @@ export function emitRecord(
  * coverage and as-of code reads the item through `forFacts`, as the query facts do.
  */
 export function itemFacts(em: KindEmitter, record: AnyRecord, doc: Doc, ctx: BuildContext) {
-  const facts = em.query.facts(record, doc, ctx);
   const watched = ctx.forFacts(doc);
   return {
-    facts,
+    facts: em.query.facts(record, doc, ctx, watched),
     coverage: coverageFacts(em.kind, watched.doc),
     asOf: { facts: asOfFacts(em.kind, watched.doc), document: asOfDocument(em.kind, watched.doc, watched.ctx) },
   };

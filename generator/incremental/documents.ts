@@ -81,8 +81,7 @@ export function makeDocuments(
       const docs = emitRecord(em, ctx, record, {
         parts,
         contextFor: (part) => {
-          result.count++;
-          result.byPart[`${kind} ${part}`] = (result.byPart[`${kind} ${part}`] ?? 0) + 1;
+          countMade(result, `${kind} ${part}`);
           return ctx.forDocument(ledger.start({ kind, id, part }).onRead);
         },
       });
@@ -98,6 +97,12 @@ export function makeDocuments(
   }
   for (const ids of result.gone.values()) result.count += ids.length;
   return result;
+}
+
+/** One more document made, counted under `what` (`creature item`). */
+export function countMade(documents: MadeDocuments, what: string): void {
+  documents.count++;
+  documents.byPart[what] = (documents.byPart[what] ?? 0) + 1;
 }
 
 /** The dirty documents by kind, then record id (in order), as the set of parts to make. */

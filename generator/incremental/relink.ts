@@ -20,15 +20,11 @@ import type { FactValue, QueryFacts } from '../indexes/query-facts.ts';
 import type { KindName } from '../model/kinds.ts';
 import { resourceUrl } from '../resources/context.ts';
 import type { DocumentId } from './ledger.ts';
-import type { MadeDocuments } from './documents.ts';
+import { countMade, type MadeDocuments } from './documents.ts';
 import type { RecordChange } from './record-changes.ts';
 
-/** A record whose name changed, and the text of its link before and after, as JSON.stringify writes a link. */
+/** The text of a renamed record's link before and after, as JSON.stringify writes a link. */
 interface Rename {
-  kind: KindName;
-  id: number;
-  url: string;
-  to: string;
   before: Buffer;
   after: Buffer;
 }
@@ -47,7 +43,7 @@ export class Renames {
         if (!before || !after || before.name === after.name || before.name === null || after.name === null) continue;
         const url = resourceUrl(baseUrl, kind, id);
         const linkText = (name: string) => Buffer.from(JSON.stringify({ name, url }));
-        this.all.push({ kind, id, url, to: after.name, before: linkText(before.name), after: linkText(after.name) });
+        this.all.push({ before: linkText(before.name), after: linkText(after.name) });
         let names = this.byKind.get(kind);
         if (!names) this.byKind.set(kind, (names = new Map<number, string>()));
         names.set(id, after.name);
@@ -148,36 +144,35 @@ export function relinkDocuments(
 ): void {
   /** each kind's kept facts, read once */
   const kept = new Map<KindName, ReadonlyMap<number, QueryFacts>>();
-  const files: string[] = [];
-  const assign: Array<(bytes: Buffer) => void> = [];
-  const served = (rel: string, to: (bytes: Buffer) => void) => {
-    files.push(rel);
-    assign.push(to);
-  };
+  /** each served file to relink, and where its relinked bytes go */
+  const files: Array<{ rel: string; to: (bytes: Buffer) => void }> = [];
   for (const { kind, id, part } of relink) {
     const em = emitters.get(kind);
     if (!em) continue;
     let made = documents.made.get(kind);
     if (!made) documents.made.set(kind, (made = new Map<number, RecordDocuments>()));
-    let docs = made.get(id);
-    if (!docs) made.set(id, (docs = emptyDocuments()));
-    documents.count++;
-    documents.byPart[`${kind} ${part} (relinked)`] = (documents.byPart[`${kind} ${part} (relinked)`] ?? 0) + 1;
-    const record = docs;
+    const docs = made.get(id) ?? emptyDocuments();
+    made.set(id, docs);
+    countMade(documents, `${kind} ${part} (relinked)`);
     if (part === ITEM_PART) {
-      served(itemFile(kind, id), (bytes) => (record.item = bytes));
+      files.push({ rel: itemFile(kind, id), to: (bytes) => (docs.item = bytes) });
       let keptOfKind = kept.get(kind);
       if (!keptOfKind) kept.set(kind, (keptOfKind = readKeptFacts(servedDir, kind, em.query.shape)));
       const facts = keptOfKind.get(id);
       if (!facts) throw new BuildError([`${servedDir} kept no query facts of ${kind} ${id}; run a full build (npm run build -- --force)`]);
       docs.facts = renames.facts(facts, em.query.shape);
       // a move's as-of document is made with its item; a creature's in its own part
-      if (hasAsOfDocument(kind) && !hasAsOfPart(kind)) served(asOfDocumentFile(kind, id), (bytes) => (record.asOfDocument = bytes));
+      if (hasAsOfDocument(kind) && !hasAsOfPart(kind)) files.push({ rel: asOfDocumentFile(kind, id), to: (bytes) => (docs.asOfDocument = bytes) });
     } else if (part === AS_OF_PART) {
-      if (hasAsOfDocument(kind)) served(asOfDocumentFile(kind, id), (bytes) => (record.asOfDocument = bytes));
-    } else served(subresourceFile(kind, id, part), (bytes) => record.subs.push({ sub: part, body: bytes }));
+      if (hasAsOfDocument(kind)) files.push({ rel: asOfDocumentFile(kind, id), to: (bytes) => (docs.asOfDocument = bytes) });
+    } else files.push({ rel: subresourceFile(kind, id, part), to: (bytes) => docs.subs.push({ sub: part, body: bytes }) });
   }
-  splicedFiles(servedDir, files, renames, buffers).forEach((bytes, i) => assign[i]!(bytes));
+  splicedFiles(
+    servedDir,
+    files.map((f) => f.rel),
+    renames,
+    buffers,
+  ).forEach((bytes, i) => files[i]!.to(bytes));
 }
 
 /**

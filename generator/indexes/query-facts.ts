@@ -92,10 +92,12 @@ export class KindQuery {
     this.fieldKeys = decl.fields.map((path) => path.split('.'));
   }
 
-  /** The record's facts, or why they cannot be made. */
-  facts(record: { id: number }, item: unknown, ctx: BuildContext): QueryFacts | FactsProblem {
+  /**
+   * The record's facts, or why they cannot be made. `watched`: the item's view for facts code
+   * (`ctx.forFacts`), when the caller has made it already for the item's other facts.
+   */
+  facts(record: { id: number }, item: unknown, ctx: BuildContext, watched = ctx.forFacts(item)): QueryFacts | FactsProblem {
     // the declaration's code may read a link's name for more than the link; a value's link and the fields are copied as they are
-    const watched = ctx.forFacts(item);
     const source = { item: watched.doc, record, ctx: watched.ctx } as FactSource<KindName, unknown>;
     const where = `${this.kind} ${record.id}`;
     try {

@@ -37,14 +37,17 @@ export function filterIndex(kind: string, shape: QueryShape, listed: readonly Re
   return { format: 'filter-index/1', kind, count: listed.length, values, ranges };
 }
 
+/** A value some record holds, with the positions of the records holding it. */
+type HeldValue = { name: string; id: number | null; positions: number[] };
+
 /** Each value held, by id (then name), with the positions of the records holding it. */
 function valueRows(perRecord: ReadonlyArray<ReadonlyArray<[string, number | null]>>): FilterValueRow[] {
   // by id, then name: no key string made for each of the hundred thousand values the creatures hold
-  const byValue = new Map<number | null, Map<string, { name: string; id: number | null; positions: number[] }>>();
+  const byValue = new Map<number | null, Map<string, HeldValue>>();
   perRecord.forEach((held, position) => {
     for (const [name, id] of held) {
       let named = byValue.get(id);
-      if (!named) byValue.set(id, (named = new Map<string, { name: string; id: number | null; positions: number[] }>()));
+      if (!named) byValue.set(id, (named = new Map<string, HeldValue>()));
       let value = named.get(name);
       if (!value) named.set(name, (value = { name, id, positions: [] }));
       // a record may hold a value twice (two slots of one link); it is one member
