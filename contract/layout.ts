@@ -136,6 +136,8 @@ export interface Routes {
   subresources: Record<string, string[]>;
   /** kinds addressed by id only */
   idOnly: string[];
+  /** kinds of this API's own, not the upstream's (the entry): not in the root index nor in `/v2/search/`; absent in older builds */
+  own?: string[];
   /**
    * What each kind's collection can be asked besides limit and offset: its value
    * filters, range filters and the fields its list entries may carry, in declared order.

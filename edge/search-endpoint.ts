@@ -21,7 +21,8 @@ export const SEARCH_PATH = 'search';
 /** The search's parameters (parameter-table.ts `SEARCH_TABLE`), each parsed once, then the ranked page. */
 export async function search(build: BuildFiles, params: URLSearchParams): Promise<Answer> {
   const routes = await build.routes();
-  const scope = { build, kind: SEARCH_PATH, shape: NO_QUERIES, idOnly: false, below: [], kinds: routes?.kinds ?? [] };
+  const searched = (routes?.kinds ?? []).filter((kind) => !routes?.own?.includes(kind));
+  const scope = { build, kind: SEARCH_PATH, shape: NO_QUERIES, idOnly: false, below: [], kinds: searched };
   const parsed = await readParams(SEARCH_TABLE, params, scope);
   // a build without a routing table answers 404, after a missing or empty `q` (read before it)
   if (!routes) return parsed.ok || parsed.error.parameter !== 'q' ? notFound() : badParameter(parsed.error);

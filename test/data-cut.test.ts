@@ -96,7 +96,8 @@ describe("the team's cut", () => {
 
   it('every kind of the API has at least one item, and far fewer than the whole', () => {
     const kinds = readdirSync(join(dist, 'v2/_lists')).map((f) => f.replace(/\.json$/, ''));
-    expect(kinds).toHaveLength(49);
+    // the upstream's 49 and the entry, this API's own
+    expect(kinds).toHaveLength(50);
     for (const kind of kinds) expect(list(kind).count, kind).toBeGreaterThan(0);
     expect(list('creature').count).toBeLessThan(100);
   });

@@ -105,7 +105,7 @@ describe('npm run dev', () => {
     // the downloads are made again after the answers are served: then the creature's bulk file holds the new stat
     await until(
       'the downloads made again',
-      () => said.some((m) => /^dev: downloads made again \(creature, the archive\) after [\d.]+ s$/.test(m)),
+      () => said.some((m) => /^dev: downloads made again \(creature, entry, the archive\) after [\d.]+ s$/.test(m)),
       (done) => done,
     );
     expect(creatureInBulk(25)?.stats[0]?.base_stat).toBe(41);

@@ -1,14 +1,14 @@
 /**
  * Filters, `q` and search, checked against an oracle computed here from
  * the built item documents themselves, not from the indexes or the declarations that made them:
- * - every value of every filter of `creature`, `creature-species` and `move` (and of `ability`
+ * - every value of every filter of `creature`, `creature-species`, `move` and `entry` (and of `ability`
  *   and `item`), every distinct value of each range as `v..v`, and seeded random pairs, answer
  *   exactly the items the documents say, in list order;
  * The thousands of queries go to the request module in-process (the preview's reader over the
  * same dist/, without sockets, to keep CI short); a few go over HTTP to the running preview.
  * - every translated name of every species finds it through `q`;
  * - English names with one typo find the intended entry in the top three of `/v2/search/`;
- * - every sort key of `creature`, `creature-species` and `move` both ways, every
+ * - every sort key of `creature`, `creature-species`, `move` and `entry` both ways, every
  *   facet and summary of those kinds over the whole list and seeded filtered sets, all-of
  *   repeats, and each of the upstream's GraphQL example questions this API answers in one GET.
  */
@@ -22,6 +22,8 @@ import { diskReader } from '../generator/preview/disk-reader.ts';
 import { seeded } from './support/seeded.ts';
 import { facetOf, orderedBy, summaryOf } from './support/query-rules.ts';
 import type { FullList } from '../contract/pagination.ts';
+import { QUERY_LIMITS } from '../contract/query/parse.ts';
+import { expectedEntry, expectedEvolution } from './support/entry-oracle.ts';
 
 const previewUrl = inject('previewUrl');
 const distDir = inject('distDir');
@@ -63,6 +65,21 @@ const throughSpecies =
   (values: Values): Values =>
   (item, docs) =>
     values(speciesOf(item, docs), docs);
+/** An entry's creature: the document of the same id. */
+const creatureOf = (item: Doc, docs: Docs) => docs.get('creature', item.id as number);
+const entrySpecies = (item: Doc, docs: Docs) => speciesOf(creatureOf(item, docs), docs);
+const throughCreature =
+  (values: Values): Values =>
+  (item, docs) =>
+    values(creatureOf(item, docs), docs);
+const throughEntrySpecies =
+  (values: Values): Values =>
+  (item, docs) =>
+    values(entrySpecies(item, docs), docs);
+const throughCreatureNumber =
+  (of: NumberOf): NumberOf =>
+  (item, docs) =>
+    of(creatureOf(item, docs), docs);
 /** A list of links (`egg_groups`, `attributes`): their names. */
 const many =
   (field: string): Values =>
@@ -114,6 +131,40 @@ const ORACLE: Record<string, { values: Record<string, Values>; ranges: Record<st
       ...Object.fromEntries(['hp', 'attack', 'defense', 'special-attack', 'special-defense', 'speed'].map((s) => [s, stat(s)])),
       base_stat_total: statTotal,
       ...fieldsOf('base_experience', 'height', 'weight'),
+    },
+  },
+  // read off the creature's, species' and chain's documents, as the entry's oracle does
+  entry: {
+    values: {
+      type: throughCreature((item) => refs(item.types, 'type')),
+      ability: throughCreature((item) => refs(item.abilities, 'ability')),
+      move: throughCreature((item) => refs(item.moves, 'move')),
+      species: throughCreature(one('species')),
+      is_default: throughCreature(flag('is_default')),
+      generation: throughEntrySpecies(one('generation')),
+      color: throughEntrySpecies(one('color')),
+      shape: throughEntrySpecies(one('shape')),
+      habitat: throughEntrySpecies(one('habitat')),
+      egg_group: throughEntrySpecies(many('egg_groups')),
+      growth_rate: throughEntrySpecies(one('growth_rate')),
+      is_legendary: throughEntrySpecies(flag('is_legendary')),
+      is_mythical: throughEntrySpecies(flag('is_mythical')),
+      is_baby: throughEntrySpecies(flag('is_baby')),
+      evolution_trigger: (item, docs) =>
+        distinct((expectedEvolution(docs, entrySpecies(item, docs)).from?.evolution_details ?? []).map((d) => ref((d as Doc).trigger)!)),
+    },
+    ranges: {
+      ...Object.fromEntries(['hp', 'attack', 'defense', 'special-attack', 'special-defense', 'speed'].map((s) => [s, throughCreatureNumber(stat(s))])),
+      // every creature has stats: the entry's total is never missing
+      base_stat_total: (item, docs) => expectedEntry(docs, item.id as number).base_stat_total as number,
+      ...Object.fromEntries(['base_experience', 'height', 'weight'].map((n) => [n, throughCreatureNumber(field(n))])),
+      ...Object.fromEntries(
+        ['base_happiness', 'capture_rate', 'gender_rate', 'hatch_counter', 'order'].map((n) => [
+          n,
+          (item: Doc, docs: Docs) => field(n)(entrySpecies(item, docs), docs),
+        ]),
+      ),
+      stage: (item, docs) => expectedEvolution(docs, entrySpecies(item, docs)).stage,
     },
   },
   'creature-species': {
@@ -365,7 +416,7 @@ const itemId = (kind: string, name: string): number => (JSON.parse(readFileSync(
 /** What `summary` should say of one range over these positions. */
 const expectedSummary = (facts: Facts, range: string, positions: number[]) => summaryOf(positions.map((p) => facts.numbers.get(range)![p]!));
 
-describe.each(['creature', 'creature-species', 'move'])('%s sort, facets and summaries against the documents', (kind) => {
+describe.each(['creature', 'creature-species', 'move', 'entry'])('%s sort, facets and summaries against the documents', (kind) => {
   let facts: Facts;
   let all: number[];
   beforeAll(() => {
@@ -426,9 +477,12 @@ describe.each(['creature', 'creature-species', 'move'])('%s sort, facets and sum
           Object.fromEntries(asked.map((f) => [f, expectedFacet(kind, facts, f, positions)])),
         );
       }
-      if (ranges.length === 0) continue;
-      const { body } = await getJson(`${kind}/?limit=1&summary=${ranges.join(',')}${narrowing}`);
-      expect(body.summary, `${kind} summary${narrowing}`).toEqual(Object.fromEntries(ranges.map((r) => [r, expectedSummary(facts, r, positions)])));
+      // as many ranges as a query may summarize at once
+      for (let i = 0; i < ranges.length; i += QUERY_LIMITS.summaries) {
+        const asked = ranges.slice(i, i + QUERY_LIMITS.summaries);
+        const { body } = await getJson(`${kind}/?limit=1&summary=${asked.join(',')}${narrowing}`);
+        expect(body.summary, `${kind} summary${narrowing}`).toEqual(Object.fromEntries(asked.map((r) => [r, expectedSummary(facts, r, positions)])));
+      }
     }
   });
 

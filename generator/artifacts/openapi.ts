@@ -27,6 +27,7 @@ import * as coverage from '../../schemas/output/coverage.ts';
 import { CoverageMap } from '../../schemas/output/coverage.ts';
 import * as creatures from '../../schemas/output/creatures.ts';
 import * as encounters from '../../schemas/output/encounters.ts';
+import * as entry from '../../schemas/output/entry.ts';
 import * as evolution from '../../schemas/output/evolution.ts';
 import * as items from '../../schemas/output/items.ts';
 import * as moves from '../../schemas/output/moves.ts';
@@ -74,6 +75,7 @@ export const outputSchemaModules: Readonly<Record<string, Readonly<Record<string
   contests,
   creatures,
   encounters,
+  entry,
   evolution,
   items,
   moves,
@@ -135,16 +137,19 @@ export const MetaSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+/** The upstream's kinds: those the root lists and the search finds (not this API's own, `Routes.own`). */
+const upstreamKinds = (routes: Pick<Routes, 'kinds' | 'own'>) => routes.kinds.filter((kind) => !routes.own?.includes(kind));
+
 // the schema and the interface the build writes must describe the same object: a field added to
 // one and not the other fails the type check here
 const metaMatches: [Static<typeof MetaSchema>, Meta] extends [Meta, Static<typeof MetaSchema>] ? true : never = true;
 void metaMatches;
 
-/** `GET {base}/`: every collection's URL by name (as upstream, `meta` included). */
+/** `GET {base}/`: every collection of the upstream's kinds, by name (as upstream, `meta` included). */
 export const rootIndexSchema = (routes: Routes) =>
   Type.Object(
     Object.fromEntries(
-      [...routes.kinds, 'meta'].sort().map((k) => [
+      [...upstreamKinds(routes), 'meta'].sort().map((k) => [
         k,
         Type.String({
           format: 'uri',
@@ -976,7 +981,7 @@ function tags(kinds: readonly string[]): JsonValue[] {
 /** The OpenAPI 3.1 document: every path the service answers, over the contract's components. */
 export function openApiDocument(input: OpenApiInput): JsonSchema {
   const { baseUrl, version, routes, contract } = input;
-  const paths: Record<string, JsonValue> = { ...META_PATHS, ...searchPaths(routes.kinds) };
+  const paths: Record<string, JsonValue> = { ...META_PATHS, ...searchPaths(upstreamKinds(routes)) };
   for (const kind of [...routes.kinds].sort()) Object.assign(paths, kindPaths(kind, input));
   Object.assign(paths, asOfPaths(input));
   return {

@@ -60,6 +60,8 @@ export interface KindEmitter {
   /** the subresources' path segments */
   subs: string[];
   listed: ((row: unknown) => boolean) | undefined;
+  /** the other names that address a record (KindSpec.aliases) */
+  aliases: ((record: unknown) => readonly string[]) | undefined;
   idOnly: boolean;
   /** what its collection can be asked, and how a record's facts are read off its item */
   query: KindQuery;
@@ -93,6 +95,7 @@ export function kindEmitter(resource: AnyResource): KindEmitter {
     documents: [{ part: ITEM_PART, emit: emitItem, check: validatorFor(resource.schema) }, ...asOfPart, ...subs],
     subs: subs.map((s) => s.part),
     listed: spec?.listed as ((row: unknown) => boolean) | undefined,
+    aliases: spec && 'aliases' in spec ? (spec.aliases as (record: unknown) => readonly string[]) : undefined,
     idOnly: spec?.name === null,
     query: kindQuery(resource),
   };
@@ -182,10 +185,14 @@ export function itemFacts(em: KindEmitter, record: AnyRecord, doc: Doc, ctx: Bui
   };
 }
 
-/** Which id each name addresses: the lowest id that has it (see the kind's duplicateNames). */
-export function nameOwners(records: readonly AnyRecord[]): Map<string, number> {
+/**
+ * Which id each name addresses: the lowest id that has it (see the kind's duplicateNames); then
+ * each alias no name took, the lowest id that has it.
+ */
+export function nameOwners(records: readonly AnyRecord[], aliases?: (record: unknown) => readonly string[]): Map<string, number> {
   const owners = new Map<string, number>();
   for (const r of records) if (r.name !== null && !owners.has(r.name)) owners.set(r.name, r.id);
+  if (aliases) for (const r of records) for (const alias of aliases(r)) if (!owners.has(alias)) owners.set(alias, r.id);
   return owners;
 }
 

@@ -239,8 +239,8 @@ export class KindWriter {
 
   /** `{kind}/{name}.json` (and each subresource's) is a hard link to the file of the lowest id with that name. */
   private linkNames(): void {
-    const before = nameOwners(this.served?.records ?? []);
-    const after = nameOwners(this.records);
+    const before = nameOwners(this.served?.records ?? [], this.em.aliases);
+    const after = nameOwners(this.records, this.em.aliases);
     for (const name of new Set([...before.keys(), ...after.keys()])) {
       const was = before.get(name);
       const now = after.get(name);

@@ -7,6 +7,7 @@ import type { AnyResource } from '../resources/define.ts';
 import type { KindResult } from './build-index.ts';
 import { changeUrl } from './change-reports.ts';
 import { kindQuery } from '../indexes/query-facts.ts';
+import { ownKinds } from '../model/kinds.ts';
 
 /** What meta says besides the counts. */
 export interface About {
@@ -24,6 +25,7 @@ export function routesOf(built: readonly KindResult[], resources: readonly AnyRe
     kinds,
     subresources: Object.fromEntries(built.filter((k) => k.subresources.length).map((k) => [k.kind, k.subresources])),
     idOnly: built.filter((k) => k.idOnly).map((k) => k.kind),
+    own: kinds.filter((kind) => ownKinds.has(kind)),
     // each kind's query declaration, in the kinds' order
     queries: Object.fromEntries(
       kinds.flatMap((kind) => {

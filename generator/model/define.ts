@@ -63,6 +63,18 @@ export interface KindSpec<T extends TableKey = TableKey, C extends Children = Ch
   duplicateNames?: 'error' | 'lowest-id-wins';
   /** Whether an item appears in the collection list (all do, unless said otherwise). */
   listed?: Bivariant<(row: Row<T>) => boolean>;
+  /**
+   * Other names that address an item, after every item's own name (`giratina`, a species'
+   * name, for the entry of its default variety `giratina-altered`); an alias another item
+   * already has as its name, or an earlier item as an alias, addresses that one. Typed by the
+   * kind where it is declared (its record's type is made from this spec).
+   */
+  aliases?: (record: never) => readonly string[];
+  /**
+   * `false` for a kind of this API's own, made of the upstream's tables but not one of its kinds
+   * (the entry): the root index, which lists the upstream's kinds, and `/v2/search/` leave it out.
+   */
+  upstream?: false;
 }
 
 /** Lets a spec of one table stand where a spec of any table is expected (method parameters are bivariant). */

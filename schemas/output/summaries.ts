@@ -19,6 +19,8 @@ export const RESOURCE_SUMMARIES: Readonly<Record<string, string>> = {
   'creature-species': 'A species: what the varieties of one creature share (names, Pokédex text, breeding, evolution chain), and the list of those varieties.',
   currency: 'A currency that item prices are given in.',
   'egg-group': 'A breeding group: species in a common group can breed.',
+  entry:
+    'One creature with its species, its forms and its place in its evolution chain, in one answer; addressed by the creature’s id or name, its species’ name (its default variety) or a form’s name. This API’s own: the upstream has no such resource.',
   'encounter-condition': 'Something that changes which creatures appear (time of day, season, a swarm, radio station, ...).',
   'encounter-condition-value': 'One value of an encounter condition (`time-night`, `swarm-yes`, ...).',
   'encounter-method': 'A way to meet wild creatures (walking in grass, fishing, surfing, ...).',

@@ -1,4 +1,4 @@
-import { child, defineKind } from '../define.ts';
+import { child, defineKind, productWordReplaced } from '../define.ts';
 
 export const creature = defineKind({
   kind: 'creature',
@@ -30,4 +30,21 @@ export const creatureForm = defineKind({
   },
 });
 
-export const kinds = [creature, creatureForm] as const;
+/**
+ * One answer per creature, with its species, forms and place in its evolution chain: the
+ * creature's rows, with the species' and forms' names it is also addressed by.
+ */
+export const entry = defineKind({
+  kind: 'entry',
+  table: 'pokemon',
+  upstream: false,
+  children: {
+    species: child('pokemon_species', 'id', { on: 'species_id' }),
+    forms: child('pokemon_forms', 'creature_id'),
+  },
+  // a species' name means its default variety; a form's, the creature in it
+  aliases: (c: { is_default: boolean; species: ReadonlyArray<{ identifier: string }>; forms: ReadonlyArray<{ identifier: string }> }) =>
+    [...(c.is_default ? c.species : []), ...c.forms].map((row) => productWordReplaced(row.identifier)),
+});
+
+export const kinds = [creature, creatureForm, entry] as const;

@@ -50,6 +50,9 @@ export const formFullNames = (ctx: BuildContext, form: FormRecord) =>
     form.names.map((n) => ({ local_language_id: n.local_language_id, name: n.creature_name })),
   );
 
+/** The form's own part of its name (`b` of `unown-b`); empty when it has none. */
+export const formName = (form: FormRecord) => productWordReplaced(form.form_identifier ?? '');
+
 export const creatureForm = defineResource({
   kind: 'creature-form',
   schema: CreatureForm,
@@ -61,7 +64,7 @@ export const creatureForm = defineResource({
     is_default: form.is_default,
     is_battle_only: form.is_battle_only,
     is_mega: form.is_mega,
-    form_name: productWordReplaced(form.form_identifier ?? ''),
+    form_name: formName(form),
     creature: ctx.ref('creature', form.creature_id),
     sprites: formSprites(form, ctx),
     version_group: ctx.ref('version-group', form.introduced_in_version_group_id),

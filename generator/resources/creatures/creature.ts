@@ -2,7 +2,7 @@ import { Creature } from '../../../schemas/output/creatures.ts';
 import type { BuildContext } from '../context.ts';
 import { heldItemVersionDetails, names, versionGameIndices } from '../shapes.ts';
 import type { Static } from '@sinclair/typebox';
-import type { RecordOf } from '../../model/kinds.ts';
+import type { KindName, RecordOf } from '../../model/kinds.ts';
 import { defineResource } from '../define.ts';
 import { creatureEncounters } from '../world/creature-encounters.ts';
 import { groupInOrder, runsOf, sortedBy } from '../../lists.ts';
@@ -52,20 +52,30 @@ function heldItems(ctx: BuildContext, creature: CreatureRecord) {
   }));
 }
 
+/** The abilities it may have now, by slot. */
+export const creatureAbilities = (ctx: BuildContext, c: CreatureRecord) =>
+  c.abilities.map((a) => ({ ability: ctx.ref('ability', a.ability_id), is_hidden: a.is_hidden, slot: a.slot }));
+export const creatureStats = (ctx: BuildContext, c: CreatureRecord) => c.stats.map((s) => statValue(ctx, s));
+export const creatureTypes = (ctx: BuildContext, c: CreatureRecord) => c.types.map((t) => typeSlot(ctx, t));
+
 /** The upstream's cries are named by creature id; a missing file is null. */
-const cries = (ctx: BuildContext, creature: CreatureRecord) => ({
+export const cries = (ctx: BuildContext, creature: CreatureRecord) => ({
   latest: ctx.cry(`cries/pokemon/latest/${creature.id}.ogg`),
   legacy: ctx.cry(`cries/pokemon/legacy/${creature.id}.ogg`),
 });
 
 type CreatureItem = Static<typeof Creature>;
-type CreatureFacts = FactSource<'creature', CreatureItem>;
+/** What the facts code of a creature's documents (its item, its entry) reads beside the item: the creature's row and the context. */
+type OfCreature = Pick<FactSource<'creature' | 'entry', unknown>, 'ctx'> & { record: { id: number; species_id: number } };
 
 /** The creature's species, read with the item's context: an edit of the species makes the creature's item and facts again. */
-const speciesOf = ({ record, ctx }: CreatureFacts) => ctx.get('creature-species', record.species_id);
+export const speciesOf = ({ record, ctx }: OfCreature) => ctx.get('creature-species', record.species_id);
 
 /** The base stats, each a range by the stat's name. */
 const BASE_STATS = ['hp', 'attack', 'defense', 'special-attack', 'special-defense', 'speed'];
+/** A range per base stat, of an item that has the creature's `stats` (the creature's, its entry's). */
+export const statRanges = <K extends KindName, I extends Pick<CreatureItem, 'stats'>>(q: QueryShapes<K, I>) =>
+  BASE_STATS.map((stat) => q.range(stat, `base ${stat}`, (c) => c.stats.find((s) => s.stat.name === stat)?.base_stat ?? null));
 
 /**
  * Besides its own name, a creature is found by its species' translated names and its forms'
@@ -73,7 +83,7 @@ const BASE_STATS = ['hp', 'attack', 'defense', 'special-attack', 'special-defens
  * its English name (`unown-b`, `Unown B`). So are a form's `form_names` (`Sun Pattern`, `B`),
  * which name the variant rather than the creature.
  */
-function creatureNames(source: CreatureFacts): TranslatedName[] {
+export function creatureNames(source: OfCreature): TranslatedName[] {
   const { record, ctx } = source;
   const forms = ctx.groupBy('creature-form', 'creature_id').get(record.id) ?? [];
   return [...asTranslated(names(ctx, speciesOf(source).names)), ...forms.flatMap((form) => asTranslated(formFullNames(ctx, form)))];
@@ -96,7 +106,7 @@ const query = (q: QueryShapes<'creature', CreatureItem>): QueryDecl<'creature', 
     q.yesNo('is_baby', (_, s) => speciesOf(s).is_baby),
   ],
   ranges: [
-    ...BASE_STATS.map((stat) => q.range(stat, `base ${stat}`, (c: CreatureItem) => c.stats.find((s) => s.stat.name === stat)?.base_stat ?? null)),
+    ...statRanges(q),
     // derived, as the upstream's examples rank creatures by it; none for a creature without stats
     q.range('base_stat_total', 'base stat total (the sum of its base stats)', (c) =>
       c.stats.length === 0 ? null : c.stats.reduce((sum, s) => sum + s.base_stat, 0),
@@ -135,7 +145,7 @@ export const creature = defineResource({
     is_default: c.is_default,
     // the upstream stores a missing order as -1
     order: c.order ?? -1,
-    abilities: c.abilities.map((a) => ({ ability: ctx.ref('ability', a.ability_id), is_hidden: a.is_hidden, slot: a.slot })),
+    abilities: creatureAbilities(ctx, c),
     past_abilities: runsOf(c.past_abilities, (a) => a.generation_id).map(([generationId, rows]) => ({
       abilities: rows.map((a) => ({ ability: ctx.refOrNull('ability', a.ability_id), is_hidden: a.is_hidden, slot: a.slot })),
       generation: ctx.ref('generation', generationId),
@@ -148,12 +158,12 @@ export const creature = defineResource({
     species: ctx.ref('creature-species', c.species_id),
     sprites: creatureSprites(c, ctx),
     cries: cries(ctx, c),
-    stats: c.stats.map((s) => statValue(ctx, s)),
+    stats: creatureStats(ctx, c),
     past_stats: runsOf(c.past_stats, (s) => s.generation_id).map(([generationId, rows]) => ({
       generation: ctx.ref('generation', generationId),
       stats: rows.map((s) => statValue(ctx, s)),
     })),
-    types: c.types.map((t) => typeSlot(ctx, t)),
+    types: creatureTypes(ctx, c),
     past_types: runsOf(c.past_types, (t) => t.generation_id).map(([generationId, rows]) => ({
       generation: ctx.ref('generation', generationId),
       types: rows.map((t) => typeSlot(ctx, t)),

@@ -67,14 +67,45 @@ function stageTree(members: readonly Species[]): Stage {
   return root;
 }
 
+// a species that evolves from nothing has no conditions, whatever rows point at it
+const stageDetails = (ctx: BuildContext, { species }: Stage) =>
+  species.evolves_from_species_id === null ? [] : species.evolutions.map((row) => evolutionDetail(ctx, row));
+
 function chainLink(ctx: BuildContext, stage: Stage): ChainLink {
   const { species } = stage;
   return {
     is_baby: species.is_baby,
     species: ctx.ref('creature-species', species.id),
-    // a species that evolves from nothing has no conditions, whatever rows point at it
-    evolution_details: species.evolves_from_species_id === null ? [] : species.evolutions.map((row) => evolutionDetail(ctx, row)),
+    evolution_details: stageDetails(ctx, stage),
     evolves_to: stage.next.map((s) => chainLink(ctx, s)),
+  };
+}
+
+/** The stages from the root down to the species' own, or none when the tree does not hold it. */
+function pathTo(stage: Stage, speciesId: number): Stage[] {
+  if (stage.species.id === speciesId) return [stage];
+  for (const next of stage.next) {
+    const below = pathTo(next, speciesId);
+    if (below.length) return [stage, ...below];
+  }
+  return [];
+}
+
+/**
+ * A species' place in its chain, as its chain document has it: its depth (1 for the root), the
+ * stage above it with its own details, and the stages below it with theirs.
+ */
+export function evolutionPlace(ctx: BuildContext, species: Species) {
+  const path = pathTo(stageTree(ctx.groupBy('creature-species', 'evolution_chain_id').get(species.evolution_chain_id) ?? []), species.id);
+  const own = path.at(-1);
+  if (!own) throw new Error(`creature-species ${species.id} is not in its evolution chain ${species.evolution_chain_id}`);
+  const above = path.at(-2);
+  const step = (stage: Stage, details: EvolutionDetail[]) => ({ species: ctx.ref('creature-species', stage.species.id), evolution_details: details });
+  return {
+    chain: ctx.resource('evolution-chain', species.evolution_chain_id),
+    stage: path.length,
+    from: above ? step(above, stageDetails(ctx, own)) : null,
+    to: own.next.map((next) => step(next, stageDetails(ctx, next))),
   };
 }
 

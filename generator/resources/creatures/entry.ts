@@ -1,0 +1,149 @@
+/**
+ * The entry: a creature with its species, its forms and its place in its evolution chain, in one
+ * answer. What it copies is made by the same code as the creature's, species' and forms' own
+ * documents, so it is theirs verbatim.
+ */
+import { Entry } from '../../../schemas/output/entry.ts';
+import type { BuildContext } from '../context.ts';
+import { resourceUrl } from '../context.ts';
+import type { RecordOf } from '../../model/kinds.ts';
+import { defineResource } from '../define.ts';
+import { creatureSpecies } from '../species/creature-species.ts';
+import { evolutionPlace } from '../species/evolution.ts';
+import { creatureAbilities, creatureNames, creatureStats, creatureTypes, cries, movesByMove, speciesOf, statRanges } from './creature.ts';
+import type { Static } from '@sinclair/typebox';
+import type { NamedResource } from '../../../schemas/output/common.ts';
+import type { QueryDecl, QueryShapes } from '../query.ts';
+import { formName } from './creature-form.ts';
+import { creatureSprites } from './sprites.ts';
+
+type CreatureRecord = RecordOf<'creature'>;
+
+/** The creature's forms in its own order (its `forms`), each with what tells them apart. */
+const forms = (ctx: BuildContext, c: CreatureRecord) =>
+  (ctx.groupBy('creature-form', 'creature_id').get(c.id) ?? []).map((form) => ({
+    name: form.name,
+    url: resourceUrl(ctx.baseUrl, 'creature-form', form.id),
+    form_name: formName(form),
+    is_default: form.is_default,
+    is_mega: form.is_mega,
+    is_battle_only: form.is_battle_only,
+  }));
+
+type EntryItem = Static<typeof Entry>;
+
+/** Each link once, in the order first met (a trigger repeats across version groups). */
+const distinct = (links: readonly NamedResource[]) => links.filter((l, i) => links.findIndex((m) => m.url === l.url) === i);
+
+/** The creature's filters and ranges and its species', under their names there, and the entry's own (`stage`, `evolution_trigger`). */
+const query = (q: QueryShapes<'entry', EntryItem>): QueryDecl<'entry', EntryItem> => ({
+  filters: [
+    q.links('type', 'type', 'a type', (e) => e.types.map((t) => t.type)),
+    q.links('ability', 'ability', 'an ability (hidden ones too)', (e) => e.abilities.map((a) => a.ability)),
+    // the entry does not copy the moves: read from the creature's record
+    q.links('move', 'move', 'a move it can learn', (_, s) => movesByMove(s.ctx.get('creature', s.record.id)).map(([id]) => s.ctx.ref('move', id))),
+    q.link('species', 'creature-species', 'a species', (e) => e.species),
+    q.yesNo('is_default', (e) => e.is_default),
+    q.link('generation', 'generation', 'the generation of its species', (e) => e.generation),
+    q.link('color', 'creature-color', 'the color of its species', (e) => e.color),
+    q.link('shape', 'creature-shape', 'the shape of its species', (e) => e.shape),
+    q.link('habitat', 'creature-habitat', 'the habitat of its species', (e) => e.habitat),
+    q.links('egg_group', 'egg-group', 'an egg group of its species', (e) => e.egg_groups),
+    q.link('growth_rate', 'growth-rate', 'the growth rate of its species', (e) => e.growth_rate),
+    q.yesNo('is_legendary', (e) => e.is_legendary),
+    q.yesNo('is_mythical', (e) => e.is_mythical),
+    q.yesNo('is_baby', (e) => e.is_baby),
+    q.links('evolution_trigger', 'evolution-trigger', 'a trigger of the evolution into its species (`trade`)', (e) =>
+      distinct((e.evolution.from?.evolution_details ?? []).map((d) => d.trigger)),
+    ),
+  ],
+  ranges: [
+    ...statRanges(q),
+    q.integer('base_stat_total', 'base stat total (the sum of its base stats)'),
+    q.integer('base_experience', 'base experience (creatures without a figure match no range)'),
+    q.integer('height', 'height in decimetres'),
+    q.integer('weight', 'weight in hectograms'),
+    q.integer('base_happiness', 'base happiness of its species (species without a figure match no range)'),
+    q.integer('capture_rate', 'capture rate of its species, 0–255 (species without a figure match no range)'),
+    q.integer('gender_rate', 'chance of being female in eighths, -1 for genderless (species without a figure match no range)'),
+    q.integer('hatch_counter', 'egg cycles to hatch (species without a figure match no range)'),
+    q.range('order', 'sort order of its species (evolution families together)', (_, s) => speciesOf(s).order),
+    q.range('stage', 'its species’ stage in its evolution chain, 1 for the first', (e) => e.evolution.stage),
+  ],
+  fields: [
+    'id',
+    'is_default',
+    'creature',
+    'species',
+    'types',
+    'abilities',
+    'stats',
+    'base_stat_total',
+    'height',
+    'weight',
+    'base_experience',
+    'generation',
+    'color',
+    'shape',
+    'habitat',
+    'egg_groups',
+    'growth_rate',
+    'capture_rate',
+    'is_baby',
+    'is_legendary',
+    'is_mythical',
+    'evolution',
+    'sprites.front_default',
+    'sprites.other.official-artwork.front_default',
+  ],
+  links: { species: 'creature-species', creature: 'creature' },
+  names: creatureNames,
+});
+
+export const entry = defineResource({
+  kind: 'entry',
+  schema: Entry,
+  emit: (e, ctx) => {
+    const c = ctx.get('creature', e.id);
+    const speciesRecord = ctx.get('creature-species', c.species_id);
+    const species = creatureSpecies.emit(speciesRecord, ctx);
+    const stats = creatureStats(ctx, c);
+    return {
+      id: c.id,
+      name: c.name,
+      is_default: c.is_default,
+      creature: ctx.ref('creature', c.id),
+      species: ctx.ref('creature-species', c.species_id),
+      types: creatureTypes(ctx, c),
+      abilities: creatureAbilities(ctx, c),
+      stats,
+      base_stat_total: stats.reduce((sum, s) => sum + s.base_stat, 0),
+      height: c.height,
+      weight: c.weight,
+      base_experience: c.base_experience,
+      generation: species.generation,
+      color: species.color,
+      shape: species.shape,
+      habitat: species.habitat,
+      egg_groups: species.egg_groups,
+      growth_rate: species.growth_rate,
+      gender_rate: species.gender_rate,
+      capture_rate: species.capture_rate,
+      base_happiness: species.base_happiness,
+      hatch_counter: species.hatch_counter,
+      is_baby: species.is_baby,
+      is_legendary: species.is_legendary,
+      is_mythical: species.is_mythical,
+      names: species.names,
+      genera: species.genera,
+      pokedex_numbers: species.pokedex_numbers,
+      varieties: species.varieties,
+      forms: forms(ctx, c),
+      evolution: evolutionPlace(ctx, speciesRecord),
+      flavor_text_entries: species.flavor_text_entries,
+      sprites: creatureSprites(c, ctx),
+      cries: cries(ctx, c),
+    };
+  },
+  query,
+});
