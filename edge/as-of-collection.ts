@@ -10,7 +10,17 @@ import { BrokenBuild, readAhead, type BuildFiles, type CollectionFiles } from '.
 import { collection } from './collection.ts';
 import { queryValues } from '../contract/query/params.ts';
 import type { Answer } from './http.ts';
-import { asOfColumnFile, asOfListsFile, asOfMoveFilterFile, asOfViewFile, runPositions, type ListViewsFile, type ViewFile } from '../contract/as-of/facts.ts';
+import {
+  asOfColumnFile,
+  asOfListsFile,
+  asOfMoveFilterFile,
+  asOfViewFile,
+  MOVE_FILTER_KINDS,
+  runPositions,
+  type AsOfKind,
+  type ListViewsFile,
+  type ViewFile,
+} from '../contract/as-of/facts.ts';
 import type { VersionGroup } from '../contract/as-of/versions.ts';
 import type { ColumnReader } from '../contract/field-column.ts';
 import { fieldColumnFile, filterIndexFile } from '../contract/layout.ts';
@@ -19,7 +29,7 @@ import type { PackedFilters, PackedValueFilter } from '../contract/filter-pack.t
 
 /** The collection of `kind` as of the version group `vg` (`v` as the path names it). */
 export async function collectionAsOf(build: BuildFiles, vg: VersionGroup, v: string, kind: string, params: URLSearchParams): Promise<Answer> {
-  const files = new AsOfFiles(build, vg, kind === KIND_WITH_MOVES && asksMoves(params));
+  const files = new AsOfFiles(build, vg, MOVE_FILTER_KINDS.includes(kind as AsOfKind) && asksMoves(params));
   // read beside what the query reads of today's files, not before it: at the edge each read is a request
   const existing = files.view(kind).then((view) => view.existing);
   readAhead(existing);
@@ -29,9 +39,6 @@ export async function collectionAsOf(build: BuildFiles, vg: VersionGroup, v: str
 /** A kind's lists as of each version group, read once per build; `asOf` starts the read beside the version groups'. */
 export const listViewsOf = (build: BuildFiles, kind: string): Promise<ListViewsFile> =>
   keptJson<ListViewsFile>(build, asOfListsFile(kind), 'missing, though the kind is answered as of a game');
-
-/** The one kind whose list has a `move` filter as of the game. */
-const KIND_WITH_MOVES = 'creature';
 
 /**
  * Whether a creature list's query filters or counts by move: only then is the `move` filter of
@@ -169,7 +176,7 @@ function packedAsOf(today: PackedFilters, view: View): PackedFilters {
     kind: today.kind,
     count: today.count,
     values: today.values.map((filter) => {
-      if (filter.name === 'move' && view.moves !== null) return withLabels(view.moves, filter);
+      if (filter.name === 'move' && view.moves !== null) return withLabels(view.moves, filter, today.kind);
       const rows = view.values.get(filter.name);
       return rows === undefined ? filter : valueFilterOf(filter, rows, today.count);
     }),
@@ -199,12 +206,12 @@ const labelsOf = ({ name, about, target }: PackedValueFilter): Pick<PackedValueF
  * MOVE_FILTER_INPUTS) with today's filter's name, about and target, each value named as today's
  * of the same id names it; every member written out.
  */
-function withLabels(then: PackedValueFilter, today: PackedValueFilter): PackedValueFilter {
+function withLabels(then: PackedValueFilter, today: PackedValueFilter, kind: string): PackedValueFilter {
   let names: string[] | undefined;
   const todayKey = (value: number): number => {
     const id = then.id(value);
     const key = id === null ? undefined : today.keyOfId(id);
-    if (key === undefined) throw new BrokenBuild(filterIndexFile(KIND_WITH_MOVES), `has no move ${id}, though a move filter as of the game holds it`);
+    if (key === undefined) throw new BrokenBuild(filterIndexFile(kind), `has no move ${id}, though a move filter as of the game holds it`);
     return key;
   };
   return {

@@ -8,7 +8,7 @@ import { jsonAnswer, notFound, notFoundBecause } from './answers.ts';
 import { BrokenBuild, readAhead, type BuildFiles } from './build-files.ts';
 import type { Answer } from './http.ts';
 import { canonicalKey, idOfUrl, itemFile, listFile } from '../contract/layout.ts';
-import { abilityAsOf, creatureAsOf, matchups, moveAsOf, typeAsOf, type AsOf, type AsOfAll } from '../contract/as-of/documents.ts';
+import { abilityAsOf, creatureAsOf, entryAsOf, matchups, moveAsOf, typeAsOf, type AsOf, type AsOfAll } from '../contract/as-of/documents.ts';
 import { abilityExists, existsInGeneration } from '../contract/as-of/rules.ts';
 import { Versions } from '../contract/as-of/versions.ts';
 import {
@@ -16,6 +16,7 @@ import {
   asOfFactsFile,
   asOfMoveNamesFile,
   type CreatureAsOfDocument,
+  type EntryAsOfDocument,
   type FactKind,
   type FactsFile,
   type MoveAsOfDocument,
@@ -91,23 +92,25 @@ export async function asOf(
   const context: AsOf = { vg, versions, base: build.baseUrl };
   if (sub !== undefined)
     return sub === MATCHUPS && kind === 'creature' ? creatureMatchups(build, key, { ...context, world: await worldOf(build) }) : notFound();
-  return itemAsOf(build, kind, canonicalKey(key), context, item!);
+  return itemAsOf(build, kind, canonicalKey(key), context, item!, v);
 }
 
-/** What an item as of a game is made from: a creature's as-of document, or the item today and, for a move, its as-of document; null where there is none. */
+/** What an item as of a game is made from: a creature's as-of document, or the item today and, for a move or an entry, its as-of document; null where there is none. */
 interface ItemFiles {
   doc: Doc | null;
   moveDocument: MoveAsOfDocument | null;
+  entryDocument: EntryAsOfDocument | null;
 }
 
 /** An item's files, read side by side: each is named by the key (names are hard links, as items' are), so none waits on another. */
 async function itemRead(build: BuildFiles, kind: AsOfKind, key: string): Promise<ItemFiles> {
-  if (kind === 'creature') return { doc: await build.json<Doc>(asOfDocumentFile('creature', key)), moveDocument: null };
-  const [doc, moveDocument] = await Promise.all([
+  if (kind === 'creature') return { doc: await build.json<Doc>(asOfDocumentFile('creature', key)), moveDocument: null, entryDocument: null };
+  const [doc, moveDocument, entryDocument] = await Promise.all([
     build.json<Doc>(itemFile(kind, key)),
     kind === 'move' ? build.json<MoveAsOfDocument>(asOfDocumentFile('move', key)) : null,
+    kind === 'entry' ? build.json<EntryAsOfDocument>(asOfDocumentFile('entry', key)) : null,
   ]);
-  return { doc, moveDocument };
+  return { doc, moveDocument, entryDocument };
 }
 
 /** `GET /v2/creature/{key}/matchups/`: as of the newest version group. */
@@ -117,10 +120,11 @@ export async function matchupsToday(build: BuildFiles, key: string): Promise<Ans
   return creatureMatchups(build, key, { vg: world.versions.newest(), versions: world.versions, world, base: build.baseUrl });
 }
 
-async function itemAsOf(build: BuildFiles, kind: AsOfKind, key: string, context: AsOf, read: Promise<ItemFiles>): Promise<Answer> {
-  const { doc: today, moveDocument } = await read;
+async function itemAsOf(build: BuildFiles, kind: AsOfKind, key: string, context: AsOf, read: Promise<ItemFiles>, v: string): Promise<Answer> {
+  const { doc: today, moveDocument, entryDocument } = await read;
   if (kind === 'creature') return creatureItem(build, key, context, today as CreatureAsOfDocument | null);
   if (today === null) return notFound();
+  if (kind === 'entry') return entryItem(key, today, entryDocument, context, v);
   const g = context.vg.generation;
   const generation = idOfUrl((today.generation as { url: string }).url) ?? Infinity;
   const existed = kind === 'ability' ? abilityExists(generation, g) : existsInGeneration(generation, g);
@@ -148,6 +152,13 @@ async function creatureItem(build: BuildFiles, key: string, context: AsOf, doc: 
     200,
     creatureAsOf(doc, context, (id) => byId.get(id)),
   );
+}
+
+/** An entry as of a game: today's entry and its as-of document (by id or name), which says when its creature came. */
+function entryItem(key: string, today: Doc, doc: EntryAsOfDocument | null, context: AsOf, v: string): Answer {
+  if (doc === null) throw new BrokenBuild(asOfDocumentFile('entry', key), `missing, though entry ${key} has an item`);
+  if (!context.versions.cameBy(doc.born, context.vg, `entry ${key}`)) return notFoundBecause(`entry "${key}" did not exist as of ${context.vg.name}`);
+  return jsonAnswer(200, entryAsOf(today, doc, context, context.versions.versionsNamed(v, context.vg)));
 }
 
 /** What matchups read, started side by side: the facts of every kind and the type list (its order is the answer's). */

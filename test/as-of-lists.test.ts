@@ -55,14 +55,15 @@ function expectSameAsFull(partial: AsOfListFiles, full: AsOfListFiles, read: Bui
 }
 
 describe('the lists as of a game, made again after an edit', () => {
-  it("a base stat: the creature list's stats part is made again; its types, abilities and move filters are the served ones", () => {
+  it("a base stat: the creature and entry lists' stats parts are made again; their types, abilities and move filters are the served ones", () => {
     const read = editedJson<StatsFile>(asOfStatsFile, (stats) => {
       stats.records[0]![1].stats[0]![1] += 50;
     });
     const partial = asOfListFiles(read, baseUrl, (rel) => rel === asOfStatsFile);
     const full = asOfListFiles(read, baseUrl);
     expectSameAsFull(partial, full, read);
-    expect([...partial.named.keys()]).toEqual(['creature']);
+    // an entry's list is its creature's
+    expect([...partial.named.keys()]).toEqual(['creature', 'entry']);
     const paths = partial.files.map(([path]) => path);
     expect(paths.filter((path) => path.endsWith('~move.bin'))).toEqual([]);
     // the edit reached the lists: a new view, a new stats column
@@ -91,7 +92,7 @@ describe('the lists as of a game, made again after an edit', () => {
     expect(partial.files.map(([path]) => path).filter((path) => path.includes('/creature'))).toEqual([]);
   });
 
-  it("a learnset edited: the creature list's move filters are made again, not its views' columns", () => {
+  it("a learnset edited: the creature and entry lists' move filters are made again, not their views' columns", () => {
     const read = editedJson<LearnsetFile>(asOfLearnsetFile, (learnsets) => {
       const pairs = learnsets.records[0]![1];
       pairs.splice(0, 2);
@@ -99,7 +100,7 @@ describe('the lists as of a game, made again after an edit', () => {
     const partial = asOfListFiles(read, baseUrl, (rel) => rel === asOfLearnsetFile);
     const full = asOfListFiles(read, baseUrl);
     expectSameAsFull(partial, full, read);
-    expect([...partial.named.keys()]).toEqual(['creature']);
+    expect([...partial.named.keys()]).toEqual(['creature', 'entry']);
     const creatureFiles = partial.files.map(([path]) => path).filter((path) => path.includes('/creature/'));
     expect(creatureFiles.some((path) => path.endsWith('~move.bin'))).toBe(true);
     expect(creatureFiles.filter((path) => path.endsWith('.jsonl'))).toEqual([]);

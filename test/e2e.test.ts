@@ -3,8 +3,8 @@
  * cut's build (generator/cut: the page is built from the build's data, so it names the cut's
  * items). It is served at `/` with its assets and lists every resource; each resource has its
  * reference, which its fields, its example and the try box's answers link to; text has enough
- * contrast in both colour schemes; the "Filter and search", "As of a game" and "Coming from GraphQL"
- * sections link their requests into the try box; the coverage map says what /v2/meta/coverage/ says. Screenshots
+ * contrast in both colour schemes; the "Filter and search", "Entries", "As of a game" and "Coming from
+ * GraphQL" sections link their requests into the try box (an entry's runs there); the coverage map says what /v2/meta/coverage/ says. Screenshots
  * go under test-output/. The page's few examples that need items the cut lacks are checked on the
  * full build, by HTTP. What a person does in the page (the try box, links, keyboard, search,
  * filters, typed queries, a narrow screen) is test/e2e-try.test.ts.
@@ -13,7 +13,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { coverageFile, itemFile, routesFile, type Routes } from '../contract/layout.ts';
 import type { CoverageMap } from '../schemas/output/coverage.ts';
 import { GRAPHQL_EXAMPLES } from '../generator/artifacts/graphql-page.ts';
-import { answered, distJson, escapeRegExp, loadedPage, openPage, origin, screenshotOf, screenshotTop, useChromium } from './support/docs-page.ts';
+import { answered, distJson, escapeRegExp, loadedPage, openPage, origin, screenshotOf, screenshotTop, shownJson, useChromium } from './support/docs-page.ts';
 import type { Locator, Page } from 'playwright-core';
 
 const fullOrigin = inject('previewUrl');
@@ -205,10 +205,10 @@ describe('the docs page: as of a game', () => {
     for (const phrase of ['red-blue', 'firered', 'generation-iv', 'past_*', 'today’s', 'levitate', 'not_found']) expect(text, phrase).toContain(phrase);
     // what changes, by kind, as the as-of schemas say; each row links its answer's reference, which is on the page
     const rows = section.locator('#as-of-fields tbody tr');
-    expect(await rows.locator('th').allTextContents()).toEqual(['creature', 'move', 'type', 'ability']);
+    expect(await rows.locator('th').allTextContents()).toEqual(['creature', 'entry', 'move', 'type', 'ability']);
     expect(await rows.nth(0).locator('td').nth(0).textContent()).toBe('abilities, moves, stats, types');
     expect(await rows.nth(0).locator('td').nth(1).textContent()).toBe('past_abilities, past_stats, past_types');
-    expect(await rows.nth(2).locator('td').nth(0).textContent()).toBe('damage_relations, creature, moves');
+    expect(await rows.nth(3).locator('td').nth(0).textContent()).toBe('damage_relations, creature, moves');
     const dangling = await page
       .locator('#as-of a[href^="#"]')
       .evaluateAll((as) => as.map((a) => a.getAttribute('href')!.slice(1)).filter((id) => !document.getElementById(id)));
@@ -219,6 +219,35 @@ describe('the docs page: as of a game', () => {
     await screenshotOf(section, 'docs-as-of-section.png');
     expect(elsewhere).toEqual([]);
     expect(errors).toEqual([]);
+  });
+});
+
+describe('the docs page: entries', () => {
+  it('has an "Entries" section whose examples open in the try box: giratina by its species’ name, a dex text as of red, what evolves by trade', async () => {
+    const { page, elsewhere, errors } = await loadedPage();
+    const examples = ['/v2/entry/giratina', '/v2/as-of/red/entry/bulbasaur', '/v2/entry/?evolution_trigger=trade'];
+    const section = await sectionWithTries(
+      page,
+      'entries',
+      'Entries',
+      examples.map((path) => ({ path, what: path })),
+    );
+    expect(elsewhere).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('runs one in the try box: the dex text as of red, of red alone', async () => {
+    const { page, elsewhere, errors } = await openPage();
+    await page.goto(`${origin}/`);
+    await page.locator('#entries a[data-try][href="/v2/as-of/red/entry/bulbasaur"]').click();
+    await answered(page, '/v2/as-of/red/entry/bulbasaur');
+    const shown = (await shownJson(page)) as { name: string; flavor_text_entries: Array<{ version: { name: string } }> };
+    expect(shown.name).toBe('bulbasaur');
+    expect(shown.flavor_text_entries.length).toBeGreaterThan(0);
+    expect(new Set(shown.flavor_text_entries.map((e) => e.version.name))).toEqual(new Set(['red']));
+    expect(elsewhere).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
   });
 });
 
@@ -257,6 +286,14 @@ describe('the docs page on the full build: examples that name items the cut lack
       varieties: { is_default: boolean; creature: { name: string } }[];
     };
     expect(species.varieties.find((v) => v.is_default)?.creature.name).toBe('deoxys-normal');
+  });
+
+  it('answers the "Entries" examples: giratina by its species’ name, what evolves by trade', async () => {
+    const giratina = (await (await fetch(`${fullOrigin}/v2/entry/giratina`)).json()) as { name: string };
+    expect(giratina.name).toBe('giratina-altered');
+    const trade = (await (await fetch(`${fullOrigin}/v2/entry/?evolution_trigger=trade`)).json()) as { count: number; results: Array<{ name: string }> };
+    expect(trade.count).toBeGreaterThan(10);
+    expect(trade.results.map((r) => r.name)).toContain('alakazam');
   });
 });
 

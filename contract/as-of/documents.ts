@@ -4,9 +4,9 @@
  * their values as of the game, the `past_*` field that held those values goes, and every other field is
  * today's, in today's key order.
  */
-import type { CreatureAsOfDocument, MoveAsOfDocument, Past, SlotAbility } from './facts.ts';
+import type { CreatureAsOfDocument, EntryAsOfDocument, MoveAsOfDocument, Past, SlotAbility } from './facts.ts';
 import { asOfMoveNamesFile, inGroups, RELATION_KEYS } from './facts.ts';
-import { abilitiesAsOf, moveFieldAsOf, multiplier, statsAsOf, typesAsOf } from './rules.ts';
+import { abilitiesAsOf, existsInGeneration, moveFieldAsOf, multiplier, statsAsOf, typesAsOf } from './rules.ts';
 import type { Versions, VersionGroup } from './versions.ts';
 import type { AsOfWorld } from './world.ts';
 
@@ -54,22 +54,61 @@ function withChanges(item: Doc, changes: Doc, gone: readonly string[]): Doc {
 type AbilityEntry = { ability: Link | null; is_hidden: boolean; slot: number };
 type StatEntry = { base_stat: number; effort: number; stat: Link };
 
+/** A creature's `types`, `abilities` and `stats` as of generation `g`, from today's and the `past_*` values its item holds. */
+function battleValuesAsOf(today: Doc, past: { types: unknown; abilities: unknown; stats: unknown }, g: number) {
+  return {
+    types: typesAsOf(today.types as Doc[], byGeneration<Doc[]>(past.types, 'types'), g),
+    abilities: abilitiesAsOf(today.abilities as AbilityEntry[], byGeneration<AbilityEntry[]>(past.abilities, 'abilities'), g, {
+      slot: (a) => a.slot,
+      empty: (a) => a.ability === null,
+    }),
+    stats: statsAsOf(today.stats as StatEntry[], byGeneration<StatEntry[]>(past.stats, 'stats'), g, (s) => idOfLink(s.stat.url)),
+  };
+}
+
 /** A creature as of `vg`; `moveName` names a move by id (contract/as-of/facts.ts `asOfMoveNamesFile`: the document holds ids only). */
 export function creatureAsOf(doc: CreatureAsOfDocument, { vg, base }: AsOf, moveName: (id: number) => string | undefined): Doc {
   const item = doc.item;
-  const g = vg.generation;
   return withChanges(
     item,
     {
-      types: typesAsOf(item.types as Doc[], byGeneration<Doc[]>(item.past_types, 'types'), g),
-      abilities: abilitiesAsOf(item.abilities as AbilityEntry[], byGeneration<AbilityEntry[]>(item.past_abilities, 'abilities'), g, {
-        slot: (a) => a.slot,
-        empty: (a) => a.ability === null,
-      }),
-      stats: statsAsOf(item.stats as StatEntry[], byGeneration<StatEntry[]>(item.past_stats, 'stats'), g, (s) => idOfLink(s.stat.url)),
+      ...battleValuesAsOf(item, { types: item.past_types, abilities: item.past_abilities, stats: item.past_stats }, vg.generation),
       moves: movesIn(doc, vg, base, moveName),
     },
     ['past_types', 'past_abilities', 'past_stats'],
+  );
+}
+
+type Evolution = { chain: unknown; stage: number; from: unknown; to: unknown[] };
+
+/**
+ * An entry as of `vg`: its creature's values then, only the forms and varieties that had come,
+ * its species' place among the species of its chain that existed, and the dex text of the
+ * versions `{v}` stands for (`versions`, Versions `versionsNamed`).
+ */
+export function entryAsOf(item: Doc, doc: EntryAsOfDocument, { vg, versions }: AsOf, versionNames: readonly string[]): Doc {
+  const g = vg.generation;
+  const battle = battleValuesAsOf(item, doc.past, g);
+  const existed = (generation: number) => existsInGeneration(generation, g);
+  const came = (born: readonly number[], what: string) => (_: unknown, i: number) => versions.cameBy(born[i]!, vg, `entry ${String(item.id)} ${what}`);
+  const evolution = item.evolution as Evolution;
+  const parent = doc.above.at(-1);
+  return withChanges(
+    item,
+    {
+      ...battle,
+      base_stat_total: (battle.stats as StatEntry[]).reduce((sum, s) => sum + s.base_stat, 0),
+      varieties: (item.varieties as unknown[]).filter(came(doc.varieties, 'variety')),
+      forms: (item.forms as unknown[]).filter(came(doc.forms, 'form')),
+      evolution: {
+        ...evolution,
+        stage: 1 + doc.above.filter(existed).length,
+        from: parent !== undefined && existed(parent) ? evolution.from : null,
+        to: evolution.to.filter((_, i) => existed(doc.below[i]!)),
+      },
+      flavor_text_entries: (item.flavor_text_entries as Array<{ version: Link }>).filter((entry) => versionNames.includes(entry.version.name)),
+    },
+    [],
   );
 }
 

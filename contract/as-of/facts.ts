@@ -85,6 +85,14 @@ export interface StatFacts {
   name: string;
 }
 
+/** What an entry list as of a game reads of an entry besides its creature's facts: its species' place in its chain. */
+export interface EntryFacts {
+  /** the generation of each species above its own in its chain, the chain's first species first */
+  above: number[];
+  /** the triggers of the evolution into its species (`evolution.from`'s details), each once, by id: `[id, name]` */
+  triggers: Array<[id: number, name: string]>;
+}
+
 /** The facts of each kind the rules read. */
 export interface FactsOf {
   'version-group': VersionGroupFacts;
@@ -93,13 +101,16 @@ export interface FactsOf {
   type: TypeFacts;
   ability: AbilityFacts;
   stat: StatFacts;
+  entry: EntryFacts;
 }
 export type FactKind = keyof FactsOf;
 /** The kinds answered as of a game: the build makes their lists as of each version group, the request logic answers them. */
-export const AS_OF_KINDS = ['creature', 'move', 'type', 'ability'] as const;
+export const AS_OF_KINDS = ['creature', 'move', 'type', 'ability', 'entry'] as const;
 export type AsOfKind = (typeof AS_OF_KINDS)[number];
+/** The kinds whose list has a `move` filter as of the game, made from the creatures' learnsets (an entry's list is its creature's). */
+export const MOVE_FILTER_KINDS: readonly AsOfKind[] = ['creature', 'entry'];
 
-export const AS_OF_FACT_KINDS: readonly FactKind[] = ['version-group', 'creature', 'move', 'type', 'ability', 'stat'];
+export const AS_OF_FACT_KINDS: readonly FactKind[] = ['version-group', 'creature', 'move', 'type', 'ability', 'stat', 'entry'];
 
 /** A kind's facts file: its records' facts in id order. */
 export interface FactsFile<K extends FactKind> {
@@ -132,12 +143,32 @@ export interface MoveAsOfDocument {
   learners: Array<[creature: number, versionGroups: number, born: number]>;
 }
 
+/**
+ * An entry's as-of document: what its answer as of a game reads beside today's entry, which holds
+ * none of it. Version groups and generations by id.
+ */
+export interface EntryAsOfDocument {
+  /** the version group its creature came in (CreatureFacts `born`) */
+  born: number;
+  /** its creature's `past_types`, `past_abilities` and `past_stats`, as the creature's item has them */
+  past: { types: unknown[]; abilities: unknown[]; stats: unknown[] };
+  /** the version group each of its `forms` came in, in their order */
+  forms: number[];
+  /** the version group each of its `varieties` came in (its `born`), in their order */
+  varieties: number[];
+  /** the generation of each species above its own in its chain, the chain's first species first */
+  above: number[];
+  /** the generation of each species of its `evolution.to`, in their order */
+  below: number[];
+}
+
 export interface AsOfDocumentOf {
   creature: CreatureAsOfDocument;
   move: MoveAsOfDocument;
+  entry: EntryAsOfDocument;
 }
 export type DocumentKind = keyof AsOfDocumentOf;
-export const AS_OF_DOCUMENT_KINDS: readonly DocumentKind[] = ['creature', 'move'];
+export const AS_OF_DOCUMENT_KINDS: readonly DocumentKind[] = ['creature', 'move', 'entry'];
 /** Version group ids a learner's bit set can hold: a double holds 53 bits exactly. */
 export const MAX_VERSION_GROUP_BIT = 52;
 

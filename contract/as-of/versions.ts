@@ -21,11 +21,16 @@ export class Versions {
   private readonly lastOfGeneration = new Map<string, VersionGroup>();
   /** every version group, by order */
   readonly all: readonly VersionGroup[];
+  /** each version group's versions' names, by its id */
+  private readonly versionsOf = new Map<number, readonly string[]>();
 
   constructor(file: FactsFile<'version-group'>) {
     const groups = file.records.map(([id, facts]) => ({ id, facts, group: { id, name: facts.name, order: facts.order, generation: facts.generation } }));
     this.all = groups.map(({ group }) => group).sort((a, b) => a.order - b.order);
-    for (const { id, group } of groups) this.orders.set(id, group.order);
+    for (const { id, group, facts } of groups) {
+      this.orders.set(id, group.order);
+      this.versionsOf.set(id, facts.versions);
+    }
     // a version group's own name first, then its versions', then generations': a name taken stays taken
     for (const { group } of groups) this.claim(group.name, group);
     for (const { facts, group } of groups) for (const version of facts.versions) this.claim(version, group);
@@ -38,6 +43,15 @@ export class Versions {
   /** The version group `{v}` names; undefined when it names none. */
   resolve(v: string): VersionGroup | undefined {
     return this.byName.get(v);
+  }
+
+  /**
+   * The names of the versions `{v}` stands for, in the version group it names (`resolve`): the
+   * one version when it is a version's name, else every version of the group.
+   */
+  versionsNamed(v: string, vg: VersionGroup): readonly string[] {
+    const versions = this.versionsOf.get(vg.id) ?? [];
+    return versions.includes(v) ? [v] : versions;
   }
 
   /** Each generation (by name) with the version group its name stands for, oldest first. */

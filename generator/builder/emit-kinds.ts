@@ -181,7 +181,7 @@ export function itemFacts(em: KindEmitter, record: AnyRecord, doc: Doc, ctx: Bui
   return {
     facts: em.query.facts(record, doc, ctx, watched),
     coverage: coverageFacts(em.kind, watched.doc),
-    asOf: { facts: asOfFacts(em.kind, watched.doc), document: asOfDocument(em.kind, watched.doc, watched.ctx) },
+    asOf: { facts: asOfFacts(em.kind, watched.doc, watched.ctx), document: asOfDocument(em.kind, watched.doc, watched.ctx) },
   };
 }
 

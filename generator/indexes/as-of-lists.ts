@@ -24,11 +24,13 @@ import {
   type StatsFile,
   type ViewFile,
   AS_OF_KINDS,
+  MOVE_FILTER_KINDS,
   type AsOfKind,
 } from '../../contract/as-of/facts.ts';
 import {
   learnedByGroup,
   listView,
+  makesRange,
   MOVE_FILTER_INPUTS,
   VIEW_PARTS,
   type AsOfListView,
@@ -98,19 +100,21 @@ class ListMaker {
     const ids = this.json<FullList>(listFile(kind)).results.map((entry) => idOfUrl(entry.url));
     const against: MadeAgainst = { ids: hashOf(JSON.stringify(ids)), ranges: parts.some((part) => part.ranges) ? this.rangesHash(kind) : null };
     const remade = new Set(parts.filter((part) => this.remakes(kind, part, against)).map((part) => part.name));
-    const remakesMoves = kind === 'creature' && this.remakes(kind, MOVE_FILTER_INPUTS, against);
+    const remakesMoves = MOVE_FILTER_KINDS.includes(kind) && this.remakes(kind, MOVE_FILTER_INPUTS, against);
     if (!remade.size && !remakesMoves) return;
     const named = new Set<string>();
     this.named.set(kind, named);
     const world = (this.world ??= worldOfFacts(<K extends FactKind>(facts: K) => this.json<FactsFile<K>>(asOfFactsFile(facts))));
     const readsStats = parts.some((part) => remade.has(part.name) && part.reads.includes('stats'));
     const stats = readsStats ? (this.stats ??= new Map(this.json<StatsFile>(asOfStatsFile).records)) : undefined;
+    const readsEntries = parts.some((part) => remade.has(part.name) && part.reads.includes('entry'));
+    const entries = readsEntries ? new Map(this.json<FactsFile<'entry'>>(asOfFactsFile('entry')).records) : undefined;
     const learned = remakesMoves ? learnedByGroup(ids, new Map(this.json<LearnsetFile>(asOfLearnsetFile).records)) : null;
-    const served = remade.size < parts.length || (kind === 'creature' && !remakesMoves) ? this.servedLists(kind) : null;
+    const served = remade.size < parts.length || (MOVE_FILTER_KINDS.includes(kind) && !remakesMoves) ? this.servedLists(kind) : null;
     const creaturesThen: NonNullable<ViewScope['creaturesThen']> = new Map();
     const groups: ListViewsFile['groups'] = [];
     for (const vg of world.versions.all) {
-      const view = listView(kind, { vg, world, ids, base: this.baseUrl, parts: remade, stats, creaturesThen });
+      const view = listView(kind, { vg, world, ids, base: this.baseUrl, parts: remade, stats, creaturesThen, entries });
       const before = served && servedGroup(served, vg);
       const key = this.view(kind, view, remade, before && this.json<ViewFile>(asOfViewFile(kind, before[2])));
       let moveFilter = before ? before[3] : null;
@@ -168,10 +172,12 @@ class ListMaker {
   private view(kind: AsOfKind, view: AsOfListView, remade: ReadonlySet<string>, before: ViewFile | null): string {
     const patches = new Map(this.fieldPatches(kind, view).map((patch) => [patch.field, patch]));
     const file: ViewFile = { count: view.count, values: [], ranges: [], fields: [] };
-    for (const part of VIEW_PARTS[kind] as readonly ViewPart[]) {
+    const parts: readonly ViewPart[] = VIEW_PARTS[kind];
+    for (const part of parts) {
+      const ownRange = ([name]: ViewFile['ranges'][number]) => makesRange(parts, part, name);
       if (remade.has(part.name)) {
         for (const name of part.values) file.values.push([name, withGaps(view.values.get(name)!)]);
-        if (part.ranges) file.ranges.push(...this.rangePatches(kind, view));
+        if (part.ranges) file.ranges.push(...this.rangePatches(kind, view).filter(ownRange));
         for (const name of part.fields) {
           const patch = patches.get(name);
           if (patch) file.fields.push([name, patch.patch]);
@@ -180,7 +186,7 @@ class ListMaker {
       }
       if (!before) throw new Error(`${kind}: the part ${part.name} is kept, but no view was served`);
       file.values.push(...before.values.filter(([name]) => part.values.includes(name)));
-      if (part.ranges) file.ranges.push(...before.ranges);
+      if (part.ranges) file.ranges.push(...before.ranges.filter(ownRange));
       file.fields.push(...before.fields.filter(([name]) => part.fields.includes(name)));
     }
     const named = this.named.get(kind)!;

@@ -5,7 +5,17 @@
  * filter, range and field is today's, read from the kind's own indexes. Made for each version
  * group at build time (as-of-lists.ts writes them), read at the edge by edge/as-of-collection.ts.
  */
-import { MOVE_VALUES, type AsOfKind, type CreatureStats, type FactKind, type SlotAbility, type SlotType, type StatValue } from '../../contract/as-of/facts.ts';
+import {
+  MOVE_VALUES,
+  type AsOfKind,
+  type CreatureStats,
+  type EntryFacts,
+  type FactKind,
+  type SlotAbility,
+  type SlotType,
+  type StatValue,
+} from '../../contract/as-of/facts.ts';
+import { existsInGeneration } from '../../contract/as-of/rules.ts';
 import { link } from '../../contract/as-of/documents.ts';
 import type { VersionGroup } from '../../contract/as-of/versions.ts';
 import type { AsOfWorld } from '../../contract/as-of/world.ts';
@@ -75,20 +85,33 @@ export interface ViewPart {
   reads: readonly ViewInput[];
   values: readonly string[];
   fields: readonly string[];
-  ranges: boolean;
+  /** the ranges it makes: those named, or (true) every range the kind's other parts do not name */
+  ranges: boolean | readonly string[];
 }
+
+/** Whether a part of a kind's view makes the range `name` (ViewPart `ranges`). */
+export function makesRange(parts: readonly ViewPart[], part: ViewPart, name: string): boolean {
+  if (typeof part.ranges !== 'boolean') return part.ranges.includes(name);
+  return part.ranges && !parts.some((other) => typeof other.ranges !== 'boolean' && other.ranges.includes(name));
+}
+
+const CREATURE_KINDS_PART = {
+  name: 'types and abilities',
+  reads: ['version-group', 'creature', 'type', 'ability'],
+  values: ['type', 'ability'],
+  fields: ['types', 'abilities'],
+  ranges: false,
+} as const satisfies ViewPart;
+const CREATURE_STATS_READS = ['version-group', 'creature', 'stat', 'stats'] as const;
 
 /** The kinds answered as of a game: their views' parts, and for a creature list the inputs of its `move` filter (learnedByGroup). */
 export const VIEW_PARTS = {
-  creature: [
-    {
-      name: 'types and abilities',
-      reads: ['version-group', 'creature', 'type', 'ability'],
-      values: ['type', 'ability'],
-      fields: ['types', 'abilities'],
-      ranges: false,
-    },
-    { name: 'stats', reads: ['version-group', 'creature', 'stat', 'stats'], values: [], fields: ['stats'], ranges: true },
+  creature: [CREATURE_KINDS_PART, { name: 'stats', reads: CREATURE_STATS_READS, values: [], fields: ['stats'], ranges: true }],
+  // an entry is its creature's: the creature's parts (its total a field too), and its species' place in its chain
+  entry: [
+    CREATURE_KINDS_PART,
+    { name: 'stats', reads: CREATURE_STATS_READS, values: [], fields: ['stats', 'base_stat_total'], ranges: true },
+    { name: 'evolution', reads: ['version-group', 'entry'], values: ['evolution_trigger'], fields: ['evolution.stage'], ranges: ['stage'] },
   ],
   move: [{ name: 'values', reads: ['version-group', 'move', 'type'], values: ['type'], fields: MOVE_VALUES, ranges: true }],
   type: [{ name: 'existence', reads: ['version-group', 'type'], values: [], fields: [], ranges: false }],
@@ -117,11 +140,14 @@ export interface ViewScope {
   stats?: ReadonlyMap<number, CreatureStats>;
   /** the creatures as of the game by generation, kept across the views of one making (a creature's as of the game change by generation only) */
   creaturesThen?: Map<number, CreaturesThen>;
+  /** each entry's facts, for an entry list's evolution part */
+  entries?: ReadonlyMap<number, EntryFacts>;
 }
 
 /** The view of one of the kinds answered as of a game, with the parts of `scope.parts` only. */
 export function listView(kind: AsOfKind, scope: ViewScope): AsOfListView {
   if (kind === 'creature') return creatureView(scope);
+  if (kind === 'entry') return entryView(scope);
   if (kind === 'move') return moveView(scope);
   if (kind === 'type') return existenceOnly(scope, (id) => scope.world.typeExists(id, scope.vg));
   return existenceOnly(scope, (id) => scope.world.abilityExists(id, scope.vg));
@@ -160,6 +186,7 @@ interface CreaturesThen {
 }
 
 const [KINDS_PART, STATS_PART] = VIEW_PARTS.creature;
+const EVOLUTION_PART = VIEW_PARTS.entry[2];
 
 function creatureView(scope: ViewScope): AsOfListView {
   const { vg, world, ids, parts } = scope;
@@ -179,8 +206,67 @@ function creatureView(scope: ViewScope): AsOfListView {
         (held) => held.map(([stat, baseStat, effort]) => ({ base_stat: baseStat, effort, stat: link(scope.base, 'stat', stat, world.statName(stat)!) })),
       ),
     );
+    // an entry's field (a creature list declares none: as-of-lists.ts skips it)
+    view.fields.set(
+      TOTAL,
+      fieldOf(
+        stats,
+        (held) => held,
+        (held) => held.reduce((sum, [, base]) => sum + base, 0),
+      ),
+    );
   }
   return view;
+}
+
+/** An entry's view: its creature's, and its species' place in its chain as of the game. */
+function entryView(scope: ViewScope): AsOfListView {
+  const view = creatureView(scope);
+  if (scope.parts.has(EVOLUTION_PART.name)) addEvolutionPart(view, scope);
+  return view;
+}
+
+/**
+ * The `stage` range and the `evolution.stage` field (counting the species above that existed),
+ * and the `evolution_trigger` filter (an evolution from a species that did not exist yet is none).
+ */
+function addEvolutionPart(view: AsOfListView, { vg, ids, entries }: ViewScope): void {
+  const existed = (generation: number) => existsInGeneration(generation, vg.generation);
+  const factsAt = (p: number) => {
+    const facts = entries?.get(ids[p]!);
+    if (!facts) throw new Error(`entry ${ids[p]}: no facts in the as-of facts`);
+    return facts;
+  };
+  const stage = new Float64Array(ids.length).fill(NaN);
+  const stages = new Map<number, number>();
+  ids.forEach((id, p) => {
+    if (id === null) return;
+    stages.set(p, (stage[p] = 1 + factsAt(p).above.filter(existed).length));
+  });
+  const byTrigger = new Map<number, number[]>();
+  const names = new Map<number, string>();
+  for (const p of view.existing) {
+    const { above, triggers } = factsAt(p);
+    const parent = above.at(-1);
+    if (parent === undefined || !existed(parent)) continue;
+    for (const [trigger, name] of triggers) {
+      addMember(byTrigger, trigger, p);
+      names.set(trigger, name);
+    }
+  }
+  view.ranges.set('stage', stage);
+  view.values.set(
+    'evolution_trigger',
+    valueRows(byTrigger, (id) => names.get(id)),
+  );
+  view.fields.set(
+    'evolution.stage',
+    fieldOf(
+      stages,
+      (held) => held,
+      (held) => held,
+    ),
+  );
 }
 
 function kindsThen({ vg, world, ids }: ViewScope): Map<number, KindsThen> {

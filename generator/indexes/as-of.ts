@@ -25,6 +25,7 @@ import {
   type StatValue,
   type CreatureAsOfDocument,
   type DocumentKind,
+  type EntryAsOfDocument,
   type FactKind,
   type FactsFile,
   type FactsOf,
@@ -37,7 +38,8 @@ import {
 import { idOfUrl } from '../../contract/layout.ts';
 import { join } from 'node:path';
 import type { BuildContext } from '../resources/context.ts';
-import { movesByMove } from '../resources/creatures/creature.ts';
+import { creaturePast, movesByMove } from '../resources/creatures/creature.ts';
+import { speciesAbove } from '../resources/species/evolution.ts';
 import type { RecordOf } from '../model/kinds.ts';
 import { BuildError } from '../build-error.ts';
 import { readJsonIfThere } from '../files/folders.ts';
@@ -139,8 +141,8 @@ const creatureFacts = (doc: Doc, ctx: BuildContext): Omit<KeptOf<'creature'>, 'l
 /** The kinds whose facts are read off their item document as it is made (a creature's are made in a part of their own: creatureAsOfPart). */
 type ItemFactKind = Exclude<FactKind, 'creature'>;
 
-/** Each of those kinds' facts, read off its item document. */
-const FACTS: { [K in ItemFactKind]: (doc: Doc) => KeptOf<K> } = {
+/** Each of those kinds' facts, read off its item document (and the item's context, for what it does not hold). */
+const FACTS: { [K in ItemFactKind]: (doc: Doc, ctx: BuildContext) => KeptOf<K> } = {
   'version-group': (doc) => ({
     name: doc.name as string,
     order: doc.order as number,
@@ -162,7 +164,16 @@ const FACTS: { [K in ItemFactKind]: (doc: Doc) => KeptOf<K> } = {
   }),
   ability: (doc) => ({ name: doc.name as string, generation: generationOf(doc) }),
   stat: (doc) => ({ name: doc.name as string }),
+  entry: (doc, ctx) => {
+    const from = (doc.evolution as { from: { evolution_details: Array<{ trigger: Link }> } | null }).from;
+    const triggers = new Map((from?.evolution_details ?? []).map((d): [number, string] => [idOf(d.trigger), d.trigger.name]));
+    return { above: generationsAbove(doc, ctx), triggers: [...triggers] };
+  },
 };
+
+/** The generation of each species above the entry's own in its chain, the first species first. */
+const generationsAbove = (doc: Doc, ctx: BuildContext): number[] =>
+  speciesAbove(ctx, ctx.get('creature-species', ctx.get('creature', doc.id as number).species_id)).map((species) => species.generation_id);
 
 /** Whether the as-of rules read facts of `kind`. */
 export const hasAsOfFacts = (kind: string): kind is FactKind => (AS_OF_FACT_KINDS as readonly string[]).includes(kind);
@@ -173,8 +184,8 @@ export const hasAsOfDocument = (kind: string): kind is DocumentKind => (AS_OF_DO
 export const hasAsOfPart = (kind: string): kind is 'creature' => kind === 'creature';
 
 /** A record's as-of facts read off its item, for the kinds the rules read but a creature (creatureAsOfPart); null for any other kind. */
-export function asOfFacts(kind: string, doc: Doc): KeptFacts | null {
-  return hasAsOfFacts(kind) && !hasAsOfPart(kind) ? FACTS[kind](doc) : null;
+export function asOfFacts(kind: string, doc: Doc, ctx: BuildContext): KeptFacts | null {
+  return hasAsOfFacts(kind) && !hasAsOfPart(kind) ? FACTS[kind](doc, ctx) : null;
 }
 
 /** A kind's facts files from its records' facts in id order: its own, for creatures the stats and learnsets, for moves their names. */
@@ -289,7 +300,23 @@ function moveDocument(doc: Doc, ctx: BuildContext): MoveAsOfDocument {
   return { learners };
 }
 
-/** A move's as-of document, made with its item; null for other kinds (a creature's: creatureAsOfPart). */
+/** The entry's as-of document: when its creature, forms, varieties and the species of its chain came, and its creature's past values. */
+function entryDocument(doc: Doc, ctx: BuildContext): EntryAsOfDocument {
+  const id = doc.id as number;
+  const creature = ctx.get('creature', id);
+  const generationOf = (species: unknown) => ctx.get('creature-species', idOf(species)).generation_id;
+  return {
+    born: bornIn(id, ctx),
+    past: creaturePast(ctx, creature),
+    forms: (doc.forms as Link[]).map((form) => ctx.get('creature-form', idOf(form)).introduced_in_version_group_id),
+    varieties: (doc.varieties as Array<{ creature: Link }>).map((variety) => bornIn(idOf(variety.creature), ctx)),
+    above: generationsAbove(doc, ctx),
+    below: (doc.evolution as { to: Array<{ species: Link }> }).to.map((step) => generationOf(step.species)),
+  };
+}
+
+/** A move's or an entry's as-of document, made with its item; null for other kinds (a creature's: creatureAsOfPart). */
 export function asOfDocument(kind: string, doc: Doc, ctx: BuildContext): AsOfDocumentOf[DocumentKind] | null {
-  return kind === 'move' ? moveDocument(doc, ctx) : null;
+  if (kind === 'move') return moveDocument(doc, ctx);
+  return kind === 'entry' ? entryDocument(doc, ctx) : null;
 }

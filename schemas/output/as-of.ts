@@ -1,5 +1,5 @@
 /**
- * The answers "as of a game": a creature, move, type or ability as it was in one
+ * The answers "as of a game": a creature, move, type, ability or entry as it was in one
  * version group (`GET /as-of/{v}/{kind}/{id or name}`), a creature's type matchups, and the 404
  * that says what was not found. The request logic makes these answers (contract/as-of/), not the
  * build, so no build step checks them: these schemas are the contract's word on them (the OpenAPI
@@ -12,9 +12,11 @@
  */
 import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import { Ability, AbilityCreature, BattleType, DamageRelations, TypeCreature } from './battle.ts';
-import { about, d, link, links, Nullable } from './common.ts';
+import { about, d, FlavorTextByVersion, link, links, Nullable } from './common.ts';
 import { Creature, CreatureAbility, CreatureMoveVersionDetail, CreatureStat, CreatureType } from './creatures.ts';
 import { Move } from './moves.ts';
+import { Entry, EntryEvolution, EntryForm } from './entry.ts';
+import { CreatureSpeciesVariety } from './species.ts';
 
 const strict = { additionalProperties: false } as const;
 
@@ -172,6 +174,42 @@ export const AbilityAsOf = asOfItem(
   `An ability as it was in a game (\`GET /as-of/{v}/ability/{id or name}\`): \`creature\` as of ${V}. Every other field is today’s, as \`GET /ability/{id or name}\` has it. An ability exists as of ${V} from generation III on, when its generation is ${V}’s or earlier.`,
 );
 
+export const EntryAsOf = asOfItem(
+  Entry,
+  {
+    asOf: {
+      types: CreatureAsOf.properties.types!,
+      abilities: CreatureAsOf.properties.abilities!,
+      stats: CreatureAsOf.properties.stats!,
+      base_stat_total: Type.Integer(d(`${AS_OF_MARK} the sum of its base stats then.`)),
+      varieties: Type.Array(
+        CreatureSpeciesVariety,
+        d(`${AS_OF_MARK} the varieties of its species that had come by ${V} (a creature comes with its first form), in today’s order.`),
+      ),
+      forms: Type.Array(EntryForm, d(`${AS_OF_MARK} its forms that had come by ${V} (each by the version group it came in), in today’s order.`)),
+      evolution: about(
+        EntryEvolution,
+        `${AS_OF_MARK} its species’ place among the species of its chain that existed then (a species exists from its generation on): \`stage\` counts only those, \`from\` is null when the species it evolves from came later (pichu, as of generation I, for pikachu), \`to\` leaves out those that came later. The details are today’s, verbatim.`,
+      ),
+      flavor_text_entries: Type.Array(
+        FlavorTextByVersion,
+        d(
+          `${AS_OF_MARK} the dex text of ${V}’s games only: of that one version when ${V} names a version, else of every version of the version group it names.`,
+        ),
+      ),
+    },
+    today: {
+      base_experience: true,
+      sprites: true,
+      pokedex_numbers: `Today’s list, over every Pokédex.`,
+      names: true,
+      genera: true,
+    },
+    gone: [],
+  },
+  `An entry as it was in a game (\`GET /as-of/{v}/entry/{id or name}\`): its creature’s \`types\`, \`abilities\` and \`stats\` (and their total) as of ${V}, the varieties and forms that had come, its place in its chain among the species of then, and the dex text of ${V}’s games. Every other field is today’s, as \`GET /entry/{id or name}\` has it. An entry exists as of ${V} when its creature does.`,
+);
+
 /** One attacking type's effect on the creature. */
 export const Matchup = Type.Object(
   {
@@ -219,4 +257,4 @@ export const AsOfNotFound = Type.Object(
 );
 
 /** The kinds answered as of a game, and their item schemas, in the order the contract lists them. */
-export const AS_OF_ITEMS = { creature: CreatureAsOf, move: MoveAsOf, type: TypeAsOf, ability: AbilityAsOf } as const;
+export const AS_OF_ITEMS = { creature: CreatureAsOf, move: MoveAsOf, type: TypeAsOf, ability: AbilityAsOf, entry: EntryAsOf } as const;

@@ -248,7 +248,7 @@ export function httpCases(ctx: Pick<CaseContext, 'distDir' | 'baseUrl' | 'routes
       name: 'as of a game, a kind it does not answer',
       path: '/v2/as-of/red-blue/berry/1',
       status: 404,
-      body: { json: { error: 'not_found', detail: '"berry" is not answered as of a game: creature, move, type, ability are' } },
+      body: { json: { error: 'not_found', detail: '"berry" is not answered as of a game: creature, move, type, ability, entry are' } },
     },
     {
       name: 'as of a game, an ability before abilities',

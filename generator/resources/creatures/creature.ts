@@ -58,6 +58,29 @@ export const creatureAbilities = (ctx: BuildContext, c: CreatureRecord) =>
 export const creatureStats = (ctx: BuildContext, c: CreatureRecord) => c.stats.map((s) => statValue(ctx, s));
 export const creatureTypes = (ctx: BuildContext, c: CreatureRecord) => c.types.map((t) => typeSlot(ctx, t));
 
+/** What changed over the generations: each run of rows of one generation, the values up to and including it. */
+const pastAbilities = (ctx: BuildContext, c: CreatureRecord) =>
+  runsOf(c.past_abilities, (a) => a.generation_id).map(([generationId, rows]) => ({
+    abilities: rows.map((a) => ({ ability: ctx.refOrNull('ability', a.ability_id), is_hidden: a.is_hidden, slot: a.slot })),
+    generation: ctx.ref('generation', generationId),
+  }));
+const pastStats = (ctx: BuildContext, c: CreatureRecord) =>
+  runsOf(c.past_stats, (s) => s.generation_id).map(([generationId, rows]) => ({
+    generation: ctx.ref('generation', generationId),
+    stats: rows.map((s) => statValue(ctx, s)),
+  }));
+const pastTypes = (ctx: BuildContext, c: CreatureRecord) =>
+  runsOf(c.past_types, (t) => t.generation_id).map(([generationId, rows]) => ({
+    generation: ctx.ref('generation', generationId),
+    types: rows.map((t) => typeSlot(ctx, t)),
+  }));
+/** The creature's `past_*` values as its item has them: what its entry as of a game reads (indexes/as-of.ts). */
+export const creaturePast = (ctx: BuildContext, c: CreatureRecord) => ({
+  types: pastTypes(ctx, c),
+  abilities: pastAbilities(ctx, c),
+  stats: pastStats(ctx, c),
+});
+
 /** The upstream's cries are named by creature id; a missing file is null. */
 export const cries = (ctx: BuildContext, creature: CreatureRecord) => ({
   latest: ctx.cry(`cries/pokemon/latest/${creature.id}.ogg`),
@@ -146,10 +169,7 @@ export const creature = defineResource({
     // the upstream stores a missing order as -1
     order: c.order ?? -1,
     abilities: creatureAbilities(ctx, c),
-    past_abilities: runsOf(c.past_abilities, (a) => a.generation_id).map(([generationId, rows]) => ({
-      abilities: rows.map((a) => ({ ability: ctx.refOrNull('ability', a.ability_id), is_hidden: a.is_hidden, slot: a.slot })),
-      generation: ctx.ref('generation', generationId),
-    })),
+    past_abilities: pastAbilities(ctx, c),
     forms: ctx.refsWhere('creature-form', 'creature_id', c.id),
     game_indices: versionGameIndices(ctx, c.game_indices),
     held_items: heldItems(ctx, c),
@@ -159,15 +179,9 @@ export const creature = defineResource({
     sprites: creatureSprites(c, ctx),
     cries: cries(ctx, c),
     stats: creatureStats(ctx, c),
-    past_stats: runsOf(c.past_stats, (s) => s.generation_id).map(([generationId, rows]) => ({
-      generation: ctx.ref('generation', generationId),
-      stats: rows.map((s) => statValue(ctx, s)),
-    })),
+    past_stats: pastStats(ctx, c),
     types: creatureTypes(ctx, c),
-    past_types: runsOf(c.past_types, (t) => t.generation_id).map(([generationId, rows]) => ({
-      generation: ctx.ref('generation', generationId),
-      types: rows.map((t) => typeSlot(ctx, t)),
-    })),
+    past_types: pastTypes(ctx, c),
   }),
   subresources: { encounters: creatureEncounters },
   query,

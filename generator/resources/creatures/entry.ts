@@ -92,7 +92,7 @@ const query = (q: QueryShapes<'entry', EntryItem>): QueryDecl<'entry', EntryItem
     'is_baby',
     'is_legendary',
     'is_mythical',
-    'evolution',
+    'evolution.stage',
     'sprites.front_default',
     'sprites.other.official-artwork.front_default',
   ],

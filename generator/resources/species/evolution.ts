@@ -91,6 +91,12 @@ function pathTo(stage: Stage, speciesId: number): Stage[] {
   return [];
 }
 
+/** The species above this one in its chain, the chain's first species first. */
+export function speciesAbove(ctx: BuildContext, species: Species): Species[] {
+  const path = pathTo(stageTree(ctx.groupBy('creature-species', 'evolution_chain_id').get(species.evolution_chain_id) ?? []), species.id);
+  return path.slice(0, -1).map((stage) => stage.species);
+}
+
 /**
  * A species' place in its chain, as its chain document has it: its depth (1 for the root), the
  * stage above it with its own details, and the stages below it with theirs.
