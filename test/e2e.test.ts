@@ -232,6 +232,8 @@ describe('the docs page: entries', () => {
       'Entries',
       examples.map((path) => ({ path, what: path })),
     );
+    const text = (await section.textContent()) ?? '';
+    for (const phrase of ['giratina-altered', 'unown-b', 'evolution_details', 'stage', '/v2/search/']) expect(text, phrase).toContain(phrase);
     expect(elsewhere).toEqual([]);
     expect(errors).toEqual([]);
   });
