@@ -31,6 +31,11 @@ export const AS_OF_TARGETS = [
     path: '/v2/as-of/generation-v/creature/?type=normal,fairy&sort=-base_stat_total,name&facets=type&summary=base_stat_total,special-attack&fields=types,stats,abilities&limit=100000',
   },
   { what: 'as-of list: creature as of red-blue, move=surf (the learnsets read)', path: '/v2/as-of/red-blue/creature/?move=surf&limit=100000' },
+  { what: 'as-of item: entry pikachu as of generation I (its chain, forms and dex text of then)', path: '/v2/as-of/generation-i/entry/pikachu/' },
+  {
+    what: 'as-of list: entry as of generation IV, stage, evolution_trigger, sort, fields, whole list',
+    path: '/v2/as-of/generation-iv/entry/?stage=2..&evolution_trigger=level-up,trade&sort=-base_stat_total&fields=base_stat_total,evolution.stage&limit=100000',
+  },
 ] as const;
 
 const SPREAD_ROUNDS = 3;

@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path';
 import { metaFile, type Meta } from '../contract/layout.ts';
 import { repoRoot, resolveConfig } from '../generator/config.ts';
 import { autocannon, fmtLoad, measure as measureLoad, rate, startPreviewProcess, TARGETS, type Load, type Server } from './http.ts';
-import { fmtLoadAvg, measure, median, printTable, range } from './measure.ts';
+import { fmtLoadAvg, measure, median, printTable, range, treeSize } from './measure.ts';
 import { cliOf, nodeFlagsOf } from './npm-flags.ts';
 
 const BUILD_ROUNDS = 3;
@@ -72,6 +72,7 @@ const envOf = (tree: Checkout, dataDir: string): NodeJS.ProcessEnv => {
   return env;
 };
 const seconds = (s: number) => `${s.toFixed(2)} s`;
+const sizeOf = ({ files, bytes }: { files: number; bytes: number }) => `${files} files, ${(bytes / 1e6).toFixed(1)} MB`;
 const ratioOf = (before: number, after: number) => (Number.isFinite(before) && Number.isFinite(after) && before > 0 ? `${(after / before).toFixed(2)}×` : '');
 
 /** Import, builds (alternating, median of 3) and a rebuild with nothing changed, in both checkouts. */
@@ -89,6 +90,7 @@ function buildRows(trees: [Checkout, Checkout], dataDir: string): Row[] {
     });
   }
   const again = trees.map((t) => measure([...cliOf(t.root), 'build'], envOf(t, dataDir), t.root).seconds);
+  const sizes = trees.map((t) => treeSize(t.dist));
   const [b, a] = [median(builds[0]!), median(builds[1]!)];
   return [
     {
@@ -110,6 +112,7 @@ function buildRows(trees: [Checkout, Checkout], dataDir: string): Row[] {
       ratio: ratioOf(Math.max(...rss[0]!), Math.max(...rss[1]!)),
     },
     { what: 'rebuild, nothing changed', before: seconds(again[0]!), after: seconds(again[1]!), ratio: ratioOf(again[0]!, again[1]!) },
+    { what: 'dist/: files, bytes (links once)', before: sizeOf(sizes[0]!), after: sizeOf(sizes[1]!), ratio: ratioOf(sizes[0]!.bytes, sizes[1]!.bytes) },
   ];
 }
 

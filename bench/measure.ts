@@ -3,7 +3,8 @@
  * process and its threads; and the small statistics the tables print.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { repoRoot } from '../generator/config.ts';
@@ -92,4 +93,27 @@ export function printTable(rows: ReadonlyArray<readonly string[]>): void {
         .join('  ')
         .trimEnd(),
     );
+}
+
+/** A folder's files and bytes, a file with several links counted once (a build's names are hard links to its ids). */
+export function treeSize(dir: string): { files: number; bytes: number } {
+  let files = 0;
+  let bytes = 0;
+  const seen = new Set<number>();
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const full = join(d, e.name);
+      if (e.isDirectory()) walk(full);
+      else {
+        const st = statSync(full);
+        files++;
+        if (!seen.has(st.ino)) {
+          seen.add(st.ino);
+          bytes += st.size;
+        }
+      }
+    }
+  };
+  walk(dir);
+  return { files, bytes };
 }

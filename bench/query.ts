@@ -24,7 +24,7 @@ import { diskReader } from '../generator/preview/disk-reader.ts';
 import { distArgs } from './args.ts';
 import { isMissing, median, printRows } from './measure.ts';
 
-/** The two answers measured, as paths below the base URL's origin. */
+/** The answers measured, as paths below the base URL's origin. */
 export const QUERY_TARGETS = [
   {
     what: 'filtered: creature, 3 filters + fields, whole list',
@@ -38,6 +38,11 @@ export const QUERY_TARGETS = [
     path:
       '/v2/creature/?type=grass,water,poison,bug&type=poison,water,flying&move=tackle,cut,surf&move=strength,swift,toxic&generation=1,2,3,4&generation=1,3,4,5' +
       '&sort=-base_stat_total,name&facets=generation,egg_group&summary=base_stat_total,speed&fields=types,stats,sprites.front_default,species.names&lang=de&limit=100000',
+  },
+  { what: 'entry by its species’ name: giratina (a file)', path: '/v2/entry/giratina/' },
+  {
+    what: 'entry list: stage, evolution_trigger, sort, facet, fields, whole list',
+    path: '/v2/entry/?stage=2..&evolution_trigger=level-up,trade&sort=-base_stat_total&facets=generation&fields=types,base_stat_total,evolution.stage&limit=100000',
   },
 ] as const;
 

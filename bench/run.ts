@@ -16,34 +16,12 @@
  * It works in a scratch folder and leaves data/records and dist/ alone.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveConfig } from '../generator/config.ts';
 import { readArgs } from './args.ts';
-import { CLI, measure, median, printRows, range, type Measured } from './measure.ts';
-
-function treeSize(dir: string): { files: number; bytes: number } {
-  let files = 0;
-  let bytes = 0;
-  const seen = new Set<number>();
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const full = join(d, e.name);
-      if (e.isDirectory()) walk(full);
-      else {
-        const st = statSync(full);
-        files++;
-        if (!seen.has(st.ino)) {
-          seen.add(st.ino);
-          bytes += st.size;
-        }
-      }
-    }
-  };
-  walk(dir);
-  return { files, bytes };
-}
+import { CLI, measure, median, printRows, range, treeSize, type Measured } from './measure.ts';
 
 const ROUNDS = 3;
 
