@@ -1,6 +1,6 @@
 /**
- * `build`: canonical records → every response as a file under dist/v2/. The kinds are split
- * into shards that run side by side in worker threads (shard.ts does the work of one);
+ * `build`: canonical records → every response as a file under dist/v2/. Worker threads take the
+ * kinds one at a time from a queue they share, side by side (shard.ts does the work of one);
  * every document is checked against its output schema, everything is written to a temporary
  * folder, and `dist/` is replaced only when every document of every kind was good (and the
  * caller's look at the unfinished build, `beforeFinish`, succeeded).
@@ -70,22 +70,19 @@ const PRINTED_GAPS = 5;
 export { BuildError };
 
 /**
- * Splits kinds into `count` shards of about equal work, the size of a kind's records standing
- * in for its work (largest first, each to the lightest shard).
+ * The order the workers take the kinds in, each taking the next when it is done with one: the
+ * largest records first (a kind's records stand for its work), so that what is left at the end
+ * is small and the workers finish together, however far the records' size is from a kind's
+ * real work (an entry's records are small, its documents not).
  */
-export function planShards(kinds: readonly string[], cost: (kind: string) => number, count: number): string[][] {
-  const shards = Array.from({ length: Math.max(1, Math.min(count, kinds.length)) }, () => ({ kinds: [] as string[], load: 0 }));
-  for (const kind of [...kinds].sort((a, b) => cost(b) - cost(a) || (a < b ? -1 : 1))) {
-    const lightest = shards.reduce((min, s) => (s.load < min.load ? s : min));
-    lightest.kinds.push(kind);
-    lightest.load += cost(kind);
-  }
-  return shards.map((s) => s.kinds).filter((k) => k.length > 0);
+export function workOrder(kinds: readonly string[], cost: (kind: string) => number): string[] {
+  return [...kinds].sort((a, b) => cost(b) - cost(a) || (a < b ? -1 : 1));
 }
 
 const YOUNG_GENERATION_MB = 96;
 
-function runShardInWorker(job: ShardJob, progress: (records: number) => void): Promise<ShardResult> {
+/** A worker that takes kinds from `queue` until it is empty (the queue the workers share). */
+function runShardInWorker(job: ShardJob, queue: string[], progress: (records: number) => void): Promise<ShardResult> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./build-worker.ts', import.meta.url), {
       workerData: { job },
@@ -94,6 +91,7 @@ function runShardInWorker(job: ShardJob, progress: (records: number) => void): P
     });
     worker.on('message', (message: WorkerMessage) => {
       if (message.type === 'progress') progress(message.records);
+      else if (message.type === 'next') worker.postMessage({ kind: queue.shift() ?? null });
       else {
         void worker.terminate();
         if (message.type === 'done') resolve(message.result);
@@ -136,27 +134,23 @@ async function buildInto(tmp: string, options: BuildOptions): Promise<BuildSumma
     done += records;
     options.progress?.(done, total);
   };
-  const workers = options.workers ?? defaultWorkers([...sizes.values()].reduce((n, bytes) => n + bytes, 0));
-  const shards = planShards(kinds, recordBytes, workers);
-  const job = (shard: string[]): ShardJob => ({
-    kinds: shard,
-    recordsDir: options.recordsDir,
-    mediaDir: options.mediaDir,
-    outDir: tmp,
-    baseUrl: options.baseUrl,
-  });
+  const workers = Math.max(1, Math.min(options.workers ?? defaultWorkers([...sizes.values()].reduce((n, bytes) => n + bytes, 0)), kinds.length));
+  const order = workOrder(kinds, recordBytes);
+  const queue = [...order];
+  const job: ShardJob = { recordsDir: options.recordsDir, mediaDir: options.mediaDir, outDir: tmp, baseUrl: options.baseUrl };
   const written = (result: ShardResult): ShardResult => {
     if (result.problems.length === 0) options.kindsWritten?.(tmp, result.kinds);
     return result;
   };
   const results =
-    shards.length > 1
-      ? await allShards(shards.map((s) => runShardInWorker(job(s), progress).then(written)))
-      : [written(await emitKinds(job(shards[0] ?? []), progress))];
+    workers > 1
+      ? await allShards(Array.from({ length: workers }, () => runShardInWorker(job, queue, progress).then(written)))
+      : [written(await emitKinds(job, () => queue.shift() ?? null, progress))];
 
   const problems = results.flatMap((r) => r.problems);
   if (problems.length) throw new BuildError(problems, causeOf(results.flatMap((r) => r.thrown)));
-  const built = results.flatMap((r) => r.kinds);
+  // in the order taken, whichever worker took each: the same inputs give the same files
+  const built = results.flatMap((r) => r.kinds).sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
   const overrides = (await options.beforeFinish?.(tmp, built)) ?? {};
   const finished = await BuildWriter.fresh(tmp).finish({ ...options, ...overrides }, built);
   swapIn(tmp, options.outDir);

@@ -1,7 +1,7 @@
 /**
- * The full build's work for a set of kinds (one shard; shards run side by side in worker
- * threads): every record's documents, each checked against its schema, written with the
- * kind's list, pages, names and bulk file by the build writer.
+ * The full build's work of one worker thread (workers run side by side, each taking the next
+ * kind from a queue they share): every record's documents, each checked against its schema,
+ * written with the kind's list, pages, names and bulk file by the build writer.
  */
 import { readRecords } from '../import/records.ts';
 import { allResources } from '../resources/index.ts';
@@ -10,7 +10,6 @@ import { emitRecord, kindEmitter, readMedia } from './emit-kinds.ts';
 import { BuildWriter, type KindResult } from './writer.ts';
 
 export interface ShardJob {
-  kinds: string[];
   recordsDir: string;
   mediaDir: string;
   /** the temporary folder the whole build writes into */
@@ -29,14 +28,21 @@ export interface ShardResult {
 
 type AnyRecord = { id: number; name: string | null };
 
-export async function emitKinds(job: ShardJob, progress: (records: number) => void = () => {}): Promise<ShardResult> {
+/** Makes the kinds `next` gives, one after another, until it gives none. */
+export async function emitKinds(
+  job: ShardJob,
+  next: () => string | null | Promise<string | null>,
+  progress: (records: number) => void = () => {},
+): Promise<ShardResult> {
   const ctx = createContext(job.baseUrl, readRecords(job.recordsDir), readMedia(job.mediaDir));
   const writer = BuildWriter.fresh(job.outDir);
   const problems: string[] = [];
   const thrown: unknown[] = [];
   const results: KindResult[] = [];
 
-  for (const resource of allResources.filter((r) => job.kinds.includes(r.kind))) {
+  for (let kind = await next(); kind !== null; kind = await next()) {
+    const resource = allResources.find((r) => r.kind === kind);
+    if (!resource) throw new Error(`no resource of kind ${kind}`);
     const em = kindEmitter(resource);
     const out = writer.kind(em, job.baseUrl);
     let sinceProgress = 0;

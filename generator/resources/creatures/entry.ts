@@ -41,7 +41,7 @@ const query = (q: QueryShapes<'entry', EntryItem>): QueryDecl<'entry', EntryItem
     q.links('type', 'type', 'a type', (e) => e.types.map((t) => t.type)),
     q.links('ability', 'ability', 'an ability (hidden ones too)', (e) => e.abilities.map((a) => a.ability)),
     // the entry does not copy the moves: read from the creature's record
-    q.links('move', 'move', 'a move it can learn', (_, s) => movesByMove(s.ctx.get('creature', s.record.id)).map(([id]) => s.ctx.ref('move', id))),
+    q.links('move', 'move', 'a move it can learn', (_, s) => movesByMove(s.ctx.get('creature', s.record.id)).map(([id]) => s.link('move', id))),
     q.link('species', 'creature-species', 'a species', (e) => e.species),
     q.yesNo('is_default', (e) => e.is_default),
     q.link('generation', 'generation', 'the generation of its species', (e) => e.generation),
