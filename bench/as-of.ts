@@ -88,11 +88,11 @@ export async function runAsOfBench(dist: string, baseUrl: string): Promise<Array
       'p99 ≤ 5 ms, fresh ≤ 25 ms',
     ]);
   }
-  for (const target of [AS_OF_TARGETS[4], AS_OF_TARGETS[5]]) {
+  for (const target of [AS_OF_TARGETS[4], AS_OF_TARGETS[5], AS_OF_TARGETS[7]]) {
     const overFetches = await firstAnswerOverFetches(dist, baseUrl, target.path);
     rows.push([`${target.what}, fresh handler, each read ${FETCH_MS} ms late (the edge reads files over HTTP)`, ms(overFetches), '']);
   }
-  for (const target of [AS_OF_TARGETS[0], AS_OF_TARGETS[4]]) {
+  for (const target of [AS_OF_TARGETS[0], AS_OF_TARGETS[4], AS_OF_TARGETS[6], AS_OF_TARGETS[7]]) {
     const fresh = firstAnswerInFreshDeno(dist, baseUrl, target.path);
     rows.push([
       `${target.what}, Deno, first answer of a new process`,

@@ -306,7 +306,7 @@ export async function runQueryBench(dist: string, baseUrl: string): Promise<Arra
   }
   const overFetches = await firstAnswerOverFetches(dist, baseUrl, QUERY_TARGETS[2].path);
   rows.push([`${QUERY_TARGETS[2].what}, in-process, first answer of a fresh handler whose reads take ${FETCH_MS} ms each`, ms(overFetches), '']);
-  for (const target of [FLOOR_TARGET, QUERY_TARGETS[1], QUERY_TARGETS[2]]) {
+  for (const target of [FLOOR_TARGET, QUERY_TARGETS[1], QUERY_TARGETS[2], QUERY_TARGETS[4]]) {
     const fresh = firstAnswerInFreshDeno(dist, baseUrl, target.path);
     rows.push([
       `${target.what}, Deno, first answer of a fresh process`,
