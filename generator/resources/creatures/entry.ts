@@ -8,7 +8,7 @@ import type { BuildContext } from '../context.ts';
 import { resourceUrl } from '../context.ts';
 import type { RecordOf } from '../../model/kinds.ts';
 import { defineResource } from '../define.ts';
-import { creatureSpecies } from '../species/creature-species.ts';
+import { creatureSpecies, speciesFilters, speciesRanges } from '../species/creature-species.ts';
 import { evolutionPlace } from '../species/evolution.ts';
 import { creatureAbilities, creatureNames, creatureStats, creatureTypes, cries, movesByMove, speciesOf, statRanges } from './creature.ts';
 import type { Static } from '@sinclair/typebox';
@@ -44,15 +44,7 @@ const query = (q: QueryShapes<'entry', EntryItem>): QueryDecl<'entry', EntryItem
     q.links('move', 'move', 'a move it can learn', (_, s) => movesByMove(s.ctx.get('creature', s.record.id)).map(([id]) => s.link('move', id))),
     q.link('species', 'creature-species', 'a species', (e) => e.species),
     q.yesNo('is_default', (e) => e.is_default),
-    q.link('generation', 'generation', 'the generation of its species', (e) => e.generation),
-    q.link('color', 'creature-color', 'the color of its species', (e) => e.color),
-    q.link('shape', 'creature-shape', 'the shape of its species', (e) => e.shape),
-    q.link('habitat', 'creature-habitat', 'the habitat of its species', (e) => e.habitat),
-    q.links('egg_group', 'egg-group', 'an egg group of its species', (e) => e.egg_groups),
-    q.link('growth_rate', 'growth-rate', 'the growth rate of its species', (e) => e.growth_rate),
-    q.yesNo('is_legendary', (e) => e.is_legendary),
-    q.yesNo('is_mythical', (e) => e.is_mythical),
-    q.yesNo('is_baby', (e) => e.is_baby),
+    ...speciesFilters(q, ' of its species'),
     q.links('evolution_trigger', 'evolution-trigger', 'a trigger of the evolution into its species (`trade`)', (e) =>
       distinct((e.evolution.from?.evolution_details ?? []).map((d) => d.trigger)),
     ),
@@ -63,10 +55,7 @@ const query = (q: QueryShapes<'entry', EntryItem>): QueryDecl<'entry', EntryItem
     q.integer('base_experience', 'base experience (creatures without a figure match no range)'),
     q.integer('height', 'height in decimetres'),
     q.integer('weight', 'weight in hectograms'),
-    q.integer('base_happiness', 'base happiness of its species (species without a figure match no range)'),
-    q.integer('capture_rate', 'capture rate of its species, 0–255 (species without a figure match no range)'),
-    q.integer('gender_rate', 'chance of being female in eighths, -1 for genderless (species without a figure match no range)'),
-    q.integer('hatch_counter', 'egg cycles to hatch (species without a figure match no range)'),
+    ...speciesRanges(q, ' of its species'),
     q.range('order', 'sort order of its species (evolution families together)', (_, s) => speciesOf(s).order),
     q.range('stage', 'its species’ stage in its evolution chain, 1 for the first', (e) => e.evolution.stage),
   ],

@@ -3,7 +3,9 @@ import { descriptions, flavorTextsByVersion, languageId, names } from '../shapes
 import { idsInOrder } from '../../lists.ts';
 import { defineResource } from '../define.ts';
 import type { BuildContext } from '../context.ts';
-import type { RecordOf } from '../../model/kinds.ts';
+import type { KindName, RecordOf } from '../../model/kinds.ts';
+import type { Static } from '@sinclair/typebox';
+import type { QueryShapes } from '../query.ts';
 
 type SpeciesRecord = RecordOf<'creature-species'>;
 
@@ -16,6 +18,34 @@ export const speciesLinks = {
   // by group id, each once: the upstream's code orders them so since its commit 42d9fe1b (table row order before)
   egg_groups: (ctx: BuildContext, species: SpeciesRecord) => idsInOrder(species.egg_groups.map((g) => g.egg_group_id)).map((id) => ctx.ref('egg-group', id)),
 };
+
+/** The species' fields its filters and ranges read, in any item that holds them as the species has them (the species', an entry's). */
+type SpeciesFields = Pick<
+  Static<typeof CreatureSpecies>,
+  'generation' | 'color' | 'shape' | 'habitat' | 'egg_groups' | 'growth_rate' | 'is_legendary' | 'is_mythical' | 'is_baby'
+> &
+  Record<'base_happiness' | 'capture_rate' | 'gender_rate' | 'hatch_counter', number | null>;
+
+/** The species' value filters, of an item that holds its fields; `whose` (` of its species`) says whose they are where they are not the item's own. */
+export const speciesFilters = <K extends KindName, I extends SpeciesFields>(q: QueryShapes<K, I>, whose: string) => [
+  q.link('generation', 'generation', `${whose ? 'the' : 'a'} generation${whose}`, (s) => s.generation),
+  q.link('color', 'creature-color', `${whose ? 'the' : 'a'} color${whose}`, (s) => s.color),
+  q.link('shape', 'creature-shape', `${whose ? 'the' : 'a'} shape${whose}`, (s) => s.shape),
+  q.link('habitat', 'creature-habitat', `${whose ? 'the' : 'a'} habitat${whose}`, (s) => s.habitat),
+  q.links('egg_group', 'egg-group', `an egg group${whose}`, (s) => s.egg_groups),
+  q.link('growth_rate', 'growth-rate', `${whose ? 'the' : 'a'} growth rate${whose}`, (s) => s.growth_rate),
+  q.yesNo('is_legendary', (s) => s.is_legendary),
+  q.yesNo('is_mythical', (s) => s.is_mythical),
+  q.yesNo('is_baby', (s) => s.is_baby),
+];
+
+/** The species' ranges on its own figures, of an item that holds them (`whose` as in speciesFilters). */
+export const speciesRanges = <K extends KindName, I extends SpeciesFields>(q: QueryShapes<K, I>, whose: string) => [
+  q.range('base_happiness', `base happiness${whose} (species without a figure match no range)`, (s) => s.base_happiness),
+  q.range('capture_rate', `capture rate${whose}, 0–255 (species without a figure match no range)`, (s) => s.capture_rate),
+  q.range('gender_rate', 'chance of being female in eighths, -1 for genderless (species without a figure match no range)', (s) => s.gender_rate),
+  q.range('hatch_counter', 'egg cycles to hatch (species without a figure match no range)', (s) => s.hatch_counter),
+];
 
 export const creatureSpecies = defineResource({
   kind: 'creature-species',
@@ -57,24 +87,8 @@ export const creatureSpecies = defineResource({
     })),
   }),
   query: (q) => ({
-    filters: [
-      q.link('generation', 'generation', 'a generation', (s) => s.generation),
-      q.link('color', 'creature-color', 'a color', (s) => s.color),
-      q.link('shape', 'creature-shape', 'a shape', (s) => s.shape),
-      q.link('habitat', 'creature-habitat', 'a habitat', (s) => s.habitat),
-      q.links('egg_group', 'egg-group', 'an egg group', (s) => s.egg_groups),
-      q.link('growth_rate', 'growth-rate', 'a growth rate', (s) => s.growth_rate),
-      q.yesNo('is_legendary', (s) => s.is_legendary),
-      q.yesNo('is_mythical', (s) => s.is_mythical),
-      q.yesNo('is_baby', (s) => s.is_baby),
-    ],
-    ranges: [
-      q.integer('base_happiness', 'base happiness (species without a figure match no range)'),
-      q.integer('capture_rate', 'capture rate, 0–255 (species without a figure match no range)'),
-      q.integer('gender_rate', 'chance of being female in eighths, -1 for genderless (species without a figure match no range)'),
-      q.integer('hatch_counter', 'egg cycles to hatch (species without a figure match no range)'),
-      q.integer('order', 'sort order (evolution families together)'),
-    ],
+    filters: speciesFilters(q, ''),
+    ranges: [...speciesRanges(q, ''), q.integer('order', 'sort order (evolution families together)')],
     fields: [
       'id',
       'order',
