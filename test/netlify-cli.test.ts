@@ -167,7 +167,8 @@ class NetlifyServe {
   async stop(): Promise<void> {
     const child = this.child;
     if (child?.pid && child.exitCode === null) {
-      process.kill(-child.pid, 'SIGTERM');
+      // the group may be gone before its exit is seen here: killGroup allows for that
+      this.killGroup('SIGTERM');
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 1000);
         child.once('exit', () => {
@@ -175,7 +176,7 @@ class NetlifyServe {
           resolve();
         });
       });
-      if (child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
+      if (child.exitCode === null) this.killGroup('SIGKILL');
     }
   }
 
