@@ -157,6 +157,8 @@ export function httpCases(ctx: Pick<CaseContext, 'distDir' | 'baseUrl' | 'routes
     ok('id-only kind by id', '/v2/evolution-chain/1/', item('evolution-chain', 1)),
     ok('a name given twice upstream addresses the lower id', '/v2/item/roseli-berry', item('item', 723)),
     ok('move by name', '/v2/move/pound/', item('move', 'pound')),
+    ok('an entry by id', '/v2/entry/25/', item('entry', 25)),
+    ok("an entry by a form's name, in capitals", '/v2/entry/Pichu-Spiky-Eared', item('entry', 172)),
 
     // subresources
     ok('encounters by id', '/v2/creature/25/encounters', encounters25),
