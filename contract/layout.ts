@@ -136,7 +136,7 @@ export interface Routes {
   subresources: Record<string, string[]>;
   /** kinds addressed by id only */
   idOnly: string[];
-  /** kinds of this API's own, not the upstream's (the entry): not in the root index nor in `/v2/search/`; absent in older builds */
+  /** kinds of this API's own, not the upstream's (the entry): not in the root index nor in `/v2/search/` (`upstreamKinds`); absent in older builds */
   own?: string[];
   /**
    * What each kind's collection can be asked besides limit and offset: its value
@@ -147,6 +147,9 @@ export interface Routes {
   /** pages outside /v2/ (the docs page and its assets): URL path → file under dist/ and its type */
   site: Record<string, { file: string; type: string }>;
 }
+
+/** The upstream's kinds, in the routing table's order: what the root index lists and `/v2/search/` finds (not `Routes.own`). */
+export const upstreamKinds = (routes: Pick<Routes, 'kinds' | 'own'>): string[] => routes.kinds.filter((kind) => !routes.own?.includes(kind));
 
 /**
  * A kind's query vocabulary as the request logic and the contract read it: the parameters its

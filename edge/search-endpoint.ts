@@ -10,7 +10,7 @@
 import { badParameter, jsonAnswer, notFound } from './answers.ts';
 import type { BuildFiles } from './build-files.ts';
 import type { Answer } from './http.ts';
-import { NO_QUERIES } from '../contract/layout.ts';
+import { NO_QUERIES, upstreamKinds } from '../contract/layout.ts';
 import { pageLinks } from '../contract/pagination.ts';
 import { SEARCH_TABLE, tableLinkSuffix } from '../contract/query/parameter-table.ts';
 import { readParams } from '../contract/query/params.ts';
@@ -21,8 +21,7 @@ export const SEARCH_PATH = 'search';
 /** The search's parameters (parameter-table.ts `SEARCH_TABLE`), each parsed once, then the ranked page. */
 export async function search(build: BuildFiles, params: URLSearchParams): Promise<Answer> {
   const routes = await build.routes();
-  const searched = (routes?.kinds ?? []).filter((kind) => !routes?.own?.includes(kind));
-  const scope = { build, kind: SEARCH_PATH, shape: NO_QUERIES, idOnly: false, below: [], kinds: searched };
+  const scope = { build, kind: SEARCH_PATH, shape: NO_QUERIES, idOnly: false, below: [], kinds: routes ? upstreamKinds(routes) : [] };
   const parsed = await readParams(SEARCH_TABLE, params, scope);
   // a build without a routing table answers 404, after a missing or empty `q` (read before it)
   if (!routes) return parsed.ok || parsed.error.parameter !== 'q' ? notFound() : badParameter(parsed.error);

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createResponder } from '../edge/handler.ts';
 import { diskReader } from '../generator/preview/disk-reader.ts';
 import { differences } from './support/examples.ts';
-import { expectedEntry, type DocSource } from './support/entry-oracle.ts';
+import { expectedEntry, pathTo, type ChainLink, type DocSource } from './support/entry-oracle.ts';
 import { abilitiesAsOf, creatureExists, idOf, spread, statsAsOf, typesAsOf, World, type Doc, type Era, type Link } from './support/as-of-oracle.ts';
 
 const distDir = inject('distDir');
@@ -48,16 +48,6 @@ function versionsOf(segment: string, era: Era): string[] {
 
 const speciesGeneration = (species: Link) => idOf(world.doc('creature-species', idOf(species))['generation'] as Link);
 
-/** The species from the chain's first down to the one above `name`, by the chain document. */
-function speciesAbove(chain: { species: Link; evolves_to: unknown[] }, name: string): Link[] | null {
-  if (chain.species.name === name) return [];
-  for (const next of chain.evolves_to as Array<{ species: Link; evolves_to: unknown[] }>) {
-    const below = speciesAbove(next, name);
-    if (below) return [chain.species, ...below];
-  }
-  return null;
-}
-
 /** The entry of creature `id` as of the era, or null when its creature did not exist then. */
 function expectedAsOf(id: number, segment: string, era: Era): Doc | null {
   const creature = world.creatureById.get(id)!;
@@ -67,8 +57,10 @@ function expectedAsOf(id: number, segment: string, era: Era): Doc | null {
   const versions = versionsOf(segment, era);
   const existed = (species: Link) => speciesGeneration(species) <= era.generation;
   const evolution = today.evolution as { chain: { url: string }; from: { species: Link } | null; to: Array<{ species: Link }> };
-  const chain = world.doc('evolution-chain', idOf(evolution.chain as Link))['chain'] as { species: Link; evolves_to: unknown[] };
-  const above = speciesAbove(chain, (today.species as Link).name)!;
+  const chain = world.doc('evolution-chain', idOf(evolution.chain as Link))['chain'] as ChainLink;
+  const above = pathTo(chain, (today.species as Link).name)
+    .slice(0, -1)
+    .map((link) => link.species);
   const parent = above.at(-1);
   const replaced: Doc = {
     types: typesAsOf(creature, era),

@@ -11,7 +11,7 @@
  * which would clash when one ajv instance compiles several resources that share a shape.
  */
 import { Kind, Type, type Static, type TSchema } from '@sinclair/typebox';
-import { idOfUrl, listFile, queryShape, type Meta, type Routes } from '../../contract/layout.ts';
+import { idOfUrl, listFile, queryShape, upstreamKinds, type Meta, type Routes } from '../../contract/layout.ts';
 import * as asOfSchemas from '../../schemas/output/as-of.ts';
 import { AS_OF_ITEMS, AsOfNotFound, Matchups } from '../../schemas/output/as-of.ts';
 import * as battle from '../../schemas/output/battle.ts';
@@ -137,9 +137,6 @@ export const MetaSchema = Type.Object(
   },
   { additionalProperties: false },
 );
-/** The upstream's kinds: those the root lists and the search finds (not this API's own, `Routes.own`). */
-const upstreamKinds = (routes: Pick<Routes, 'kinds' | 'own'>) => routes.kinds.filter((kind) => !routes.own?.includes(kind));
-
 // the schema and the interface the build writes must describe the same object: a field added to
 // one and not the other fails the type check here
 const metaMatches: [Static<typeof MetaSchema>, Meta] extends [Meta, Static<typeof MetaSchema>] ? true : never = true;

@@ -33,12 +33,12 @@ import {
   languageSearchPackFile,
   searchIndexFile,
   searchPackFile,
+  upstreamKinds,
   type Meta,
   type Routes,
 } from '../../contract/layout.ts';
 import type { SearchIndexFile } from '../../contract/search-index.ts';
 import { allResources } from '../resources/index.ts';
-import { ownKinds } from '../model/kinds.ts';
 import type { AnyResource } from '../resources/define.ts';
 import type { CoverageMap } from '../../schemas/output/coverage.ts';
 import { artifactMakers } from '../artifacts/index.ts';
@@ -206,15 +206,7 @@ export class BuildWriter {
     const resources = allResources.filter((r) => kinds.includes(r.kind));
     const archive = archiveOf(options.about);
     const routes = routesOf(built, resources, archive);
-    await out.write(
-      rootFile,
-      JSON.stringify(
-        rootIndex(
-          kinds.filter((kind) => !ownKinds.has(kind)),
-          options.baseUrl,
-        ),
-      ),
-    );
+    await out.write(rootFile, JSON.stringify(rootIndex(upstreamKinds(routes), options.baseUrl)));
     await out.write(notFoundFile, JSON.stringify('Not Found'));
     const latestChange = await this.writeChanges(options);
     const meta = metaOf(options.about, options.baseUrl, built, latestChange);
@@ -344,8 +336,8 @@ export class BuildWriter {
    * written again), in the routing table's order; a kind without one is skipped.
    */
   private readSearchFiles(routes: Routes, kindFile: (kind: string) => string): SearchIndexFile[] {
-    return routes.kinds
-      .filter((kind) => !routes.idOnly.includes(kind) && !routes.own?.includes(kind))
+    return upstreamKinds(routes)
+      .filter((kind) => !routes.idOnly.includes(kind))
       .flatMap((kind) => {
         const bytes = readIfThere(join(this.out.root, kindFile(kind)));
         return bytes === null ? [] : [JSON.parse(bytes.toString('utf8')) as SearchIndexFile];

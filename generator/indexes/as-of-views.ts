@@ -188,7 +188,10 @@ interface CreaturesThen {
 const [KINDS_PART, STATS_PART] = VIEW_PARTS.creature;
 const EVOLUTION_PART = VIEW_PARTS.entry[2];
 
-function creatureView(scope: ViewScope): AsOfListView {
+const creatureView = (scope: ViewScope): AsOfListView => creatureParts(scope).view;
+
+/** A creature list's view, and what each position held then (its parts made when first asked). */
+function creatureParts(scope: ViewScope): { view: AsOfListView; then: CreaturesThen } {
   const { vg, world, ids, parts } = scope;
   const existing = existingPositions(ids, (id) => world.creatureExists(id, vg));
   const then = scope.creaturesThen?.get(vg.generation) ?? {};
@@ -206,22 +209,23 @@ function creatureView(scope: ViewScope): AsOfListView {
         (held) => held.map(([stat, baseStat, effort]) => ({ base_stat: baseStat, effort, stat: link(scope.base, 'stat', stat, world.statName(stat)!) })),
       ),
     );
-    // an entry's field (a creature list declares none: as-of-lists.ts skips it)
+  }
+  return { view, then };
+}
+
+/** An entry's view: its creature's with its total as a field of its own, and its species' place in its chain as of the game. */
+function entryView(scope: ViewScope): AsOfListView {
+  const { view, then } = creatureParts(scope);
+  if (scope.parts.has(STATS_PART.name) && then.stats) {
     view.fields.set(
       TOTAL,
       fieldOf(
-        stats,
+        then.stats,
         (held) => held,
         (held) => held.reduce((sum, [, base]) => sum + base, 0),
       ),
     );
   }
-  return view;
-}
-
-/** An entry's view: its creature's, and its species' place in its chain as of the game. */
-function entryView(scope: ViewScope): AsOfListView {
-  const view = creatureView(scope);
   if (scope.parts.has(EVOLUTION_PART.name)) addEvolutionPart(view, scope);
   return view;
 }

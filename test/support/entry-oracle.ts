@@ -7,7 +7,7 @@ import { idOfUrl } from '../../contract/layout.ts';
 
 export type Doc = Record<string, unknown>;
 type Link = { name: string; url: string };
-interface ChainLink {
+export interface ChainLink {
   species: Link;
   evolution_details: unknown[];
   evolves_to: ChainLink[];
@@ -22,7 +22,7 @@ const idOf = (url: string) => idOfUrl(url)!;
 const urlOf = (link: unknown) => (link as { url: string }).url;
 
 /** The links from the chain's root down to the species', or none when the chain does not hold it. */
-function pathTo(link: ChainLink, species: string): ChainLink[] {
+export function pathTo(link: ChainLink, species: string): ChainLink[] {
   if (link.species.name === species) return [link];
   for (const next of link.evolves_to) {
     const below = pathTo(next, species);

@@ -32,6 +32,30 @@ const forms = (ctx: BuildContext, c: CreatureRecord) =>
 
 type EntryItem = Static<typeof Entry>;
 
+/** The species' fields an entry holds as its species' document has them, in the entry's order (its dex text last but its sprites and cries). */
+const SPECIES_FIELDS = [
+  'generation',
+  'color',
+  'shape',
+  'habitat',
+  'egg_groups',
+  'growth_rate',
+  'gender_rate',
+  'capture_rate',
+  'base_happiness',
+  'hatch_counter',
+  'is_baby',
+  'is_legendary',
+  'is_mythical',
+  'names',
+  'genera',
+  'pokedex_numbers',
+  'varieties',
+] as const;
+
+/** `keys` of `from`, in that order. */
+const picked = <T, K extends keyof T>(from: T, keys: readonly K[]): Pick<T, K> => Object.fromEntries(keys.map((key) => [key, from[key]])) as Pick<T, K>;
+
 /** Each link once, in the order first met (a trigger repeats across version groups). */
 const distinct = (links: readonly NamedResource[]) => links.filter((l, i) => links.findIndex((m) => m.url === l.url) === i);
 
@@ -110,23 +134,7 @@ export const entry = defineResource({
       height: c.height,
       weight: c.weight,
       base_experience: c.base_experience,
-      generation: species.generation,
-      color: species.color,
-      shape: species.shape,
-      habitat: species.habitat,
-      egg_groups: species.egg_groups,
-      growth_rate: species.growth_rate,
-      gender_rate: species.gender_rate,
-      capture_rate: species.capture_rate,
-      base_happiness: species.base_happiness,
-      hatch_counter: species.hatch_counter,
-      is_baby: species.is_baby,
-      is_legendary: species.is_legendary,
-      is_mythical: species.is_mythical,
-      names: species.names,
-      genera: species.genera,
-      pokedex_numbers: species.pokedex_numbers,
-      varieties: species.varieties,
+      ...picked(species, SPECIES_FIELDS),
       forms: forms(ctx, c),
       evolution: evolutionPlace(ctx, speciesRecord),
       flavor_text_entries: species.flavor_text_entries,

@@ -91,18 +91,22 @@ function pathTo(stage: Stage, speciesId: number): Stage[] {
   return [];
 }
 
+/** The stages of a species' chain from its first down to the species' own. */
+const chainPath = (ctx: BuildContext, species: Species): Stage[] =>
+  pathTo(stageTree(ctx.groupBy('creature-species', 'evolution_chain_id').get(species.evolution_chain_id) ?? []), species.id);
+
 /** The species above this one in its chain, the chain's first species first. */
-export function speciesAbove(ctx: BuildContext, species: Species): Species[] {
-  const path = pathTo(stageTree(ctx.groupBy('creature-species', 'evolution_chain_id').get(species.evolution_chain_id) ?? []), species.id);
-  return path.slice(0, -1).map((stage) => stage.species);
-}
+export const speciesAbove = (ctx: BuildContext, species: Species): Species[] =>
+  chainPath(ctx, species)
+    .slice(0, -1)
+    .map((stage) => stage.species);
 
 /**
  * A species' place in its chain, as its chain document has it: its depth (1 for the root), the
  * stage above it with its own details, and the stages below it with theirs.
  */
 export function evolutionPlace(ctx: BuildContext, species: Species) {
-  const path = pathTo(stageTree(ctx.groupBy('creature-species', 'evolution_chain_id').get(species.evolution_chain_id) ?? []), species.id);
+  const path = chainPath(ctx, species);
   const own = path.at(-1);
   if (!own) throw new Error(`creature-species ${species.id} is not in its evolution chain ${species.evolution_chain_id}`);
   const above = path.at(-2);
