@@ -139,7 +139,7 @@ async function buildInto(tmp: string, options: BuildOptions): Promise<BuildSumma
   const queue = [...order];
   const job: ShardJob = { recordsDir: options.recordsDir, mediaDir: options.mediaDir, outDir: tmp, baseUrl: options.baseUrl };
   const written = (result: ShardResult): ShardResult => {
-    if (result.problems.length === 0) options.kindsWritten?.(tmp, result.kinds);
+    if (result.failures.length === 0) options.kindsWritten?.(tmp, result.kinds);
     return result;
   };
   const results =
@@ -147,10 +147,15 @@ async function buildInto(tmp: string, options: BuildOptions): Promise<BuildSumma
       ? await allShards(Array.from({ length: workers }, () => runShardInWorker(job, queue, progress).then(written)))
       : [written(await emitKinds(job, () => queue.shift() ?? null, progress))];
 
-  const problems = results.flatMap((r) => r.problems);
-  if (problems.length) throw new BuildError(problems, causeOf(results.flatMap((r) => r.thrown)));
-  // in the order taken, whichever worker took each: the same inputs give the same files
-  const built = results.flatMap((r) => r.kinds).sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
+  // in the order taken, whichever worker took each: the same inputs give the same files, and the same failure
+  const byOrder = (a: { kind: string }, b: { kind: string }) => order.indexOf(a.kind) - order.indexOf(b.kind);
+  const failures = results.flatMap((r) => r.failures).sort(byOrder);
+  if (failures.length)
+    throw new BuildError(
+      failures.flatMap((f) => f.problems),
+      causeOf(failures.flatMap((f) => f.thrown)),
+    );
+  const built = results.flatMap((r) => r.kinds).sort(byOrder);
   const overrides = (await options.beforeFinish?.(tmp, built)) ?? {};
   const finished = await BuildWriter.fresh(tmp).finish({ ...options, ...overrides }, built);
   swapIn(tmp, options.outDir);

@@ -17,11 +17,17 @@ export interface ShardJob {
   baseUrl: string;
 }
 
+/** A kind's bad documents: each problem, and the exceptions among them (for the BuildError's cause). */
+export interface KindFailure {
+  kind: string;
+  problems: string[];
+  thrown: unknown[];
+}
+
 export interface ShardResult {
   kinds: KindResult[];
-  problems: string[];
-  /** the exceptions among the problems, for the BuildError's cause */
-  thrown: unknown[];
+  /** by kind, as they were made; none when every document was good */
+  failures: KindFailure[];
   files: number;
   bytes: number;
 }
@@ -36,8 +42,7 @@ export async function emitKinds(
 ): Promise<ShardResult> {
   const ctx = createContext(job.baseUrl, readRecords(job.recordsDir), readMedia(job.mediaDir));
   const writer = BuildWriter.fresh(job.outDir);
-  const problems: string[] = [];
-  const thrown: unknown[] = [];
+  const failures: KindFailure[] = [];
   const results: KindResult[] = [];
 
   for (let kind = await next(); kind !== null; kind = await next()) {
@@ -45,11 +50,12 @@ export async function emitKinds(
     if (!resource) throw new Error(`no resource of kind ${kind}`);
     const em = kindEmitter(resource);
     const out = writer.kind(em, job.baseUrl);
+    const failure: KindFailure = { kind, problems: [], thrown: [] };
     let sinceProgress = 0;
     for (const record of ctx.records(em.kind) as readonly AnyRecord[]) {
       const docs = emitRecord(em, ctx, record);
-      problems.push(...docs.problems);
-      thrown.push(...docs.thrown);
+      failure.problems.push(...docs.problems);
+      failure.thrown.push(...docs.thrown);
       await out.record(record, docs);
       if (++sinceProgress === 250) {
         progress(sinceProgress);
@@ -57,8 +63,9 @@ export async function emitKinds(
       }
     }
     progress(sinceProgress);
+    if (failure.problems.length) failures.push(failure);
     results.push(await out.close());
   }
   await writer.flush();
-  return { kinds: results, problems, thrown, files: writer.files, bytes: writer.bytes };
+  return { kinds: results, failures, files: writer.files, bytes: writer.bytes };
 }
