@@ -138,6 +138,8 @@ export interface Routes {
   idOnly: string[];
   /** kinds of this API's own, not the upstream's (the entry): not in the root index nor in `/v2/search/` (`upstreamKinds`); absent in older builds */
   own?: string[];
+  /** kinds whose item files leave a field to another document (contract/borrowed-field.ts): an item of theirs is spliced from both; absent in older builds */
+  borrowing?: string[];
   /**
    * What each kind's collection can be asked besides limit and offset: its value
    * filters, range filters and the fields its list entries may carry, in declared order.

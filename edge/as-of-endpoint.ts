@@ -106,11 +106,17 @@ interface ItemFiles {
 async function itemRead(build: BuildFiles, kind: AsOfKind, key: string): Promise<ItemFiles> {
   if (kind === 'creature') return { doc: await build.json<Doc>(asOfDocumentFile('creature', key)), moveDocument: null, entryDocument: null };
   const [doc, moveDocument, entryDocument] = await Promise.all([
-    build.json<Doc>(itemFile(kind, key)),
+    kind === 'entry' ? itemJson(build, kind, key) : build.json<Doc>(itemFile(kind, key)),
     kind === 'move' ? build.json<MoveAsOfDocument>(asOfDocumentFile('move', key)) : null,
     kind === 'entry' ? build.json<EntryAsOfDocument>(asOfDocumentFile('entry', key)) : null,
   ]);
   return { doc, moveDocument, entryDocument };
+}
+
+/** An item as served, parsed (an entry's file leaves its dex texts to its species': BuildFiles.item); null when there is none. */
+async function itemJson(build: BuildFiles, kind: string, key: string): Promise<Doc | null> {
+  const item = await build.item(kind, key);
+  return item === null ? null : (JSON.parse(new TextDecoder().decode(item.bytes)) as Doc);
 }
 
 /** `GET /v2/creature/{key}/matchups/`: as of the newest version group. */

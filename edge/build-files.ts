@@ -14,6 +14,7 @@ import { contentHash, type Answer, type AnswerIdentity } from './http.ts';
 import {
   fieldColumnFile,
   filterIndexFile,
+  itemFile,
   languageSearchFile,
   listPackFile,
   languageSearchPackFile,
@@ -34,6 +35,7 @@ import { firstAtLeast } from '../contract/pack.ts';
 import type { SearchIndexFile } from '../contract/search-index.ts';
 import { decodeSearchPack } from '../contract/search-pack.ts';
 import { SearchIndex } from './query/search.ts';
+import { borrowingIn, BorrowingError, withBorrowed } from '../contract/borrowed-field.ts';
 
 export interface FileReader {
   /**
@@ -97,6 +99,31 @@ export class BuildFiles {
 
   read(path: string): Promise<Uint8Array | null> {
     return this.files.read(path);
+  }
+
+  /**
+   * An item as served: its file (`started`: its read, when one began before the routing table
+   * was known), with the field it leaves to another document spliced in when its kind's files
+   * borrow one (contract/borrowed-field.ts; then no `file`, the answer being two files'); null
+   * when there is no such item.
+   */
+  async item(kind: string, key: string, started: Promise<Uint8Array | null> | null = null): Promise<{ bytes: Uint8Array; file?: string } | null> {
+    const path = itemFile(kind, key);
+    const bytes = await (started ?? this.files.read(path));
+    if (bytes === null) return null;
+    if (!(await this.routes()).borrowing?.includes(kind)) return { bytes, file: path };
+    try {
+      const borrowing = borrowingIn(bytes);
+      if (borrowing === null) return { bytes, file: path };
+      const lender = await this.files.read(borrowing.path);
+      if (lender === null) throw new BrokenBuild(borrowing.path, `missing, though ${path} borrows its ${borrowing.field}`);
+      const whole = withBorrowed(bytes, borrowing, lender);
+      if (!looksWhole(whole)) throw new BrokenBuild(path, 'cut short: its bytes do not end as they begin');
+      return { bytes: whole };
+    } catch (error) {
+      if (error instanceof BorrowingError) throw new BrokenBuild(path, error.message, { cause: error });
+      throw error;
+    }
   }
 
   /** The routing table; every build writes one, so a build without it is broken. */

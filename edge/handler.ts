@@ -69,6 +69,12 @@ async function fileAnswer(build: BuildFiles, path: string, started: Promise<Uint
   return bytes === null ? notFound() : { status: 200, body: bytes, file: path };
 }
 
+/** An item (BuildFiles.item: its file, or two files' bytes spliced), or the 404. */
+async function itemAnswer(build: BuildFiles, kind: string, key: string, started: Promise<Uint8Array | null> | null): Promise<Answer> {
+  const item = await build.item(kind, key, started);
+  return item === null ? notFound() : { status: 200, body: item.bytes, file: item.file };
+}
+
 async function route(build: BuildFiles, url: URL): Promise<Answer> {
   const segments = pathSegments(url.pathname);
   const early = prefetch(build, url, segments);
@@ -90,7 +96,7 @@ async function route(build: BuildFiles, url: URL): Promise<Answer> {
   const [kind, key, sub] = segments as [string, string | undefined, string | undefined];
   if (!known.kinds.includes(kind)) return notFound();
   if (key === undefined) return withQuery(url, (params) => collection(build, kind, params));
-  if (sub === undefined) return fileAnswer(build, itemFile(kind, canonicalKey(key)), early.item);
+  if (sub === undefined) return itemAnswer(build, kind, canonicalKey(key), early.item);
   if (segments.length === 3 && known.subresources[kind]?.includes(sub)) return fileAnswer(build, subresourceFile(kind, canonicalKey(key), sub));
   return notFound();
 }

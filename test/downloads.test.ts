@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { bulkFile, itemFile, metaFile, type Meta } from '../contract/layout.ts';
-import { fileHashes } from './support/files.ts';
+import { bulkFile, metaFile, type Meta } from '../contract/layout.ts';
+import { fileHashes, servedItemText } from './support/files.ts';
 
 const distDir = inject('cutDistDir');
 const origin = inject('cutPreviewUrl');
@@ -27,14 +27,14 @@ const idsOf = (kind: string) =>
     .sort((a, b) => a - b);
 
 describe('bulk downloads', () => {
-  it.each(Object.keys(meta.counts).map((k) => [k]))('%s: one NDJSON line per item, each its item file', (kind) => {
+  it.each(Object.keys(meta.counts).map((k) => [k]))('%s: one NDJSON line per item, each its item as served', (kind) => {
     const lines = gunzipSync(readFileSync(join(distDir, bulkFile(kind))))
       .toString('utf8')
       .split('\n');
     expect(lines.pop()).toBe('');
     const ids = idsOf(kind);
     expect(lines).toHaveLength(ids.length);
-    ids.forEach((id, i) => expect(lines[i], `${kind} ${id}`).toBe(readFileSync(join(distDir, itemFile(kind, id)), 'utf8')));
+    ids.forEach((id, i) => expect(lines[i], `${kind} ${id}`).toBe(servedItemText(distDir, kind, id)));
   });
 
   it('the archive is the dist/v2 tree, file for file', () => {

@@ -8,6 +8,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { idOfUrl, itemFile, listFile } from '../contract/layout.ts';
+import { createResponder } from '../edge/handler.ts';
+import { diskReader } from '../generator/preview/disk-reader.ts';
 import type { FullList } from '../contract/pagination.ts';
 import { expectedAliases, expectedEntry, type Doc, type DocSource } from './support/entry-oracle.ts';
 
@@ -25,24 +27,41 @@ class DistDocs implements DocSource {
 }
 const docs = new DistDocs();
 const ids = (kind: string) => (JSON.parse(readFileSync(join(distDir, listFile(kind)), 'utf8')) as FullList).results.map((e) => idOfUrl(e.url)!);
-const entryFile = (key: number | string) => readFileSync(join(distDir, itemFile('entry', key)), 'utf8');
+const respond = createResponder(diskReader(distDir), { baseUrl: inject('baseUrl') });
+const decoder = new TextDecoder();
+/** An entry as the request logic serves it: its file, with its species' dex texts spliced in. */
+async function entryText(key: number | string): Promise<string> {
+  const reply = await respond(new Request(`http://localhost/v2/entry/${key}/`));
+  expect(reply.status, `entry ${key}`).toBe(200);
+  return decoder.decode(reply.body as Uint8Array);
+}
 
 describe('the entry', () => {
-  it('of every creature, by id, is its creature, species, forms and chain, field for field and in order', () => {
+  it('of every creature, by id, is its creature, species, forms and chain, field for field and in order', async () => {
     const creatures = ids('creature');
     expect(ids('entry')).toEqual(creatures);
     const wrong: string[] = [];
     for (const id of creatures) {
       const expected = JSON.stringify(expectedEntry(docs, id));
-      if (entryFile(id) !== expected) wrong.push(String(id));
+      if ((await entryText(id)) !== expected) wrong.push(String(id));
     }
     expect(wrong.slice(0, 20), `${wrong.length} entries differ`).toEqual([]);
-    expect(JSON.parse(entryFile(25))).toEqual(expectedEntry(docs, 25));
+    expect(JSON.parse(await entryText(25))).toEqual(expectedEntry(docs, 25));
   });
 
-  it('answers every creature name, species name and form name, and no other', () => {
+  it('keeps no second copy of its species’ dex texts: its file names the species’ file in their place', () => {
+    const file = JSON.parse(readFileSync(join(distDir, itemFile('entry', 25)), 'utf8')) as Record<string, unknown>;
+    expect(file.flavor_text_entries).toEqual({ $in: itemFile('creature-species', 25) });
+    const served = expectedEntry(docs, 25) as Record<string, unknown>;
+    expect(Object.keys(file)).toEqual(Object.keys(served));
+    for (const key of Object.keys(served)) if (key !== 'flavor_text_entries') expect(file[key], key).toEqual(served[key]);
+    expect((served.flavor_text_entries as unknown[]).length).toBeGreaterThan(0);
+  });
+
+  it('answers every creature name, species name and form name, and no other', async () => {
     const owners = expectedAliases(docs, ids('creature'), ids('creature-species'), ids('creature-form'));
-    const wrong = [...owners].filter(([name, id]) => (JSON.parse(entryFile(name)) as { id: number }).id !== id).map(([name]) => name);
+    const wrong: string[] = [];
+    for (const [name, id] of owners) if ((JSON.parse(await entryText(name)) as { id: number }).id !== id) wrong.push(name);
     expect(wrong).toEqual([]);
     const files = readdirSync(join(distDir, 'v2/entry')).map((f) => f.replace(/\.json$/, ''));
     const named = files.filter((f) => !/^\d+$/.test(f)).sort();

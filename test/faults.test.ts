@@ -1,7 +1,7 @@
 /**
  * Faults show and are never cached: a broken build (an index the routing table declares
  * truncated, another deleted, an item's file cut short, a list as of a game's column patch
- * deleted) is a 500 `{"error":"internal","detail":…}` with `Cache-Control: no-store`, and one
+ * deleted, the species' file an entry's dex texts are spliced from deleted) is a 500 `{"error":"internal","detail":…}` with `Cache-Control: no-store`, and one
  * log line naming the request's path and the error, then the error's stack with its causes,
  * from the preview and from the Netlify edge function's code (in Node, and under Deno through
  * the harness), while a missing item stays a cacheable 404 and an intact one a 200. The body
@@ -41,7 +41,7 @@ const filtered = routes.kinds.find((kind) => (routes.queries[kind]?.filters.leng
 const filterName = routes.queries[filtered]!.filters[0]!.name;
 const unlisted = routes.kinds.find((kind) => kind !== filtered)!;
 
-/** The cut's build, copied (the copy's files are its own, not links), with five faults. */
+/** The cut's build, copied (the copy's files are its own, not links), with six faults. */
 function brokenCopy(): string {
   const dist = join(scratch, 'broken');
   cpSync(cutDist, dist, { recursive: true });
@@ -55,6 +55,8 @@ function brokenCopy(): string {
   rmSync(join(dist, firstStatsPatch(dist)));
   // a move's as-of document by the name its answer reads it by, the move itself intact
   rmSync(join(dist, asOfDocumentFile('move', 'tackle')));
+  // the species' file an entry's dex texts are read from, the entry's own file intact
+  rmSync(join(dist, itemFile('creature-species', 1)));
   return dist;
 }
 
@@ -74,6 +76,7 @@ const FAULTS = [
   `/v2/${unlisted}/?limit=3`,
   '/v2/as-of/red-blue/creature/?fields=stats',
   '/v2/as-of/red-blue/move/tackle/',
+  '/v2/entry/1/',
 ];
 const MISSING = '/v2/creature/999999';
 const INTACT = '/v2/creature/2';

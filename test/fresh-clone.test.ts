@@ -23,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { formatLock, lockForFolder } from '../generator/fetch/lock.ts';
 import { fileHashes } from './support/files.ts';
 import { FreshClone, archivePath, baseUrl, cutCsv, cutLock, realLock, run, userEnv } from './support/fresh-clone.ts';
-import { httpCases, loadCaseContext } from './support/http-cases.ts';
+import { bodyFile, httpCases, loadCaseContext } from './support/http-cases.ts';
 import { tinyTables } from './support/upstream-archive.ts';
 
 const cutDist = inject('cutDistDir');
@@ -117,10 +117,10 @@ describe('a clone with no ../shared', () => {
 describe('the shared request table on the cut', () => {
   it('names only what the cut holds: every file a row expects is in its build', () => {
     const ctx = loadCaseContext(cutDist, baseUrl);
-    const rows = httpCases(ctx).filter((c) => 'file' in c.body);
+    const rows = httpCases(ctx).filter((c) => bodyFile(c.body) !== null);
     // creature 1 by id and by name, pikachu's encounters, type shadow, move pound, roseli-berry (723), the site pages...
     expect(rows.length).toBeGreaterThan(20);
-    expect(rows.filter((c) => 'file' in c.body && !existsSync(join(cutDist, c.body.file))).map((c) => c.name)).toEqual([]);
+    expect(rows.filter((c) => !existsSync(join(cutDist, bodyFile(c.body)!))).map((c) => c.name)).toEqual([]);
   });
 });
 

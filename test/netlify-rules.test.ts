@@ -27,6 +27,7 @@ import { listFile, pageFile } from '../contract/layout.ts';
 import { FILE_READ_PREFIX } from '../netlify/edge-adapter.ts';
 import { netlifyTomlPath, readNetlifyConfig } from './support/files.ts';
 import {
+  bodyFile,
   checkOutcome,
   expectedBody,
   firstRequest,
@@ -267,7 +268,7 @@ describe('with the edge function: its reads through the rules meet every row', a
     // static stays static: items and default-size pages are one file read, no list is computed
     const body = c.body;
     const paths = made.map((r) => r.path);
-    if ('file' in body)
+    if (bodyFile(body) !== null)
       expect(
         paths.filter((p) => p.includes('/_lists/')),
         where,

@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { servedItem } from '../../contract/borrowed-field.ts';
 import { coverageFile, idOfUrl, itemFile, listFile, type QueryShape, type Routes } from '../../contract/layout.ts';
 import { COLLECTION_PARAMS } from '../../contract/query/params.ts';
 import type { FullList } from '../../contract/pagination.ts';
@@ -183,11 +184,22 @@ function referenceExamples(ctx: Pick<ArtifactContext, 'read' | 'routes' | 'meta'
   const out: Record<string, ReferenceExample> = {};
   for (const s of summaries) {
     if (s.example === null || s.exampleId === null) continue;
-    const text = ctx.read(itemFile(s.kind, s.exampleId));
+    const text = servedText(ctx.read, itemFile(s.kind, s.exampleId));
     if (text === null) throw new Error(`${itemFile(s.kind, s.exampleId)}, the first item of its list, was not written`);
     out[s.kind] = { path: s.example, body: JSON.parse(text) as JsonValue, bytes: Buffer.byteLength(text) };
   }
   return out;
+}
+
+/** A file of the build as served, with a field it borrows from another file spliced in (contract/borrowed-field.ts); null when there is none. */
+function servedText(read: (rel: string) => string | null, rel: string): string | null {
+  const text = read(rel);
+  if (text === null) return null;
+  const bytes = (path: string) => {
+    const other = read(path);
+    return other === null ? null : Buffer.from(other);
+  };
+  return Buffer.from(servedItem(Buffer.from(text), bytes)).toString('utf8');
 }
 
 /** an item of the build: a named kind's has its id and name */

@@ -59,7 +59,9 @@ export function netlifyStaticHeaders(routes: Routes, meta: Pick<Meta, 'upstream_
  * (split testing) or fails, netlify.toml's static fallback answers a collection with its
  * default page, which is right only when nothing filters it. A request carrying any parameter
  * that filters or shapes a list (`type=`, `speed=`, `fields=`, `id=`, …) is a 404 there, never
- * an unfiltered page. Made from the routing table, so a filter a kind declares is covered.
+ * an unfiltered page. An item of a kind whose files borrow a field (contract/borrowed-field.ts)
+ * is a 404 there too: its file alone is not the answer. Made from the routing table, so a
+ * filter a kind declares is covered.
  */
 const staticFallbackRedirects: ArtifactMaker = {
   name: 'static fallback redirects',
@@ -81,15 +83,12 @@ export function netlifyFallbackRedirects(routes: Routes): string {
   const kinds = routes.kinds.map((kind) => routes.queries[kind]);
   const params = new Set(kinds.flatMap((queries) => collectionParams(queries)).filter((p) => !PAGE_PARAMS.has(p)));
   const notFound = `/${notFoundFile}`;
-  const header = '# Collections asked to filter or shape a list have no static answer (generator/artifacts/index.ts).\n';
-  return (
-    header +
-    [...params]
-      .sort()
-      .map((param) => `/${API_PREFIX}/:kind  ${param}=:value  ${notFound}  404`)
-      .join('\n') +
-    '\n'
-  );
+  const header = '# Collections asked to filter or shape a list, and items spliced from two files, have no static answer (generator/artifacts/index.ts).\n';
+  const lines = [
+    ...[...params].sort().map((param) => `/${API_PREFIX}/:kind  ${param}=:value  ${notFound}  404`),
+    ...(routes.borrowing ?? []).map((kind) => `/${API_PREFIX}/${kind}/:key  ${notFound}  404`),
+  ];
+  return header + lines.join('\n') + '\n';
 }
 
 /** Every maker, in the order they run. */

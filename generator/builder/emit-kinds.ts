@@ -9,6 +9,8 @@ import { gunzipSync } from 'node:zlib';
 import type { TSchema } from '@sinclair/typebox';
 import { validatorFor } from '../../schemas/ajv.ts';
 import type { FullList, ListEntry } from '../../contract/pagination.ts';
+import { borrowedMarker } from '../../contract/borrowed-field.ts';
+import { itemFile } from '../../contract/layout.ts';
 import { allKinds, type KindName, type RecordOf } from '../model/kinds.ts';
 import type { AnyResource } from '../resources/define.ts';
 import { resourceUrl, type BuildContext, type Media } from '../resources/context.ts';
@@ -65,6 +67,8 @@ export interface KindEmitter {
   idOnly: boolean;
   /** what its collection can be asked, and how a record's facts are read off its item */
   query: KindQuery;
+  /** a field its item's file leaves to another document (ResourceDef.borrows) */
+  borrows: { field: string; from: string } | undefined;
 }
 
 const specs = new Map(allKinds.map((k) => [k.kind as string, k]));
@@ -98,13 +102,25 @@ export function kindEmitter(resource: AnyResource): KindEmitter {
     aliases: spec && 'aliases' in spec ? (spec.aliases as (record: unknown) => readonly string[]) : undefined,
     idOnly: spec?.name === null,
     query: kindQuery(resource),
+    borrows: resource.borrows,
   };
+}
+
+/** A borrowing kind's item file: the item with, in the field's place, the path of the document its link `from` names. */
+function borrowingFile(doc: Doc, { field, from }: { field: string; from: string }): Doc {
+  const link = doc[from] as { url?: unknown } | null | undefined;
+  const url = typeof link?.url === 'string' ? link.url : null;
+  const [kind, id] = url?.replace(/\/$/, '').split('/').slice(-2) ?? [];
+  if (!kind || !id || !(field in doc)) throw new Error(`${field} cannot be left to the document ${from} names (${url ?? 'no link'})`);
+  return { ...doc, [field]: borrowedMarker(itemFile(kind, id)) };
 }
 
 /** One record's documents: the item's bytes (also its bulk line) and each subresource's, and its query facts. */
 export interface RecordDocuments {
   /** null when the item was not asked for, or could not be made (then `problems` says why) */
   item: Buffer | null;
+  /** the item's file, when it is not the item's bytes: a kind whose files borrow a field (KindEmitter.borrows); a relinked item is its served file, in `item` */
+  file: Buffer | null;
   /** made with the item */
   facts: QueryFacts | null;
   /** made with the item, for the kinds the coverage map covers */
@@ -130,7 +146,7 @@ export function emitRecord(
   record: AnyRecord,
   only: { parts?: ReadonlySet<string>; contextFor?: (part: string) => BuildContext } = {},
 ): RecordDocuments {
-  const out: RecordDocuments = { item: null, facts: null, coverage: null, asOfFacts: null, asOfDocument: null, subs: [], problems: [], thrown: [] };
+  const out: RecordDocuments = { item: null, file: null, facts: null, coverage: null, asOfFacts: null, asOfDocument: null, subs: [], problems: [], thrown: [] };
   try {
     for (const { part, emit, check } of em.documents) {
       if (only.parts && !only.parts.has(part)) continue;
@@ -150,6 +166,7 @@ export function emitRecord(
         }
         // encoded once: the same bytes go to the item's file and to the collection's bulk file
         out.item = Buffer.from(JSON.stringify(doc));
+        if (em.borrows) out.file = Buffer.from(JSON.stringify(borrowingFile(doc as Doc, em.borrows)));
         const { facts, coverage, asOf } = itemFacts(em, record, doc as Doc, docCtx);
         if ('problem' in facts) {
           out.problems.push(facts.problem);

@@ -91,10 +91,12 @@ export class KindWriter {
       await this.out.write(rel, body);
       replaced = true;
     };
-    if (docs.item) await put(itemFile(kind, record.id), docs.item);
+    if (docs.item) await put(itemFile(kind, record.id), docs.file ?? docs.item);
     for (const { sub, body } of docs.subs) await put(subresourceFile(kind, record.id, sub), body);
     if (docs.asOfDocument !== null && hasAsOfDocument(kind)) await put(asOfDocumentFile(kind, record.id), docs.asOfDocument);
     if (replaced) this.mark(record.id);
+    // a field it borrows may have changed in the other document, not in its own file
+    else if (docs.item && this.em.borrows) this.changedChunks.add(bulkChunk(record.id));
     if (docs.facts) this.facts.set(record.id, docs.facts);
     if (docs.coverage) this.coverage.set(record.id, docs.coverage);
     if (docs.asOfFacts) this.asOf.set(record.id, docs.asOfFacts);

@@ -26,6 +26,7 @@ export function routesOf(built: readonly KindResult[], resources: readonly AnyRe
     subresources: Object.fromEntries(built.filter((k) => k.subresources.length).map((k) => [k.kind, k.subresources])),
     idOnly: built.filter((k) => k.idOnly).map((k) => k.kind),
     own: kinds.filter((kind) => ownKinds.has(kind)),
+    borrowing: kinds.filter((kind) => resources.some((r) => r.kind === kind && r.borrows)),
     // each kind's query declaration, in the kinds' order
     queries: Object.fromEntries(
       kinds.flatMap((kind) => {

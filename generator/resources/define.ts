@@ -20,6 +20,11 @@ export interface ResourceDef<K extends KindName = KindName, S extends TSchema = 
   subresources?: Record<string, SubresourceDef<K>>;
   /** what its collection can be asked: filters, ranges, list-entry fields, searched names (query.ts), compiled by indexes/query-facts.ts `kindQuery`; default: its `id` field only */
   query?(shapes: QueryShapes<K, Static<S>>): QueryDecl<K, Static<S>>;
+  /**
+   * A field its item's file leaves to the document a link of the item names, which holds the
+   * same field with the same value (contract/borrowed-field.ts): the answer is spliced from both.
+   */
+  borrows?: { field: keyof Static<S> & string; from: keyof Static<S> & string };
 }
 
 export function defineResource<K extends KindName, S extends TSchema>(def: ResourceDef<K, S>): ResourceDef<K, S> {
@@ -31,4 +36,6 @@ export function defineResource<K extends KindName, S extends TSchema>(def: Resou
  * declaration too (its field paths are typed by its own schema, which the registry forgets:
  * indexes/query-facts.ts `kindQuery` reads it as `AnyQueryDecl`).
  */
-export type AnyResource = { [K in KindName]: Omit<ResourceDef<K, TSchema>, 'query'> & { query?: unknown } }[KindName];
+export type AnyResource = {
+  [K in KindName]: Omit<ResourceDef<K, TSchema>, 'query' | 'borrows'> & { query?: unknown; borrows?: { field: string; from: string } };
+}[KindName];

@@ -4,6 +4,8 @@ import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { repoRoot } from '../../generator/config.ts';
+import { servedItem } from '../../contract/borrowed-field.ts';
+import { itemFile } from '../../contract/layout.ts';
 
 /**
  * Every file under `dir` by its relative path, with a hash of its bytes. With `known`, a file
@@ -77,4 +79,10 @@ export const netlifyTomlPath = join(repoRoot, 'netlify.toml');
 export function readNetlifyConfig(): NetlifyConfig {
   const toml = createRequire(import.meta.url)('@iarna/toml') as { parse(text: string): NetlifyConfig };
   return toml.parse(readFileSync(netlifyTomlPath, 'utf8'));
+}
+
+/** An item of the build at `distDir` as served: its file, with a field it borrows spliced in from the file it names (contract/borrowed-field.ts). */
+export function servedItemText(distDir: string, kind: string, key: string | number): string {
+  const read = (path: string) => readFileSync(join(distDir, path));
+  return Buffer.from(servedItem(read(itemFile(kind, key)), read)).toString('utf8');
 }

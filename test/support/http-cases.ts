@@ -27,6 +27,7 @@ import {
   type Routes,
 } from '../../contract/layout.ts';
 import type { FullList, ListEntry } from '../../contract/pagination.ts';
+import { servedItem } from '../../contract/borrowed-field.ts';
 import { SPOOFED_HEADERS } from '../../netlify/deploy-checks.ts';
 import { creatureAsOf, TODAY, typesAsOf, World, type Doc, type Era } from './as-of-oracle.ts';
 
@@ -73,6 +74,8 @@ export interface PageSpec {
 export type BodyExpectation =
   /** the bytes of this file under dist/ */
   | { file: string }
+  /** an item's file under dist/ as served: with a field it borrows spliced in from the file it names (contract/borrowed-field.ts) */
+  | { item: string }
   /** the body parses as JSON equal to this */
   | { json: unknown }
   /** a page of a collection, worked out from its full list */
@@ -113,7 +116,7 @@ const badParameter = (parameter: string, value: string, accepts: string): BodyEx
   },
 });
 
-const item = (kind: string, key: string | number): BodyExpectation => ({ file: itemFile(kind, key) });
+const item = (kind: string, key: string | number): BodyExpectation => ({ item: itemFile(kind, key) });
 const page = (kind: string, offset: number, limit: number, q?: string): BodyExpectation => ({
   page: { kind, offset, limit, ...(q === undefined ? {} : { q }) },
 });
@@ -397,9 +400,13 @@ const show = (value: unknown) => {
   return s.length > 200 ? `${s.slice(0, 197)}...` : s;
 };
 
+/** The file under dist/ a case's body is read from, when it is one's. */
+export const bodyFile = (body: BodyExpectation): string | null => ('file' in body ? body.file : 'item' in body ? body.item : null);
+
 /** The body a case expects, as bytes (file) or as a JSON value; null for no body. */
 export function expectedBody(ctx: CaseContext, body: BodyExpectation): { bytes: Buffer } | { value: unknown } | null {
   if ('file' in body) return { bytes: ctx.file(body.file) };
+  if ('item' in body) return { bytes: Buffer.from(servedItem(ctx.file(body.item), (path) => ctx.file(path))) };
   if ('json' in body) return { value: body.json };
   if ('page' in body) return { value: expectedPage(ctx, body.page) };
   return null;
@@ -437,7 +444,7 @@ export function checkOutcome(ctx: CaseContext, c: HttpCase, { got, first }: Outc
   } else if ('bytes' in expected) {
     if (!expected.bytes.equals(Buffer.from(got.body)))
       problems.push(
-        `body: expected the ${expected.bytes.byteLength} bytes of ${(c.body as { file: string }).file}, found ${got.body.byteLength} bytes: ${show(text.slice(0, 120))}`,
+        `body: expected the ${expected.bytes.byteLength} bytes of ${bodyFile(c.body)}, found ${got.body.byteLength} bytes: ${show(text.slice(0, 120))}`,
       );
   } else {
     let actual: unknown;

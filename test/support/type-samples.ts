@@ -6,7 +6,8 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { itemFile, listFile, metaFile, notFoundFile, pageFile, rootFile, subresourceFile, type Routes } from '../../contract/layout.ts';
+import { servedItemText } from './files.ts';
+import { listFile, metaFile, notFoundFile, pageFile, rootFile, subresourceFile, type Routes } from '../../contract/layout.ts';
 import { pascalCase } from '../../generator/artifacts/openapi.ts';
 
 export interface Sample {
@@ -72,7 +73,7 @@ export async function realSamples(distDir: string, origin: string, routes: Route
   for (const kind of routes.kinds) {
     const ids = sampleIds(kind);
     tenThousands += ids.filter((id) => id >= 10001).length;
-    for (const id of ids) samples.push({ file: `${kind}-${id}`, type: pascalCase(kind), json: sameShapesOnce(readText(itemFile(kind, id))) });
+    for (const id of ids) samples.push({ file: `${kind}-${id}`, type: pascalCase(kind), json: sameShapesOnce(servedItemText(distDir, kind, id)) });
     for (const sub of routes.subresources[kind] ?? []) {
       for (const id of ids)
         samples.push({

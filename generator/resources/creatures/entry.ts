@@ -143,4 +143,6 @@ export const entry = defineResource({
     };
   },
   query,
+  // the species' dex texts, word for word: kept once, in the species' file
+  borrows: { field: 'flavor_text_entries', from: 'species' },
 });
