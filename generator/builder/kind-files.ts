@@ -37,6 +37,12 @@ export interface KindFileInput {
   coverage: Array<[id: number, facts: CoverageFacts]> | null;
   /** every record's as-of facts in id order, for a kind the as-of rules read; null for another kind, or on a copy that holds them already (kind-writer.ts) */
   asOf: Array<[id: number, facts: KeptFacts]> | null;
+  /**
+   * On a copy: whether the list is the served one and every record's facts made again hold what
+   * `reads` picks of them as the kept ones do, so that a file made from that alone is as served
+   * (builder/kind-writer.ts); false in a full build.
+   */
+  asServed: (reads: (facts: QueryFacts) => unknown) => boolean;
 }
 
 /** A kind's query declaration with the facts of its records. */
@@ -53,7 +59,8 @@ export interface KindFacts {
  * what the maker makes: an update removes the files in it that the maker no longer makes.
  */
 export interface KindFileMaker {
-  make(input: KindFileInput): Array<[path: string, body: string | Uint8Array]>;
+  /** each file's path and body; a null body: the file as the copy holds it from the served build, left as it is */
+  make(input: KindFileInput): Array<[path: string, body: string | Uint8Array | null]>;
   folder?: (kind: string) => string;
   /**
    * All the maker reads of a record's facts, when it reads nothing else but the list's ids,
@@ -109,7 +116,12 @@ export const kindFiles: readonly KindFileMaker[] = [
     reads: (facts) => facts.names,
   },
   {
-    make: ({ kind, query }) => fieldColumns(kind, query.shape, query.listed).map((c): [string, string] => [fieldColumnFile(kind, c.field, c.lang), c.text]),
+    // a column whose field no record made again holds otherwise is kept as served (a stat edit remakes the stats' only)
+    make: ({ kind, query, asServed }) =>
+      fieldColumns(kind, query.shape, query.listed, (f) => asServed((facts) => facts.fields[f])).map((c): [string, string | null] => [
+        fieldColumnFile(kind, c.field, c.lang),
+        c.text,
+      ]),
     folder: fieldsFolder,
     reads: (facts) => facts.fields,
   },

@@ -125,6 +125,7 @@ export class KindWriter {
       query,
       coverage: this.coverageInput(),
       asOf: this.asOfInput(),
+      asServed: (reads) => this.madeAsServed(reads),
     };
     for (const maker of kindFiles) await this.writeKindFiles(maker, input);
     // on a copy, the bulk file and its members stay the served build's until the downloads are made again
@@ -161,17 +162,18 @@ export class KindWriter {
    * made again hold what the maker reads as the kept ones do.
    */
   private keepsServed(maker: KindFileMaker): boolean {
-    const served = this.served;
     const reads = maker.reads;
-    if (!served || !reads || !sameNames(this.records, served.records)) return false;
+    const shape = this.em.query.shape;
+    return reads !== undefined && this.madeAsServed((facts) => reads(facts, shape));
+  }
+
+  /** On a copy: whether the list is the served one and the facts made again hold what `reads` picks as the kept ones do (KindFileInput.asServed). */
+  private madeAsServed(reads: (facts: QueryFacts) => unknown): boolean {
+    const served = this.served;
+    if (!served || !sameNames(this.records, served.records)) return false;
     const listed = this.em.listed;
     if (listed && this.records.some((record, i) => listed(record) !== listed(served.records[i]!))) return false;
-    const shape = this.em.query.shape;
-    return madeAsKept(
-      this.facts,
-      () => this.keptFacts(),
-      (facts) => reads(facts, shape),
-    );
+    return madeAsKept(this.facts, () => this.keptFacts(), reads);
   }
 
   /** The facts the served build kept for the kind, read once. */
@@ -259,7 +261,7 @@ export class KindWriter {
   private async writeKindFiles(maker: KindFileMaker, input: KindFileInput): Promise<void> {
     if (this.keepsServed(maker)) return;
     const files = maker.make(input);
-    for (const [rel, body] of files) if (!this.out.holds(rel, body)) await this.out.write(rel, body);
+    for (const [rel, body] of files) if (body !== null && !this.out.holds(rel, body)) await this.out.write(rel, body);
     if (!this.served || !maker.folder) return;
     const folder = maker.folder(input.kind);
     const made = new Set(files.map(([rel]) => rel));

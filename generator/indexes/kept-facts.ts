@@ -28,11 +28,30 @@ interface KeptFacts {
  */
 const lastKept = new Map<string, { bytes: Buffer; shape: string; facts: ReadonlyMap<number, QueryFacts> }>();
 
+/**
+ * Each record's `[id, facts]` as UTF-8, by its facts (never changed once made): an update writes
+ * a kind's whole file again, and encoding the text of the records it did not make again (the
+ * creature's and the entry's: megabytes) cost more than copying their bytes.
+ */
+const recordBytes = new WeakMap<QueryFacts, { id: number; bytes: Buffer }>();
+const bytesOf = ({ id, facts }: RecordFacts): Buffer => {
+  let known = recordBytes.get(facts);
+  if (known?.id !== id) recordBytes.set(facts, (known = { id, bytes: Buffer.from(`[${id},${jsonText(facts)}]`) }));
+  return known.bytes;
+};
+const COMMA = Buffer.from(',');
+
 /** The kept-facts file of a kind: its path and bytes (encoded once: kept here, and written). */
 export function keptFactsFile(kind: string, shape: QueryShape, all: readonly RecordFacts[]): [path: string, body: Buffer] {
   // a KeptFacts object's JSON, with each record's facts' text made once (json-text.ts)
   const head = JSON.stringify({ format: FORMAT, kind, shape } satisfies Omit<KeptFacts, 'records'>);
-  const bytes = Buffer.from(`${head.slice(0, -1)},"records":[${all.map((r) => `[${r.id},${jsonText(r.facts)}]`).join(',')}]}`);
+  const parts: Buffer[] = [Buffer.from(`${head.slice(0, -1)},"records":[`)];
+  all.forEach((record, i) => {
+    if (i > 0) parts.push(COMMA);
+    parts.push(bytesOf(record));
+  });
+  parts.push(Buffer.from(']}'));
+  const bytes = Buffer.concat(parts);
   lastKept.set(kind, { bytes, shape: JSON.stringify(shape), facts: new Map(all.map((r) => [r.id, r.facts])) });
   return [queryFactsFile(kind), bytes];
 }

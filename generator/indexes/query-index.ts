@@ -109,31 +109,36 @@ function linkId(kind: string, field: string, value: unknown): number | null {
   return id;
 }
 
-/** A field column's file: its field, its language (a `names` field's, one language only) and its text. */
+/** A field column's file: its field, its language (a `names` field's, one language only) and its text (null: as served). */
 export interface FieldColumnText {
   field: string;
   lang: string | null;
-  text: string;
+  text: string | null;
 }
 
 /**
  * One column per declared field: each listed item's value there; for a `names` field, also one
- * per language its lists use, each list in that language only.
+ * per language its lists use, each list in that language only. `asServed(f)`: whether the
+ * served build's columns of the field at index `f` hold these values already (an update's), whose
+ * texts are then not made (null).
  */
-export function fieldColumns(kind: string, shape: QueryShape, listed: readonly RecordFacts[]): FieldColumnText[] {
+export function fieldColumns(kind: string, shape: QueryShape, listed: readonly RecordFacts[], asServed: (f: number) => boolean = () => false): FieldColumnText[] {
   return shape.fields.flatMap((field, f) => {
     const values = listed.map((r) => r.facts.fields[f]!);
-    const whole = { field, lang: null, text: COLUMN_TEXTS.encode({ kind, field }, values) };
+    const kept = asServed(f);
+    const whole = { field, lang: null, text: kept ? null : COLUMN_TEXTS.encode({ kind, field }, values) };
     if (!isNamesField(field)) return [whole];
     return [
       whole,
       ...languagesOf(values).map((lang) => ({
         field,
         lang,
-        text: COLUMN_TEXTS.encode(
-          { kind, field, lang },
-          values.map((v) => onlyLanguage(v, lang)),
-        ),
+        text: kept
+          ? null
+          : COLUMN_TEXTS.encode(
+              { kind, field, lang },
+              values.map((v) => onlyLanguage(v, lang)),
+            ),
       })),
     ];
   });
