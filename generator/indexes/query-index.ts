@@ -122,7 +122,12 @@ export interface FieldColumnText {
  * served build's columns of the field at index `f` hold these values already (an update's), whose
  * texts are then not made (null).
  */
-export function fieldColumns(kind: string, shape: QueryShape, listed: readonly RecordFacts[], asServed: (f: number) => boolean = () => false): FieldColumnText[] {
+export function fieldColumns(
+  kind: string,
+  shape: QueryShape,
+  listed: readonly RecordFacts[],
+  asServed: (f: number) => boolean = () => false,
+): FieldColumnText[] {
   return shape.fields.flatMap((field, f) => {
     const values = listed.map((r) => r.facts.fields[f]!);
     const kept = asServed(f);
