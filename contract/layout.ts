@@ -185,6 +185,12 @@ export interface QueryFilter {
   about: string;
   /** the kind whose names and ids are its values; null for a yes/no filter (`true`/`false`, `1`/`0`) */
   target: string | null;
+  /**
+   * the kind whose filter of the same name this one is, its list being this kind's position for
+   * position (the build checks): read from that kind's filter index, this kind's holds none (the
+   * entry's `move`, the creature's)
+   */
+  from?: string;
 }
 
 export interface QueryRange {

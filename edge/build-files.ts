@@ -153,9 +153,32 @@ export class BuildFiles {
     return this.keep(`list-keys:${kind}`, () => this.readKindFile(kind, listPackFile(kind), (bytes) => new ListKeys(decodeListPack(bytes), this.baseUrl)));
   }
 
-  /** A kind's filter index (value filters and range columns), loaded once from its packed file: views into its bytes, no parse. */
+  /**
+   * A kind's filter index (value filters and range columns), loaded once from its packed file:
+   * views into its bytes, no parse. A filter the kind takes from another kind's index
+   * (`QueryFilter.from`: the entry's `move`, the creature's) is that index's, read beside.
+   */
   filterIndex(kind: string): Promise<FilterIndex | null> {
-    return this.keep(`filter-index:${kind}`, () => this.readKindFile(kind, filterIndexFile(kind), (bytes) => new FilterIndex(decodeFilterPack(bytes))));
+    return this.keep(`filter-index:${kind}`, async () => {
+      const filters = (await this.routes()).queries[kind]?.filters ?? [];
+      const lenders = [...new Set(filters.flatMap((f) => (f.from === undefined ? [] : [f.from])))];
+      const path = filterIndexFile(kind);
+      const [packed, ...lent] = await Promise.all([this.readKindFile(kind, path, decodeFilterPack), ...lenders.map((from) => this.filterIndex(from))]);
+      if (packed === null || lenders.length === 0) return packed && new FilterIndex(packed);
+      const values = filters.map(({ name, from }) => {
+        const source = from === undefined ? packed : lent[lenders.indexOf(from)]?.packed;
+        const filter = source?.values.find((v) => v.name === name);
+        if (!filter)
+          throw new BrokenBuild(
+            from === undefined ? path : filterIndexFile(from),
+            `holds no filter ${name}, though the routing table says ${kind} reads it there`,
+          );
+        if (source!.count !== packed.count)
+          throw new BrokenBuild(path, `${packed.count} items, where ${from}'s index, which its filter ${name} is read from, holds ${source!.count}`);
+        return filter;
+      });
+      return new FilterIndex({ ...packed, values });
+    });
   }
 
   /** A kind's search index file (that kind only); null for kinds without names. */

@@ -121,7 +121,7 @@ const before = (a: readonly number[], b: readonly number[]): boolean => {
 function declarationProblems(kind: string): string[] {
   const shape = shapeOf(kind);
   const problems: string[] = [];
-  for (const filter of shape.filters) problems.push(...filterValueProblems(kind, filter.name, filter.target));
+  for (const filter of shape.filters) problems.push(...filterValueProblems(filter.from ?? kind, filter.name, filter.target));
   for (const doc of listedItems(kind)) {
     const places = shape.fields.map((field) => keyPlaces(doc, field));
     shape.fields.forEach((field, i) => {
@@ -161,9 +161,14 @@ describe('the query index files of a build', () => {
     for (const kind of routes.kinds) {
       const declared = shapeOf(kind);
       const file = readFilterFile(kind);
-      expect(Object.keys(file.values), kind).toEqual(declared.filters.map((f) => f.name));
+      // a filter read from another kind's index is in that one's file, not in this one's
+      const own = declared.filters.filter((f) => f.from === undefined);
+      expect(Object.keys(file.values), kind).toEqual(own.map((f) => f.name));
       expect(Object.keys(file.ranges), kind).toEqual(declared.ranges.map((r) => r.name));
-      for (const filter of declared.filters) expect(file.values[filter.name]!.target, `${kind} ${filter.name}`).toBe(filter.target ?? undefined);
+      for (const filter of declared.filters) {
+        const values = readFilterFile(filter.from ?? kind).values[filter.name];
+        expect(values?.target, `${kind} ${filter.name}`).toBe(filter.target ?? undefined);
+      }
       const wholeColumns = readdirSync(join(out, fieldColumnFile(kind, 'id'), '..')).filter((name) => !name.includes('~'));
       expect(wholeColumns.sort()).toEqual(declared.fields.map((f) => `${f}.jsonl`).sort());
     }
@@ -171,6 +176,11 @@ describe('the query index files of a build', () => {
 
   it('declare what the items bear out: filter values are items of the target kind, fields in the item’s key order, links into the linked kind', () => {
     expect(routes.kinds.flatMap(declarationProblems)).toEqual([]);
+    // a filter read from another kind's index: the two lists hold the same ids in the same order
+    const ids = (kind: string) => (JSON.parse(readFileSync(join(out, listFile(kind)), 'utf8')) as FullList).results.map((e) => e.url);
+    const borrowed = routes.kinds.flatMap((kind) => shapeOf(kind).filters.flatMap((f) => (f.from ? [[kind, f.from] as const] : [])));
+    expect(borrowed).toContainEqual(['entry', 'creature']);
+    for (const [kind, from] of borrowed) expect(ids(kind).map((url) => idOfUrl(url))).toEqual(ids(from).map((url) => idOfUrl(url)));
     // what is checked is there to check: targets, yes/no filters, nested fields and links
     const shapes = routes.kinds.map(shapeOf);
     expect(shapes.flatMap((s) => s.filters).filter((f) => f.target === null).length).toBeGreaterThan(0);

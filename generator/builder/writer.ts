@@ -24,7 +24,9 @@ import {
   bulkFile,
   changeReportsFolder,
   coverageFile,
+  idOfUrl,
   itemFile,
+  listFile,
   metaFile,
   notFoundFile,
   rootFile,
@@ -38,6 +40,7 @@ import {
   type Routes,
 } from '../../contract/layout.ts';
 import type { SearchIndexFile } from '../../contract/search-index.ts';
+import type { FullList } from '../../contract/pagination.ts';
 import { allResources } from '../resources/index.ts';
 import type { AnyResource } from '../resources/define.ts';
 import type { CoverageMap } from '../../schemas/output/coverage.ts';
@@ -203,6 +206,25 @@ export class BuildWriter {
     return this.writeArchive(stale.archive, kinds, stale.rewritten, served.index.archive.file);
   }
 
+  /** A filter read from another kind's index (`QueryFilter.from`) is right only where the two lists hold the same ids in the same order. */
+  private checkBorrowedFilters(routes: Routes): void {
+    const ids = (kind: string) => {
+      const bytes = readIfThere(join(this.out.root, listFile(kind)));
+      return bytes === null ? [] : (JSON.parse(bytes.toString('utf8')) as FullList).results.map((entry) => idOfUrl(entry.url));
+    };
+    for (const kind of routes.kinds) {
+      for (const { name, from } of routes.queries[kind]?.filters ?? []) {
+        if (from === undefined) continue;
+        const [own, other] = [ids(kind), ids(from)];
+        const at = own.findIndex((id, p) => id !== other[p]);
+        if (at >= 0 || own.length !== other.length) {
+          const where = at >= 0 ? `at position ${at}, ${kind} ${own[at]} against ${from} ${other[at]}` : `${own.length} items against ${other.length}`;
+          throw new BuildError([`${kind}: its filter ${name} is read from ${from}'s index, but the two lists differ (${where})`]);
+        }
+      }
+    }
+  }
+
   /** Everything but the archive and the build index; returns the archive's path and the coverage map. */
   private async writeSmallFiles(options: FinishOptions, built: readonly KindResult[]): Promise<{ archive: string; coverage: CoverageMap }> {
     const out = this.out;
@@ -210,6 +232,7 @@ export class BuildWriter {
     const resources = allResources.filter((r) => kinds.includes(r.kind));
     const archive = archiveOf(options.about);
     const routes = routesOf(built, resources, archive);
+    this.checkBorrowedFilters(routes);
     await out.write(rootFile, JSON.stringify(rootIndex(upstreamKinds(routes), options.baseUrl)));
     await out.write(notFoundFile, JSON.stringify('Not Found'));
     const latestChange = await this.writeChanges(options);

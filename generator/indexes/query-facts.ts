@@ -145,7 +145,7 @@ export class KindQuery {
 /** The routing table's entry for a declaration. */
 function shapeOf(decl: AnyQueryDecl): QueryShape {
   return {
-    filters: decl.filters.map(({ name, about, target }) => ({ name, about, target })),
+    filters: decl.filters.map(({ name, about, target, from }) => ({ name, about, target, ...(from === undefined ? {} : { from }) })),
     ranges: (decl.ranges ?? []).map(({ name, about }) => ({ name, about })),
     fields: [...decl.fields],
     ...(decl.links === undefined ? {} : { links: checkedLinks(decl) }),

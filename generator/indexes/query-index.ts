@@ -27,7 +27,9 @@ export interface RecordFacts {
 
 export function filterIndex(kind: string, shape: QueryShape, listed: readonly RecordFacts[]): FilterIndexFile {
   const values: FilterIndexFile['values'] = {};
-  shape.filters.forEach(({ name, about, target }, f) => {
+  shape.filters.forEach(({ name, about, target, from }, f) => {
+    // read from the other kind's index by the request logic (edge/build-files.ts `filterIndex`)
+    if (from !== undefined) return;
     values[name] = { about, ...(target === null ? {} : { target }), values: valueRows(listed.map((r) => r.facts.values[f] ?? [])) };
   });
   const ranges: FilterIndexFile['ranges'] = {};

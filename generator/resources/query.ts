@@ -34,6 +34,8 @@ export interface ValueFilterDecl<K extends KindName, I> {
   about: string;
   /** the kind every value links to; null for a yes/no filter */
   target: KindName | null;
+  /** the kind whose filter of this name it is, position for position (`QueryFilter.from`); its values are read there, none here */
+  from?: KindName;
   values(source: FactSource<K, I>): readonly FilterValue[];
 }
 
@@ -101,6 +103,8 @@ export interface QueryShapes<K extends KindName, I> {
   link(name: string, target: KindName, about: string, pick: (item: I, source: FactSource<K, I>) => Maybe<NamedResource>): ValueFilterDecl<K, I>;
   links(name: string, target: KindName, about: string, pick: (item: I, source: FactSource<K, I>) => readonly Maybe<NamedResource>[]): ValueFilterDecl<K, I>;
   yesNo(name: string, pick: (item: I, source: FactSource<K, I>) => boolean): ValueFilterDecl<K, I>;
+  /** The filter `name` of the kind `from`, whose list is this kind's position for position (`QueryFilter.from`). */
+  borrowed(name: string, target: KindName, about: string, from: KindName): ValueFilterDecl<K, I>;
   range(name: string, about: string, pick: (item: I, source: FactSource<K, I>) => number | null): RangeDecl<K, I>;
   /** A range on an integer field of the item, named as the field (`height`). */
   integer(name: IntegerKey<I>, about: string): RangeDecl<K, I>;
@@ -109,7 +113,7 @@ export interface QueryShapes<K extends KindName, I> {
 /** The item's keys whose value is an integer or null. */
 export type IntegerKey<I> = { [P in keyof I]-?: I[P] extends number | null ? P : never }[keyof I] & string;
 
-export const queryShapes = { link, links, yesNo, range, integer };
+export const queryShapes = { link, links, yesNo, borrowed, range, integer };
 
 type Maybe<T> = T | null | undefined;
 
@@ -131,6 +135,11 @@ export function links<K extends KindName, I>(
   pick: (item: I, source: FactSource<K, I>) => readonly Maybe<NamedResource>[],
 ): ValueFilterDecl<K, I> {
   return { name, about, target, values: (source) => present(pick(source.item, source)) };
+}
+
+/** A filter read from another kind's index (`QueryFilter.from`): no record holds a value of it here. */
+export function borrowed<K extends KindName, I>(name: string, target: KindName, about: string, from: KindName): ValueFilterDecl<K, I> {
+  return { name, about, target, from, values: () => [] };
 }
 
 /** A yes/no filter: `true`/`false` (or `1`/`0`). */

@@ -10,7 +10,7 @@ import type { RecordOf } from '../../model/kinds.ts';
 import { defineResource } from '../define.ts';
 import { creatureSpecies, speciesFilters, speciesRanges } from '../species/creature-species.ts';
 import { evolutionPlace } from '../species/evolution.ts';
-import { creatureAbilities, creatureNames, creatureStats, creatureTypes, cries, movesByMove, speciesOf, statRanges } from './creature.ts';
+import { creatureAbilities, creatureNames, creatureStats, creatureTypes, cries, speciesOf, statRanges } from './creature.ts';
 import type { Static } from '@sinclair/typebox';
 import type { NamedResource } from '../../../schemas/output/common.ts';
 import type { QueryDecl, QueryShapes } from '../query.ts';
@@ -64,8 +64,8 @@ const query = (q: QueryShapes<'entry', EntryItem>): QueryDecl<'entry', EntryItem
   filters: [
     q.links('type', 'type', 'a type', (e) => e.types.map((t) => t.type)),
     q.links('ability', 'ability', 'an ability (hidden ones too)', (e) => e.abilities.map((a) => a.ability)),
-    // the entry does not copy the moves: read from the creature's record
-    q.links('move', 'move', 'a move it can learn', (_, s) => movesByMove(s.ctx.get('creature', s.record.id)).map(([id]) => s.link('move', id))),
+    // the entry does not copy the moves, nor does its index: the creature's, position for position
+    q.borrowed('move', 'move', 'a move it can learn', 'creature'),
     q.link('species', 'creature-species', 'a species', (e) => e.species),
     q.yesNo('is_default', (e) => e.is_default),
     ...speciesFilters(q, ' of its species'),
