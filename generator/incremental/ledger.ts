@@ -44,12 +44,15 @@ const readKey = (read: Read): string => {
       return `k ${read.kind}`;
     case 'entry':
       return `g ${indexKey(read.index)} ${JSON.stringify(read.value)}`;
+    // by file name, whatever the folder: a creature looks for its image in a hundred folders under a
+    // handful of names, and a manifest's change of one path remakes the few documents of that name
     case 'sprite':
-      return `s ${read.path}`;
+      return `s ${fileName(read.path)}`;
     case 'cry':
-      return `c ${read.path}`;
+      return `c ${fileName(read.path)}`;
   }
 };
+const fileName = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 const indexKey = (id: IndexId): string => `${id.kind} ${id.child ?? '.'} ${id.field}`;
 const docKey = (doc: DocumentId): string => `${doc.kind} ${doc.id} ${doc.part}`;
 
