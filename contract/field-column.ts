@@ -72,19 +72,32 @@ export function encodeFieldColumn(header: Omit<FieldColumnHeader, 'format' | 'co
 
 /** `encodeFieldColumn` of values whose JSON texts are made already (`texts`). */
 export function encodeFieldColumnTexts(header: Omit<FieldColumnHeader, 'format' | 'count' | 'shapes'>, texts: readonly string[]): string {
-  const head: FieldColumnHeader = { format: FIELD_COLUMN_FORMAT, ...header, count: texts.length };
-  return withEntries(head, texts);
+  return columnText(header, columnBody(texts));
 }
 
-/** A header line, then the entries' texts written the shortest way: whole, or as shapes (their count in the header) and runs. */
-function withEntries(head: object, whole: readonly string[]): string {
-  let best = { length: textLength(whole), lines: [JSON.stringify(head), ...whole] };
+/** What follows a column's header line, whatever the column's kind and field: the entries as `columnBody` writes them. */
+export interface ColumnBody {
+  count: number;
+  /** the header's `shapes`; null when each entry is its whole JSON text */
+  shapes: number | null;
+  text: string;
+}
+
+/** The entries' texts written the shortest way: whole, or as shapes (their count for the header) and runs. */
+export function columnBody(whole: readonly string[]): ColumnBody {
+  let best = { length: textLength(whole), shapes: null as number | null, lines: whole };
   for (const runs of [WORD_RUNS, DIGIT_RUNS]) {
     const { shapes, entries } = shapedEntries(whole, runs);
     const length = textLength(shapes) + textLength(entries);
-    if (length < best.length) best = { length, lines: [JSON.stringify({ ...head, shapes: shapes.length }), ...shapes, ...entries] };
+    if (length < best.length) best = { length, shapes: shapes.length, lines: [...shapes, ...entries] };
   }
-  return linesOf(best.lines);
+  return { count: whole.length, shapes: best.shapes, text: linesOf(best.lines) };
+}
+
+/** A column's file: its header line, then `body`. */
+export function columnText(header: Omit<FieldColumnHeader, 'format' | 'count' | 'shapes'>, body: ColumnBody): string {
+  const head: FieldColumnHeader = { format: FIELD_COLUMN_FORMAT, ...header, count: body.count, ...(body.shapes === null ? {} : { shapes: body.shapes }) };
+  return `${JSON.stringify(head)}\n${body.text}`;
 }
 
 /** `count` entries from `from` on, after `shapes` shape lines when the file has them: each read as the answer takes it. */
@@ -285,8 +298,9 @@ export interface ColumnPatchHeader {
 
 /** The patch's text: its header line, then the entries (`lines`: each patched position's JSON text, in order). */
 export function encodeColumnPatch(header: Omit<ColumnPatchHeader, 'format' | 'shapes'>, lines: readonly string[]): string {
-  const head: ColumnPatchHeader = { format: COLUMN_PATCH_FORMAT, ...header };
-  return withEntries(head, lines);
+  const body = columnBody(lines);
+  const head: ColumnPatchHeader = { format: COLUMN_PATCH_FORMAT, ...header, ...(body.shapes === null ? {} : { shapes: body.shapes }) };
+  return `${JSON.stringify(head)}\n${body.text}`;
 }
 
 /** A column read through a patch: the patched entries from the patch's bytes, every other from `base`. */

@@ -8,7 +8,7 @@
  * every kind's search index once all are written (the writer's `finish`).
  */
 import { createHash } from 'node:crypto';
-import { encodeFieldColumnTexts, isNamesField, languagesOf, onlyLanguage } from '../../contract/field-column.ts';
+import { columnBody, columnText, isNamesField, languagesOf, onlyLanguage, type ColumnBody } from '../../contract/field-column.ts';
 import type { Json } from '../../contract/query/fields.ts';
 import { positionGaps, type FilterIndexFile, type FilterValueRow } from '../../contract/filter-pack.ts';
 import { makeSearchKind, packSearchFiles, SEARCH_INDEX_FORMAT, type SearchIndexFile } from '../../contract/search-index.ts';
@@ -160,6 +160,12 @@ export function fieldColumns(
  */
 class ColumnTexts {
   private readonly made = new Map<string, { hash: string; text: string }>();
+  /**
+   * The body of each column text kept in `made`, by its values' hash, with the files it was last
+   * made for: a column of another kind with the same values (the entry's `stats`, the
+   * creature's, position for position) takes the body and writes its own header.
+   */
+  private readonly bodies = new Map<string, { body: ColumnBody; files: Set<string> }>();
 
   encode(header: { kind: string; field: string; lang?: string }, values: readonly Json[]): string {
     const file = `${header.kind}/${header.field}~${header.lang ?? ''}`;
@@ -169,9 +175,20 @@ class ColumnTexts {
     const digest = hash.digest('hex');
     const last = this.made.get(file);
     if (last?.hash === digest) return last.text;
-    const text = encodeFieldColumnTexts(header, texts);
+    let shared = this.bodies.get(digest);
+    if (!shared) this.bodies.set(digest, (shared = { body: columnBody(texts), files: new Set() }));
+    const text = columnText(header, shared.body);
+    if (last) this.release(last.hash, file);
+    shared.files.add(file);
     this.made.set(file, { hash: digest, text });
     return text;
+  }
+
+  /** `file` no longer made from the body of `hash`: a body no file was last made from is dropped. */
+  private release(hash: string, file: string): void {
+    const shared = this.bodies.get(hash);
+    shared?.files.delete(file);
+    if (shared?.files.size === 0) this.bodies.delete(hash);
   }
 }
 
