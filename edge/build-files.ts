@@ -104,8 +104,8 @@ export class BuildFiles {
   /**
    * An item as served: its file (`started`: its read, when one began before the routing table
    * was known), with the field it leaves to another document spliced in when its kind's files
-   * borrow one (contract/borrowed-field.ts; then no `file`, the answer being two files'); null
-   * when there is no such item.
+   * borrow one (contract/borrowed-field.ts; then `file` names both, whose answer's hash is as
+   * lasting as theirs); null when there is no such item.
    */
   async item(kind: string, key: string, started: Promise<Uint8Array | null> | null = null): Promise<{ bytes: Uint8Array; file?: string } | null> {
     const path = itemFile(kind, key);
@@ -119,7 +119,7 @@ export class BuildFiles {
       if (lender === null) throw new BrokenBuild(borrowing.path, `missing, though ${path} borrows its ${borrowing.field}`);
       const whole = withBorrowed(bytes, borrowing, lender);
       if (!looksWhole(whole)) throw new BrokenBuild(path, 'cut short: its bytes do not end as they begin');
-      return { bytes: whole };
+      return { bytes: whole, file: `${path}+${borrowing.path}` };
     } catch (error) {
       if (error instanceof BorrowingError) throw new BrokenBuild(path, error.message, { cause: error });
       throw error;

@@ -39,7 +39,7 @@ const cacheControl = (status: number): string => (status === 200 ? CACHE_OK : st
 export interface Answer {
   status: number;
   body: Uint8Array;
-  /** set when the body is a file, whose hash can then be remembered */
+  /** set when the body is a file (or spliced from files: their paths), whose hash can then be remembered: a build's files do not change */
   file?: string;
   /** JSON unless said otherwise (the docs page and its assets) */
   contentType?: string;
