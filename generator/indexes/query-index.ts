@@ -30,7 +30,14 @@ export function filterIndex(kind: string, shape: QueryShape, listed: readonly Re
   shape.filters.forEach(({ name, about, target, from }, f) => {
     // read from the other kind's index by the request logic (edge/build-files.ts `filterIndex`)
     if (from !== undefined) return;
-    values[name] = { about, ...(target === null ? {} : { target }), values: valueRows(listed.map((r) => r.facts.values[f] ?? [])) };
+    values[name] = {
+      about,
+      ...(target === null ? {} : { target }),
+      values: VALUE_ROWS.rows(
+        `${kind}/${name}`,
+        listed.map((r) => r.facts.values[f] ?? []),
+      ),
+    };
   });
   const ranges: FilterIndexFile['ranges'] = {};
   shape.ranges.forEach(({ name }, r) => {
@@ -38,6 +45,28 @@ export function filterIndex(kind: string, shape: QueryShape, listed: readonly Re
   });
   return { format: 'filter-index/1', kind, count: listed.length, values, ranges };
 }
+
+/**
+ * The last rows made for each value filter, by a hash of what each record holds: an update makes
+ * a kind's filter index again when its ranges changed (a base stat), and its value filters are
+ * most often as they were, while grouping the creature's moves by value costs tens of
+ * milliseconds where hashing their text (made once per facts object, json-text.ts) costs a few.
+ */
+class ValueRowsMemo {
+  private readonly made = new Map<string, { hash: string; rows: FilterValueRow[] }>();
+
+  rows(filter: string, perRecord: ReadonlyArray<ReadonlyArray<[string, number | null]>>): FilterValueRow[] {
+    // one update of the whole text: an update per record costs more than the hash itself
+    const digest = createHash('sha1').update(perRecord.map(jsonText).join('\n')).digest('hex');
+    const last = this.made.get(filter);
+    if (last?.hash === digest) return last.rows;
+    const rows = valueRows(perRecord);
+    this.made.set(filter, { hash: digest, rows });
+    return rows;
+  }
+}
+
+const VALUE_ROWS = new ValueRowsMemo();
 
 /** A value some record holds, with the positions of the records holding it. */
 type HeldValue = { name: string; id: number | null; positions: number[] };
@@ -170,9 +199,7 @@ class ColumnTexts {
   encode(header: { kind: string; field: string; lang?: string }, values: readonly Json[]): string {
     const file = `${header.kind}/${header.field}~${header.lang ?? ''}`;
     const texts = values.map(jsonText);
-    const hash = createHash('sha1');
-    for (const text of texts) hash.update(text).update('\n');
-    const digest = hash.digest('hex');
+    const digest = createHash('sha1').update(texts.join('\n')).digest('hex');
     const last = this.made.get(file);
     if (last?.hash === digest) return last.text;
     let shared = this.bodies.get(digest);
