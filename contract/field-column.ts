@@ -96,9 +96,11 @@ export function columnBody(whole: readonly string[]): ColumnBody {
 
 /** A column's file: its header line, then `body`. */
 export function columnText(header: Omit<FieldColumnHeader, 'format' | 'count' | 'shapes'>, body: ColumnBody): string {
-  const head: FieldColumnHeader = { format: FIELD_COLUMN_FORMAT, ...header, count: body.count, ...(body.shapes === null ? {} : { shapes: body.shapes }) };
-  return `${JSON.stringify(head)}\n${body.text}`;
+  return headed({ format: FIELD_COLUMN_FORMAT, ...header, count: body.count } satisfies FieldColumnHeader, body);
 }
+
+/** A header line (with the body's `shapes` when it has shapes), then the body: a column's or a patch's file. */
+const headed = (head: object, body: ColumnBody): string => `${JSON.stringify(body.shapes === null ? head : { ...head, shapes: body.shapes })}\n${body.text}`;
 
 /** `count` entries from `from` on, after `shapes` shape lines when the file has them: each read as the answer takes it. */
 function entriesAt(bytes: Uint8Array, from: number, count: number, shapes: number): JsonLines {
@@ -298,9 +300,7 @@ export interface ColumnPatchHeader {
 
 /** The patch's text: its header line, then the entries (`lines`: each patched position's JSON text, in order). */
 export function encodeColumnPatch(header: Omit<ColumnPatchHeader, 'format' | 'shapes'>, lines: readonly string[]): string {
-  const body = columnBody(lines);
-  const head: ColumnPatchHeader = { format: COLUMN_PATCH_FORMAT, ...header, ...(body.shapes === null ? {} : { shapes: body.shapes }) };
-  return `${JSON.stringify(head)}\n${body.text}`;
+  return headed({ format: COLUMN_PATCH_FORMAT, ...header } satisfies ColumnPatchHeader, columnBody(lines));
 }
 
 /** A column read through a patch: the patched entries from the patch's bytes, every other from `base`. */

@@ -7,7 +7,7 @@
 import { jsonAnswer, notFound, notFoundBecause } from './answers.ts';
 import { BrokenBuild, readAhead, type BuildFiles } from './build-files.ts';
 import type { Answer } from './http.ts';
-import { canonicalKey, idOfUrl, itemFile, listFile } from '../contract/layout.ts';
+import { canonicalKey, idOfUrl, listFile } from '../contract/layout.ts';
 import { abilityAsOf, creatureAsOf, entryAsOf, matchups, moveAsOf, typeAsOf, type AsOf, type AsOfAll } from '../contract/as-of/documents.ts';
 import { abilityExists, existsInGeneration } from '../contract/as-of/rules.ts';
 import { Versions } from '../contract/as-of/versions.ts';
@@ -106,17 +106,11 @@ interface ItemFiles {
 async function itemRead(build: BuildFiles, kind: AsOfKind, key: string): Promise<ItemFiles> {
   if (kind === 'creature') return { doc: await build.json<Doc>(asOfDocumentFile('creature', key)), moveDocument: null, entryDocument: null };
   const [doc, moveDocument, entryDocument] = await Promise.all([
-    kind === 'entry' ? itemJson(build, kind, key) : build.json<Doc>(itemFile(kind, key)),
+    build.itemJson<Doc>(kind, key),
     kind === 'move' ? build.json<MoveAsOfDocument>(asOfDocumentFile('move', key)) : null,
     kind === 'entry' ? build.json<EntryAsOfDocument>(asOfDocumentFile('entry', key)) : null,
   ]);
   return { doc, moveDocument, entryDocument };
-}
-
-/** An item as served, parsed (an entry's file leaves its dex texts to its species': BuildFiles.item); null when there is none. */
-async function itemJson(build: BuildFiles, kind: string, key: string): Promise<Doc | null> {
-  const item = await build.item(kind, key);
-  return item === null ? null : (JSON.parse(new TextDecoder().decode(item.bytes)) as Doc);
 }
 
 /** `GET /v2/creature/{key}/matchups/`: as of the newest version group. */

@@ -126,6 +126,12 @@ export class BuildFiles {
     }
   }
 
+  /** An item as served (`item`), parsed; null when there is none; one that cannot be parsed is a broken build. */
+  async itemJson<T>(kind: string, key: string): Promise<T | null> {
+    const item = await this.item(kind, key);
+    return item === null ? null : parsed(item.file ?? itemFile(kind, key), item.bytes, parseJson<T>);
+  }
+
   /** The routing table; every build writes one, so a build without it is broken. */
   async routes(): Promise<Routes> {
     const routes = (await this.keep(routesFile, () => this.readRequired<Routes>(routesFile, parseJson)))!;

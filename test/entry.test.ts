@@ -11,21 +11,12 @@ import { idOfUrl, itemFile, listFile } from '../contract/layout.ts';
 import { createResponder } from '../edge/handler.ts';
 import { diskReader } from '../generator/preview/disk-reader.ts';
 import type { FullList } from '../contract/pagination.ts';
-import { expectedAliases, expectedEntry, type Doc, type DocSource } from './support/entry-oracle.ts';
+import { distDocs, expectedAliases, expectedEntry } from './support/entry-oracle.ts';
 
 const distDir = inject('distDir');
 const previewUrl = inject('previewUrl');
 
-class DistDocs implements DocSource {
-  private readonly cache = new Map<string, Doc>();
-  get(kind: string, id: number | string): Doc {
-    const key = `${kind}/${id}`;
-    let doc = this.cache.get(key);
-    if (!doc) this.cache.set(key, (doc = JSON.parse(readFileSync(join(distDir, itemFile(kind, id)), 'utf8')) as Doc));
-    return doc;
-  }
-}
-const docs = new DistDocs();
+const docs = distDocs(distDir);
 const ids = (kind: string) => (JSON.parse(readFileSync(join(distDir, listFile(kind)), 'utf8')) as FullList).results.map((e) => idOfUrl(e.url)!);
 const respond = createResponder(diskReader(distDir), { baseUrl: inject('baseUrl') });
 const decoder = new TextDecoder();

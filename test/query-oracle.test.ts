@@ -23,7 +23,7 @@ import { seeded } from './support/seeded.ts';
 import { facetOf, orderedBy, summaryOf } from './support/query-rules.ts';
 import type { FullList } from '../contract/pagination.ts';
 import { QUERY_LIMITS } from '../contract/query/parse.ts';
-import { expectedEntry, expectedEvolution } from './support/entry-oracle.ts';
+import { distDocs, expectedEntry, expectedEvolution } from './support/entry-oracle.ts';
 
 const previewUrl = inject('previewUrl');
 const distDir = inject('distDir');
@@ -202,17 +202,7 @@ const ORACLE: Record<string, { values: Record<string, Values>; ranges: Record<st
   },
 };
 
-class DistDocs implements Docs {
-  private readonly cache = new Map<string, Doc>();
-  get(kind: string, id: number): Doc {
-    const key = `${kind}/${id}`;
-    let doc = this.cache.get(key);
-    if (!doc) this.cache.set(key, (doc = JSON.parse(readFileSync(join(distDir, itemFile(kind, id)), 'utf8')) as Doc));
-    return doc;
-  }
-}
-
-const docs = new DistDocs();
+const docs: Docs = distDocs(distDir);
 const listOf = (kind: string) => JSON.parse(readFileSync(join(distDir, listFile(kind)), 'utf8')) as FullList;
 
 /** An answer of the request module, in-process. */

@@ -10,7 +10,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { validatorFor } from '../../schemas/ajv.ts';
 import type { FullList, ListEntry } from '../../contract/pagination.ts';
 import { borrowedMarker } from '../../contract/borrowed-field.ts';
-import { itemFile } from '../../contract/layout.ts';
+import { itemFile, linkOf } from '../../contract/layout.ts';
 import { allKinds, type KindName, type RecordOf } from '../model/kinds.ts';
 import type { AnyResource } from '../resources/define.ts';
 import { resourceUrl, type BuildContext, type Media } from '../resources/context.ts';
@@ -110,9 +110,9 @@ export function kindEmitter(resource: AnyResource): KindEmitter {
 function borrowingFile(doc: Doc, { field, from }: { field: string; from: string }): Doc {
   const link = doc[from] as { url?: unknown } | null | undefined;
   const url = typeof link?.url === 'string' ? link.url : null;
-  const [kind, id] = url?.replace(/\/$/, '').split('/').slice(-2) ?? [];
-  if (!kind || !id || !(field in doc)) throw new Error(`${field} cannot be left to the document ${from} names (${url ?? 'no link'})`);
-  return { ...doc, [field]: borrowedMarker(itemFile(kind, id)) };
+  const lender = url === null ? null : linkOf(url);
+  if (!lender || !(field in doc)) throw new Error(`${field} cannot be left to the document ${from} names (${url ?? 'no link'})`);
+  return { ...doc, [field]: borrowedMarker(itemFile(lender.kind, lender.id)) };
 }
 
 /** One record's documents: the item's bytes (also its bulk line) and each subresource's, and its query facts. */

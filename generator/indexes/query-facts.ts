@@ -98,7 +98,7 @@ export class KindQuery {
    */
   facts(record: { id: number }, item: unknown, ctx: BuildContext, watched = ctx.forFacts(item)): QueryFacts | FactsProblem {
     // the declaration's code may read a link's name for more than the link; a value's link and the fields are copied as they are
-    const source = { item: watched.doc, record, ctx: watched.ctx, link: (kind, id) => ctx.ref(kind, id) } as FactSource<KindName, unknown>;
+    const source = { item: watched.doc, record, ctx: watched.ctx } as FactSource<KindName, unknown>;
     const where = `${this.kind} ${record.id}`;
     try {
       const values = this.decl.filters.map((f) => f.values(source).map((v) => factValue(unwatched(v), f.target, `${where}: filter ${f.name}`)));

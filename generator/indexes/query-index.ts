@@ -46,6 +46,9 @@ export function filterIndex(kind: string, shape: QueryShape, listed: readonly Re
   return { format: 'filter-index/1', kind, count: listed.length, values, ranges };
 }
 
+/** A hash of JSON texts (which hold no raw newline), in one update: an update per text costs more than the hash itself. */
+const textsHash = (texts: readonly string[]): string => createHash('sha1').update(texts.join('\n')).digest('hex');
+
 /**
  * The last rows made for each value filter, by a hash of what each record holds: an update makes
  * a kind's filter index again when its ranges changed (a base stat), and its value filters are
@@ -56,8 +59,7 @@ class ValueRowsMemo {
   private readonly made = new Map<string, { hash: string; rows: FilterValueRow[] }>();
 
   rows(filter: string, perRecord: ReadonlyArray<ReadonlyArray<[string, number | null]>>): FilterValueRow[] {
-    // one update of the whole text: an update per record costs more than the hash itself
-    const digest = createHash('sha1').update(perRecord.map(jsonText).join('\n')).digest('hex');
+    const digest = textsHash(perRecord.map(jsonText));
     const last = this.made.get(filter);
     if (last?.hash === digest) return last.rows;
     const rows = valueRows(perRecord);
@@ -199,7 +201,7 @@ class ColumnTexts {
   encode(header: { kind: string; field: string; lang?: string }, values: readonly Json[]): string {
     const file = `${header.kind}/${header.field}~${header.lang ?? ''}`;
     const texts = values.map(jsonText);
-    const digest = createHash('sha1').update(texts.join('\n')).digest('hex');
+    const digest = textsHash(texts);
     const last = this.made.get(file);
     if (last?.hash === digest) return last.text;
     let shared = this.bodies.get(digest);

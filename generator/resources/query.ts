@@ -17,11 +17,6 @@ export interface FactSource<K extends KindName, I> {
   record: RecordOf<K>;
   /** a view of the item's context that tells a link's name read (`forFacts`): facts code may read it for more than the link */
   ctx: BuildContext;
-  /**
-   * A link made as the item's own (`BuildContext.ref`, read as the link), for a filter value the
-   * item does not hold (an entry's moves): a rename relinks the kept facts, not the item.
-   */
-  link(kind: KindName, id: number): NamedResource;
 }
 
 /** A value a value filter holds: a linked resource (by its name and the id in its URL), or yes/no. */

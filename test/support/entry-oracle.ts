@@ -3,7 +3,9 @@
  * its forms and its evolution chain), never off the entry's own code: the tests of the entry
  * compare the build's with this.
  */
-import { idOfUrl } from '../../contract/layout.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { idOfUrl, itemFile } from '../../contract/layout.ts';
 
 export type Doc = Record<string, unknown>;
 type Link = { name: string; url: string };
@@ -16,6 +18,19 @@ export interface ChainLink {
 /** Where the oracle reads an item document of the build. */
 export interface DocSource {
   get(kind: string, id: number): Doc;
+}
+
+/** The item documents of the build in `distDir`, each file read and parsed once. */
+export function distDocs(distDir: string): DocSource {
+  const cache = new Map<string, Doc>();
+  return {
+    get(kind, id) {
+      const key = `${kind}/${id}`;
+      let doc = cache.get(key);
+      if (!doc) cache.set(key, (doc = JSON.parse(readFileSync(join(distDir, itemFile(kind, id)), 'utf8')) as Doc));
+      return doc;
+    },
+  };
 }
 
 const idOf = (url: string) => idOfUrl(url)!;
