@@ -40,6 +40,8 @@ const readKey = (read: Read): string => {
       return `l ${read.kind} ${read.id}`;
     case 'name':
       return `n ${read.kind} ${read.id}`;
+    case 'field':
+      return `f ${read.kind} ${read.id} ${read.field}`;
     case 'kind':
       return `k ${read.kind}`;
     case 'entry':
@@ -74,6 +76,13 @@ export function changedIndexEntries(before: AnyRecord | undefined, after: AnyRec
   const was = entriesByValue(before);
   const now = entriesByValue(after);
   return [...new Set([...was.keys(), ...now.keys()])].filter((value) => was.get(value) !== now.get(value));
+}
+
+/** The fields whose values differ between a record's two versions (all of them where one is missing), for the `field` reads of them. */
+export function changedFields(before: AnyRecord | undefined, after: AnyRecord | undefined): string[] {
+  const fields = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
+  const same = (a: unknown, b: unknown) => a === b || (typeof a === 'object' && typeof b === 'object' && JSON.stringify(a) === JSON.stringify(b));
+  return [...fields].filter((field) => !before || !after || !same(before[field], after[field]));
 }
 
 /**
@@ -157,10 +166,11 @@ export class ReadLedger {
 
   /**
    * The documents that read something that changed, in kind, id and part order, in two lists.
-   * To make again: every document of a changed record; those that read its name when it
-   * changed, came or went, or linked to it when it came or went; those that read an entry of a
-   * reverse index it joined, left or changed its rows in; those that read its whole kind; those
-   * that asked for a media path that appeared or went. To relink: those whose only such read is
+   * To make again: every document of a changed record; those that read all of it, or a field of
+   * it that changed; those that read its name when it changed, came or went, or linked to it when
+   * it came or went; those that read an entry of a reverse index it joined, left or changed its
+   * rows in; those that read its whole kind; those that asked for a media path that appeared or
+   * went. To relink: those whose only such read is
    * a link to a record that was renamed (relink.ts).
    */
   dirty(
@@ -175,6 +185,7 @@ export class ReadLedger {
       const indexes = [...this.indexes.values()].filter((index) => index.kind === kind);
       for (const [id, { before, after }] of diff) {
         reads.push({ type: 'record', kind, id });
+        for (const field of changedFields(before, after)) reads.push({ type: 'field', kind, id, field });
         if (!before || !after) reads.push({ type: 'name', kind, id }, { type: 'link', kind, id });
         else if (before.name !== after.name) {
           reads.push({ type: 'name', kind, id });

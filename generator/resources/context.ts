@@ -95,6 +95,7 @@ export type Read =
   | { type: 'record'; kind: KindName; id: number }
   | { type: 'link'; kind: KindName; id: number }
   | { type: 'name'; kind: KindName; id: number }
+  | { type: 'field'; kind: KindName; id: number; field: string }
   | { type: 'kind'; kind: KindName }
   | { type: 'entry'; index: IndexId; value: unknown }
   | { type: 'sprite'; path: string }
@@ -111,14 +112,18 @@ type OnRead = (read: Read) => void;
 
 /**
  * A record as an emitter finds it in a reverse index when reads are recorded: its id is part of
- * the index entry, its name is a `name` read, anything else a `record` read.
+ * the index entry, its name is a `name` read, another field a `field` read (a species listing its
+ * varieties reads whether each is the default, not their stats), and anything that walks the
+ * whole record a `record` read.
  */
 function recordedRecord(record: AnyRecord, onRead: OnRead, kind: KindName): AnyRecord {
   const whole = () => onRead({ type: 'record', kind, id: record.id });
   return new Proxy(record, {
     get(target, property, receiver) {
       if (property === 'name') onRead({ type: 'name', kind, id: target.id });
-      else if (property !== 'id') whole();
+      else if (typeof property === 'string') {
+        if (property !== 'id') onRead({ type: 'field', kind, id: target.id, field: property });
+      } else whole();
       return Reflect.get(target, property, receiver) as unknown;
     },
     has: (target, property) => (whole(), Reflect.has(target, property)),
