@@ -34,10 +34,10 @@ import {
   MOVE_FILTER_INPUTS,
   VIEW_PARTS,
   type AsOfListView,
+  type CreaturesThen,
   type ValueRows,
   type ViewInput,
   type ViewPart,
-  type ViewScope,
 } from './as-of-views.ts';
 import { worldOfFacts, type AsOfWorld } from '../../contract/as-of/world.ts';
 import type { VersionGroup } from '../../contract/as-of/versions.ts';
@@ -83,6 +83,12 @@ class ListMaker {
   private readonly fieldTexts = new Map<string, Map<unknown, string>>();
   private readonly todayRanges = new Map<string, RangeColumns>();
   private readonly served = new Map<AsOfKind, ListViewsFile>();
+  /**
+   * the creatures as of each generation (ViewScope `creaturesThen`), by the list ids they were
+   * made for (`MadeAgainst.ids`): an entry's list is its creature's, position for position (the
+   * build checks it), so the two kinds' views are made from one
+   */
+  private readonly creaturesThen = new Map<string, Map<number, CreaturesThen>>();
   private world: AsOfWorld | null = null;
   private stats: ReadonlyMap<number, CreatureStats> | null = null;
 
@@ -111,7 +117,8 @@ class ListMaker {
     const entries = readsEntries ? new Map(this.json<FactsFile<'entry'>>(asOfFactsFile('entry')).records) : undefined;
     const learned = remakesMoves ? learnedByGroup(ids, new Map(this.json<LearnsetFile>(asOfLearnsetFile).records)) : null;
     const served = remade.size < parts.length || (MOVE_FILTER_KINDS.includes(kind) && !remakesMoves) ? this.servedLists(kind) : null;
-    const creaturesThen: NonNullable<ViewScope['creaturesThen']> = new Map();
+    let creaturesThen = this.creaturesThen.get(against.ids);
+    if (!creaturesThen) this.creaturesThen.set(against.ids, (creaturesThen = new Map<number, CreaturesThen>()));
     const groups: ListViewsFile['groups'] = [];
     for (const vg of world.versions.all) {
       const view = listView(kind, { vg, world, ids, base: this.baseUrl, parts: remade, stats, creaturesThen, entries });

@@ -180,9 +180,11 @@ interface KindsThen {
 }
 
 /** Every listed creature's types and abilities, and its stats, as of the game, by list position (those that did not exist yet too: see `fields`); each part made when first asked. */
-interface CreaturesThen {
+export interface CreaturesThen {
   kinds?: Map<number, KindsThen>;
   stats?: Map<number, readonly StatValue[]>;
+  /** the range columns made from `stats` (a view takes a copy of the map: an entry's adds its `stage`) */
+  ranges?: Map<string, Float64Array>;
 }
 
 const [KINDS_PART, STATS_PART] = VIEW_PARTS.creature;
@@ -200,7 +202,7 @@ function creatureParts(scope: ViewScope): { view: AsOfListView; then: CreaturesT
   if (parts.has(KINDS_PART.name)) addKindsPart(view, scope, (then.kinds ??= kindsThen(scope)));
   if (parts.has(STATS_PART.name)) {
     const stats = (then.stats ??= statsThen(scope));
-    view.ranges = creatureRanges(scope, stats);
+    view.ranges = new Map((then.ranges ??= creatureRanges(scope, stats)));
     view.fields.set(
       'stats',
       fieldOf(
