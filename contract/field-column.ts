@@ -300,7 +300,12 @@ export interface ColumnPatchHeader {
 
 /** The patch's text: its header line, then the entries (`lines`: each patched position's JSON text, in order). */
 export function encodeColumnPatch(header: Omit<ColumnPatchHeader, 'format' | 'shapes'>, lines: readonly string[]): string {
-  return headed({ format: COLUMN_PATCH_FORMAT, ...header } satisfies ColumnPatchHeader, columnBody(lines));
+  return columnPatchText(header, columnBody(lines));
+}
+
+/** A patch's file: its header line, then `body` (`columnBody` of each patched position's JSON text). */
+export function columnPatchText(header: Omit<ColumnPatchHeader, 'format' | 'shapes'>, body: ColumnBody): string {
+  return headed({ format: COLUMN_PATCH_FORMAT, ...header } satisfies ColumnPatchHeader, body);
 }
 
 /** A column read through a patch: the patched entries from the patch's bytes, every other from `base`. */

@@ -43,7 +43,7 @@ import { worldOfFacts, type AsOfWorld } from '../../contract/as-of/world.ts';
 import type { VersionGroup } from '../../contract/as-of/versions.ts';
 import { fieldColumnFile, filterIndexFile, idOfUrl, listFile } from '../../contract/layout.ts';
 import type { FullList } from '../../contract/pagination.ts';
-import { encodeColumnPatch, entryTexts } from '../../contract/field-column.ts';
+import { columnBody, columnPatchText, entryTexts, type ColumnBody } from '../../contract/field-column.ts';
 import { decodeFilterPack, encodeFilterPack, positionGaps, type RangeColumns } from '../../contract/filter-pack.ts';
 
 /** The file an input of a view's part is (besides the kind's list and today's columns of its fields). */
@@ -81,6 +81,8 @@ class ListMaker {
   private readonly patches = new Map<string, Array<{ field: string; patch: string; text: string }>>();
   /** by kind and field, each key's JSON text (FieldOfThen): the same in every view of a making */
   private readonly fieldTexts = new Map<string, Map<unknown, string>>();
+  /** each patch's body by its lines: an entry's stats of a generation are its creature's, cut into shapes once */
+  private readonly patchBodies = new Map<string, ColumnBody>();
   private readonly todayRanges = new Map<string, RangeColumns>();
   private readonly served = new Map<AsOfKind, ListViewsFile>();
   /**
@@ -226,11 +228,18 @@ class ListMaker {
         }
       }
       if (!positions.length) continue;
-      const text = encodeColumnPatch({ kind, field, count: view.count, positions }, lines);
+      const text = columnPatchText({ kind, field, count: view.count, positions }, this.patchBody(lines));
       made.push({ field, patch: hashOf(text), text });
     }
     this.patches.set(key, made);
     return made;
+  }
+
+  private patchBody(lines: readonly string[]): ColumnBody {
+    const key = lines.join('\n');
+    let body = this.patchBodies.get(key);
+    if (!body) this.patchBodies.set(key, (body = columnBody(lines)));
+    return body;
   }
 
   private textsOf(field: string): Map<unknown, string> {
