@@ -223,13 +223,15 @@ export interface ListViewsFile {
 
 /**
  * Hashes of what of today's files a kind's views were made against: its list's ids in list
- * order, and the range columns its ranges patch (null for a kind with no ranges as of the game). An edit
- * that writes today's list or filter index again but leaves these (a move renamed: its name in
- * the move list, a value name in the creature's filter index) makes no view again.
+ * order, and each range column its ranges patch, by name (null for a kind with no ranges as of the
+ * game). An edit that writes today's list or filter index again but leaves these (a move renamed:
+ * its name in the move list, a value name in the creature's filter index) makes no view again,
+ * and one that changes a range makes again only the part that patches it (a base stat edited:
+ * an entry's stats, not its stage in its chain).
  */
 export interface MadeAgainst {
   ids: string;
-  ranges: string | null;
+  ranges: Record<string, string> | null;
 }
 
 /** What changed in a kind's list as of a version group: every other filter, range and field is today's. */

@@ -137,19 +137,24 @@ class ListMaker {
 
   /**
    * Whether a part is made again: one of its inputs or today's column of one of its fields was
-   * written again, or today's list ids or, for its ranges, today's range columns are not those the
-   * served lists were made against (`against`: this making's).
+   * written again, or today's list ids or, for its ranges, today's columns of the ranges it makes
+   * are not those the served lists were made against (`against`: this making's).
    */
-  private remakes(kind: AsOfKind, { reads, fields, ranges }: Pick<ViewPart, 'reads' | 'fields' | 'ranges'>, against: MadeAgainst): boolean {
+  private remakes(kind: AsOfKind, part: Pick<ViewPart, 'reads' | 'fields' | 'ranges'>, against: MadeAgainst): boolean {
     const rewritten = this.rewritten;
     if (rewritten === null) return true;
-    // a lists file of a build before `against` holds none: every view is made again
+    // a lists file of a build before `against` holds none, or one of a hash for all its ranges: every view is made again
     const served = () => this.servedLists(kind).against;
+    const rangeChanged = (name: string) => {
+      const ranges = served()?.ranges;
+      return typeof ranges !== 'object' || ranges === null || ranges[name] !== against.ranges?.[name];
+    };
+    const ownRanges = () => (against.ranges === null ? [] : Object.keys(against.ranges).filter((name) => makesRange(VIEW_PARTS[kind], part, name)));
     return (
-      reads.some((input) => rewritten(inputFile(input))) ||
-      fields.some((field) => rewritten(fieldColumnFile(kind, field))) ||
+      part.reads.some((input) => rewritten(inputFile(input))) ||
+      part.fields.some((field) => rewritten(fieldColumnFile(kind, field))) ||
       (rewritten(listFile(kind)) && served()?.ids !== against.ids) ||
-      (ranges && rewritten(filterIndexFile(kind)) && served()?.ranges !== against.ranges)
+      (part.ranges !== false && rewritten(filterIndexFile(kind)) && ownRanges().some(rangeChanged))
     );
   }
 
@@ -160,15 +165,15 @@ class ListMaker {
     return lists;
   }
 
-  /** A hash of today's range columns of a kind (its filter index's), each by name. */
-  private rangesHash(kind: string): string {
+  /** A hash of each of today's range columns of a kind (its filter index's), by name. */
+  private rangesHash(kind: string): Record<string, string> {
     const today = this.todayRangesOf(kind);
-    const hash = createHash('sha1');
-    for (const name of today.names) {
-      const column = today.get(name)!;
-      hash.update(`${name}\n`).update(new Uint8Array(column.buffer, column.byteOffset, column.byteLength));
-    }
-    return hash.digest('hex').slice(0, 16);
+    return Object.fromEntries(
+      today.names.map((name) => {
+        const column = today.get(name)!;
+        return [name, hashOf(new Uint8Array(column.buffer, column.byteOffset, column.byteLength))];
+      }),
+    );
   }
 
   private todayRangesOf(kind: string): RangeColumns {

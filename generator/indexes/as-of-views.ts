@@ -90,7 +90,7 @@ export interface ViewPart {
 }
 
 /** Whether a part of a kind's view makes the range `name` (ViewPart `ranges`). */
-export function makesRange(parts: readonly ViewPart[], part: ViewPart, name: string): boolean {
+export function makesRange(parts: readonly ViewPart[], part: Pick<ViewPart, 'ranges'>, name: string): boolean {
   if (typeof part.ranges !== 'boolean') return part.ranges.includes(name);
   return part.ranges && !parts.some((other) => typeof other.ranges !== 'boolean' && other.ranges.includes(name));
 }
