@@ -115,6 +115,8 @@ export const DOWNLOADS_DIR = 'downloads';
 export const bulkFile = (kind: string) => `${DOWNLOADS_DIR}/${kind}.ndjson.gz`;
 /** The whole dist/v2 tree as one versioned archive. */
 export const archiveFile = (version: string, upstreamCommit: string) => `${DOWNLOADS_DIR}/creature-api-v2-${version}-${upstreamCommit.slice(0, 7)}.tar.gz`;
+/** The whole API as one SQLite database, named as the archive is: a new data or project version is a new name. */
+export const databaseFile = (version: string, upstreamCommit: string) => `${DOWNLOADS_DIR}/creature-api-v2-${version}-${upstreamCommit.slice(0, 7)}.sqlite`;
 /** What was built: `GET {base}/meta/`. */
 export const metaFile = `${API_PREFIX}/meta.json`;
 /** The coverage map: `GET {base}/meta/coverage/`. */

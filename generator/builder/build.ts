@@ -6,7 +6,7 @@
  * caller's look at the unfinished build, `beforeFinish`, succeeded).
  */
 import { availableParallelism } from 'node:os';
-import { rmSync, statSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { readJsonIfThere, swapIn } from '../files/folders.ts';
@@ -116,14 +116,18 @@ export async function allShards<T>(running: readonly Promise<T>[]): Promise<T[]>
 
 export async function runBuild(options: BuildOptions): Promise<BuildSummary> {
   const tmp = `${options.outDir}.tmp-${process.pid}`;
+  // the workers' parts of the database, beside the unfinished build: never in what is served
+  const databaseParts = options.only ? null : `${tmp}-database`;
   try {
-    return await buildInto(tmp, options);
+    if (databaseParts !== null) mkdirSync(databaseParts, { recursive: true });
+    return await buildInto(tmp, databaseParts, options);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
+    if (databaseParts !== null) rmSync(databaseParts, { recursive: true, force: true });
   }
 }
 
-async function buildInto(tmp: string, options: BuildOptions): Promise<BuildSummary> {
+async function buildInto(tmp: string, databaseParts: string | null, options: BuildOptions): Promise<BuildSummary> {
   const kinds = allResources.map((r) => r.kind as string).filter((k) => !options.only || options.only.has(k));
   const sizes = new Map(kinds.map((kind) => [kind, recordFileSize(options.recordsDir, kind)]));
   const recordBytes = (kind: string) => sizes.get(kind) ?? 0;
@@ -137,7 +141,7 @@ async function buildInto(tmp: string, options: BuildOptions): Promise<BuildSumma
   const workers = Math.max(1, Math.min(options.workers ?? defaultWorkers([...sizes.values()].reduce((n, bytes) => n + bytes, 0)), kinds.length));
   const order = workOrder(kinds, recordBytes);
   const queue = [...order];
-  const job: ShardJob = { recordsDir: options.recordsDir, mediaDir: options.mediaDir, outDir: tmp, baseUrl: options.baseUrl };
+  const job: ShardJob = { recordsDir: options.recordsDir, mediaDir: options.mediaDir, outDir: tmp, baseUrl: options.baseUrl, databaseParts };
   const written = (result: ShardResult): ShardResult => {
     if (result.failures.length === 0) options.kindsWritten?.(tmp, result.kinds);
     return result;
@@ -157,7 +161,8 @@ async function buildInto(tmp: string, options: BuildOptions): Promise<BuildSumma
     );
   const built = results.flatMap((r) => r.kinds).sort(byOrder);
   const overrides = (await options.beforeFinish?.(tmp, built)) ?? {};
-  const finished = await BuildWriter.fresh(tmp).finish({ ...options, ...overrides }, built);
+  const parts = results.flatMap((r) => (r.databasePart === null ? [] : [r.databasePart]));
+  const finished = await BuildWriter.fresh(tmp).finish({ ...options, ...overrides, databaseParts: parts }, built);
   swapIn(tmp, options.outDir);
   return {
     files: finished.files + results.reduce((n, r) => n + r.files, 0),

@@ -119,6 +119,8 @@ function borrowingFile(doc: Doc, { field, from }: { field: string; from: string 
 export interface RecordDocuments {
   /** null when the item was not asked for, or could not be made (then `problems` says why) */
   item: Buffer | null;
+  /** the item as made, before it was encoded (`item`): the database's rows are made from it */
+  answer: unknown;
   /** the item's file, when it is not the item's bytes: a kind whose files borrow a field (KindEmitter.borrows); a relinked item is its served file, in `item` */
   file: Buffer | null;
   /** made with the item */
@@ -146,7 +148,18 @@ export function emitRecord(
   record: AnyRecord,
   only: { parts?: ReadonlySet<string>; contextFor?: (part: string) => BuildContext } = {},
 ): RecordDocuments {
-  const out: RecordDocuments = { item: null, file: null, facts: null, coverage: null, asOfFacts: null, asOfDocument: null, subs: [], problems: [], thrown: [] };
+  const out: RecordDocuments = {
+    item: null,
+    answer: null,
+    file: null,
+    facts: null,
+    coverage: null,
+    asOfFacts: null,
+    asOfDocument: null,
+    subs: [],
+    problems: [],
+    thrown: [],
+  };
   try {
     for (const { part, emit, check } of em.documents) {
       if (only.parts && !only.parts.has(part)) continue;
@@ -166,6 +179,7 @@ export function emitRecord(
         }
         // encoded once: the same bytes go to the item's file and to the collection's bulk file
         out.item = Buffer.from(JSON.stringify(doc));
+        out.answer = doc;
         if (em.borrows) out.file = Buffer.from(JSON.stringify(borrowingFile(doc as Doc, em.borrows)));
         const { facts, coverage, asOf } = itemFacts(em, record, doc as Doc, docCtx);
         if ('problem' in facts) {

@@ -49,6 +49,15 @@ export class Output {
     }
   }
 
+  /** The path of a file another writer makes (SQLite, the database), its folder made; the caller counts its `bytes` once made. */
+  external(rel: string): string {
+    const path = join(this.root, rel);
+    this.ensureDir(path);
+    this.claim(rel);
+    this.files++;
+    return path;
+  }
+
   /** Resolves once there is room for another write; rethrows the first failed write. */
   async write(rel: string, body: string | Uint8Array): Promise<void> {
     const path = join(this.root, rel);

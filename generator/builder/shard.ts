@@ -1,8 +1,12 @@
 /**
  * The full build's work of one worker thread (workers run side by side, each taking the next
  * kind from a queue they share): every record's documents, each checked against its schema,
- * written with the kind's list, pages, names and bulk file by the build writer.
+ * written with the kind's list, pages, names and bulk file by the build writer, and each item's
+ * rows put in the worker's part of the database.
  */
+import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
+import { databaseTables, DatabasePart } from '../database/index.ts';
 import { readRecords } from '../import/records.ts';
 import { allResources } from '../resources/index.ts';
 import { createContext } from '../resources/context.ts';
@@ -15,6 +19,8 @@ export interface ShardJob {
   /** the temporary folder the whole build writes into */
   outDir: string;
   baseUrl: string;
+  /** the folder each worker's part of the database goes to (never served); null: a build with no database */
+  databaseParts: string | null;
 }
 
 /** A kind's bad documents: each problem, and the exceptions among them (for the BuildError's cause). */
@@ -30,6 +36,8 @@ export interface ShardResult {
   failures: KindFailure[];
   files: number;
   bytes: number;
+  /** the worker's part of the database, with the rows of its kinds; null when the build makes none */
+  databasePart: string | null;
 }
 
 type AnyRecord = { id: number; name: string | null };
@@ -42,6 +50,8 @@ export async function emitKinds(
 ): Promise<ShardResult> {
   const ctx = createContext(job.baseUrl, readRecords(job.recordsDir), readMedia(job.mediaDir));
   const writer = BuildWriter.fresh(job.outDir);
+  const databasePart = job.databaseParts === null ? null : join(job.databaseParts, `part-${threadId}.sqlite`);
+  const database = databasePart === null ? null : new DatabasePart(databasePart, databaseTables());
   const failures: KindFailure[] = [];
   const results: KindResult[] = [];
 
@@ -57,6 +67,7 @@ export async function emitKinds(
       failure.problems.push(...docs.problems);
       failure.thrown.push(...docs.thrown);
       await out.record(record, docs);
+      if (docs.answer !== null) database?.add(kind, docs.answer);
       if (++sinceProgress === 250) {
         progress(sinceProgress);
         sinceProgress = 0;
@@ -67,5 +78,6 @@ export async function emitKinds(
     results.push(await out.close());
   }
   await writer.flush();
-  return { kinds: results, failures, files: writer.files, bytes: writer.bytes };
+  database?.close();
+  return { kinds: results, failures, files: writer.files, bytes: writer.bytes, databasePart };
 }

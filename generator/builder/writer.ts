@@ -16,12 +16,14 @@
  * makes them again, copying every gzip member none of whose files changed. Once it has, the bytes
  * are those of a full build.
  */
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   buildIndexFile,
   buildStampFile,
   bulkFile,
+  databaseFile,
   changeReportsFolder,
   coverageFile,
   idOfUrl,
@@ -49,6 +51,7 @@ import { folderReader, timeless, type Artifact, type ArtifactContext } from '../
 import { artifactMemo } from './artifact-memo.ts';
 import { memberSource, writeTarGz, type ArchiveEntry } from './archive.ts';
 import { BulkWriter } from './bulk-writer.ts';
+import { assembleDatabase, assembleDatabaseAside, databaseMeta, databaseTables, DatabasePart } from '../database/index.ts';
 import { inServedOrder, readBuildIndex, type BuildIndex, type KindResult } from './build-index.ts';
 import { BuildError } from '../build-error.ts';
 import { readIfThere } from '../files/folders.ts';
@@ -81,6 +84,8 @@ export interface FinishOptions {
   changesDir?: string | undefined;
   /** only these kinds were built (tests): no artifacts */
   only?: ReadonlySet<string> | undefined;
+  /** the build workers' parts of the database (shard.ts), made into one file; none: no database (a copy keeps the served one) */
+  databaseParts?: readonly string[] | undefined;
 }
 
 /** What finish wrote besides the kinds, and the coverage map (the build prints its largest gaps). */
@@ -102,6 +107,8 @@ export interface StaleDownloads {
   chunks: Map<string, Set<string>>;
   rewritten: Set<string>;
   archive: string;
+  /** what the database is made for (its file's name, its meta), as the last update on a copy said; null before one */
+  about: About | null;
 }
 
 /** The served build a copy was made from. */
@@ -169,13 +176,24 @@ export class BuildWriter {
     const { files, bytes } = this.out;
     // every kind's files landed, for the packed search index to read them back
     await this.out.finish();
+    // the database is made on a thread of its own while this one writes the rest
+    const database = options.databaseParts?.length ? this.writeDatabase(options.databaseParts, options.about) : Promise.resolve();
+    const [rest, made] = await Promise.allSettled([this.writeRest(options, built), database]);
+    // a failure waits for the other's end: both write into the folder the build removes when one fails
+    if (rest.status === 'rejected') throw rest.reason;
+    if (made.status === 'rejected') throw made.reason;
+    return { files: this.out.files - files, bytes: this.out.bytes - bytes, ...rest.value };
+  }
+
+  /** What finish writes but the database: the small files, then the archive and the build index. */
+  private async writeRest(options: FinishOptions, built: KindResult[]): Promise<Omit<Finished, 'files' | 'bytes'>> {
     const { archive, coverage } = await this.writeSmallFiles(options, built);
     await this.out.finish();
     // on a copy, the served build's archive and bulk files stay until refreshDownloads: the index says where their members lie
-    const entries = this.served
+    const archiveEntries = this.served
       ? this.writeIndex({ kinds: built, archive: this.served.index.archive }, this.served.entries)
       : this.writeArchive(archive, built, new Set(), null);
-    return { files: this.out.files - files, bytes: this.out.bytes - bytes, archiveEntries: entries, coverage, archive };
+    return { archive, coverage, archiveEntries };
   }
 
   /**
@@ -192,18 +210,42 @@ export class BuildWriter {
       if (!chunks) return result;
       const previous = memberSource({ file: join(served.dir, bulkFile(result.kind)), members: result.bulk });
       const bulk = new BulkWriter(join(this.out.root, bulkFile(result.kind)), previous, (chunk) => chunks.has(chunk));
-      const file = (rel: string) => readIfThere(join(this.out.root, rel));
-      const borrows = allResources.some((r) => r.kind === result.kind && r.borrows);
-      const line = (id: number) => readFileSync(join(this.out.root, itemFile(result.kind, id)));
-      for (const id of ids.get(result.kind) ?? []) bulk.add(id, borrows ? () => Buffer.from(servedItem(line(id), file)) : () => line(id));
+      for (const id of ids.get(result.kind) ?? []) bulk.add(id, () => this.itemAsServed(result.kind, id));
       return { ...result, bulk: bulk.close() };
     });
+    if (stale.about) this.remakeDatabase(stale.about, ids);
     const stamp = readBuildStamp(this.out.root);
     if (stamp === null) throw new BuildError([`${served.dir} has no build stamp; run a full build (npm run build -- --force)`]);
     delete stamp.downloads;
     await this.out.write(buildStampFile, JSON.stringify(stamp));
     await this.out.finish();
     return this.writeArchive(stale.archive, kinds, stale.rewritten, served.index.archive.file);
+  }
+
+  /** An item as the folder serves it: its file, or for a kind whose files borrow a field, the file with the field spliced in. */
+  private itemAsServed(kind: string, id: number): Buffer {
+    const line = readFileSync(join(this.out.root, itemFile(kind, id)));
+    if (!allResources.some((r) => r.kind === kind && r.borrows)) return line;
+    return Buffer.from(servedItem(line, (rel) => readIfThere(join(this.out.root, rel))));
+  }
+
+  /**
+   * On a copy, the database again, from every item as the copy holds it (`ids`: each kind's in id
+   * order), in one part: the file is the one a full build of these items makes.
+   */
+  private remakeDatabase(about: About, ids: ReadonlyMap<string, readonly number[]>): void {
+    const partDir = mkdtempSync(join(tmpdir(), 'creature-database-'));
+    try {
+      const part = join(partDir, 'part.sqlite');
+      const database = new DatabasePart(part, databaseTables());
+      for (const { kind } of databaseTables())
+        for (const id of ids.get(kind) ?? []) database.add(kind, JSON.parse(this.itemAsServed(kind, id).toString('utf8')));
+      database.close();
+      const path = this.out.external(databaseFile(about.version, about.upstreamCommit));
+      this.out.bytes += assembleDatabase(path, [part], databaseTables(), databaseMeta(about)).bytes;
+    } finally {
+      rmSync(partDir, { recursive: true, force: true });
+    }
   }
 
   /** A filter read from another kind's index (`QueryFilter.from`) is right only where the two lists hold the same ids in the same order. */
@@ -386,6 +428,13 @@ export class BuildWriter {
     const { members, entries } = writeTarGz(this.out.root, 'v2', join(this.out.root, archive), previous ?? undefined);
     if (replaced !== null && replaced !== archive) rmSync(join(this.out.root, replaced), { force: true });
     return this.writeIndex({ kinds: [...built], archive: { file: archive, members } }, entries);
+  }
+
+  /** The database (generator/database/), from the workers' parts: SQLite writes the file, aside, then moves it in place. */
+  private async writeDatabase(parts: readonly string[], about: About): Promise<void> {
+    const path = this.out.external(databaseFile(about.version, about.upstreamCommit));
+    const file = await assembleDatabaseAside({ path, parts, meta: databaseMeta(about) });
+    this.out.bytes += file.bytes;
   }
 
   /** The build index (not served, never hard-linked: removed first), returning the archive entries it goes with. */

@@ -243,6 +243,11 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
 
 /** A copy of what the downloads lack, to add an update's changes to; empty when they are whole. */
 function copyStale(stale: StaleDownloads | null): StaleDownloads {
-  if (stale === null) return { chunks: new Map(), rewritten: new Set(), archive: '' };
-  return { chunks: new Map([...stale.chunks].map(([kind, chunks]) => [kind, new Set(chunks)])), rewritten: new Set(stale.rewritten), archive: stale.archive };
+  if (stale === null) return { chunks: new Map(), rewritten: new Set(), archive: '', about: null };
+  return {
+    chunks: new Map([...stale.chunks].map(([kind, chunks]) => [kind, new Set(chunks)])),
+    rewritten: new Set(stale.rewritten),
+    archive: stale.archive,
+    about: stale.about,
+  };
 }

@@ -209,6 +209,7 @@ function splicedFiles(servedDir: string, rels: readonly string[], renames: Renam
 
 const emptyDocuments = (): RecordDocuments => ({
   item: null,
+  answer: null,
   file: null,
   facts: null,
   coverage: null,

@@ -61,6 +61,7 @@ export async function writeUpdate(update: UpdateWrite, stale: StaleDownloads): P
   const finished = await writer.finish(update.finish, results);
   for (const rel of writer.rewritten) stale.rewritten.add(rel);
   stale.archive = finished.archive;
+  stale.about = update.finish.about;
   return finished.archiveEntries;
 }
 
@@ -71,6 +72,7 @@ export function writeDownloads(
   stale: StaleDownloads,
   records: ReadonlyMap<KindName, readonly AnyRecord[]>,
 ): Promise<readonly ArchiveEntry[]> {
-  const ids = new Map([...stale.chunks.keys()].map((kind) => [kind, (records.get(kind as KindName) ?? []).map((record) => record.id)]));
+  // every kind's: the database is made again from every item
+  const ids = new Map([...records].map(([kind, list]) => [kind as string, list.map((record) => record.id)]));
   return BuildWriter.onCopy(copy, served.dir, served.entries, served.pool).refreshDownloads(stale, ids);
 }

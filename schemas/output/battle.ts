@@ -15,6 +15,7 @@ import {
   nameField,
   namesField,
   NamedResource,
+  linkTo,
   Nullable,
   VerboseEffect,
 } from './common.ts';
@@ -50,7 +51,7 @@ export const DamageRelations = Type.Object(
     DAMAGE_RELATION_FIELDS.map((field) => [
       field,
       Type.Array(
-        NamedResource,
+        linkTo(NamedResource, 'type'),
         d(`${DAMAGE_RELATION_MEANING[field]} Each entry links to \`/type/\`; empty when there are none. Against two types, multiply the two factors.`),
       ),
     ]),
@@ -215,7 +216,10 @@ export const Stat = Type.Object(
     affecting_moves: about(StatAffectingMoves, 'The moves that raise or lower this stat in battle.'),
     affecting_natures: about(StatAffectingNatures, 'The natures that raise or lower this stat.'),
     affecting_items: links('item', 'Items that change this stat (vitamins, feathers, ...).'),
-    characteristics: Type.Array(ApiResource, d('The characteristics that say this stat is the highest. Each entry links to `/characteristic/`.')),
+    characteristics: Type.Array(
+      linkTo(ApiResource, 'characteristic'),
+      d('The characteristics that say this stat is the highest. Each entry links to `/characteristic/`.'),
+    ),
     move_damage_class: linkOrNull(
       'move-damage-class',
       'The damage class of moves that attack with or against this stat.',

@@ -45,17 +45,30 @@ export const ApiResource = Type.Object(
 );
 export type ApiResource = Static<typeof ApiResource>;
 
+/**
+ * The kind a link schema leads to, for what is made from the schemas alone (the database's foreign
+ * keys). A symbol key, as DESCRIBED_FROM: JSON Schema consumers never see it.
+ */
+export const LINKS_TO = Symbol.for('creature-api.links-to');
+
+/** The kind a link schema leads to; undefined for a schema that is no link, or one that does not say. */
+export const linkedKind = (schema: TSchema): string | undefined => (schema as { [LINKS_TO]?: string })[LINKS_TO];
+
+/** `schema` (a link), saying that it leads to `kind`. */
+export const linkTo = <T extends TSchema>(schema: T, kind: string): T => ({ ...schema, [LINKS_TO]: kind });
+
 /** `kind` as a path, for saying where a link goes. */
 const path = (kind: string) => `\`/${kind}/\``;
 
 /** A field that links one resource of `kind`. */
-export const link = (kind: string, meaning: string) => about(NamedResource, `${meaning} Links to ${path(kind)}.`);
+export const link = (kind: string, meaning: string) => linkTo(about(NamedResource, `${meaning} Links to ${path(kind)}.`), kind);
 /** A field that links one resource of `kind`, or is null (`when` says when). */
-export const linkOrNull = (kind: string, meaning: string, when: string) => Nullable(NamedResource, `${meaning} Links to ${path(kind)}; null ${when}.`);
+export const linkOrNull = (kind: string, meaning: string, when: string) =>
+  Nullable(linkTo(NamedResource, kind), `${meaning} Links to ${path(kind)}; null ${when}.`);
 /** A field that lists links to resources of `kind`. */
-export const links = (kind: string, meaning: string) => Type.Array(NamedResource, d(`${meaning} Each entry links to ${path(kind)}.`));
+export const links = (kind: string, meaning: string) => Type.Array(linkTo(NamedResource, kind), d(`${meaning} Each entry links to ${path(kind)}.`));
 /** A field that links one unnamed resource of `kind`. */
-export const unnamedLink = (kind: string, meaning: string) => about(ApiResource, `${meaning} Links to ${path(kind)}.`);
+export const unnamedLink = (kind: string, meaning: string) => linkTo(about(ApiResource, `${meaning} Links to ${path(kind)}.`), kind);
 
 /** `id`: every resource has one. */
 export const idField = (what: string) => Type.Integer(d(`The ${what}’s numeric id. Ids are stable; do not assume they run from 1 to \`count\` without gaps.`));

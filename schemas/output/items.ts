@@ -3,6 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import {
   about,
   ApiResource,
+  linkTo,
   d,
   Description,
   Effect,
@@ -75,7 +76,7 @@ export const Item = Type.Object(
     held_by_creature: Type.Array(ItemHolder, d('The creatures that may be found holding it in the wild; empty when none.')),
     sprites: about(ItemSprites, 'The item’s image.'),
     baby_trigger_for: Nullable(
-      ApiResource,
+      linkTo(ApiResource, 'evolution-chain'),
       'The evolution chain whose baby stage hatches only if a parent holds this item. Links to `/evolution-chain/`; null for every other item.',
     ),
     machines: Type.Array(

@@ -14,6 +14,7 @@ import {
   MachineVersionDetail,
   nameField,
   NamedResource,
+  linkTo,
   namesField,
   Nullable,
   VerboseEffect,
@@ -23,7 +24,7 @@ const strict = { additionalProperties: false } as const;
 
 /** The moves a combo pairs with; null (not empty) when there are none. */
 const comboMoves = (meaning: string) =>
-  Nullable(Type.Array(NamedResource), `${meaning} Each entry links to \`/move/\`; null (not an empty list) when there are none.`);
+  Nullable(Type.Array(linkTo(NamedResource, 'move')), `${meaning} Each entry links to \`/move/\`; null (not an empty list) when there are none.`);
 export const ContestComboSet = Type.Object(
   {
     use_before: comboMoves('Moves that earn a combo bonus when used right after this one.'),
@@ -98,7 +99,10 @@ export const Move = Type.Object(
     power: Nullable(Type.Integer(), 'Its base power; null for a move that deals no direct damage or whose damage is worked out otherwise.'),
     contest_combos: Nullable(ContestComboSets, 'The contest moves it makes a combo with; null when it has no contest data.'),
     contest_type: linkOrNull('contest-type', 'The condition (cool, beauty, ...) it appeals to in contests.', 'when it has no contest data'),
-    contest_effect: Nullable(ApiResource, 'Its effect in the contests of generations III and VI. Links to `/contest-effect/`; null when it has none.'),
+    contest_effect: Nullable(
+      linkTo(ApiResource, 'contest-effect'),
+      'Its effect in the contests of generations III and VI. Links to `/contest-effect/`; null when it has none.',
+    ),
     damage_class: link('move-damage-class', 'Whether it deals physical or special damage (using Attack and Defense, or the special stats) or none (status).'),
     effect_entries: Type.Array(VerboseEffect, d('What the move does, per language. Replace `$effect_chance` in the text with `effect_chance`.')),
     effect_changes: Type.Array(EffectChange, d('How its effect read before games that changed it; empty when it never changed.')),
@@ -107,7 +111,10 @@ export const Move = Type.Object(
     names: namesField('move'),
     past_values: Type.Array(PastMoveStatValues, d('Values it had before games that changed them, oldest change first; empty when it never changed.')),
     stat_changes: Type.Array(MoveStatChange, d('The stats it raises or lowers, with the number of stages; empty when none.')),
-    super_contest_effect: Nullable(ApiResource, 'Its effect in the super contests of generation IV. Links to `/super-contest-effect/`; null when it has none.'),
+    super_contest_effect: Nullable(
+      linkTo(ApiResource, 'super-contest-effect'),
+      'Its effect in the super contests of generation IV. Links to `/super-contest-effect/`; null when it has none.',
+    ),
     target: link('move-target', 'Whom it affects (the selected creature, all opponents, the user, ...).'),
     type: link('type', 'Its type.'),
     machines: Type.Array(MachineVersionDetail, d('The TMs, HMs or TRs that teach it, per version group; empty when no machine does.')),
