@@ -115,6 +115,36 @@ export const DOWNLOADS_DIR = 'downloads';
 export const bulkFile = (kind: string) => `${DOWNLOADS_DIR}/${kind}.ndjson.gz`;
 /** The whole dist/v2 tree as one versioned archive. */
 export const archiveFile = (version: string, upstreamCommit: string) => `${DOWNLOADS_DIR}/creature-api-v2-${version}-${upstreamCommit.slice(0, 7)}.tar.gz`;
+/**
+ * Every download of a build with its size and hash: `GET {base}/downloads/`. Beside the downloads,
+ * not under v2/: the archive of v2/ is one of the files it describes.
+ */
+export const downloadsIndexFile = `${DOWNLOADS_DIR}/index.json`;
+/** The path segment of the downloads' listing below the base URL. */
+export const DOWNLOADS_PATH = 'downloads';
+
+/** What `GET {base}/downloads/` answers. */
+export interface DownloadsIndex {
+  /** the upstream commit the files were made from */
+  data_version: string;
+  /** this project's version (package.json) */
+  version: string;
+  downloads: DownloadEntry[];
+}
+
+export interface DownloadEntry {
+  /** the whole API as one SQLite database, as one archive of every answer, or one collection's items */
+  type: 'database' | 'archive' | 'collection';
+  /** the collection's kind; absent for the others */
+  kind?: string;
+  url: string;
+  bytes: number;
+  /** of the file's bytes, in hex */
+  sha256: string;
+  content_type: string;
+  data_version: string;
+}
+
 /** The whole API as one SQLite database, named as the archive is: a new data or project version is a new name. */
 export const databaseFile = (version: string, upstreamCommit: string) => `${DOWNLOADS_DIR}/creature-api-v2-${version}-${upstreamCommit.slice(0, 7)}.sqlite`;
 /** What was built: `GET {base}/meta/`. */
@@ -148,8 +178,11 @@ export interface Routes {
    * Kinds without an entry take none of them.
    */
   queries: Record<string, QueryShape>;
-  /** pages outside /v2/ (the docs page and its assets): URL path → file under dist/ and its type */
-  site: Record<string, { file: string; type: string }>;
+  /**
+   * pages outside /v2/ (the docs page and its assets, the downloads): URL path → file under dist/
+   * and its type; `ranges`: a file read by byte ranges (the database), answered `206` to a `Range`
+   */
+  site: Record<string, { file: string; type: string; ranges?: true }>;
 }
 
 /** The upstream's kinds, in the routing table's order: what the root index lists and `/v2/search/` finds (not `Routes.own`). */
@@ -219,8 +252,11 @@ export interface Meta {
   base_url: string;
   /** each collection's item count */
   counts: Record<string, number>;
-  /** bulk reads: every item of a collection as NDJSON (gzip), and the whole API as one archive */
-  downloads: { archive: string; collections: Record<string, string> };
+  /**
+   * bulk reads: every item of a collection as NDJSON (gzip), the whole API as one archive, and as
+   * one SQLite database (absent from a build of some kinds only)
+   */
+  downloads: { archive: string; collections: Record<string, string>; database?: string };
   /**
    * The upstream service's own meta keys, for clients written against it (one reads
    * `deploy_date` to decide when to drop its cache): the build time in Unix seconds, as a string

@@ -18,6 +18,8 @@ import {
   changeReportFile,
   changesListFile,
   coverageFile,
+  DOWNLOADS_PATH,
+  downloadsIndexFile,
   itemFile,
   metaFile,
   rootFile,
@@ -83,12 +85,13 @@ async function route(build: BuildFiles, url: URL): Promise<Answer> {
     const bytes = await build.read(sitePage.file);
     // the routing table names the page's file: the build wrote it, or it is broken
     if (bytes === null) throw new BrokenBuild(sitePage.file, `missing, though the routing table serves it at ${url.pathname}`);
-    return { status: 200, body: bytes, file: sitePage.file, contentType: sitePage.type };
+    return { status: 200, body: bytes, file: sitePage.file, contentType: sitePage.type, ...(sitePage.ranges ? { headers: { 'accept-ranges': 'bytes' } } : {}) };
   }
   if (segments === null) return notFound();
   if (segments.length === 0) return fileAnswer(build, rootFile);
   if (segments.length === 1 && segments[0] === 'meta') return fileAnswer(build, metaFile);
   if (segments.length === 2 && segments[0] === 'meta' && segments[1] === 'coverage') return fileAnswer(build, coverageFile);
+  if (segments.length === 1 && segments[0] === DOWNLOADS_PATH) return fileAnswer(build, downloadsIndexFile);
   if (segments[0] === CHANGES_PATH && segments.length <= 2) return changes(build, segments[1]);
   if (segments.length === 1 && segments[0] === SEARCH_PATH) return withQuery(url, (params) => search(build, params));
   if (early.answer) return early.answer;
@@ -130,7 +133,7 @@ function answerOutsideRoutes(build: BuildFiles, url: URL, segments: readonly str
 
 const CHANGES_PATH = 'changes';
 /** First segments that name no kind: their paths are answered before the routing table's kinds are asked. */
-const NOT_KINDS = new Set(['meta', CHANGES_PATH, SEARCH_PATH, AS_OF_PATH]);
+const NOT_KINDS = new Set(['meta', CHANGES_PATH, SEARCH_PATH, AS_OF_PATH, DOWNLOADS_PATH]);
 const FULL_COMMIT = /^[0-9a-f]{40}$/;
 /** The shortest commit prefix answered, as git abbreviates. */
 const SHORT_COMMIT = /^[0-9a-f]{7,39}$/;

@@ -111,5 +111,45 @@ export const conditionalGet: Step = async (request, next) => {
   return { status: 304, headers, body: null };
 };
 
+/**
+ * Byte ranges, for an answer that says it takes them (`Accept-Ranges: bytes`: the database, read
+ * by a browser a few pages at a time). One range (`bytes=a-b`, `bytes=a-`, `bytes=-n`) of a 200 is a
+ * 206 with its `Content-Range`; one that starts past the end is a 416 naming the size. Anything
+ * else is the whole answer, as RFC 9110 allows: several ranges, a unit not `bytes`, a header that
+ * cannot be read, and an `If-Range` naming another ETag (the file changed since the reader's first
+ * read: it must not join bytes of two files).
+ */
+export const ranges: Step = async (request, next) => {
+  const reply = await next(request);
+  const header = request.headers.get('Range');
+  if (header === null || reply.status !== 200 || reply.body === null || reply.headers['accept-ranges'] !== 'bytes') return reply;
+  const ifRange = request.headers.get('If-Range');
+  if (ifRange !== null && ifRange.trim() !== reply.headers['etag']) return reply;
+  const size = reply.body.byteLength;
+  const range = byteRange(header, size);
+  if (range === null) return reply;
+  if (range === 'unsatisfiable') {
+    const headers = { ...reply.headers, 'content-range': `bytes */${size}`, 'content-length': '0' };
+    return { status: 416, headers, body: new Uint8Array(0) };
+  }
+  const [start, end] = range;
+  const body = reply.body.subarray(start, end + 1);
+  return { status: 206, headers: { ...reply.headers, 'content-range': `bytes ${start}-${end}/${size}`, 'content-length': String(body.byteLength) }, body };
+};
+
+/** The one range a `Range` header asks of `size` bytes, inclusive; null when it is not one range of bytes. */
+export function byteRange(header: string, size: number): [number, number] | 'unsatisfiable' | null {
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === '' && match[2] === '')) return null;
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    return suffix === 0 ? 'unsatisfiable' : [Math.max(0, size - suffix), size - 1];
+  }
+  const start = Number(match[1]);
+  const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  if (start >= size) return 'unsatisfiable';
+  return end < start ? null : [start, end];
+}
+
 /** The steps every adapter applies, outermost first; an adapter's own steps go after them. */
-export const HTTP_STEPS: readonly Step[] = [head, conditionalGet];
+export const HTTP_STEPS: readonly Step[] = [head, conditionalGet, ranges];

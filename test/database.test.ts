@@ -7,13 +7,14 @@
  * build naming the table, the row and the column, leaving no file behind.
  */
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { bulkFile, databaseFile, itemFile, metaFile } from '../contract/layout.ts';
+import { bulkFile, databaseFile, itemFile, metaFile, type DownloadsIndex, type Meta } from '../contract/layout.ts';
 import { assembleDatabase, DatabaseError, databaseMeta, DatabasePart, databaseTables } from '../generator/database/index.ts';
 
 type Doc = Record<string, unknown>;
@@ -203,6 +204,34 @@ describe('the database', () => {
     const run = spawnSync('python3', ['-c', script, file], { encoding: 'utf8' });
     expect(run.stderr).toBe('');
     expect(run.stdout.split('\n').slice(0, 3)).toEqual(['ok', '0', '6']);
+  });
+});
+
+describe('the listing of the downloads', () => {
+  it('names every download with its size, SHA-256, type and data version; meta names the database', async () => {
+    const reply = await fetch(`${inject('previewUrl')}/v2/downloads/`);
+    expect(reply.status).toBe(200);
+    const listing = (await reply.json()) as DownloadsIndex;
+    expect(listing).toMatchObject({ data_version: meta.upstream_commit, version: meta.version });
+    const servedMeta = JSON.parse(readFileSync(join(distDir, metaFile), 'utf8')) as Meta;
+    expect(listing.downloads.map((d) => d.url)).toEqual([
+      servedMeta.downloads.database,
+      servedMeta.downloads.archive,
+      ...Object.values(servedMeta.downloads.collections),
+    ]);
+    expect(listing.downloads.filter((d) => d.type === 'collection').map((d) => d.kind)).toEqual(Object.keys(servedMeta.downloads.collections));
+    for (const entry of listing.downloads) {
+      const bytes = readFileSync(join(distDir, new URL(entry.url).pathname));
+      expect({ url: entry.url, bytes: entry.bytes, sha256: entry.sha256, data_version: entry.data_version }).toEqual({
+        url: entry.url,
+        bytes: bytes.byteLength,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        data_version: meta.upstream_commit,
+      });
+      expect(entry.content_type).toBe(entry.type === 'database' ? 'application/vnd.sqlite3' : 'application/gzip');
+    }
+    // the listing is not in the archive it describes
+    expect(readdirSync(join(distDir, 'v2')).includes('downloads.json')).toBe(false);
   });
 });
 

@@ -15,8 +15,17 @@ import { createServing, variantEtag, type Coding } from '../generator/preview/in
 
 const BASE = 'http://invented.test/v2';
 const big = JSON.stringify({ id: 1, name: 'alpha', notes: Array.from({ length: 80 }, (_, i) => `invented note ${i}`) });
+/** An invented database file: 1,000 bytes, each its position's last digit, read by ranges. */
+const database = Array.from({ length: 1000 }, (_, i) => String(i % 10)).join('');
+const databasePath = '/downloads/invented.sqlite';
 const files: Record<string, string> = {
-  [routesFile]: JSON.stringify({ kinds: ['thing'], subresources: {}, idOnly: [], site: {} }),
+  [routesFile]: JSON.stringify({
+    kinds: ['thing'],
+    subresources: {},
+    idOnly: [],
+    site: { [databasePath]: { file: databasePath.slice(1), type: 'application/vnd.sqlite3', ranges: true } },
+  }),
+  [databasePath.slice(1)]: database,
   [metaFile]: JSON.stringify({ upstream_commit: 'c0ffee', base_url: BASE }),
   [itemFile('thing', 1)]: big,
   [itemFile('thing', 2)]: '{"id":2}',
@@ -205,5 +214,62 @@ describe("the preview while the dev loop makes a build's downloads again", () =>
     }
     // whole again: the download is what the build holds (this one none)
     expect((await toPreview({ path: '/downloads/thing.ndjson.gz' })).status).toBe(404);
+  });
+});
+
+describe.each([
+  ['the preview', toPreview],
+  ['the edge', toEdge],
+])('%s: a file read by byte ranges', (_, send) => {
+  const read = (range: string | null, more: Record<string, string> = {}) =>
+    send({ path: databasePath, headers: { 'Accept-Encoding': 'gzip, br', ...(range === null ? {} : { Range: range }), ...more } });
+  const text = (reply: Reply) => new TextDecoder().decode(reply.body!);
+
+  it('is whole and uncoded without a Range, and says it takes ranges', async () => {
+    const whole = await read(null);
+    expect(whole.status).toBe(200);
+    expect(whole.headers).toMatchObject({ 'accept-ranges': 'bytes', 'content-type': 'application/vnd.sqlite3', 'content-length': '1000' });
+    expect(whole.headers['content-encoding']).toBeUndefined();
+    expect(text(whole)).toBe(database);
+  });
+
+  it('answers one range 206 with its Content-Range, from a start, to the end, or the last bytes', async () => {
+    for (const [range, start, end] of [
+      ['bytes=100-199', 100, 199],
+      ['bytes=990-', 990, 999],
+      ['bytes=-10', 990, 999],
+      ['bytes=995-5000', 995, 999],
+    ] as const) {
+      const part = await read(range);
+      expect(part.status, range).toBe(206);
+      expect(part.headers['content-range'], range).toBe(`bytes ${start}-${end}/1000`);
+      expect(part.headers['content-length'], range).toBe(String(end - start + 1));
+      expect(text(part), range).toBe(database.slice(start, end + 1));
+    }
+  });
+
+  it('answers a range past the end 416 naming the size, and anything else but one range of bytes whole', async () => {
+    const past = await read('bytes=1000-');
+    expect(past.status).toBe(416);
+    expect(past.headers['content-range']).toBe('bytes */1000');
+    for (const range of ['bytes=0-9,20-29', 'items=0-9', 'bytes=9-0', 'bytes=-', 'nonsense']) {
+      const whole = await read(range);
+      expect(whole.status, range).toBe(200);
+      expect(whole.body!.byteLength, range).toBe(1000);
+    }
+  });
+
+  it('answers a range only while If-Range names the file’s ETag: a changed file is sent whole', async () => {
+    const etag = (await read(null)).headers['etag']!;
+    expect((await read('bytes=0-9', { 'If-Range': etag })).status).toBe(206);
+    const changed = await read('bytes=0-9', { 'If-Range': '"0123456789abcdef01234567"' });
+    expect(changed.status).toBe(200);
+    expect(changed.body!.byteLength).toBe(1000);
+  });
+
+  it('leaves a Range to an answer that takes none alone', async () => {
+    const item = await send({ path: '/v2/thing/2/', headers: { Range: 'bytes=0-1' } });
+    expect(item.status).toBe(200);
+    expect(item.headers['accept-ranges']).toBeUndefined();
   });
 });

@@ -137,8 +137,8 @@ describe('the OpenAPI document', () => {
 describe('paths', () => {
   const keyOf = (kind: string) => (routes.idOnly.includes(kind) ? '{id}' : '{idOrName}');
 
-  it('are exactly the root, meta, search, and every collection, item and subresource of the routing table', () => {
-    const expected = ['/', '/meta/', '/meta/coverage/', '/changes/', '/changes/{commit}', '/search/'];
+  it('are exactly the root, meta, the downloads, search, and every collection, item and subresource of the routing table', () => {
+    const expected = ['/', '/meta/', '/meta/coverage/', '/downloads/', '/changes/', '/changes/{commit}', '/search/'];
     for (const kind of routes.kinds) {
       expected.push(`/${kind}/`, `/${kind}/${keyOf(kind)}`);
       for (const sub of routes.subresources[kind] ?? []) expected.push(`/${kind}/${keyOf(kind)}/${sub}`);

@@ -3,7 +3,7 @@
  * small ones that need no module of their own.
  */
 import { CACHE_OK } from '../../contract/cache.ts';
-import { API_PREFIX, DOWNLOADS_DIR, notFoundFile, type Meta, type Routes } from '../../contract/layout.ts';
+import { API_PREFIX, notFoundFile, type Meta, type Routes } from '../../contract/layout.ts';
 import { COLLECTION_TABLE } from '../../contract/query/parameter-table.ts';
 import { collectionParams } from '../../contract/query/params.ts';
 import type { ArtifactMaker } from './artifact.ts';
@@ -35,9 +35,8 @@ export function netlifyStaticHeaders(routes: Routes, meta: Pick<Meta, 'upstream_
   const types = new Map<string, string>();
   for (const [route, { type }] of Object.entries(routes.site)) {
     if (route.startsWith(`/${API_PREFIX}/`)) continue; // the edge function's
-    const pattern = route.startsWith(`/${DOWNLOADS_DIR}/`) ? `/${DOWNLOADS_DIR}/*` : route;
-    if ((types.get(pattern) ?? type) !== type) throw new Error(`${pattern} holds files of two types`);
-    types.set(pattern, type);
+    // each at its own path: the downloads are of two types (gzip, the database), and rules that overlap merge
+    types.set(route, type);
   }
   return [...types]
     .sort(([a], [b]) => a.localeCompare(b))

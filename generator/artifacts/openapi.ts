@@ -11,7 +11,7 @@
  * which would clash when one ajv instance compiles several resources that share a shape.
  */
 import { Kind, Type, type Static, type TSchema } from '@sinclair/typebox';
-import { idOfUrl, listFile, queryShape, upstreamKinds, type Meta, type Routes } from '../../contract/layout.ts';
+import { idOfUrl, listFile, queryShape, upstreamKinds, type DownloadsIndex, type Meta, type Routes } from '../../contract/layout.ts';
 import * as asOfSchemas from '../../schemas/output/as-of.ts';
 import { AS_OF_ITEMS, AsOfNotFound, Matchups } from '../../schemas/output/as-of.ts';
 import * as battle from '../../schemas/output/battle.ts';
@@ -112,6 +112,13 @@ export const MetaSchema = Type.Object(
         collections: Type.Record(Type.String(), Type.String({ format: 'uri', description: 'URL of the collection’s gzip’d NDJSON file.' }), {
           description: 'Per collection (by path segment), the URL of a gzip’d NDJSON file: every item’s full response, one JSON document a line.',
         }),
+        database: Type.Optional(
+          Type.String({
+            format: 'uri',
+            description:
+              'URL of the whole API as one SQLite database (a table per collection, foreign keys, a full-text search over every name, views), named after the version and the upstream commit. Served uncompressed, and by byte ranges (`Range`, `206`). `/downloads/` lists its size and SHA-256.',
+          }),
+        ),
       },
       { additionalProperties: false, description: 'Bulk reads, rebuilt with every build: the whole API in one archive, and each collection in one file.' },
     ),
@@ -137,6 +144,34 @@ export const MetaSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+/** `GET {base}/downloads/`: every download of the build, with its size and hash (contract/layout.ts `DownloadsIndex`). */
+export const DownloadsSchema = Type.Object(
+  {
+    data_version: Type.String({ description: 'The commit of the upstream data set the files were made from.' }),
+    version: Type.String({ description: 'This API’s own version (of the code that made the files).' }),
+    downloads: Type.Array(
+      Type.Object(
+        {
+          type: Type.Union([Type.Literal('database'), Type.Literal('archive'), Type.Literal('collection')], {
+            description: 'The whole API as one SQLite database, as one archive of every answer, or one collection’s items as gzip’d NDJSON.',
+          }),
+          kind: Type.Optional(Type.String({ description: 'The collection’s path segment (`creature`); absent for the database and the archive.' })),
+          url: Type.String({ format: 'uri', description: 'Where to download it.' }),
+          bytes: Type.Integer({ minimum: 0, description: 'Its size in bytes, as served (the gzip’d files compressed).' }),
+          sha256: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'The SHA-256 of its bytes, in hex.' }),
+          content_type: Type.String({ description: 'Its media type: `application/vnd.sqlite3`, or `application/gzip`.' }),
+          data_version: Type.String({ description: 'The commit of the upstream data set it was made from.' }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'The database first, then the archive, then each collection in the routing table’s order.' },
+    ),
+  },
+  { additionalProperties: false },
+);
+const downloadsMatch: [Static<typeof DownloadsSchema>, DownloadsIndex] extends [DownloadsIndex, Static<typeof DownloadsSchema>] ? true : never = true;
+void downloadsMatch;
+
 // the schema and the interface the build writes must describe the same object: a field added to
 // one and not the other fails the type check here
 const metaMatches: [Static<typeof MetaSchema>, Meta] extends [Meta, Static<typeof MetaSchema>] ? true : never = true;
@@ -187,6 +222,7 @@ export const PAGINATED_LIST = 'PaginatedList';
 export const NOT_FOUND = 'NotFound';
 export const META = 'Meta';
 export const COVERAGE_MAP = 'CoverageMap';
+export const DOWNLOADS = 'Downloads';
 export const CHANGE_LIST = 'ChangeList';
 export const CHANGE_REPORT = 'ChangeReport';
 export const ROOT_INDEX = 'RootIndex';
@@ -365,6 +401,7 @@ export function buildContract(resources: readonly AnyResource[], routes: Routes)
     [NOT_FOUND, common.NotFound],
     [META, MetaSchema],
     [COVERAGE_MAP, CoverageMap],
+    [DOWNLOADS, DownloadsSchema],
     [CHANGE_LIST, ChangeList],
     [CHANGE_REPORT, ChangeReport],
     [ROOT_INDEX, rootIndexSchema(routes)],
@@ -574,6 +611,16 @@ const META_PATHS: Record<string, JsonValue> = {
       description:
         'The coverage map: for creature, creature-species, move, ability and item, per generation, the share of items whose each field is null, empty or missing, and whose names and flavor texts lack English or one of the five next largest languages.',
       responses: { '200': ok('Each covered kind’s fields by generation, with the items lacking each.', COVERAGE_MAP) },
+    },
+  },
+  '/downloads/': {
+    get: {
+      operationId: 'listDownloads',
+      summary: 'Every download',
+      tags: ['meta'],
+      description:
+        'The bulk downloads of this build: the SQLite database, the archive of every answer, and each collection’s NDJSON file, each with its URL, size, SHA-256 and media type.',
+      responses: { '200': ok('Each download with its size and hash.', DOWNLOADS) },
     },
   },
   '/changes/': {

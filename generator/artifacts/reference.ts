@@ -12,6 +12,7 @@ import {
   ERROR_BODY,
   MATCHUPS,
   META,
+  DOWNLOADS,
   NOT_FOUND,
   PAGINATED_LIST,
   ROOT_INDEX,
@@ -233,6 +234,7 @@ function resourceSection(kind: string, input: ReferenceInput, shapes: Shapes): s
 const SHARED_DOCUMENTS: Record<string, string> = {
   [ROOT_INDEX]: '`GET /v2/`: every collection’s URL by its name.',
   [META]: '`GET /v2/meta/`: what was built, from which data, and the bulk downloads.',
+  [DOWNLOADS]: '`GET /v2/downloads/`: every download (the database, the archive, each collection’s file) with its size and SHA-256.',
   [PAGINATED_LIST]:
     '`GET /v2/{resource}/`: one page of a collection (`limit`, `offset`, `q`, `id`, `name`, its filters and ranges). With `fields=`, each entry also carries the fields asked.',
   [SEARCH_PAGE]: '`GET /v2/search/?q=`: a ranked page of matches from every collection (`kind`, `limit`, `offset`).',

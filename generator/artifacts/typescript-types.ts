@@ -31,6 +31,7 @@ import {
   CHANGE_REPORT,
   contractScope,
   COVERAGE_MAP,
+  DOWNLOADS,
   MATCHUPS,
   META,
   NOT_FOUND,
@@ -397,6 +398,7 @@ export function typeDeclarations({ contract, routes, version, vocabularies }: Ty
   describe(ROOT_INDEX, '`GET /` (the base URL): every collection’s URL by name.');
   describe(META, '`GET /meta/`: what was built.');
   describe(COVERAGE_MAP, '`GET /meta/coverage/`: what the data lacks, by kind, generation and field.');
+  describe(DOWNLOADS, '`GET /downloads/`: every download, with its size and SHA-256.');
   describe(CHANGE_LIST, '`GET /changes/`: the data versions with a change report, newest first.');
   describe(CHANGE_REPORT, '`GET /changes/{commit}`: what one data version changed.');
   describe(PAGINATED_LIST, '`GET /{resource}/`: a page of a collection (`limit`, `offset`, `q`, the batches `id` and `name`, its filters and `fields`).');

@@ -2,7 +2,7 @@
  * The assembly of the build's small index documents from the kinds it wrote: the routing
  * table (`_routes.json`), the root index and meta (`GET /v2/meta/`).
  */
-import { archiveFile, bulkFile, type Meta, type Routes } from '../../contract/layout.ts';
+import { archiveFile, bulkFile, databaseFile, type Meta, type Routes } from '../../contract/layout.ts';
 import type { AnyResource } from '../resources/define.ts';
 import type { KindResult } from './build-index.ts';
 import { changeUrl } from './change-reports.ts';
@@ -16,10 +16,13 @@ export interface About {
   builtAt: string;
 }
 
-const DOWNLOAD_TYPE = 'application/gzip';
+/** The media type of the archive and the collections' files. */
+export const DOWNLOAD_TYPE = 'application/gzip';
+/** The database's media type (IANA's, for SQLite 3 files). */
+export const DATABASE_TYPE = 'application/vnd.sqlite3';
 
-/** The routing table of the kinds built (in the kinds' order), its site pages the downloads only. */
-export function routesOf(built: readonly KindResult[], resources: readonly AnyResource[], archive: string): Routes {
+/** The routing table of the kinds built (in the kinds' order), its site pages the downloads only (`database`: its file, when the build has one). */
+export function routesOf(built: readonly KindResult[], resources: readonly AnyResource[], archive: string, database: string | null): Routes {
   const kinds = built.map((k) => k.kind);
   const routes: Routes = {
     kinds,
@@ -37,6 +40,7 @@ export function routesOf(built: readonly KindResult[], resources: readonly AnyRe
     site: {},
   };
   routes.site[`/${archive}`] = { file: archive, type: DOWNLOAD_TYPE };
+  if (database !== null) routes.site[`/${database}`] = { file: database, type: DATABASE_TYPE, ranges: true };
   for (const { kind } of built) routes.site[`/${bulkFile(kind)}`] = { file: bulkFile(kind), type: DOWNLOAD_TYPE };
   return routes;
 }
@@ -49,8 +53,11 @@ export function rootIndex(kinds: readonly string[], baseUrl: string): Record<str
 /** The archive's path for this build. */
 export const archiveOf = (about: About): string => archiveFile(about.version, about.upstreamCommit);
 
-/** `latestChange`: the `to` of the report of this build's version, when there is one. */
-export function metaOf(about: About, baseUrl: string, built: readonly KindResult[], latestChange: string | null): Meta {
+/** The database's path for this build. */
+export const databaseOf = (about: About): string => databaseFile(about.version, about.upstreamCommit);
+
+/** `latestChange`: the `to` of the report of this build's version, when there is one; `database`: whether the build has one. */
+export function metaOf(about: About, baseUrl: string, built: readonly KindResult[], latestChange: string | null, database: boolean): Meta {
   const siteUrl = baseUrl.replace(/\/v2$/, '');
   return {
     upstream_commit: about.upstreamCommit,
@@ -61,6 +68,7 @@ export function metaOf(about: About, baseUrl: string, built: readonly KindResult
     downloads: {
       archive: `${siteUrl}/${archiveOf(about)}`,
       collections: Object.fromEntries(built.map(({ kind }) => [kind, `${siteUrl}/${bulkFile(kind)}`])),
+      ...(database ? { database: `${siteUrl}/${databaseOf(about)}` } : {}),
     },
     deploy_date: String(Math.floor(Date.parse(about.builtAt) / 1000)),
     hash: about.upstreamCommit,

@@ -18,12 +18,13 @@
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import {
   buildIndexFile,
   buildStampFile,
   bulkFile,
-  databaseFile,
+  downloadsIndexFile,
   changeReportsFolder,
   coverageFile,
   idOfUrl,
@@ -38,6 +39,8 @@ import {
   searchIndexFile,
   searchPackFile,
   upstreamKinds,
+  type DownloadEntry,
+  type DownloadsIndex,
   type Meta,
   type Routes,
 } from '../../contract/layout.ts';
@@ -66,7 +69,7 @@ import { KindWriter } from './kind-writer.ts';
 import { CopyOutput, Output } from './output.ts';
 import type { FilePool } from '../files/file-pool.ts';
 import { searchPack } from '../indexes/query-index.ts';
-import { archiveOf, metaOf, rootIndex, routesOf, type About } from './routes-meta.ts';
+import { archiveOf, DATABASE_TYPE, databaseOf, DOWNLOAD_TYPE, metaOf, rootIndex, routesOf, type About } from './routes-meta.ts';
 import { readBuildStamp, type BuildStamp } from './stamp.ts';
 
 export { readBuildIndex, type BuildIndex, type KindResult } from './build-index.ts';
@@ -182,6 +185,8 @@ export class BuildWriter {
     // a failure waits for the other's end: both write into the folder the build removes when one fails
     if (rest.status === 'rejected') throw rest.reason;
     if (made.status === 'rejected') throw made.reason;
+    // on a copy, the served listing describes the served downloads, kept until refreshDownloads
+    if (!this.served) await this.writeDownloadsIndex(options, built);
     return { files: this.out.files - files, bytes: this.out.bytes - bytes, ...rest.value };
   }
 
@@ -219,7 +224,49 @@ export class BuildWriter {
     delete stamp.downloads;
     await this.out.write(buildStampFile, JSON.stringify(stamp));
     await this.out.finish();
-    return this.writeArchive(stale.archive, kinds, stale.rewritten, served.index.archive.file);
+    const entries = this.writeArchive(stale.archive, kinds, stale.rewritten, served.index.archive.file);
+    await this.rewriteDownloadsIndex();
+    return entries;
+  }
+
+  /** The listing of every download (contract/layout.ts `DownloadsIndex`), once each is written: its size and SHA-256. */
+  private async writeDownloadsIndex({ about, baseUrl, only }: FinishOptions, built: readonly KindResult[]): Promise<void> {
+    const siteUrl = baseUrl.replace(/\/v2$/, '');
+    const entry = (type: DownloadEntry['type'], file: string, contentType: string, kind?: string): DownloadEntry => ({
+      type,
+      ...(kind === undefined ? {} : { kind }),
+      url: `${siteUrl}/${file}`,
+      ...this.sizeAndHash(file),
+      content_type: contentType,
+      data_version: about.upstreamCommit,
+    });
+    const index: DownloadsIndex = {
+      data_version: about.upstreamCommit,
+      version: about.version,
+      downloads: [
+        ...(only ? [] : [entry('database', databaseOf(about), DATABASE_TYPE)]),
+        entry('archive', archiveOf(about), DOWNLOAD_TYPE),
+        ...built.map(({ kind }) => entry('collection', bulkFile(kind), DOWNLOAD_TYPE, kind)),
+      ],
+    };
+    await this.out.write(downloadsIndexFile, JSON.stringify(index));
+    await this.out.finish();
+  }
+
+  /** On a copy whose downloads were made again: the served listing, each file's size and hash as they are now. */
+  private async rewriteDownloadsIndex(): Promise<void> {
+    const served = readIfThere(join(this.out.root, downloadsIndexFile));
+    if (served === null) return;
+    const index = JSON.parse(served.toString('utf8')) as DownloadsIndex;
+    const path = (url: string) => new URL(url).pathname.slice(1);
+    index.downloads = index.downloads.map((entry) => ({ ...entry, ...this.sizeAndHash(path(entry.url)) }));
+    await this.out.write(downloadsIndexFile, JSON.stringify(index));
+    await this.out.finish();
+  }
+
+  private sizeAndHash(file: string): Pick<DownloadEntry, 'bytes' | 'sha256'> {
+    const bytes = readFileSync(join(this.out.root, file));
+    return { bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') };
   }
 
   /** An item as the folder serves it: its file, or for a kind whose files borrow a field, the file with the field spliced in. */
@@ -241,7 +288,7 @@ export class BuildWriter {
       for (const { kind } of databaseTables())
         for (const id of ids.get(kind) ?? []) database.add(kind, JSON.parse(this.itemAsServed(kind, id).toString('utf8')));
       database.close();
-      const path = this.out.external(databaseFile(about.version, about.upstreamCommit));
+      const path = this.out.external(databaseOf(about));
       this.out.bytes += assembleDatabase(path, [part], databaseTables(), databaseMeta(about)).bytes;
     } finally {
       rmSync(partDir, { recursive: true, force: true });
@@ -273,12 +320,14 @@ export class BuildWriter {
     const kinds = built.map((k) => k.kind);
     const resources = allResources.filter((r) => kinds.includes(r.kind));
     const archive = archiveOf(options.about);
-    const routes = routesOf(built, resources, archive);
+    // a build of every kind has a database: made now, or, on a copy, the served one (made again with the downloads)
+    const database = options.only ? null : databaseOf(options.about);
+    const routes = routesOf(built, resources, archive, database);
     this.checkBorrowedFilters(routes);
     await out.write(rootFile, JSON.stringify(rootIndex(upstreamKinds(routes), options.baseUrl)));
     await out.write(notFoundFile, JSON.stringify('Not Found'));
     const latestChange = await this.writeChanges(options);
-    const meta = metaOf(options.about, options.baseUrl, built, latestChange);
+    const meta = metaOf(options.about, options.baseUrl, built, latestChange, database !== null);
     // before the artifacts: the docs page draws it
     const coverage = await this.writeCoverage(kinds);
     await this.writeAsOfLists(kinds, options.baseUrl);
@@ -432,7 +481,7 @@ export class BuildWriter {
 
   /** The database (generator/database/), from the workers' parts: SQLite writes the file, aside, then moves it in place. */
   private async writeDatabase(parts: readonly string[], about: About): Promise<void> {
-    const path = this.out.external(databaseFile(about.version, about.upstreamCommit));
+    const path = this.out.external(databaseOf(about));
     const file = await assembleDatabaseAside({ path, parts, meta: databaseMeta(about) });
     this.out.bytes += file.bytes;
   }
