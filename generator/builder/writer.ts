@@ -9,7 +9,9 @@
  *   - then, once (finish): the root index, 404, the change reports (changes.ts), the coverage
  *     map (coverage.ts), the lists as of each version group (as-of-lists.ts), the artifacts
  *     (OpenAPI, types, docs page, CDN rules), the packed search index, the routing table and
- *     meta (routes-meta.ts), the stamp, the archive of v2/ and the build index (build-index.ts).
+ *     meta (routes-meta.ts), the stamp, the archive of v2/ and the build index (build-index.ts);
+ *     beside them, on a thread of its own, the database (generator/database/) from the workers'
+ *     parts; last, the listing of the downloads with their sizes and hashes.
  * On a copy, a file is replaced only when its bytes change, and a folder a kind file owns loses
  * the files it no longer makes. The downloads (the bulk files and the archive) are not made with
  * the answers on a copy: the stamp marks them stale, and `refreshDownloads`, on a later copy,
