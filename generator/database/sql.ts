@@ -39,8 +39,11 @@ export function indexSql(table: TablePlan): string[] {
   return [`CREATE INDEX ${quoted(`${table.name}_by_name`)} ON ${quoted(table.name)} ("name");`];
 }
 
-/** An insert of one row of a table, its values in the plan's column order. */
-export const insertSql = (table: TablePlan): string => `INSERT INTO ${quoted(table.name)} VALUES (${table.columns.map(() => '?').join(', ')})`;
+/** An insert of `rows` rows of a table, their values in the plan's column order, one row after another. */
+export const insertSql = (table: TablePlan, rows = 1): string => {
+  const row = `(${table.columns.map(() => '?').join(', ')})`;
+  return `INSERT INTO ${quoted(table.name)} VALUES ${Array.from({ length: rows }, () => row).join(', ')}`;
+};
 
 /** The tables of names in every language: a kind's `names` list (`<kind>_names`: its owner, `name`, `language_id`). */
 export const namesTables = (tables: readonly TablePlan[]): TablePlan[] =>

@@ -49,10 +49,19 @@ function sqlite(): typeof import('node:sqlite') {
 /** Thrown when the database fails its checks: it names the table, the row and the column. */
 export class DatabaseError extends Error {}
 
+/** Rows inserted by one statement where an answer has that many for a table (a creature's learnset): a call per row costs more than the row. */
+const BATCH = 64;
+
+/** A table's inserts: of one row, and of BATCH rows. */
+interface Inserts {
+  one: StatementSync;
+  many: StatementSync;
+}
+
 /** A part of the database: the tables of the kinds one worker makes, each row added as its answer is made. */
 export class DatabasePart {
   private readonly db: DatabaseSync;
-  private readonly byKind = new Map<string, { tables: KindTables; inserts: Map<string, StatementSync> }>();
+  private readonly byKind = new Map<string, { tables: KindTables; inserts: Map<string, Inserts> }>();
 
   constructor(path: string, kinds: readonly KindTables[]) {
     rmSync(path, { force: true });
@@ -61,10 +70,10 @@ export class DatabasePart {
     // a part is scratch: nothing to recover after a crash, the build starts again
     this.db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144; BEGIN;');
     for (const tables of kinds) {
-      const inserts = new Map<string, StatementSync>();
+      const inserts = new Map<string, Inserts>();
       for (const table of tables.tables) {
         this.db.exec(createTableSql(table));
-        inserts.set(table.name, this.db.prepare(insertSql(table)));
+        inserts.set(table.name, { one: this.db.prepare(insertSql(table)), many: this.db.prepare(insertSql(table, BATCH)) });
       }
       this.byKind.set(tables.kind, { tables, inserts });
     }
@@ -75,8 +84,10 @@ export class DatabasePart {
     const made = this.byKind.get(kind);
     if (!made) return;
     for (const [table, rows] of made.tables.rows(answer)) {
-      const insert = made.inserts.get(table)!;
-      for (const row of rows) insert.run(...row);
+      const { one, many } = made.inserts.get(table)!;
+      let at = 0;
+      for (; at + BATCH <= rows.length; at += BATCH) many.run(...rows.slice(at, at + BATCH).flat());
+      for (; at < rows.length; at++) one.run(...rows[at]!);
     }
   }
 
