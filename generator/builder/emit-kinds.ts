@@ -137,6 +137,20 @@ export interface RecordDocuments {
   thrown: unknown[];
 }
 
+/** A record's documents before any is made. */
+export const emptyDocuments = (): RecordDocuments => ({
+  item: null,
+  answer: null,
+  file: null,
+  facts: null,
+  coverage: null,
+  asOfFacts: null,
+  asOfDocument: null,
+  subs: [],
+  problems: [],
+  thrown: [],
+});
+
 /**
  * Makes a record's documents, or those of `parts` only, each checked against its schema.
  * `contextFor`, when given, gives the context each document is made with (the planner's tells
@@ -148,18 +162,7 @@ export function emitRecord(
   record: AnyRecord,
   only: { parts?: ReadonlySet<string>; contextFor?: (part: string) => BuildContext } = {},
 ): RecordDocuments {
-  const out: RecordDocuments = {
-    item: null,
-    answer: null,
-    file: null,
-    facts: null,
-    coverage: null,
-    asOfFacts: null,
-    asOfDocument: null,
-    subs: [],
-    problems: [],
-    thrown: [],
-  };
+  const out = emptyDocuments();
   try {
     for (const { part, emit, check } of em.documents) {
       if (only.parts && !only.parts.has(part)) continue;

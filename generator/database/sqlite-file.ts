@@ -121,21 +121,8 @@ export function assembleDatabase(
   const db = new (sqlite().DatabaseSync)(aside, { enableForeignKeyConstraints: false });
   try {
     const sqliteVersion = (db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
-    db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 4096; PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY; BEGIN;');
-    for (const table of tables) db.exec(createTableSql(table));
-    const filled = new Map<string, string>();
-    parts.forEach((part, i) => {
-      db.exec(`ATTACH DATABASE '${part.replaceAll("'", "''")}' AS part${i};`);
-    });
-    for (const table of tables) {
-      for (let i = 0; i < parts.length; i++) {
-        const copied = db.prepare(`INSERT INTO ${quoted(table.name)} SELECT * FROM part${i}.${quoted(table.name)}`).run().changes;
-        if (copied && filled.has(table.name)) throw new DatabaseError(`${table.name}: rows from two parts (${filled.get(table.name)} and ${parts[i]})`);
-        if (copied) filled.set(table.name, parts[i]!);
-      }
-    }
-    db.exec('COMMIT;');
-    parts.forEach((_, i) => db.exec(`DETACH DATABASE part${i};`));
+    db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 4096; PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY;');
+    copyParts(db, parts, tables);
     db.exec('BEGIN;');
     for (const table of tables) for (const statement of indexSql(table)) db.exec(statement);
     db.function(PLAIN, { deterministic: true }, (text) => plainText(String(text)));
@@ -156,6 +143,23 @@ export function assembleDatabase(
     if (existsSync(aside)) rmSync(aside);
     throw error;
   }
+}
+
+/** Every table made, then filled from the parts in the tables' order; a table only one part fills (a kind is one worker's). */
+function copyParts(db: DatabaseSync, parts: readonly string[], tables: readonly TablePlan[]): void {
+  db.exec('BEGIN;');
+  for (const table of tables) db.exec(createTableSql(table));
+  parts.forEach((part, i) => db.exec(`ATTACH DATABASE '${part.replaceAll("'", "''")}' AS part${i};`));
+  const filled = new Map<string, string>();
+  for (const table of tables) {
+    for (let i = 0; i < parts.length; i++) {
+      const copied = db.prepare(`INSERT INTO ${quoted(table.name)} SELECT * FROM part${i}.${quoted(table.name)}`).run().changes;
+      if (copied && filled.has(table.name)) throw new DatabaseError(`${table.name}: rows from two parts (${filled.get(table.name)} and ${parts[i]})`);
+      if (copied) filled.set(table.name, parts[i]!);
+    }
+  }
+  db.exec('COMMIT;');
+  parts.forEach((_, i) => db.exec(`DETACH DATABASE part${i};`));
 }
 
 /** What the thread of `assembleDatabaseAside` is given. */

@@ -398,7 +398,7 @@ const plansOf = (shape: TableShape): TablePlan[] => [shape.plan, ...shape.childr
  * A tree's table (TREES): one row per node in the order a walk from the root meets them, its
  * parent's link held again; a list a node holds is a child table of it.
  */
-function treeShape(kind: string, decl: TreeDecl, schema: Schema, keys: Keys): { shape: TableShape; branch: string } {
+function treeShape(kind: string, decl: TreeDecl, schema: Schema, keys: Keys): TreeShape {
   const node = schema.properties ?? {};
   const branch = Object.keys(node).find((key) => isSelfList(node[key] as Schema));
   if (!branch) throw new TablePlanError(`${kind}.${decl.field}: a tree whose nodes list no nodes`);
@@ -426,17 +426,18 @@ function treeShape(kind: string, decl: TreeDecl, schema: Schema, keys: Keys): { 
     owner: { table: decl.table, columns: [...keys.columns.map((c) => c.name), 'position'] },
   };
   const children = lists.map((list) => ({ path: list.path, shape: listShape(kind, `${decl.table}_${tableName(...list.path)}`, rowKeys, list) }));
-  const shape: TableShape = { plan, depths: [{ columns, flat: null }], children };
-  treeParents.set(shape, parent);
-  return { shape, branch };
+  return { shape: { plan, depths: [{ columns, flat: null }], children }, branch, parent };
 }
 
-/** The column a tree's node names its parent by (TreeDecl `parentOf`), by tree table. */
-const treeParents = new WeakMap<TableShape, ColumnRead>();
+/** A tree's table: its rows' shape, the field that lists a node's nodes, and the column a node names its parent by (TreeDecl `parentOf`). */
+interface TreeShape {
+  shape: TableShape;
+  branch: string;
+  parent: ColumnRead;
+}
 
 /** Fills a tree's table from its root, each node's row holding its parent's link. */
-function fillTree(shape: TableShape, branch: string, keys: readonly SqlValue[], root: Doc, out: Map<string, SqlValue[][]>): void {
-  const parentRead = treeParents.get(shape)!;
+function fillTree({ shape, branch, parent: parentRead }: TreeShape, keys: readonly SqlValue[], root: Doc, out: Map<string, SqlValue[][]>): void {
   const own = shape.depths[0]!.columns;
   let rows = out.get(shape.plan.name);
   if (!rows) out.set(shape.plan.name, (rows = []));
@@ -484,7 +485,7 @@ export function kindTables(kind: string, schema: TSchema, about: string): KindTa
       const out = new Map<string, SqlValue[][]>([[own.name, [columns.map((c) => c.read(doc))]]]);
       const id = doc.id as number;
       for (const { path, shape } of shapes) fill(shape, [id], (valueAt(doc, path) as unknown[] | null) ?? [], out);
-      if (treeOf && tree) fillTree(treeOf.shape, treeOf.branch, [id], doc[tree.field] as Doc, out);
+      if (treeOf && tree) fillTree(treeOf, [id], doc[tree.field] as Doc, out);
       return out;
     },
   };

@@ -13,7 +13,7 @@ import { itemFile, subresourceFile, type QueryShape } from '../../contract/layou
 import { asOfDocumentFile } from '../../contract/as-of/facts.ts';
 import type { Json } from '../../contract/query/fields.ts';
 import { BuildError } from '../build-error.ts';
-import { AS_OF_PART, ITEM_PART, type KindEmitter, type RecordDocuments } from '../builder/emit-kinds.ts';
+import { AS_OF_PART, emptyDocuments, ITEM_PART, type KindEmitter, type RecordDocuments } from '../builder/emit-kinds.ts';
 import { hasAsOfDocument, hasAsOfPart } from '../indexes/as-of.ts';
 import { readKeptFacts } from '../indexes/kept-facts.ts';
 import type { FactValue, QueryFacts } from '../indexes/query-facts.ts';
@@ -206,16 +206,3 @@ function splicedFiles(servedDir: string, rels: readonly string[], renames: Renam
     return written.subarray(start, offset);
   });
 }
-
-const emptyDocuments = (): RecordDocuments => ({
-  item: null,
-  answer: null,
-  file: null,
-  facts: null,
-  coverage: null,
-  asOfFacts: null,
-  asOfDocument: null,
-  subs: [],
-  problems: [],
-  thrown: [],
-});
