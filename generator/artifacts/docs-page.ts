@@ -17,6 +17,7 @@ import { resources as moves } from '../resources/moves/index.ts';
 import { resources as species } from '../resources/species/index.ts';
 import { resources as world } from '../resources/world/index.ts';
 import type { AnyResource } from '../resources/define.ts';
+import { databaseTables, VIEWS, type ColumnPlan } from '../database/index.ts';
 import type { Artifact, ArtifactContext, ArtifactMaker } from './artifact.ts';
 import { asOfFieldsTable } from './as-of-page.ts';
 import { changesSection } from './changes-page.ts';
@@ -127,7 +128,27 @@ function describeDownload(path: string): string {
   if (/openapi\.json$/.test(path)) return 'the OpenAPI 3.1 document of every path and response';
   if (/\.d\.ts$/.test(path)) return 'TypeScript types of every response';
   if (/\.(tar\.gz|tgz|zip)$/.test(path)) return 'every file of /v2 in one archive';
+  if (/\.sqlite$/.test(path)) return 'the whole API as one SQLite database: its tables below, read by byte ranges';
   return '';
+}
+
+/**
+ * The database's tables, each with its columns (a link's with the table it leads to) and what it
+ * holds: made from the same plans as the file (generator/database/tables.ts).
+ */
+function databaseCard(): string {
+  const tables = databaseTables().flatMap((kind) => kind.tables);
+  const column = (c: ColumnPlan) => `<code>${escapeHtml(c.name)}</code>${c.references ? ` → <code>${escapeHtml(c.references)}</code>` : ''}`;
+  const rows = tables.map(
+    (t) => `<li><code>${escapeHtml(t.name)}</code>${t.about ? `: ${escapeHtml(t.about)}` : ''} (${t.columns.map(column).join(', ')})</li>`,
+  );
+  return (
+    `<div class="card"><h3>The database</h3>` +
+    `<p>A table per collection keyed by <code>id</code>; a link is <code>{field}_id</code> with its foreign key; a list is a table of its own keyed by its owner and <code>position</code>. ` +
+    `The full-text table <code>search</code> (trigram) holds every name in every language; the views <code>${VIEWS.map((v) => escapeHtml(v.name)).join('</code>, <code>')}</code>; <code>meta</code>. ` +
+    `<code>/v2/downloads/</code> gives its size and SHA-256.</p>` +
+    `<details><summary>Its ${tables.length} tables</summary><ul class="database-tables">${rows.join('')}</ul></details></div>`
+  );
 }
 
 const NDJSON = /\/([a-z0-9-]+)\.ndjson\.gz$/;
@@ -154,6 +175,7 @@ export function downloadsSection(ctx: Pick<ArtifactContext, 'routes'>, own: Read
     });
   const parts = [];
   if (single.length) parts.push(`<div class="card"><h3>Documents and the whole API</h3><ul>${single.join('')}</ul></div>`);
+  if (routes.some((route) => ctx.routes.site[route]?.ranges)) parts.push(databaseCard());
   if (perKind.length) {
     const links = perKind.map((d) => `<li>${fileLink(d.route, d.kind)}</li>`).join('');
     parts.push(

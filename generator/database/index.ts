@@ -12,6 +12,8 @@ import { kindTables, type KindTables } from './tables.ts';
 export { assembleDatabase, assembleDatabaseAside, DatabaseError, DatabasePart, type DatabaseFile } from './sqlite-file.ts';
 import type { DatabaseMeta } from './sql.ts';
 export type { DatabaseMeta };
+export { VIEWS } from './sql.ts';
+export type { ColumnPlan } from './tables.ts';
 
 /** The layout's version: what a reader of the file can rely on. It changes when a table or a column changes. */
 export const DATABASE_SCHEMA_VERSION = '1';
@@ -31,4 +33,4 @@ export function databaseTables(): readonly KindTables[] {
   return (planned ??= allResources.filter((r) => !ownKinds.has(r.kind)).map((r) => kindTables(r.kind, r.schema, aboutKind(r.kind))));
 }
 
-const aboutKind = (kind: string): string => `One row per ${kind}: the fields of \`/v2/${kind}/{id}/\` that hold one value.`;
+const aboutKind = (kind: string): string => `One row per ${kind}: the fields of /v2/${kind}/{id}/ that hold one value.`;
