@@ -53,12 +53,18 @@ export function rootIndex(kinds: readonly string[], baseUrl: string): Record<str
 /** The archive's path for this build. */
 export const archiveOf = (about: About): string => archiveFile(about.version, about.upstreamCommit);
 
+/** The site's URL, below which the downloads are: the base URL without its `/v2`. */
+export const siteUrlOf = (baseUrl: string): string => baseUrl.replace(/\/v2$/, '');
+
+/** A download's file under dist/, from its URL in meta (`metaOf`). */
+export const downloadFile = (meta: Pick<Meta, 'base_url'>, url: string): string => url.slice(siteUrlOf(meta.base_url).length + 1);
+
 /** The database's path for this build. */
 export const databaseOf = (about: About): string => databaseFile(about.version, about.upstreamCommit);
 
 /** `latestChange`: the `to` of the report of this build's version, when there is one; `database`: whether the build has one. */
 export function metaOf(about: About, baseUrl: string, built: readonly KindResult[], latestChange: string | null, database: boolean): Meta {
-  const siteUrl = baseUrl.replace(/\/v2$/, '');
+  const siteUrl = siteUrlOf(baseUrl);
   return {
     upstream_commit: about.upstreamCommit,
     built_at: about.builtAt,

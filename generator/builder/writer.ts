@@ -71,7 +71,7 @@ import { KindWriter } from './kind-writer.ts';
 import { CopyOutput, Output } from './output.ts';
 import type { FilePool } from '../files/file-pool.ts';
 import { searchPack } from '../indexes/query-index.ts';
-import { archiveOf, DATABASE_TYPE, databaseOf, DOWNLOAD_TYPE, metaOf, rootIndex, routesOf, type About } from './routes-meta.ts';
+import { archiveOf, DATABASE_TYPE, databaseOf, DOWNLOAD_TYPE, downloadFile, metaOf, rootIndex, routesOf, type About } from './routes-meta.ts';
 import { readBuildStamp, type BuildStamp } from './stamp.ts';
 
 export { readBuildIndex, type BuildIndex, type KindResult } from './build-index.ts';
@@ -115,6 +115,9 @@ export interface StaleDownloads {
   /** what the database is made for (its file's name, its meta), as the last update on a copy said; null before one */
   about: About | null;
 }
+
+/** The kinds whose item files leave a field to another document: their items as served are spliced (contract/borrowed-field.ts). */
+const BORROWING: ReadonlySet<string> = new Set(allResources.filter((r) => r.borrows).map((r) => r.kind));
 
 /** The served build a copy was made from. */
 interface Served {
@@ -187,20 +190,21 @@ export class BuildWriter {
     // a failure waits for the other's end: both write into the folder the build removes when one fails
     if (rest.status === 'rejected') throw rest.reason;
     if (made.status === 'rejected') throw made.reason;
+    const { meta, ...finished } = rest.value;
     // on a copy, the served listing describes the served downloads, kept until refreshDownloads
-    if (!this.served) await this.writeDownloadsIndex(options, built);
-    return { files: this.out.files - files, bytes: this.out.bytes - bytes, ...rest.value };
+    if (!this.served) await this.writeDownloadsIndex(meta);
+    return { files: this.out.files - files, bytes: this.out.bytes - bytes, ...finished };
   }
 
-  /** What finish writes but the database: the small files, then the archive and the build index. */
-  private async writeRest(options: FinishOptions, built: KindResult[]): Promise<Omit<Finished, 'files' | 'bytes'>> {
-    const { archive, coverage } = await this.writeSmallFiles(options, built);
+  /** What finish writes but the database: the small files, then the archive and the build index; and the meta it wrote. */
+  private async writeRest(options: FinishOptions, built: KindResult[]): Promise<Omit<Finished, 'files' | 'bytes'> & { meta: Meta }> {
+    const { archive, coverage, meta } = await this.writeSmallFiles(options, built);
     await this.out.finish();
     // on a copy, the served build's archive and bulk files stay until refreshDownloads: the index says where their members lie
     const archiveEntries = this.served
       ? this.writeIndex({ kinds: built, archive: this.served.index.archive }, this.served.entries)
       : this.writeArchive(archive, built, new Set(), null);
-    return { archive, coverage, archiveEntries };
+    return { archive, coverage, archiveEntries, meta };
   }
 
   /**
@@ -231,24 +235,24 @@ export class BuildWriter {
     return entries;
   }
 
-  /** The listing of every download (contract/layout.ts `DownloadsIndex`), once each is written: its size and SHA-256. */
-  private async writeDownloadsIndex({ about, baseUrl, only }: FinishOptions, built: readonly KindResult[]): Promise<void> {
-    const siteUrl = baseUrl.replace(/\/v2$/, '');
-    const entry = (type: DownloadEntry['type'], file: string, contentType: string, kind?: string): DownloadEntry => ({
+  /** The listing of every download meta names (contract/layout.ts `DownloadsIndex`), once each is written: its size and SHA-256. */
+  private async writeDownloadsIndex(meta: Meta): Promise<void> {
+    const { database, archive, collections } = meta.downloads;
+    const entry = (type: DownloadEntry['type'], url: string, contentType: string, kind?: string): DownloadEntry => ({
       type,
       ...(kind === undefined ? {} : { kind }),
-      url: `${siteUrl}/${file}`,
-      ...this.sizeAndHash(file),
+      url,
+      ...this.sizeAndHash(downloadFile(meta, url)),
       content_type: contentType,
-      data_version: about.upstreamCommit,
+      data_version: meta.upstream_commit,
     });
     const index: DownloadsIndex = {
-      data_version: about.upstreamCommit,
-      version: about.version,
+      data_version: meta.upstream_commit,
+      version: meta.version,
       downloads: [
-        ...(only ? [] : [entry('database', databaseOf(about), DATABASE_TYPE)]),
-        entry('archive', archiveOf(about), DOWNLOAD_TYPE),
-        ...built.map(({ kind }) => entry('collection', bulkFile(kind), DOWNLOAD_TYPE, kind)),
+        ...(database === undefined ? [] : [entry('database', database, DATABASE_TYPE)]),
+        entry('archive', archive, DOWNLOAD_TYPE),
+        ...Object.entries(collections).map(([kind, url]) => entry('collection', url, DOWNLOAD_TYPE, kind)),
       ],
     };
     await this.out.write(downloadsIndexFile, JSON.stringify(index));
@@ -257,11 +261,13 @@ export class BuildWriter {
 
   /** On a copy whose downloads were made again: the served listing, each file's size and hash as they are now. */
   private async rewriteDownloadsIndex(): Promise<void> {
-    const served = readIfThere(join(this.out.root, downloadsIndexFile));
-    if (served === null) return;
+    const read = (rel: string) => readIfThere(join(this.out.root, rel));
+    const served = read(downloadsIndexFile);
+    const meta = read(metaFile);
+    if (served === null || meta === null) return;
     const index = JSON.parse(served.toString('utf8')) as DownloadsIndex;
-    const path = (url: string) => new URL(url).pathname.slice(1);
-    index.downloads = index.downloads.map((entry) => ({ ...entry, ...this.sizeAndHash(path(entry.url)) }));
+    const about = JSON.parse(meta.toString('utf8')) as Meta;
+    index.downloads = index.downloads.map((entry) => ({ ...entry, ...this.sizeAndHash(downloadFile(about, entry.url)) }));
     await this.out.write(downloadsIndexFile, JSON.stringify(index));
     await this.out.finish();
   }
@@ -274,7 +280,7 @@ export class BuildWriter {
   /** An item as the folder serves it: its file, or for a kind whose files borrow a field, the file with the field spliced in. */
   private itemAsServed(kind: string, id: number): Buffer {
     const line = readFileSync(join(this.out.root, itemFile(kind, id)));
-    if (!allResources.some((r) => r.kind === kind && r.borrows)) return line;
+    if (!BORROWING.has(kind)) return line;
     return Buffer.from(servedItem(line, (rel) => readIfThere(join(this.out.root, rel))));
   }
 
@@ -316,8 +322,8 @@ export class BuildWriter {
     }
   }
 
-  /** Everything but the archive and the build index; returns the archive's path and the coverage map. */
-  private async writeSmallFiles(options: FinishOptions, built: readonly KindResult[]): Promise<{ archive: string; coverage: CoverageMap }> {
+  /** Everything but the archive and the build index; returns the archive's path, the coverage map and meta. */
+  private async writeSmallFiles(options: FinishOptions, built: readonly KindResult[]): Promise<{ archive: string; coverage: CoverageMap; meta: Meta }> {
     const out = this.out;
     const kinds = built.map((k) => k.kind);
     const resources = allResources.filter((r) => kinds.includes(r.kind));
@@ -347,7 +353,7 @@ export class BuildWriter {
       ...(this.served ? { downloads: 'stale' as const } : {}),
     };
     await out.write(buildStampFile, JSON.stringify(stamp));
-    return { archive, coverage };
+    return { archive, coverage, meta };
   }
 
   /**

@@ -9,10 +9,10 @@ import { allResources } from '../resources/index.ts';
 import { ownKinds } from '../model/kinds.ts';
 import { kindTables, type KindTables } from './tables.ts';
 
-export { assembleDatabase, assembleDatabaseAside, DatabaseError, DatabasePart, type DatabaseFile } from './sqlite-file.ts';
 import type { DatabaseMeta } from './sql.ts';
-export type { DatabaseMeta };
-export { VIEWS } from './sql.ts';
+
+export { assembleDatabase, assembleDatabaseAside, DatabaseError, DatabasePart, type DatabaseFile } from './sqlite-file.ts';
+export { VIEWS, type DatabaseMeta } from './sql.ts';
 export type { ColumnPlan } from './tables.ts';
 
 /** The layout's version: what a reader of the file can rely on. It changes when a table or a column changes. */

@@ -2,7 +2,7 @@
  * The database's SQL, from the table plans (tables.ts): each table's definition, the full-text
  * search over every name, the views, and the meta table. Pure text; sqlite-file.ts runs it.
  */
-import type { ColumnPlan, TablePlan } from './tables.ts';
+import { tableName, type ColumnPlan, type TablePlan } from './tables.ts';
 
 /** A name as SQL quotes it (`order` is a keyword). */
 export const quoted = (name: string): string => `"${name.replaceAll('"', '""')}"`;
@@ -46,14 +46,8 @@ export const insertSql = (table: TablePlan, rows = 1): string => {
 };
 
 /** The tables of names in every language: a kind's `names` list (`<kind>_names`: its owner, `name`, `language_id`). */
-export const namesTables = (tables: readonly TablePlan[]): TablePlan[] =>
-  tables.filter(
-    (t) =>
-      t.keys === 1 &&
-      t.name === `${t.columns[0]!.name.replace(/_id$/, '')}_names` &&
-      t.columns.some((c) => c.name === 'name') &&
-      t.columns.some((c) => c.name === 'language_id'),
-  );
+const namesTables = (tables: readonly TablePlan[]): TablePlan[] =>
+  tables.filter((t) => t.name === tableName(t.kind, 'names') && t.columns.some((c) => c.name === 'name') && t.columns.some((c) => c.name === 'language_id'));
 
 /**
  * The full-text search over every name of every kind: each item's own name (no language) and its

@@ -46,6 +46,19 @@ function sqlite(): typeof import('node:sqlite') {
   }
 }
 
+/**
+ * A new database file at `path` (one there is replaced), written as scratch: nothing to recover
+ * after a crash, the build starts again, and the whole of it kept in memory until it is written.
+ * Its links are checked once every table is filled (`check`), not row by row: a row may link to a
+ * kind not made yet.
+ */
+function openScratch(path: string): DatabaseSync {
+  rmSync(path, { force: true });
+  const db = new (sqlite().DatabaseSync)(path, { enableForeignKeyConstraints: false });
+  db.exec('PRAGMA page_size = 4096; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY;');
+  return db;
+}
+
 /** Thrown when the database fails its checks: it names the table, the row and the column. */
 export class DatabaseError extends Error {}
 
@@ -64,11 +77,8 @@ export class DatabasePart {
   private readonly byKind = new Map<string, { tables: KindTables; inserts: Map<string, Inserts> }>();
 
   constructor(path: string, kinds: readonly KindTables[]) {
-    rmSync(path, { force: true });
-    // the links are checked once every table is filled (check), not row by row: a row may link to a kind not made yet
-    this.db = new (sqlite().DatabaseSync)(path, { enableForeignKeyConstraints: false });
-    // a part is scratch: nothing to recover after a crash, the build starts again
-    this.db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144; BEGIN;');
+    this.db = openScratch(path);
+    this.db.exec('BEGIN;');
     for (const tables of kinds) {
       const inserts = new Map<string, Inserts>();
       for (const table of tables.tables) {
@@ -117,11 +127,9 @@ export function assembleDatabase(
 ): DatabaseFile {
   const aside = `${path}.part`;
   const tables = kinds.flatMap((k) => k.tables);
-  rmSync(aside, { force: true });
-  const db = new (sqlite().DatabaseSync)(aside, { enableForeignKeyConstraints: false });
+  const db = openScratch(aside);
   try {
     const sqliteVersion = (db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
-    db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 4096; PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY;');
     copyParts(db, parts, tables);
     db.exec('BEGIN;');
     for (const table of tables) for (const statement of indexSql(table)) db.exec(statement);

@@ -106,7 +106,7 @@ function shapeOf(schema: Schema, field: string): { shape: Shape; nullable: boole
   let nullable = false;
   let at: Schema = schema;
   if (at.anyOf) {
-    const others = at.anyOf.filter((s) => s[Kind] !== 'Null') as Schema[];
+    const others = nonNull(at);
     nullable = others.length < at.anyOf.length;
     if (others.length === 1) at = others[0]!;
     else if (others.every((s) => s[Kind] === 'Literal')) return { shape: { is: 'scalar', type: literalType(others) }, nullable };
@@ -158,9 +158,13 @@ function isFreeTree(schema: Schema): boolean {
   return objectsIn(schema).some((inner) => objectsIn(inner).length > 0);
 }
 
+/** A union's branches but null. */
+const nonNull = (schema: Schema): Schema[] => (schema.anyOf ?? []).filter((s) => s[Kind] !== 'Null');
+
+/** A nullable schema's one other branch; any other schema as it is. */
 const unwrapNull = (schema: Schema): Schema => {
-  const others = schema.anyOf?.filter((s) => s[Kind] !== 'Null');
-  return others?.length === 1 ? others[0]! : schema;
+  const others = nonNull(schema);
+  return schema.anyOf && others.length === 1 ? others[0]! : schema;
 };
 
 /** Reads one column's value from the object of its level. */
@@ -214,25 +218,9 @@ function walkObject(
     const name = tableName(...path);
     switch (shape.is) {
       case 'scalar':
-        columns.push({ plan: { name, type: shape.type, nullable, references: null, field, about }, read: (from) => sqlValue(at(from)) });
-        break;
       case 'link':
-        columns.push({
-          plan: { name: `${name}_id`, type: 'INTEGER', nullable, references: tableName(shape.kind), field, about },
-          read: (from) => {
-            const link = at(from) as { url: string } | null | undefined;
-            return link === null || link === undefined ? null : idOfLinkUrl(link.url);
-          },
-        });
-        break;
       case 'json':
-        columns.push({
-          plan: { name, type: 'TEXT', nullable, references: null, field, about: `${about} JSON text.`.trim() },
-          read: (from) => {
-            const value = at(from);
-            return value === null || value === undefined ? null : JSON.stringify(value);
-          },
-        });
+        columns.push(leafColumn(shape, shape.is === 'link' ? `${name}_id` : name, { nullable, field, about }, at));
         break;
       case 'object': {
         const inner = walkObject(shape.properties, path, field, nullable);
@@ -246,6 +234,35 @@ function walkObject(
     }
   }
   return { columns, lists };
+}
+
+/** The one column of a scalar, a link (its id) or a tree (its JSON text), read from what `at` finds. */
+function leafColumn(
+  shape: Extract<Shape, { is: 'scalar' | 'link' | 'json' }>,
+  name: string,
+  { nullable, field, about }: Pick<ColumnPlan, 'nullable' | 'field' | 'about'>,
+  at: (from: Doc) => unknown,
+): ColumnRead {
+  switch (shape.is) {
+    case 'scalar':
+      return { plan: { name, type: shape.type, nullable, references: null, field, about }, read: (from) => sqlValue(at(from)) };
+    case 'link':
+      return {
+        plan: { name, type: 'INTEGER', nullable, references: tableName(shape.kind), field, about },
+        read: (from) => {
+          const link = at(from) as { url: string } | null | undefined;
+          return link === null || link === undefined ? null : idOfLinkUrl(link.url);
+        },
+      };
+    case 'json':
+      return {
+        plan: { name, type: 'TEXT', nullable, references: null, field, about: `${about} JSON text.`.trim() },
+        read: (from) => {
+          const value = at(from);
+          return value === null || value === undefined ? null : JSON.stringify(value);
+        },
+      };
+  }
 }
 
 const isOptional = (schema: TSchema): boolean => (schema as unknown as Record<symbol, unknown>)[OptionalKind] === 'Optional';
@@ -280,30 +297,11 @@ function elementOf(list: ListAt): { columns: ColumnRead[]; lists: ListAt[] } {
   const { shape } = shapeOf(list.items, field);
   switch (shape.is) {
     case 'scalar':
-      return {
-        columns: [{ plan: { name: 'value', type: shape.type, nullable: false, references: null, field, about: list.about }, read: (e) => sqlValue(e) }],
-        lists: [],
-      };
     case 'link':
-      return {
-        columns: [
-          {
-            plan: { name: `${tableName(shape.kind)}_id`, type: 'INTEGER', nullable: false, references: tableName(shape.kind), field, about: list.about },
-            read: (e) => idOfLinkUrl((e as { url: string }).url),
-          },
-        ],
-        lists: [],
-      };
-    case 'json':
-      return {
-        columns: [
-          {
-            plan: { name: 'value', type: 'TEXT', nullable: false, references: null, field, about: `${list.about} JSON text.` },
-            read: (e) => JSON.stringify(e),
-          },
-        ],
-        lists: [],
-      };
+    case 'json': {
+      const name = shape.is === 'link' ? `${tableName(shape.kind)}_id` : 'value';
+      return { columns: [leafColumn(shape, name, { nullable: false, field, about: list.about }, (e) => e)], lists: [] };
+    }
     case 'list':
       throw new TablePlanError(`${field}: a list of lists has no table rule`);
     case 'object':
@@ -349,14 +347,20 @@ function listShape(kind: string, name: string, keys: Keys, list: ListAt): TableS
     owner: keys.owner,
     columns: [...keys.columns, positionColumn, ...own.map((c) => c.plan)],
   };
+  // the deepest depth's lists are those no depth flattened
+  return { plan, depths, children: childShapes(kind, name, keys, element.lists) };
+}
+
+/** The tables of the lists a row of `table` holds, keyed by the row's keys and position. */
+function childShapes(kind: string, table: string, keys: Keys, lists: readonly ListAt[]): TableShape['children'] {
   const rowKeys: Keys = {
-    columns: [...keys.columns, { ...positionColumn, name: `${name.slice(tableName(kind).length + 1)}_position`, about: `Its row's \`position\` in ${name}.` }],
-    owner: { table: name, columns: [...keys.columns.map((c) => c.name), 'position'] },
+    columns: [
+      ...keys.columns,
+      { ...positionColumn, name: `${table.slice(tableName(kind).length + 1)}_position`, about: `Its row's \`position\` in ${table}.` },
+    ],
+    owner: { table, columns: [...keys.columns.map((c) => c.name), 'position'] },
   };
-  const children = element.lists
-    .filter(() => flattened(element.lists) === null)
-    .map((inner) => ({ path: inner.path, shape: listShape(kind, `${name}_${tableName(...inner.path)}`, rowKeys, inner) }));
-  return { plan, depths, children };
+  return lists.map((list) => ({ path: list.path, shape: listShape(kind, `${table}_${tableName(...list.path)}`, rowKeys, list) }));
 }
 
 const positionColumn: ColumnPlan = {
@@ -370,15 +374,12 @@ const positionColumn: ColumnPlan = {
 
 /** Fills `shape`'s rows (and its children's) from a list's elements, under the keys `keys`. */
 function fill(shape: TableShape, keys: readonly SqlValue[], elements: readonly unknown[], out: Map<string, SqlValue[][]>): void {
-  let rows = out.get(shape.plan.name);
-  if (!rows) out.set(shape.plan.name, (rows = []));
-  const table = rows;
+  const table = rowsOf(out, shape.plan.name);
   const padding = (from: number) => shape.depths.slice(from).flatMap((d) => d.columns.map(() => null));
   const emit = (values: SqlValue[], element: Doc | null) => {
     const position = table.length;
     table.push([...keys, position, ...values]);
-    if (element === null) return;
-    for (const child of shape.children) fill(child.shape, [...keys, position], (valueAt(element, child.path) as unknown[] | null) ?? [], out);
+    if (element !== null) fillChildren(shape, [...keys, position], element, out);
   };
   const walk = (depth: number, element: Doc, above: SqlValue[]) => {
     const { columns, flat } = shape.depths[depth]!;
@@ -390,6 +391,21 @@ function fill(shape: TableShape, keys: readonly SqlValue[], elements: readonly u
   };
   for (const element of elements) walk(0, element as Doc, []);
 }
+
+/** The rows of `table` made so far from one answer. */
+function rowsOf(out: Map<string, SqlValue[][]>, table: string): SqlValue[][] {
+  let rows = out.get(table);
+  if (!rows) out.set(table, (rows = []));
+  return rows;
+}
+
+/** The child tables' rows of the lists one row's element holds. */
+function fillChildren(shape: TableShape, keys: readonly SqlValue[], element: Doc, out: Map<string, SqlValue[][]>): void {
+  for (const child of shape.children) fill(child.shape, keys, listAt(element, child.path), out);
+}
+
+/** The list at `path`; none where the answer holds null. */
+const listAt = (from: Doc, path: readonly string[]): unknown[] => (valueAt(from, path) as unknown[] | null) ?? [];
 
 /** Every table of a shape and its children's, parents first. */
 const plansOf = (shape: TableShape): TablePlan[] => [shape.plan, ...shape.children.flatMap((c) => plansOf(c.shape))];
@@ -418,15 +434,7 @@ function treeShape(kind: string, decl: TreeDecl, schema: Schema, keys: Keys): Tr
       { ...parent.plan, name: decl.parentOf.as, nullable: true, about: `${parent.plan.about} Of the node above it; null at the root.`.trim() },
     ],
   };
-  const rowKeys: Keys = {
-    columns: [
-      ...keys.columns,
-      { ...positionColumn, name: `${decl.table.slice(tableName(kind).length + 1)}_position`, about: `Its row's \`position\` in ${decl.table}.` },
-    ],
-    owner: { table: decl.table, columns: [...keys.columns.map((c) => c.name), 'position'] },
-  };
-  const children = lists.map((list) => ({ path: list.path, shape: listShape(kind, `${decl.table}_${tableName(...list.path)}`, rowKeys, list) }));
-  return { shape: { plan, depths: [{ columns, flat: null }], children }, branch, parent };
+  return { shape: { plan, depths: [{ columns, flat: null }], children: childShapes(kind, decl.table, keys, lists) }, branch, parent };
 }
 
 /** A tree's table: its rows' shape, the field that lists a node's nodes, and the column a node names its parent by (TreeDecl `parentOf`). */
@@ -439,13 +447,11 @@ interface TreeShape {
 /** Fills a tree's table from its root, each node's row holding its parent's link. */
 function fillTree({ shape, branch, parent: parentRead }: TreeShape, keys: readonly SqlValue[], root: Doc, out: Map<string, SqlValue[][]>): void {
   const own = shape.depths[0]!.columns;
-  let rows = out.get(shape.plan.name);
-  if (!rows) out.set(shape.plan.name, (rows = []));
-  const table = rows;
+  const table = rowsOf(out, shape.plan.name);
   const walk = (node: Doc, parent: Doc | null) => {
     const position = table.length;
     table.push([...keys, position, ...own.map((c) => c.read(node)), parent === null ? null : parentRead.read(parent)]);
-    for (const child of shape.children) fill(child.shape, [...keys, position], (valueAt(node, child.path) as unknown[] | null) ?? [], out);
+    fillChildren(shape, [...keys, position], node, out);
     for (const next of (node[branch] as Doc[] | undefined) ?? []) walk(next, node);
   };
   walk(root, null);
@@ -484,7 +490,7 @@ export function kindTables(kind: string, schema: TSchema, about: string): KindTa
       const doc = answer as Doc;
       const out = new Map<string, SqlValue[][]>([[own.name, [columns.map((c) => c.read(doc))]]]);
       const id = doc.id as number;
-      for (const { path, shape } of shapes) fill(shape, [id], (valueAt(doc, path) as unknown[] | null) ?? [], out);
+      for (const { path, shape } of shapes) fill(shape, [id], listAt(doc, path), out);
       if (treeOf && tree) fillTree(treeOf, [id], doc[tree.field] as Doc, out);
       return out;
     },
