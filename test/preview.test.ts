@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { listFile } from '../contract/layout.ts';
 import type { FullList, Page } from '../contract/pagination.ts';
+import { IDLE_CONNECTION_MS } from '../generator/preview/node-listener.ts';
 
 const origin = inject('cutPreviewUrl');
 const base = inject('baseUrl');
@@ -149,6 +150,14 @@ describe('errors', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('accept-ranges')).toBeNull();
     expect((await response.text()).length).toBeGreaterThan(10);
+  });
+
+  it('keeps an idle connection a minute, and says so, so a pooling client that paused never sends on a closed socket', async () => {
+    const response = await fetch(`${origin}/v2/type/1/`);
+    await response.arrayBuffer();
+    expect(response.headers.get('connection')).toBe('keep-alive');
+    expect(response.headers.get('keep-alive')).toBe(`timeout=${IDLE_CONNECTION_MS / 1000}`);
+    expect(IDLE_CONNECTION_MS).toBeGreaterThanOrEqual(60_000);
   });
 
   it('methods other than GET and HEAD are refused with 405', async () => {

@@ -167,10 +167,18 @@ export interface PreviewStartOptions extends PreviewCacheSizes {
   host?: string;
 }
 
+/**
+ * How long an idle connection stays open. Node's 5 s is shorter than the pauses of the clients that
+ * pool connections (fetch, bots, the tests' own workers): a client whose event loop was busy past
+ * it sends its next request on a socket the server has just closed, and gets "other side closed"
+ * instead of an answer. A minute, as CDNs and nginx keep them, and the `Keep-Alive` header says so.
+ */
+export const IDLE_CONNECTION_MS = 65_000;
+
 export function startPreview(options: PreviewStartOptions): Promise<Preview> {
   const host = options.host ?? '127.0.0.1';
   const respond = createServing(options.root, options.baseUrl, options);
-  const server = createServer(nodeListener(respond, `http://${host}`));
+  const server = createServer({ keepAliveTimeout: IDLE_CONNECTION_MS }, nodeListener(respond, `http://${host}`));
   server.on('clientError', refusedRequestListener(respond, `http://${host}`));
   return new Promise((resolvePromise, reject) => {
     server.once('error', reject);
