@@ -28,6 +28,11 @@ describe('the docs page', () => {
     for (const [asset, type] of [
       ['/docs.js', 'text/javascript; charset=utf-8'],
       ['/docs.css', 'text/css; charset=utf-8'],
+      ['/sql.js', 'text/javascript; charset=utf-8'],
+      ['/sql-worker.js', 'text/javascript; charset=utf-8'],
+      ['/sqlite-range.js', 'text/javascript; charset=utf-8'],
+      ['/sqlite3.mjs', 'text/javascript; charset=utf-8'],
+      ['/sqlite3.wasm', 'application/wasm'],
     ] as const) {
       const r = await fetch(`${origin}${asset}`);
       expect(r.status, asset).toBe(200);
@@ -40,7 +45,8 @@ describe('the docs page', () => {
     for (const role of ['banner', 'navigation', 'main', 'contentinfo'] as const) expect(await page.getByRole(role).count(), role).toBeGreaterThan(0);
     await expect.poll(() => page.getByLabel('Request URL').getAttribute('id')).toBe('try-url');
     expect(await page.getByRole('button', { name: 'Send' }).count()).toBe(1);
-    expect(await page.getByRole('status').count()).toBe(1);
+    // the try box's status line, and the SQL box's
+    expect(await page.getByRole('status').count()).toBe(2);
     // one row per collection, each with a list link, and an example where the list has entries
     const routes = distJson(routesFile) as Routes;
     const rows = page.locator('#resources tbody tr');

@@ -17,10 +17,10 @@ import { resources as moves } from '../resources/moves/index.ts';
 import { resources as species } from '../resources/species/index.ts';
 import { resources as world } from '../resources/world/index.ts';
 import type { AnyResource } from '../resources/define.ts';
-import { databaseTables, VIEWS, type ColumnPlan } from '../database/index.ts';
 import type { Artifact, ArtifactContext, ArtifactMaker } from './artifact.ts';
 import { asOfFieldsTable } from './as-of-page.ts';
 import { changesSection } from './changes-page.ts';
+import { databaseSection, siteLibraries } from './database-page.ts';
 import type { CoverageMap } from '../../schemas/output/coverage.ts';
 import { coverageSection } from './coverage-page.ts';
 import { buildContract, type JsonValue } from './openapi.ts';
@@ -33,6 +33,8 @@ const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.ico': 'image/x-icon',
@@ -128,33 +130,22 @@ function describeDownload(path: string): string {
   if (/openapi\.json$/.test(path)) return 'the OpenAPI 3.1 document of every path and response';
   if (/\.d\.ts$/.test(path)) return 'TypeScript types of every response';
   if (/\.(tar\.gz|tgz|zip)$/.test(path)) return 'every file of /v2 in one archive';
-  if (/\.sqlite$/.test(path)) return 'the whole API as one SQLite database: its tables below, read by byte ranges';
   return '';
-}
-
-/**
- * The database's tables, each with its columns (a link's with the table it leads to) and what it
- * holds: made from the same plans as the file (generator/database/tables.ts).
- */
-function databaseCard(): string {
-  const tables = databaseTables().flatMap((kind) => kind.tables);
-  const column = (c: ColumnPlan) => `<code>${escapeHtml(c.name)}</code>${c.references ? ` → <code>${escapeHtml(c.references)}</code>` : ''}`;
-  const rows = tables.map(
-    (t) => `<li><code>${escapeHtml(t.name)}</code>${t.about ? `: ${escapeHtml(t.about)}` : ''} (${t.columns.map(column).join(', ')})</li>`,
-  );
-  return (
-    `<div class="card"><h3>The database</h3>` +
-    `<p>A table per collection keyed by <code>id</code>; a link is <code>{field}_id</code> with its foreign key; a list is a table of its own keyed by its owner and <code>position</code>. ` +
-    `The full-text table <code>search</code> (trigram) holds every name in every language; the views <code>${VIEWS.map((v) => escapeHtml(v.name)).join('</code>, <code>')}</code>; <code>meta</code>. ` +
-    `<code>/v2/downloads/</code> gives its size and SHA-256.</p>` +
-    `<details><summary>Its ${tables.length} tables</summary><ul class="database-tables">${rows.join('')}</ul></details></div>`
-  );
 }
 
 const NDJSON = /\/([a-z0-9-]+)\.ndjson\.gz$/;
 
 const fileLink = (route: string, text = route) =>
   /\.json$/.test(route) ? tryLink(route, text) : `<a href="${escapeHtml(route)}" download>${escapeHtml(text)}</a>`;
+
+/** The downloads' card of the database: what it is, and where the page says more. */
+const databaseCard = (route: string) =>
+  `<div class="card"><h3>The database</h3><p>${fileLink(route)}: every collection as tables with foreign keys, names searchable in every language, and views; ` +
+  `<a href="#database">its tables, and a box to query it here</a>.</p></div>`;
+
+/** The database download, the one site route served by ranges; null when the build made none. */
+const databaseRoute = (ctx: Pick<ArtifactContext, 'routes'>): string | null =>
+  Object.keys(ctx.routes.site).find((route) => ctx.routes.site[route]?.ranges) ?? null;
 
 /**
  * The files other makers serve (OpenAPI, types, bulk downloads), as far as they ran before this
@@ -167,15 +158,16 @@ export function downloadsSection(ctx: Pick<ArtifactContext, 'routes'>, own: Read
     .sort();
   if (!routes.length) return { nav: '', section: '' };
   const perKind = routes.flatMap((r) => (NDJSON.exec(r) ? [{ route: r, kind: NDJSON.exec(r)![1]! }] : [])).sort((a, b) => (a.kind < b.kind ? -1 : 1));
+  const database = databaseRoute(ctx);
   const single = routes
-    .filter((r) => !NDJSON.test(r))
+    .filter((r) => !NDJSON.test(r) && r !== database)
     .map((route) => {
       const what = describeDownload(route);
       return `<li>${fileLink(route)}${what ? `: ${escapeHtml(what)}` : ''}</li>`;
     });
   const parts = [];
   if (single.length) parts.push(`<div class="card"><h3>Documents and the whole API</h3><ul>${single.join('')}</ul></div>`);
-  if (routes.some((route) => ctx.routes.site[route]?.ranges)) parts.push(databaseCard());
+  if (database) parts.push(databaseCard(database));
   if (perKind.length) {
     const links = perKind.map((d) => `<li>${fileLink(d.route, d.kind)}</li>`).join('');
     parts.push(
@@ -343,12 +335,18 @@ const routeOf = (file: string) => (file === 'index.html' ? '/' : `/${file}`);
 export const docsPage: ArtifactMaker = {
   name: 'docs page',
   make(ctx) {
-    const files = readdirSync(siteDir)
-      .filter((f) => statSync(join(siteDir, f)).isFile())
-      .sort();
-    if (!files.includes('index.html')) throw new Error(`${siteDir} has no index.html`);
-    const own = new Set(files.map(routeOf));
+    const sources = new Map(
+      readdirSync(siteDir)
+        .filter((f) => statSync(join(siteDir, f)).isFile())
+        .sort()
+        .map((f) => [f, join(siteDir, f)]),
+    );
+    if (!sources.has('index.html')) throw new Error(`${siteDir} has no index.html`);
+    for (const library of siteLibraries()) sources.set(library.path, library.from);
+    const own = new Set([...sources.keys()].map(routeOf));
     const downloads = downloadsSection(ctx, own);
+    const databaseAt = databaseRoute(ctx);
+    const database = databaseAt ? databaseSection(databaseAt) : { nav: '', section: '' };
     const coverage = coverageSection(JSON.parse(ctx.read(coverageFile) ?? 'null') as CoverageMap | null);
     const summaries = ctx.routes.kinds.map((k) => summarize(ctx, k));
     const pageOrder = groupKinds(ctx.routes.kinds).flatMap((g) => g.kinds);
@@ -376,11 +374,13 @@ export const docsPage: ArtifactMaker = {
       coverage: coverage.section,
       downloads_nav: downloads.nav,
       downloads: downloads.section,
+      database_nav: database.nav,
+      database: database.section,
     };
-    return files.map((file): Artifact => {
+    return [...sources].map(([file, from]): Artifact => {
       const type = TYPES[extname(file)];
       if (type === undefined) throw new Error(`site/${file}: no content type known for ${extname(file) || 'a file without extension'}`);
-      const source = readFileSync(join(siteDir, file));
+      const source = readFileSync(from);
       const body = file === 'index.html' ? fillTemplate(source.toString('utf8'), values) : new Uint8Array(source);
       return { path: file, body, route: routeOf(file), contentType: type };
     });

@@ -54,8 +54,8 @@ export function useChromium(): void {
   });
 }
 
-/** A fresh page whose requests may go to the preview only; anything else is recorded and refused. */
-export async function openPage(colorScheme: 'light' | 'dark' = 'light'): Promise<{ page: Page; elsewhere: string[]; errors: string[] }> {
+/** A fresh page whose requests may go to the preview only (the data cut's, or the one at `at`); anything else is recorded and refused. */
+export async function openPage(colorScheme: 'light' | 'dark' = 'light', at = origin): Promise<{ page: Page; elsewhere: string[]; errors: string[] }> {
   if (!context) throw new Error('no browser: call useChromium() at the top of the test file');
   const page = await context.newPage();
   await page.emulateMedia({ colorScheme });
@@ -63,7 +63,7 @@ export async function openPage(colorScheme: 'light' | 'dark' = 'light'): Promise
   const errors: string[] = [];
   await page.route('**/*', (route) => {
     const url = route.request().url();
-    if (url.startsWith(`${origin}/`)) return route.continue();
+    if (url.startsWith(`${at}/`)) return route.continue();
     elsewhere.push(url);
     return route.abort();
   });
