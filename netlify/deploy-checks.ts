@@ -355,6 +355,36 @@ export async function checkDownloads({ origin, cdn }: Run): Promise<CheckResult>
 }
 
 /**
+ * The database answers a byte range (a reader in the browser reads it so): a `206` of the asked
+ * bytes, unencoded, its `Content-Range` naming the file's size; again with `If-Range` naming the
+ * version the first read saw.
+ */
+export async function checkDatabaseRanges({ origin }: Run): Promise<CheckResult> {
+  const name = "the database's byte ranges";
+  const meta = json(await send(origin, '/v2/meta/')) as { downloads?: { database?: string } } | undefined;
+  const url = meta?.downloads?.database;
+  if (!url) return result(name, 'failed', '/v2/meta/ names no database');
+  const path = new URL(url).pathname;
+  const first = await send(origin, path, { headers: { Range: 'bytes=0-15' } });
+  const validator = first.headers['etag'] ?? first.headers['last-modified'];
+  const again = await send(origin, path, { headers: { Range: 'bytes=16-17', ...(validator ? { 'If-Range': validator } : {}) } });
+  const header = (a: typeof first) =>
+    `${a.status} ${a.headers['content-range'] ?? 'no Content-Range'}${a.headers['content-encoding'] ? `, ${a.headers['content-encoding']}` : ''}`;
+  const ok =
+    first.status === 206 &&
+    first.body.toString('latin1') === 'SQLite format 3\0' &&
+    /^bytes 0-15\/\d+$/.test(first.headers['content-range'] ?? '') &&
+    first.headers['content-encoding'] === undefined &&
+    again.status === 206 &&
+    again.body.byteLength === 2;
+  return result(
+    name,
+    ok ? 'passed' : 'failed',
+    `${path}: bytes 0-15 → ${header(first)}; bytes 16-17 with If-Range ${validator ?? '(none)'} → ${header(again)}`,
+  );
+}
+
+/**
  * The first page this run has the function compute (a URL no cache holds), then five more: an
  * answer cut off for its CPU time would fall back to the rules, which answer these with a 404.
  * Cold only if this isolate had no traffic before; time to headers, network included.
@@ -383,6 +413,7 @@ export const CHECKS = [
   checkPathNormalisation,
   checkSpoofedHeaders,
   checkDownloads,
+  checkDatabaseRanges,
   checkColdStart,
 ];
 

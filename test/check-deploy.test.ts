@@ -40,6 +40,7 @@ describe('check:deploy against the preview', () => {
       'path normalisation (%2e%2e, //)': 'passed',
       'a spoofed header changes nothing': 'passed',
       "the downloads' Content-Type and Cache-Control": 'passed',
+      "the database's byte ranges": 'passed',
       'cold-start latency': 'passed',
     });
     for (const r of results) expect(r.saw.length, r.name).toBeGreaterThan(10);
@@ -53,7 +54,7 @@ describe('check:deploy against the preview', () => {
     expect(stdout).toMatch(
       /^SKIP {2}spellings that differ in a repeat.*\n {6}no CDN answers here \(needs a Netlify deploy\); each spelling got its own answer/m,
     );
-    expect(stdout).toMatch(/^7 passed, 0 failed, 2 skipped$/m);
+    expect(stdout).toMatch(/^8 passed, 0 failed, 2 skipped$/m);
   });
 
   it('exits 2 with a usage line when not given an origin', async () => {

@@ -16,6 +16,7 @@ import { promisify } from 'node:util';
 import { parseAllRedirects } from '@netlify/redirect-parser';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../generator/config.ts';
+import { DOWNLOADS_DIR } from '../contract/layout.ts';
 import { BuildFiles } from '../edge/build-files.ts';
 import { paramsReadAt } from '../edge/handler.ts';
 import { diskReader } from '../generator/preview/index.ts';
@@ -102,10 +103,10 @@ const SHARED_HEADERS = [
 ];
 
 describe('netlify.toml declares the edge function', () => {
-  it("on the API's paths only, with manual caching, from a file that exists, bypassed when it fails", () => {
-    expect(declarations.map((d) => d.function)).toEqual(['api', 'api']);
-    expect(declarations.map((d) => d.path)).toEqual(['/v2', '/v2/*']);
-    for (const d of declarations) expect(d.cache).toBe('manual');
+  it("on the API's paths with manual caching, and on the downloads for byte ranges, from a file that exists, bypassed when it fails", () => {
+    expect(declarations.map((d) => d.function)).toEqual(['api', 'api', 'api']);
+    expect(declarations.map((d) => d.path)).toEqual(['/v2', '/v2/*', `/${DOWNLOADS_DIR}/*`]);
+    expect(declarations.map((d) => d.cache)).toEqual(['manual', 'manual', undefined]);
     expect(readFileSync(join(repoRoot, 'netlify/edge-functions/api.ts'), 'utf8')).toMatch(/export default/);
     expect(functionConfig.onError).toBe('bypass');
   });
@@ -121,6 +122,25 @@ describe('netlify.toml declares the edge function', () => {
       env: denoEnv,
     });
     expect(stderr).not.toMatch(/error/i);
+  });
+});
+
+describe('a byte range of a download under Deno, whose static files here are sent whole as by the CLI', () => {
+  it('is a 206 of the file’s bytes from the function; with If-Range naming another version, the whole file', async () => {
+    const database = Object.entries(ctx.routes.site).find(([, page]) => page.ranges)![0];
+    const file = readFileSync(join(distDir, database));
+    const [part, other] = await sendToEdge([
+      { method: 'GET', path: database, headers: { Range: 'bytes=100-4195' } },
+      { method: 'GET', path: database, headers: { Range: 'bytes=100-4195', 'If-Range': '"another"' } },
+    ]);
+    expect({ route: part!.route, invocations: part!.invocations, status: part!.status, range: part!.headers['content-range'] }).toEqual({
+      route: 'api',
+      invocations: 1,
+      status: 206,
+      range: `bytes 100-4195/${file.byteLength}`,
+    });
+    expect(Buffer.from(part!.body).equals(file.subarray(100, 4196))).toBe(true);
+    expect([other!.status, other!.body.byteLength]).toEqual([200, file.byteLength]);
   });
 });
 
@@ -166,7 +186,9 @@ describe('the edge function under Deno answers every row of the table', async ()
   const staticRows = unrouted.filter((c) => ['GET', 'HEAD'].includes(c.method ?? 'GET'));
   it.each(staticRows.map((c) => [c.name, c] as const))('%s (static on Netlify)', (_name, c) => {
     const { got } = edge.get(c.name)!;
-    expect((got as EdgeGot).invocations).toBe(0);
+    // a download without Range runs the function, which hands it on to the static file
+    const download = new URL(c.path, 'https://creatures.example').pathname.startsWith(`/${DOWNLOADS_DIR}/`);
+    expect((got as EdgeGot).invocations).toBe(download ? 1 : 0);
     expect(got.status).toBe(c.status);
     const expected = expectedBody(ctx, c.body);
     if (expected && 'bytes' in expected) expect(expected.bytes.equals(Buffer.from(got.body))).toBe(true);

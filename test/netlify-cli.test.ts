@@ -22,6 +22,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FreshClone, baseUrl, installCli, run, userEnv } from './support/fresh-clone.ts';
 import { NETLIFY_CLI } from './support/netlify-cli-fetch.ts';
+import { DOWNLOADS_DIR } from '../contract/layout.ts';
 import {
   checkOutcome,
   expectedBody,
@@ -274,13 +275,13 @@ describe(NETLIFY_CLI, { concurrent: true }, () => {
       expect(r.headers.get('x-nf-edge-functions')).toBe('api');
     });
 
-    it("runs the function on the API's paths only: not for its own reads, the docs page, its assets or the downloads", async () => {
+    it("runs the function on the API's paths (and a download's Range) only: not for its own reads, the docs page or its assets", async () => {
       const ctx = loadCaseContext(dist, baseUrl);
       const staticPaths = [
         '/_files/v2/creature/1.json',
         '/_files/v2/_lists/creature.json',
         ...Object.keys(ctx.routes.site)
-          .filter((r) => !r.startsWith('/v2/'))
+          .filter((r) => !r.startsWith('/v2/') && !r.startsWith(`/${DOWNLOADS_DIR}/`))
           .slice(0, 5),
       ];
       for (const path of staticPaths) {
@@ -314,7 +315,7 @@ describe(NETLIFY_CLI, { concurrent: true }, () => {
       }
     });
 
-    it('serves the database whole and uncompressed, from its static layer, which answers no Range', async () => {
+    it('serves the database whole and uncompressed from its static layer, and a Range of it from the function', async () => {
       const ctx = loadCaseContext(dist, baseUrl);
       const database = Object.entries(ctx.routes.site).find(([, page]) => page.ranges)?.[0];
       expect(database).toMatch(/^\/downloads\/creature-api-v2-.*\.sqlite$/);
@@ -323,11 +324,20 @@ describe(NETLIFY_CLI, { concurrent: true }, () => {
       expect(whole.status).toBe(200);
       expect(whole.headers.get('content-encoding')).toBeNull();
       expect(bytes.subarray(0, 16).toString('latin1')).toBe('SQLite format 3\0');
-      // the CLI's static layer sends every file whole (the preview and the request logic answer a 206):
-      // a reader by ranges needs the function to answer for the database here
+      // the CLI's static layer sends every file whole; the function, declared on the downloads, cuts the range out
       const part = await fetch(`${cli.origin}${database}`, { headers: { Range: 'bytes=100-199' } });
-      expect(part.status).toBe(200);
-      await part.arrayBuffer();
+      expect({ status: part.status, range: part.headers.get('content-range'), function: part.headers.get('x-nf-edge-functions') }).toEqual({
+        status: 206,
+        range: `bytes 100-199/${bytes.byteLength}`,
+        function: 'api',
+      });
+      expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(100, 200))).toBe(true);
+      // a reader that names the version it read with If-Range gets its range while the file is that version
+      const validator = part.headers.get('etag') ?? part.headers.get('last-modified');
+      expect(validator).not.toBeNull();
+      const again = await fetch(`${cli.origin}${database}`, { headers: { Range: 'bytes=0-15', 'If-Range': validator! } });
+      expect(again.status).toBe(206);
+      expect(Buffer.from(await again.arrayBuffer()).toString('latin1')).toBe('SQLite format 3\0');
     });
 
     it('`npm run check:deploy` against it: every check it can run passes, the CDN ones are skipped', async () => {

@@ -23,7 +23,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { parseAllRedirects } from '@netlify/redirect-parser';
 import { describe, expect, inject, it } from 'vitest';
 import { createHandler } from '../edge/handler.ts';
-import { listFile, pageFile } from '../contract/layout.ts';
+import { DOWNLOADS_DIR, listFile, pageFile } from '../contract/layout.ts';
 import { FILE_READ_PREFIX } from '../netlify/edge-adapter.ts';
 import { netlifyTomlPath, readNetlifyConfig } from './support/files.ts';
 import {
@@ -194,9 +194,9 @@ describe('netlify.toml', () => {
     for (const file of missing) expect(staticChain(`${FILE_READ_PREFIX}/${file}`).status, file).not.toBe(200);
   });
 
-  it('the function is declared under /v2 only; every static page outside it is a file at its own path with its headers', () => {
+  it('the function is declared under /v2, and on the downloads for byte ranges; every static page is a file at its own path with its headers', () => {
     const paths = (config.edge_functions ?? []).flatMap((d) => ([] as string[]).concat(d.path));
-    expect(paths.every((p) => p === '/v2' || p.startsWith('/v2/'))).toBe(true);
+    expect(paths.every((p) => p === '/v2' || p.startsWith('/v2/') || p === `/${DOWNLOADS_DIR}/*`)).toBe(true);
     const headers = readHeadersFile();
     const staticPages = Object.entries(ctx.routes.site).filter(([route]) => !route.startsWith('/v2/'));
     expect(staticPages.map(([route]) => route)).toEqual(expect.arrayContaining(['/', '/docs.css', '/docs.js']));

@@ -1,10 +1,13 @@
 /**
  * The Netlify edge function: the API's requests (netlify.toml declares it on /v2 and /v2/*) go
- * to the shared request module, which reads the deploy's static files. See ../edge-adapter.ts.
+ * to the shared request module, which reads the deploy's static files (../edge-adapter.ts); a
+ * byte range of a download (declared on /downloads/* too) is cut out of the static file where the
+ * static layer sends it whole (../ranged-static.ts).
  */
 import type { Config, Context } from '@netlify/edge-functions';
 import { stackWithCauses } from '../../contract/error-text.ts';
 import { createEdgeAdapter } from '../edge-adapter.ts';
+import { isDownload, rangeOfStatic } from '../ranged-static.ts';
 
 const answer = createEdgeAdapter();
 
@@ -14,8 +17,10 @@ const answer = createEdgeAdapter();
  * page. An exception is caught here (returning nothing hands the request on); what cannot be
  * caught (a crash while loading, the CPU limit) is handed on by `onError: 'bypass'`.
  */
-export default async (request: Request, _context: Context): Promise<Response | undefined> => {
+export default async (request: Request, context: Context): Promise<Response | undefined> => {
   try {
+    // a download's byte range (netlify.toml declares the function on the downloads for it)
+    if (isDownload(request)) return await rangeOfStatic(request, () => context.next());
     return await answer(request);
   } catch (e) {
     console.error(
