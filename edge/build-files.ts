@@ -80,7 +80,7 @@ export const readAhead = (read: Promise<unknown>): void => void read.catch(() =>
 
 export class BuildFiles {
   /**
-   * Parsed files by path. A read that failed or found nothing is not kept, so a passing fault
+   * Parsed files by path, and the bytes of files read by ranges. A read that failed or found nothing is not kept, so a passing fault
    * (a CDN fetch, a rebuild in progress) does not outlive itself.
    */
   private readonly kept = new Map<string, Promise<unknown>>();
@@ -99,6 +99,15 @@ export class BuildFiles {
 
   read(path: string): Promise<Uint8Array | null> {
     return this.files.read(path);
+  }
+
+  /**
+   * A file read again and again in parts (a download served by ranges, a few pages a request):
+   * read once and kept while this build is served, so a range costs a slice, not a read of the
+   * whole file.
+   */
+  readKept(path: string): Promise<Uint8Array | null> {
+    return this.keep(`bytes ${path}`, () => this.files.read(path));
   }
 
   /**

@@ -82,7 +82,7 @@ async function route(build: BuildFiles, url: URL): Promise<Answer> {
   const early = prefetch(build, url, segments);
   const sitePage = (await build.routes()).site?.[url.pathname];
   if (sitePage) {
-    const bytes = await build.read(sitePage.file);
+    const bytes = await (sitePage.ranges ? build.readKept(sitePage.file) : build.read(sitePage.file));
     // the routing table names the page's file: the build wrote it, or it is broken
     if (bytes === null) throw new BrokenBuild(sitePage.file, `missing, though the routing table serves it at ${url.pathname}`);
     return { status: 200, body: bytes, file: sitePage.file, contentType: sitePage.type, ...(sitePage.ranges ? { headers: { 'accept-ranges': 'bytes' } } : {}) };

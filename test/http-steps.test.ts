@@ -273,3 +273,16 @@ describe.each([
     expect(item.headers['accept-ranges']).toBeUndefined();
   });
 });
+
+describe('a file read by byte ranges, read from the build', () => {
+  it('once, however many ranges are asked of it: a range is a slice of the kept bytes', async () => {
+    const reads: string[] = [];
+    const counting: FileReader = { read: (path) => (reads.push(path), memory.read(path)) };
+    const handle = createHandler(counting, { baseUrl: BASE });
+    for (let start = 0; start < 1000; start += 100) {
+      const response = await handle(new Request(`https://edge.test${databasePath}`, { headers: { Range: `bytes=${start}-${start + 99}` } }));
+      expect([response.status, await response.text()]).toEqual([206, database.slice(start, start + 100)]);
+    }
+    expect(reads.filter((path) => path === databasePath.slice(1))).toEqual([databasePath.slice(1)]);
+  });
+});
