@@ -133,8 +133,8 @@ export interface DownloadsIndex {
 }
 
 export interface DownloadEntry {
-  /** the whole API as one SQLite database, as one archive of every answer, or one collection's items */
-  type: 'database' | 'archive' | 'collection';
+  /** the whole API as one SQLite database (uncompressed, or gzip'd), as one archive of every answer, or one collection's items */
+  type: 'database' | 'database-gzip' | 'archive' | 'collection';
   /** the collection's kind; absent for the others */
   kind?: string;
   url: string;
@@ -147,6 +147,8 @@ export interface DownloadEntry {
 
 /** The whole API as one SQLite database, named as the archive is: a new data or project version is a new name. */
 export const databaseFile = (version: string, upstreamCommit: string) => `${DOWNLOADS_DIR}/creature-api-v2-${version}-${upstreamCommit.slice(0, 7)}.sqlite`;
+/** A download's gzip'd copy beside it: the database's, for a whole download (the `.sqlite` is read by ranges, so it is served uncompressed). */
+export const gzipCopyFile = (file: string) => `${file}.gz`;
 /** What was built: `GET {base}/meta/`. */
 export const metaFile = `${API_PREFIX}/meta.json`;
 /** The coverage map: `GET {base}/meta/coverage/`. */
@@ -254,9 +256,9 @@ export interface Meta {
   counts: Record<string, number>;
   /**
    * bulk reads: every item of a collection as NDJSON (gzip), the whole API as one archive, and as
-   * one SQLite database (absent from a build of some kinds only)
+   * one SQLite database, uncompressed and gzip'd (both absent from a build of some kinds only)
    */
-  downloads: { archive: string; collections: Record<string, string>; database?: string };
+  downloads: { archive: string; collections: Record<string, string>; database?: string; database_gzip?: string };
   /**
    * The upstream service's own meta keys, for clients written against it (one reads
    * `deploy_date` to decide when to drop its cache): the build time in Unix seconds, as a string

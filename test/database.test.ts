@@ -216,6 +216,7 @@ describe('the listing of the downloads', () => {
     const servedMeta = JSON.parse(readFileSync(join(distDir, metaFile), 'utf8')) as Meta;
     expect(listing.downloads.map((d) => d.url)).toEqual([
       servedMeta.downloads.database,
+      servedMeta.downloads.database_gzip,
       servedMeta.downloads.archive,
       ...Object.values(servedMeta.downloads.collections),
     ]);
@@ -230,6 +231,13 @@ describe('the listing of the downloads', () => {
       });
       expect(entry.content_type).toBe(entry.type === 'database' ? 'application/vnd.sqlite3' : 'application/gzip');
     }
+    // the gzip'd copy is the database, byte for byte, named after it
+    const [database, gzipped] = listing.downloads.filter((d) => d.type.startsWith('database'));
+    expect([database!.type, gzipped!.type, gzipped!.url]).toEqual(['database', 'database-gzip', `${database!.url}.gz`]);
+    expect(gunzipSync(readFileSync(join(distDir, new URL(gzipped!.url).pathname))).equals(readFileSync(join(distDir, new URL(database!.url).pathname)))).toBe(
+      true,
+    );
+    expect(gzipped!.bytes).toBeLessThan(database!.bytes / 3);
     // the listing is not in the archive it describes
     expect(readdirSync(join(distDir, 'v2')).includes('downloads.json')).toBe(false);
   });
@@ -257,7 +265,8 @@ describe('a database that fails its checks', () => {
       });
       database.close();
       const path = join(dir, 'out.sqlite');
-      expect(() => assembleDatabase(path, [part], databaseTables(), databaseMeta({ upstreamCommit: 'x', builtAt: 'now', version: '0' }))).toThrow(
+      const paths = { path, gzipPath: `${path}.gz` };
+      expect(() => assembleDatabase(paths, [part], databaseTables(), databaseMeta({ upstreamCommit: 'x', builtAt: 'now', version: '0' }))).toThrow(
         new DatabaseError('creature, row id 25, column species_id: 25 is no id of creature_species'),
       );
       expect(readdirSync(dir).sort()).toEqual(['part.sqlite']);

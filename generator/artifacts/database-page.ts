@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { gzipCopyFile } from '../../contract/layout.ts';
 import { databaseTables, VIEWS, type ColumnPlan } from '../database/index.ts';
 import { escapeHtml } from './reference.ts';
 
@@ -55,7 +56,8 @@ export function databaseSection(route: string): { nav: string; section: string }
     nav: '<li><a href="#database">Database</a></li>',
     section:
       `<section id="database" aria-labelledby="database-title"><h2 id="database-title">Download the database</h2>` +
-      `<p>The whole API as one SQLite file, <a href="${escapeHtml(route)}" download>${escapeHtml(route)}</a>, made from the same records as the JSON answers, in their words: ` +
+      `<p>The whole API as one SQLite file, <a href="${escapeHtml(route)}" download>${escapeHtml(route)}</a> ` +
+      `(gzip’d for a whole download: <a href="${escapeHtml(gzipCopyFile(route))}" download>${escapeHtml(gzipCopyFile(route))}</a>), made from the same records as the JSON answers, in their words: ` +
       `a table per collection keyed by ${code('id')}, a link as ${code('{field}_id')} with its foreign key, a list as a table of its own keyed by its owner and ${code('position')}, ` +
       `names and texts in every language as ${code('{collection}_names')} and the like, and ${code('meta')}: the data version, the build, the schema’s version. ` +
       `${code('search')} is a full-text table (FTS5, trigram) of every name in every language, accents folded: ${code("search MATCH 'glurak'")} finds charizard, ${code("'カチュ'")} finds ピカチュウ. ` +

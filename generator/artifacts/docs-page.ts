@@ -130,6 +130,7 @@ function describeDownload(path: string): string {
   if (/openapi\.json$/.test(path)) return 'the OpenAPI 3.1 document of every path and response';
   if (/\.d\.ts$/.test(path)) return 'TypeScript types of every response';
   if (/\.(tar\.gz|tgz|zip)$/.test(path)) return 'every file of /v2 in one archive';
+  if (/\.sqlite\.gz$/.test(path)) return 'the database gzip’d, for a whole download';
   return '';
 }
 

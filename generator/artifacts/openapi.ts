@@ -119,6 +119,12 @@ export const MetaSchema = Type.Object(
               'URL of the whole API as one SQLite database (a table per collection, foreign keys, a full-text search over every name, views), named after the version and the upstream commit. Served uncompressed, and by byte ranges (`Range`, `206`). `/downloads/` lists its size and SHA-256.',
           }),
         ),
+        database_gzip: Type.Optional(
+          Type.String({
+            format: 'uri',
+            description: 'URL of the same database gzip’d, for a whole download: its name with `.gz`. `/downloads/` lists its size and SHA-256.',
+          }),
+        ),
       },
       { additionalProperties: false, description: 'Bulk reads, rebuilt with every build: the whole API in one archive, and each collection in one file.' },
     ),
@@ -152,8 +158,9 @@ export const DownloadsSchema = Type.Object(
     downloads: Type.Array(
       Type.Object(
         {
-          type: Type.Union([Type.Literal('database'), Type.Literal('archive'), Type.Literal('collection')], {
-            description: 'The whole API as one SQLite database, as one archive of every answer, or one collection’s items as gzip’d NDJSON.',
+          type: Type.Union([Type.Literal('database'), Type.Literal('database-gzip'), Type.Literal('archive'), Type.Literal('collection')], {
+            description:
+              'The whole API as one SQLite database (`database`: uncompressed, read by byte ranges; `database-gzip`: the same file gzip’d, for a whole download), as one archive of every answer, or one collection’s items as gzip’d NDJSON.',
           }),
           kind: Type.Optional(Type.String({ description: 'The collection’s path segment (`creature`); absent for the database and the archive.' })),
           url: Type.String({ format: 'uri', description: 'Where to download it.' }),
@@ -164,7 +171,7 @@ export const DownloadsSchema = Type.Object(
         },
         { additionalProperties: false },
       ),
-      { description: 'The database first, then the archive, then each collection in the routing table’s order.' },
+      { description: 'The database first, its gzip’d copy, then the archive, then each collection in the routing table’s order.' },
     ),
   },
   { additionalProperties: false },

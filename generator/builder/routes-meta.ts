@@ -2,7 +2,7 @@
  * The assembly of the build's small index documents from the kinds it wrote: the routing
  * table (`_routes.json`), the root index and meta (`GET /v2/meta/`).
  */
-import { archiveFile, bulkFile, databaseFile, type Meta, type Routes } from '../../contract/layout.ts';
+import { archiveFile, bulkFile, databaseFile, gzipCopyFile, type Meta, type Routes } from '../../contract/layout.ts';
 import type { AnyResource } from '../resources/define.ts';
 import type { KindResult } from './build-index.ts';
 import { changeUrl } from './change-reports.ts';
@@ -40,7 +40,10 @@ export function routesOf(built: readonly KindResult[], resources: readonly AnyRe
     site: {},
   };
   routes.site[`/${archive}`] = { file: archive, type: DOWNLOAD_TYPE };
-  if (database !== null) routes.site[`/${database}`] = { file: database, type: DATABASE_TYPE, ranges: true };
+  if (database !== null) {
+    routes.site[`/${database}`] = { file: database, type: DATABASE_TYPE, ranges: true };
+    routes.site[`/${gzipCopyFile(database)}`] = { file: gzipCopyFile(database), type: DOWNLOAD_TYPE };
+  }
   for (const { kind } of built) routes.site[`/${bulkFile(kind)}`] = { file: bulkFile(kind), type: DOWNLOAD_TYPE };
   return routes;
 }
@@ -74,7 +77,7 @@ export function metaOf(about: About, baseUrl: string, built: readonly KindResult
     downloads: {
       archive: `${siteUrl}/${archiveOf(about)}`,
       collections: Object.fromEntries(built.map(({ kind }) => [kind, `${siteUrl}/${bulkFile(kind)}`])),
-      ...(database ? { database: `${siteUrl}/${databaseOf(about)}` } : {}),
+      ...(database ? { database: `${siteUrl}/${databaseOf(about)}`, database_gzip: `${siteUrl}/${gzipCopyFile(databaseOf(about))}` } : {}),
     },
     deploy_date: String(Math.floor(Date.parse(about.builtAt) / 1000)),
     hash: about.upstreamCommit,

@@ -29,6 +29,7 @@ import {
   downloadsIndexFile,
   changeReportsFolder,
   coverageFile,
+  gzipCopyFile,
   idOfUrl,
   itemFile,
   listFile,
@@ -237,7 +238,7 @@ export class BuildWriter {
 
   /** The listing of every download meta names (contract/layout.ts `DownloadsIndex`), once each is written: its size and SHA-256. */
   private async writeDownloadsIndex(meta: Meta): Promise<void> {
-    const { database, archive, collections } = meta.downloads;
+    const { database, database_gzip: databaseGzip, archive, collections } = meta.downloads;
     const entry = (type: DownloadEntry['type'], url: string, contentType: string, kind?: string): DownloadEntry => ({
       type,
       ...(kind === undefined ? {} : { kind }),
@@ -251,6 +252,7 @@ export class BuildWriter {
       version: meta.version,
       downloads: [
         ...(database === undefined ? [] : [entry('database', database, DATABASE_TYPE)]),
+        ...(databaseGzip === undefined ? [] : [entry('database-gzip', databaseGzip, DOWNLOAD_TYPE)]),
         entry('archive', archive, DOWNLOAD_TYPE),
         ...Object.entries(collections).map(([kind, url]) => entry('collection', url, DOWNLOAD_TYPE, kind)),
       ],
@@ -296,8 +298,13 @@ export class BuildWriter {
       for (const { kind } of databaseTables())
         for (const id of ids.get(kind) ?? []) database.add(kind, JSON.parse(this.itemAsServed(kind, id).toString('utf8')));
       database.close();
-      const path = this.out.external(databaseOf(about));
-      this.out.bytes += assembleDatabase(path, [part], databaseTables(), databaseMeta(about)).bytes;
+      const file = assembleDatabase(
+        { path: this.out.external(databaseOf(about)), gzipPath: this.out.external(gzipCopyFile(databaseOf(about))) },
+        [part],
+        databaseTables(),
+        databaseMeta(about),
+      );
+      this.out.bytes += file.bytes + file.gzipBytes;
     } finally {
       rmSync(partDir, { recursive: true, force: true });
     }
@@ -490,8 +497,9 @@ export class BuildWriter {
   /** The database (generator/database/), from the workers' parts: SQLite writes the file, aside, then moves it in place. */
   private async writeDatabase(parts: readonly string[], about: About): Promise<void> {
     const path = this.out.external(databaseOf(about));
-    const file = await assembleDatabaseAside({ path, parts, meta: databaseMeta(about) });
-    this.out.bytes += file.bytes;
+    const gzipPath = this.out.external(gzipCopyFile(databaseOf(about)));
+    const file = await assembleDatabaseAside({ path, gzipPath, parts, meta: databaseMeta(about) });
+    this.out.bytes += file.bytes + file.gzipBytes;
   }
 
   /** The build index (not served, never hard-linked: removed first), returning the archive entries it goes with. */

@@ -3,10 +3,10 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { databaseTables } from './index.ts';
 import { assembleDatabase, type AssembleJob, type AssembleReply } from './sqlite-file.ts';
 
-const { path, parts, meta } = workerData as AssembleJob;
+const { path, gzipPath, parts, meta } = workerData as AssembleJob;
 let reply: AssembleReply;
 try {
-  reply = { file: assembleDatabase(path, parts, databaseTables(), meta) };
+  reply = { file: assembleDatabase({ path, gzipPath }, parts, databaseTables(), meta) };
 } catch (error) {
   reply = { failure: error instanceof Error ? error.message : String(error), error };
 }
