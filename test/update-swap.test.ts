@@ -6,11 +6,11 @@
  * project is served from the data cut (generator/cut) and its build, and moves to the cut with
  * one value edited.
  */
-import { cpSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { lockPath as repoLock, type Config } from '../generator/config.ts';
-import { changeReportFile, changesListFile, metaFile } from '../contract/layout.ts';
+import { changeReportFile, changesListFile, metaFile, type Meta } from '../contract/layout.ts';
 import type { ChangeList } from '../generator/builder/change-reports.ts';
 import { readBuildStamp } from '../generator/builder/stamp.ts';
 import { linkTree } from '../generator/files/folders.ts';
@@ -70,6 +70,25 @@ describe('an update that succeeds', () => {
     expect(report?.kinds['creature']?.changed[0]).toMatchObject({ id: 1, name: 'bulbasaur', paths: ['stats[0].base_stat'] });
     const dist = paths.config.outDir;
     const read = (rel: string) => JSON.parse(readFileSync(join(dist, rel), 'utf8')) as Record<string, unknown>;
+    // the downloads named after the data version moved; the old ones are not kept
+    const servedMeta = JSON.parse(readFileSync(join(inject('cutDistDir'), metaFile), 'utf8')) as Meta;
+    const path = (url: string) => new URL(url).pathname;
+    const newMeta = read(metaFile) as unknown as Meta;
+    expect(report?.downloads).toEqual([
+      { type: 'database', from: path(servedMeta.downloads.database!), to: path(newMeta.downloads.database!) },
+      { type: 'database-gzip', from: path(servedMeta.downloads.database_gzip!), to: path(newMeta.downloads.database_gzip!) },
+      { type: 'archive', from: path(servedMeta.downloads.archive), to: path(newMeta.downloads.archive) },
+    ]);
+    for (const moved of report!.downloads!) {
+      expect(moved.to).toContain(B.slice(0, 7));
+      expect(existsSync(join(dist, moved.to)), moved.to).toBe(true);
+      expect(existsSync(join(dist, moved.from!)), moved.from!).toBe(false);
+    }
+    // and the docs page's lines on the latest version say so
+    const page = readFileSync(join(dist, 'index.html'), 'utf8');
+    expect(page).toContain(
+      `Downloads named after the data version moved (the old names are no longer served): <code>${report!.downloads![0]!.from!}</code> → <code>${report!.downloads![0]!.to}</code>;`,
+    );
     expect((read(changesListFile) as unknown as ChangeList).results[0]).toMatchObject({ from: pinned, to: B });
     expect(read(changeReportFile(B))).toEqual(report);
     expect((read(metaFile)['changes'] as { latest: string }).latest).toMatch(new RegExp(`/changes/${B}/$`));

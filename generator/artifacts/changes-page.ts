@@ -1,6 +1,6 @@
 /**
- * The docs page's lines on the latest data version: its report in a few lines (tables and
- * items by kind), linking the full report and the list of every version.
+ * The docs page's lines on the latest data version: its report in a few lines (tables, items by
+ * kind, the downloads it moved), linking the full report and the list of every version.
  */
 import { changeReportFile, changesListFile } from '../../contract/layout.ts';
 import type { ChangeReport } from '../../schemas/output/changes.ts';
@@ -20,6 +20,14 @@ function kindLine(kind: string, k: ChangeReport['kinds'][string]): string {
     k.changed.length && `${k.changed.length} changed`,
   ].filter(Boolean);
   return `<li><code>${escapeHtml(kind)}</code>: ${parts.join(', ')}</li>`;
+}
+
+/** The downloads the version moved to new names, when its report says; the old names are no longer served. */
+function movedLine(report: ChangeReport): string {
+  const moved = report.downloads ?? [];
+  if (!moved.length) return '';
+  const code = (path: string | null) => (path === null ? 'none' : `<code>${escapeHtml(path)}</code>`);
+  return `<p>Downloads named after the data version moved (the old names are no longer served): ${moved.map((d) => `${code(d.from)} → ${code(d.to)}`).join('; ')}.</p>`;
 }
 
 /** The latest report's lines, or a sentence saying there is none; from the build's own files. */
@@ -45,6 +53,7 @@ export function changesSection(readFile: ArtifactContext['read']): string {
         .slice(0, SHOWN_KINDS)
         .map(([kind, k]) => kindLine(kind, k))
         .join('')}${more}</ul>` +
+      movedLine(report) +
       `<p>Its full report, with the field paths of each changed item: ${tryLink(`/v2/changes/${report.to}`, `/v2/changes/${report.to.slice(0, 7)}…`)}. Every version: ${all} (${plural(list.count, 'report')}).</p>`;
   }
   return `<section id="changes" aria-labelledby="changes-title"><h2 id="changes-title">What changed</h2><div class="card">${body}</div></section>`;

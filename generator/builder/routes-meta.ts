@@ -65,6 +65,19 @@ export const downloadFile = (meta: Pick<Meta, 'base_url'>, url: string): string 
 /** The database's path for this build. */
 export const databaseOf = (about: About): string => databaseFile(about.version, about.upstreamCommit);
 
+/**
+ * The downloads whose name carries the data version (and the project's), by their type in the
+ * listing: the files a new data version moves to new paths.
+ */
+export const versionedDownloads = (about: Pick<About, 'version' | 'upstreamCommit'>): { type: 'database' | 'database-gzip' | 'archive'; file: string }[] => {
+  const database = databaseFile(about.version, about.upstreamCommit);
+  return [
+    { type: 'database', file: database },
+    { type: 'database-gzip', file: gzipCopyFile(database) },
+    { type: 'archive', file: archiveFile(about.version, about.upstreamCommit) },
+  ];
+};
+
 /** `latestChange`: the `to` of the report of this build's version, when there is one; `database`: whether the build has one. */
 export function metaOf(about: About, baseUrl: string, built: readonly KindResult[], latestChange: string | null, database: boolean): Meta {
   const siteUrl = siteUrlOf(baseUrl);

@@ -13,12 +13,15 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { sharedCopyFor, type Config } from '../config.ts';
-import { removeInBackground, swapOut } from '../files/folders.ts';
-import { buildStep, importStep, inputHashes, type Log } from '../pipeline.ts';
+import { readIfThere, removeInBackground, swapOut } from '../files/folders.ts';
+import { buildStep, importStep, inputHashes, projectVersion, type Log } from '../pipeline.ts';
 import { FileMemo } from '../files/file-memo.ts';
 import { StepClock } from '../progress.ts';
 import { unknownTables } from '../../schemas/tables.ts';
-import type { ChangeReport } from '../../schemas/output/changes.ts';
+import type { ChangeReport, MovedDownload } from '../../schemas/output/changes.ts';
+import { metaFile, type Meta } from '../../contract/layout.ts';
+import { downloadFile, versionedDownloads } from '../builder/routes-meta.ts';
+
 import { finishedSide, KindByKindDiff, unfinishedSide } from './diff.ts';
 import { tableChanges } from './table-changes.ts';
 import { currentTables, type TablePlaces } from './current-tables.ts';
@@ -273,7 +276,14 @@ async function buildWithReport(made: ReportedBuild, log: Log, clock: StepClock):
     beforeFinish: async (dir, kinds) => {
       clock.step('build');
       const tables = tableChanges(oldLock, newLock, join(served.dataDir, 'csv'), join(staged.dataDir, 'csv'));
-      report = { from: oldLock.commit, to: newLock.commit, tables, ...comparison.result(unfinishedSide(dir, kinds)) };
+      const downloads = movedDownloads(served.outDir, { version: projectVersion(), upstreamCommit: newLock.commit });
+      report = {
+        from: oldLock.commit,
+        to: newLock.commit,
+        tables,
+        ...comparison.result(unfinishedSide(dir, kinds)),
+        ...(downloads.length ? { downloads } : {}),
+      };
       clock.step('compare');
       return { inputHash: addReport(staged, report, memo) };
     },
@@ -285,6 +295,26 @@ async function buildWithReport(made: ReportedBuild, log: Log, clock: StepClock):
     `compare: the tables and the two builds in ${(clock.steps['compare'] ?? 0).toFixed(1)} s after the build, and ${comparison.earlySeconds.toFixed(1)} s while its last shard ran`,
   );
   return report;
+}
+
+/**
+ * The downloads whose paths the new data version moves: each one's path in the served build (its
+ * meta's URL; null when it had none) and in the new one, where the two differ. The served files
+ * are not carried over: a build holds its own version's only.
+ */
+export function movedDownloads(servedDir: string, to: { version: string; upstreamCommit: string }): MovedDownload[] {
+  const bytes = readIfThere(join(servedDir, metaFile));
+  const meta = bytes === null ? null : (JSON.parse(bytes.toString('utf8')) as Meta);
+  const served: Record<MovedDownload['type'], string | undefined> = {
+    database: meta?.downloads.database,
+    'database-gzip': meta?.downloads.database_gzip,
+    archive: meta?.downloads.archive,
+  };
+  return versionedDownloads(to).flatMap(({ type, file }) => {
+    const url = served[type];
+    const from = url === undefined || meta === null ? null : `/${downloadFile(meta, url)}`;
+    return from === `/${file}` ? [] : [{ type, from, to: `/${file}` }];
+  });
 }
 
 /** The report's file name: `{from}..{to}.json`. */
@@ -323,5 +353,6 @@ export function summaryLines(report: ChangeReport): string[] {
   const { added, removed, changed } = report.summary;
   lines.push(`  items: ${added} added, ${removed} removed, ${changed} changed`);
   for (const [kind, c] of Object.entries(report.kinds)) lines.push(`    ${kind}: +${c.added.length} -${c.removed.length} ~${c.changed.length}`);
+  for (const d of report.downloads ?? []) lines.push(`  download ${d.type}: ${d.from ?? '(none)'} → ${d.to}`);
   return lines;
 }

@@ -58,6 +58,15 @@ export const ChangeSummary = Type.Object(
   { additionalProperties: false },
 );
 
+export const MovedDownload = Type.Object(
+  {
+    type: Type.Union([Type.Literal('database'), Type.Literal('database-gzip'), Type.Literal('archive')], d('Which download, as `/downloads/` names its type.')),
+    from: Type.Union([Type.String(), Type.Null()], d('Its path in the previous data version, no longer served; null when that build had none.')),
+    to: Type.String(d('Its path in this data version.')),
+  },
+  { additionalProperties: false },
+);
+
 export const ChangeReport = Type.Object(
   {
     from: Commit('The upstream commit of the previous data version.'),
@@ -65,9 +74,16 @@ export const ChangeReport = Type.Object(
     tables: Type.Array(TableChange, d('The tables that differ, by name.')),
     summary: about(ChangeSummary, 'How many items this version added, removed and changed, over every kind.'),
     kinds: Type.Record(Type.String(), KindChanges, d('By kind, in the API’s kind order; only kinds with a change.')),
+    downloads: Type.Optional(
+      Type.Array(
+        MovedDownload,
+        d('The downloads whose name carries the data version, each from its old path to its new one: a build keeps only its own version’s files.'),
+      ),
+    ),
   },
   { additionalProperties: false },
 );
 export type ChangeReport = Static<typeof ChangeReport>;
 export type TableChange = Static<typeof TableChange>;
 export type KindChanges = Static<typeof KindChanges>;
+export type MovedDownload = Static<typeof MovedDownload>;
