@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { bulkFile, databaseFile, itemFile, metaFile, type DownloadsIndex, type Meta } from '../contract/layout.ts';
-import { assembleDatabase, DatabaseError, databaseMeta, DatabasePart, databaseTables } from '../generator/database/index.ts';
+import { assembleDatabase, assembleDatabaseAside, DatabaseError, databaseMeta, DatabasePart, databaseTables } from '../generator/database/index.ts';
 
 type Doc = Record<string, unknown>;
 type Link = { name?: string; url: string };
@@ -240,6 +240,30 @@ describe('the listing of the downloads', () => {
     expect(gzipped!.bytes).toBeLessThan(database!.bytes / 3);
     // the listing is not in the archive it describes
     expect(readdirSync(join(distDir, 'v2')).includes('downloads.json')).toBe(false);
+  });
+});
+
+describe('the database made again from the items a folder serves, on a thread of its own', () => {
+  it('stops at once when asked, leaving no file where the database goes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'database-test-'));
+    try {
+      const ids = new Map(databaseTables().map(({ kind }) => [kind, answers(kind).map((a) => a.id as number)]));
+      const paths = { path: join(dir, 'out.sqlite'), gzipPath: join(dir, 'out.sqlite.gz') };
+      const stopping = new AbortController();
+      const made = assembleDatabaseAside(
+        {
+          ...paths,
+          items: { root: distDir, ids, borrowing: [], since: null },
+          meta: databaseMeta({ upstreamCommit: meta.upstream_commit, builtAt: meta.built_at, version: meta.version }),
+        },
+        stopping.signal,
+      );
+      setTimeout(() => stopping.abort(new Error('an edit came')), 50);
+      await expect(made).rejects.toThrow('an edit came');
+      expect(existsSync(paths.path) || existsSync(paths.gzipPath)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -19,6 +19,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bulkFile } from '../contract/layout.ts';
 import { KeptReads } from '../generator/incremental/kept-reads.ts';
+import { readBuildStamp } from '../generator/builder/stamp.ts';
+import { fileHashes } from './support/files.ts';
 import { compareWithFullBuild, editLine, learners, openPlanner, served, servedJson, session, update, useIncrementalSession } from './support/incremental.ts';
 
 useIncrementalSession();
@@ -71,6 +73,14 @@ describe('incremental rebuilds equal a full build, file by file', () => {
     expect(report.documents).toBeLessThan(10);
     expect(report.made['creature as-of']).toBe(1);
     expect(servedJson<{ stats: { base_stat: number }[] }>('v2/creature/pikachu.json').stats[0]?.base_stat).toBe(36);
+    // a refresh of the downloads that an edit stops leaves dist/ as it was, its downloads still stale
+    const servedBefore = fileHashes(served);
+    const stopping = new AbortController();
+    const refresh = session.planner.refreshDownloads(stopping.signal);
+    stopping.abort(new Error('an edit came'));
+    await expect(refresh).rejects.toThrow('an edit came');
+    expect(readBuildStamp(served)?.downloads).toBe('stale');
+    expect(fileHashes(served)).toEqual(servedBefore);
     // round 1: the move's and the language's updates, then this one
     expect(await compareWithFullBuild()).toEqual([]);
   }, 600_000);

@@ -18,8 +18,7 @@
  * makes them again, copying every gzip member none of whose files changed. Once it has, the bytes
  * are those of a full build.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import {
@@ -57,7 +56,7 @@ import { folderReader, timeless, type Artifact, type ArtifactContext } from '../
 import { artifactMemo } from './artifact-memo.ts';
 import { memberSource, writeTarGz, type ArchiveEntry } from './archive.ts';
 import { BulkWriter } from './bulk-writer.ts';
-import { assembleDatabase, assembleDatabaseAside, databaseMeta, databaseTables, DatabasePart } from '../database/index.ts';
+import { assembleDatabaseAside, databaseMeta } from '../database/index.ts';
 import { inServedOrder, readBuildIndex, type BuildIndex, type KindResult } from './build-index.ts';
 import { BuildError } from '../build-error.ts';
 import { readIfThere } from '../files/folders.ts';
@@ -112,6 +111,11 @@ export interface Finished {
 export interface StaleDownloads {
   chunks: Map<string, Set<string>>;
   rewritten: Set<string>;
+  /**
+   * each kind's items whose answers were made again (not only relinked: the database holds a
+   * link as its id, so a renamed record's name changes no row but its own)
+   */
+  answered: Map<string, Set<number>>;
   archive: string;
   /** what the database is made for (its file's name, its meta), as the last update on a copy said; null before one */
   about: About | null;
@@ -212,11 +216,30 @@ export class BuildWriter {
    * On a copy of a build whose downloads are stale (see StaleDownloads): the bulk files of the
    * kinds whose items changed, from the items as the copy holds them (`ids`: each kind's records
    * in id order), then the archive, the build index, and the stamp without its mark. Returns the
-   * archive's entries.
+   * archive's entries. `signal` stops it between files and the database's thread at once,
+   * rejecting with its reason: the copy is then half made, for the caller to throw away.
    */
-  async refreshDownloads(stale: StaleDownloads, ids: ReadonlyMap<string, readonly number[]>): Promise<ArchiveEntry[]> {
+  async refreshDownloads(stale: StaleDownloads, ids: ReadonlyMap<string, readonly number[]>, signal?: AbortSignal): Promise<ArchiveEntry[]> {
     if (!this.served) throw new Error('the downloads are made again on a copy of a served build only');
     const served = this.served;
+    // the database on a thread of its own, beside the bulk files and the archive
+    const database = stale.about ? this.remakeDatabase(stale.about, ids, stale.answered, signal) : Promise.resolve();
+    const [written, made] = await Promise.allSettled([this.refreshFiles(stale, ids, served, signal), database]);
+    // a failure waits for the other's end: both write into the copy
+    if (written.status === 'rejected') throw written.reason;
+    if (made.status === 'rejected') throw made.reason;
+    await this.rewriteDownloadsIndex();
+    return written.value;
+  }
+
+  /** The bulk files of the kinds whose items changed, the stamp without its mark, the archive and the build index. */
+  private async refreshFiles(
+    stale: StaleDownloads,
+    ids: ReadonlyMap<string, readonly number[]>,
+    served: Served,
+    signal?: AbortSignal,
+  ): Promise<ArchiveEntry[]> {
+    signal?.throwIfAborted();
     const kinds = served.index.kinds.map((result) => {
       const chunks = stale.chunks.get(result.kind);
       if (!chunks) return result;
@@ -225,15 +248,13 @@ export class BuildWriter {
       for (const id of ids.get(result.kind) ?? []) bulk.add(id, () => this.itemAsServed(result.kind, id));
       return { ...result, bulk: bulk.close() };
     });
-    if (stale.about) this.remakeDatabase(stale.about, ids);
     const stamp = readBuildStamp(this.out.root);
     if (stamp === null) throw new BuildError([`${served.dir} has no build stamp; run a full build (npm run build -- --force)`]);
     delete stamp.downloads;
     await this.out.write(buildStampFile, JSON.stringify(stamp));
     await this.out.finish();
-    const entries = this.writeArchive(stale.archive, kinds, stale.rewritten, served.index.archive.file);
-    await this.rewriteDownloadsIndex();
-    return entries;
+    signal?.throwIfAborted();
+    return this.writeArchive(stale.archive, kinds, stale.rewritten, served.index.archive.file);
   }
 
   /** The listing of every download meta names (contract/layout.ts `DownloadsIndex`), once each is written: its size and SHA-256. */
@@ -287,27 +308,23 @@ export class BuildWriter {
   }
 
   /**
-   * On a copy, the database again, from every item as the copy holds it (`ids`: each kind's in id
-   * order), in one part: the file is the one a full build of these items makes.
+   * On a copy, the database again, on a thread of its own, from the items as the copy holds them
+   * (`ids`: each kind's in id order): those whose answers were made since the served database was
+   * made (`answered`) read again, every other's rows taken from that database. The file is the
+   * one a full build of these items makes.
    */
-  private remakeDatabase(about: About, ids: ReadonlyMap<string, readonly number[]>): void {
-    const partDir = mkdtempSync(join(tmpdir(), 'creature-database-'));
-    try {
-      const part = join(partDir, 'part.sqlite');
-      const database = new DatabasePart(part, databaseTables());
-      for (const { kind } of databaseTables())
-        for (const id of ids.get(kind) ?? []) database.add(kind, JSON.parse(this.itemAsServed(kind, id).toString('utf8')));
-      database.close();
-      const file = assembleDatabase(
-        { path: this.out.external(databaseOf(about)), gzipPath: this.out.external(gzipCopyFile(databaseOf(about))) },
-        [part],
-        databaseTables(),
-        databaseMeta(about),
-      );
-      this.out.bytes += file.bytes + file.gzipBytes;
-    } finally {
-      rmSync(partDir, { recursive: true, force: true });
-    }
+  private async remakeDatabase(
+    about: About,
+    ids: ReadonlyMap<string, readonly number[]>,
+    answered: ReadonlyMap<string, ReadonlySet<number>>,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const path = this.out.external(databaseOf(about));
+    const gzipPath = this.out.external(gzipCopyFile(databaseOf(about)));
+    // the copy's database is still the served one's link until the new file is moved over it
+    const items = { root: this.out.root, ids, borrowing: [...BORROWING], since: { database: path, answered } };
+    const file = await assembleDatabaseAside({ path, gzipPath, items, meta: databaseMeta(about) }, signal);
+    this.out.bytes += file.bytes + file.gzipBytes;
   }
 
   /** A filter read from another kind's index (`QueryFilter.from`) is right only where the two lists hold the same ids in the same order. */

@@ -8,7 +8,12 @@
  * added, and the file is checked. It is written aside and moved into place only once whole and
  * checked.
  */
-import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { servedItem } from '../../contract/borrowed-field.ts';
+import { itemFile } from '../../contract/layout.ts';
+import { readIfThere } from '../files/folders.ts';
 import { gzipSync } from 'node:zlib';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
@@ -137,6 +142,7 @@ export function assembleDatabase(
   parts: readonly string[],
   kinds: readonly KindTables[],
   meta: Omit<DatabaseMeta, 'sqlite_version'>,
+  prior: PriorRows | null = null,
 ): DatabaseFile {
   const aside = `${path}.part`;
   const gzipAside = `${gzipPath}.part`;
@@ -144,7 +150,7 @@ export function assembleDatabase(
   const db = openScratch(null);
   try {
     const sqliteVersion = (db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
-    copyParts(db, parts, tables);
+    copyParts(db, parts, tables, prior);
     db.exec('BEGIN;');
     for (const table of tables) for (const statement of indexSql(table)) db.exec(statement);
     db.function(PLAIN, { deterministic: true }, (text) => plainText(String(text)));
@@ -174,10 +180,35 @@ export function assembleDatabase(
 /** A text as an SQL string literal. */
 const sqlString = (text: string): string => `'${text.replaceAll("'", "''")}'`;
 
-/** Every table made, then filled from the parts in the tables' order; a table only one part fills (a kind is one worker's). */
-function copyParts(db: DatabaseSync, parts: readonly string[], tables: readonly TablePlan[]): void {
+/**
+ * Rows taken from an earlier database made by the same code: the rows of each kind's `keep` items
+ * (a table's rows belong to the item its first key names), the parts holding every other item's.
+ */
+export interface PriorRows {
+  database: string;
+  keep: ReadonlyMap<string, readonly number[]>;
+}
+
+/**
+ * Every table made, then filled in the tables' order: the prior database's rows of the items it
+ * keeps, then the parts'; a table only one part fills (a kind is one worker's). The file does not
+ * depend on the order rows come in: a table's pages hold them in key order.
+ */
+function copyParts(db: DatabaseSync, parts: readonly string[], tables: readonly TablePlan[], prior: PriorRows | null): void {
   db.exec('BEGIN;');
   for (const table of tables) db.exec(createTableSql(table));
+  if (prior) {
+    db.exec(`ATTACH DATABASE ${sqlString(prior.database)} AS prior;`);
+    db.exec('CREATE TEMP TABLE "keep" ("kind" TEXT NOT NULL, "id" INTEGER NOT NULL, PRIMARY KEY ("kind", "id")) WITHOUT ROWID;');
+    const keep = db.prepare('INSERT INTO temp."keep" VALUES (?, ?)');
+    for (const [kind, ids] of prior.keep) for (const id of ids) keep.run(kind, id);
+    for (const table of tables) {
+      const owner = quoted(keyColumns(table)[0]!);
+      db.prepare(
+        `INSERT INTO ${quoted(table.name)} SELECT * FROM prior.${quoted(table.name)} WHERE ${owner} IN (SELECT "id" FROM temp."keep" WHERE "kind" = ?)`,
+      ).run(table.kind);
+    }
+  }
   parts.forEach((part, i) => db.exec(`ATTACH DATABASE ${sqlString(part)} AS part${i};`));
   const filled = new Map<string, string>();
   for (const table of tables) {
@@ -189,28 +220,95 @@ function copyParts(db: DatabaseSync, parts: readonly string[], tables: readonly 
   }
   db.exec('COMMIT;');
   parts.forEach((_, i) => db.exec(`DETACH DATABASE part${i};`));
+  if (prior) db.exec('DROP TABLE temp."keep"; DETACH DATABASE prior;');
 }
 
 /** What the thread of `assembleDatabaseAside` is given. */
 export interface AssembleJob extends DatabasePaths {
-  parts: readonly string[];
+  /** a folder for the part made from `items`, made and removed by the caller */
+  scratch?: string | null;
+  /** the build workers' parts; or, when absent, every item as a folder serves it, put in one part first */
+  parts?: readonly string[];
+  items?: ServedItems;
   meta: Omit<DatabaseMeta, 'sqlite_version'>;
+}
+
+/**
+ * Every item as a folder serves it: the folder, each kind's ids in id order, and the kinds whose
+ * files borrow a field (contract/borrowed-field.ts); `since`: the database these items were last
+ * made into, and each kind's items whose answers were made after it (only theirs are read again),
+ * or null to read every item.
+ */
+export interface ServedItems {
+  root: string;
+  ids: ReadonlyMap<string, readonly number[]>;
+  borrowing: readonly string[];
+  since: { database: string; answered: ReadonlyMap<string, ReadonlySet<number>> } | null;
+}
+
+/**
+ * The database of `items` (see ServedItems): the items read into one part in `scratch`, the rows
+ * of every other item taken from the database made before, when it is there.
+ */
+export function databaseFromItems(
+  paths: DatabasePaths,
+  items: ServedItems,
+  kinds: readonly KindTables[],
+  meta: Omit<DatabaseMeta, 'sqlite_version'>,
+  scratch: string,
+): DatabaseFile {
+  const since = items.since && existsSync(items.since.database) ? items.since : null;
+  const changed = (kind: string, id: number) => since === null || (since.answered.get(kind)?.has(id) ?? false);
+  const part = join(scratch, 'part.sqlite');
+  partFromItems(part, items, kinds, changed);
+  const keep = since && new Map([...items.ids].map(([kind, ids]) => [kind, ids.filter((id) => !changed(kind, id))]));
+  return assembleDatabase(paths, [part], kinds, meta, since && keep && { database: since.database, keep });
+}
+
+/** A part holding the items of `items` that `read` says to read, each as the folder serves it (its file, with a borrowed field spliced in). */
+function partFromItems(part: string, items: ServedItems, kinds: readonly KindTables[], read: (kind: string, id: number) => boolean): void {
+  const database = new DatabasePart(part, kinds);
+  const borrowing = new Set(items.borrowing);
+  const readFile = (rel: string) => readIfThere(join(items.root, rel));
+  for (const { kind } of kinds) {
+    for (const id of items.ids.get(kind) ?? []) {
+      if (!read(kind, id)) continue;
+      const file = readFileSync(join(items.root, itemFile(kind, id)));
+      const served = borrowing.has(kind) ? servedItem(file, readFile) : file;
+      database.add(kind, JSON.parse(Buffer.from(served).toString('utf8')) as Record<string, unknown>);
+    }
+  }
+  database.close();
 }
 
 /** What it answers: the file made, or why not (a clone keeps no class of ours: the message is sent beside the error). */
 export type AssembleReply = { file: DatabaseFile } | { failure: string; error: unknown };
 
 /** `assembleDatabase` on a thread of its own: the build's main thread writes its last files meanwhile, on the other core. */
-export function assembleDatabaseAside(job: AssembleJob): Promise<DatabaseFile> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./assemble-worker.ts', import.meta.url), { workerData: job });
-    worker.once('message', (reply: AssembleReply) => {
-      void worker.terminate();
-      if ('file' in reply) resolve(reply.file);
-      else reject(new DatabaseError(reply.failure, { cause: reply.error }));
+export async function assembleDatabaseAside(job: AssembleJob, signal?: AbortSignal): Promise<DatabaseFile> {
+  signal?.throwIfAborted();
+  // the part made from items, in a folder of the caller's: a thread stopped midway cleans nothing up
+  const scratch = job.items ? mkdtempSync(join(tmpdir(), 'creature-database-')) : null;
+  const worker = new Worker(new URL('./assemble-worker.ts', import.meta.url), { workerData: { ...job, scratch } });
+  try {
+    return await new Promise<DatabaseFile>((resolve, reject) => {
+      // stopped where it is: what it wrote aside in the output folder is the caller's to remove
+      const stop = () => reject(signal!.reason as Error);
+      signal?.addEventListener('abort', stop, { once: true });
+      worker.once('message', (reply: AssembleReply) => {
+        signal?.removeEventListener('abort', stop);
+        if ('file' in reply) resolve(reply.file);
+        else reject(new DatabaseError(reply.failure, { cause: reply.error }));
+      });
+      worker.once('error', (error) => {
+        signal?.removeEventListener('abort', stop);
+        reject(error);
+      });
     });
-    worker.once('error', reject);
-  });
+  } finally {
+    await worker.terminate();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  }
 }
 
 /** The file's checks: SQLite's own, then each foreign key, naming the first row whose link leads nowhere. */

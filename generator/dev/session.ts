@@ -97,12 +97,15 @@ export const DOWNLOADS_PAUSE_MS = 1000;
 
 /**
  * The downloads an update left stale, made again after a pause, one run at a time. An update
- * that comes first cancels the pause and waits for a run under way: its own answers come next,
- * and the downloads are made again once after it. A failure is said, and the next update tries again.
+ * that comes first cancels the pause and stops a run under way (the database's thread at once,
+ * the files at the next one), so that an edit never waits for the downloads: its own answers come
+ * next, and the downloads are made again once after it. Closing waits for a run instead: the
+ * downloads are left whole. A failure is said, and the next update tries again.
  */
 class DownloadsRefresh {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> = Promise.resolve();
+  private stopping: AbortController | null = null;
 
   private readonly planner: IncrementalBuild;
   private readonly log: Log;
@@ -126,6 +129,12 @@ class DownloadsRefresh {
     await this.running;
   }
 
+  /** Cancels a refresh not yet begun, and stops one under way. */
+  async stop(): Promise<void> {
+    this.stopping?.abort(new DownloadsStopped());
+    await this.settle();
+  }
+
   private cancel(): void {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
@@ -133,14 +142,26 @@ class DownloadsRefresh {
 
   private async run(): Promise<void> {
     const began = performance.now();
+    const stopping = (this.stopping = new AbortController());
     try {
-      const kinds = await this.planner.refreshDownloads();
+      const kinds = await this.planner.refreshDownloads(stopping.signal);
       const seconds = ((performance.now() - began) / 1000).toFixed(2);
       if (kinds !== null) this.log.info(`dev: downloads made again (${[...kinds, 'the archive'].join(', ')}) after ${seconds} s`);
     } catch (e) {
+      if (e instanceof DownloadsStopped) return;
       const why = e instanceof Error ? (e.stack ?? e.message) : String(e);
       this.log.warn(`The downloads could not be made again; they stay marked stale (a 503 in the preview) until an update makes them.\n${why}`);
+    } finally {
+      this.stopping = null;
     }
+  }
+}
+
+/** Why a refresh of the downloads stopped: an edit came, whose update goes first. */
+class DownloadsStopped extends Error {
+  constructor() {
+    super('the downloads are made again after the edit that came');
+    this.name = 'DownloadsStopped';
   }
 }
 
@@ -177,7 +198,7 @@ export async function openDevSession(config: Config, log: Log, built: () => void
   const downloads = new DownloadsRefresh(planner, log);
   return {
     update: async () => {
-      await downloads.settle();
+      await downloads.stop();
       const began = performance.now();
       try {
         inputs.take();

@@ -78,8 +78,12 @@ export interface IncrementalBuild {
    * says so, until `refreshDownloads`.
    */
   update(): Promise<UpdateReport>;
-  /** Makes the downloads of dist/ again when an update left them stale; the kinds whose bulk files were made again, or null when nothing was stale. */
-  refreshDownloads(): Promise<string[] | null>;
+  /**
+   * Makes the downloads of dist/ again when an update left them stale; the kinds whose bulk files
+   * were made again, or null when nothing was stale. `signal` stops it (rejecting with its reason):
+   * dist/ is left as it was, its downloads still stale.
+   */
+  refreshDownloads(signal?: AbortSignal): Promise<string[] | null>;
   /** whether what every document reads was kept from a session before rather than learned at the start */
   readonly readsKept: boolean;
   /** Removes the folders it keeps beside dist/ (and keeps the reads, when asked to). */
@@ -197,14 +201,14 @@ class Planner implements IncrementalBuild {
     };
   }
 
-  async refreshDownloads(): Promise<string[] | null> {
+  async refreshDownloads(signal?: AbortSignal): Promise<string[] | null> {
     const stale = this.stale;
     if (stale === null) return null;
     this.served.check();
     const copy = await this.served.copy();
     let swappedOut: string | null = null;
     try {
-      const entries = await writeDownloads(copy, this.served, stale, this.records.records);
+      const entries = await writeDownloads(copy, this.served, stale, this.records.records, signal);
       swappedOut = this.served.swap(copy, entries);
     } finally {
       this.served.release(copy, swappedOut);
@@ -243,10 +247,11 @@ export function openIncremental(options: IncrementalOptions): IncrementalBuild {
 
 /** A copy of what the downloads lack, to add an update's changes to; empty when they are whole. */
 function copyStale(stale: StaleDownloads | null): StaleDownloads {
-  if (stale === null) return { chunks: new Map(), rewritten: new Set(), archive: '', about: null };
+  if (stale === null) return { chunks: new Map(), rewritten: new Set(), answered: new Map(), archive: '', about: null };
   return {
     chunks: new Map([...stale.chunks].map(([kind, chunks]) => [kind, new Set(chunks)])),
     rewritten: new Set(stale.rewritten),
+    answered: new Map([...stale.answered].map(([kind, ids]) => [kind, new Set(ids)])),
     archive: stale.archive,
     about: stale.about,
   };

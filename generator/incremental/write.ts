@@ -47,11 +47,14 @@ export async function writeUpdate(update: UpdateWrite, stale: StaleDownloads): P
     const out = writer.kind(em, update.baseUrl, update.before.get(kind) ?? []);
     for (const id of gone.get(kind) ?? []) out.remove(id);
     const docs = made.get(kind);
+    const answered = stale.answered.get(kind) ?? new Set<number>();
     for (const record of update.changes.records.get(kind) ?? []) {
       const mine = docs?.get(record.id);
       if (mine) await out.record(record, mine);
       else out.keep(record);
+      if (mine?.answer != null) answered.add(record.id);
     }
+    if (answered.size) stale.answered.set(kind, answered);
     results.push(await out.close());
     if (out.changedBulkChunks.size === 0) continue;
     const chunks = stale.chunks.get(kind) ?? new Set<string>();
@@ -71,8 +74,9 @@ export function writeDownloads(
   served: ServedBuild,
   stale: StaleDownloads,
   records: ReadonlyMap<KindName, readonly AnyRecord[]>,
+  signal?: AbortSignal,
 ): Promise<readonly ArchiveEntry[]> {
   // every kind's: the database is made again from every item
   const ids = new Map([...records].map(([kind, list]) => [kind as string, list.map((record) => record.id)]));
-  return BuildWriter.onCopy(copy, served.dir, served.entries, served.pool).refreshDownloads(stale, ids);
+  return BuildWriter.onCopy(copy, served.dir, served.entries, served.pool).refreshDownloads(stale, ids, signal);
 }
