@@ -26,6 +26,8 @@ export class ServedFolder {
   /** the served build's archive entries: each update's copy of it differs only where it rewrote */
   entries: readonly ArchiveEntry[];
   private spare: { from: number | null; path: string; ready: Promise<boolean>; hurry: () => void } | null = null;
+  /** the removal of the folder the last swap took out, after the spare it waits for */
+  private removing: Promise<void> = Promise.resolve();
   private swaps = 0;
   /** empty files made ahead, for the writes onto a copy (files/file-pool.ts) */
   readonly pool: FilePool;
@@ -81,14 +83,15 @@ export class ServedFolder {
     const last = this.spare;
     this.spare = null;
     if (last) await last.ready.then(() => fsp.rm(last.path, { recursive: true, force: true }));
+    await this.removing;
     await this.pool.close();
   }
 
   /**
-   * Starts the spare copy of the served build; first, after a pause, removes the folder an
-   * update swapped out. The pause lets the preview's first reads of a new build go ahead of the
-   * thousands of unlinks and links, which share Node's thread pool with them. An update that
-   * needs the spare during the pause ends it (`hurry`).
+   * Starts the spare copy of the served build after a pause; then removes the folder an update
+   * swapped out. The pause lets the preview's first reads of a new build go ahead of the
+   * thousands of links and unlinks, which share Node's thread pool with them. An update that
+   * needs the spare during the pause ends it (`hurry`), and waits for the links only.
    */
   private prepareSpare(swappedOut: string | null = null): void {
     const path = `${this.dir}.spare-${process.pid}`;
@@ -102,7 +105,6 @@ export class ServedFolder {
       };
     });
     const ready = paused
-      .then(() => (swappedOut === null ? undefined : fsp.rm(swappedOut, { recursive: true, force: true })))
       .then(() => fsp.rm(path, { recursive: true, force: true }))
       .then(() => linkTreeAsync(this.dir, path))
       .then(() => folderIdentity(this.dir) === from)
@@ -115,5 +117,14 @@ export class ServedFolder {
         return false;
       });
     this.spare = { from, path, ready, hurry };
+    const previous = this.removing;
+    // a folder that cannot be removed is left where it is, as a failed spare leaves its own
+    this.removing = ready
+      .catch(() => false)
+      .then(async () => {
+        await previous;
+        if (swappedOut !== null) await fsp.rm(swappedOut, { recursive: true, force: true });
+      })
+      .catch(() => {});
   }
 }
