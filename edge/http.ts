@@ -121,24 +121,37 @@ export const conditionalGet: Step = async (request, next) => {
  */
 export const ranges: Step = async (request, next) => {
   const reply = await next(request);
-  const header = request.headers.get('Range');
-  if (header === null || reply.status !== 200 || reply.body === null || reply.headers['accept-ranges'] !== 'bytes') return reply;
-  const ifRange = request.headers.get('If-Range');
-  if (ifRange !== null && ifRange.trim() !== reply.headers['etag']) return reply;
-  const size = reply.body.byteLength;
-  const range = byteRange(header, size);
-  if (range === null) return reply;
-  if (range === 'unsatisfiable') {
-    const headers = { ...reply.headers, 'content-range': `bytes */${size}`, 'content-length': '0' };
-    return { status: 416, headers, body: new Uint8Array(0) };
-  }
-  const [start, end] = range;
-  const body = reply.body.subarray(start, end + 1);
-  return { status: 206, headers: { ...reply.headers, 'content-range': `bytes ${start}-${end}/${size}`, 'content-length': String(body.byteLength) }, body };
+  if (reply.status !== 200 || reply.body === null || reply.headers['accept-ranges'] !== 'bytes') return reply;
+  const part = askedPart(request.headers, [reply.headers['etag']], reply.body.byteLength);
+  if (part === null) return reply;
+  const body = part.status === 416 ? new Uint8Array(0) : reply.body.subarray(part.start, part.end + 1);
+  return { status: part.status, headers: { ...reply.headers, ...part.headers }, body };
 };
 
+/** What a request's `Range` asks of a whole answer: a 416, or the part from `start` to `end` (inclusive), each with the headers it adds. */
+export type AskedPart =
+  | { status: 416; headers: { 'content-range': string; 'content-length': string } }
+  | { status: 206; start: number; end: number; headers: { 'content-range': string; 'content-length': string } };
+
+/**
+ * The part of a whole answer of `size` bytes that a request asks for, by the rules of `ranges`;
+ * null for the whole answer: no `Range`, not one range of bytes, or an `If-Range` that names
+ * none of the answer's `validators` (its ETag, or its Last-Modified where a static layer gives no ETag).
+ */
+export function askedPart(headers: Pick<Headers, 'get'>, validators: readonly (string | null | undefined)[], size: number): AskedPart | null {
+  const header = headers.get('Range');
+  if (header === null) return null;
+  const ifRange = headers.get('If-Range')?.trim();
+  if (ifRange !== undefined && !validators.includes(ifRange)) return null;
+  const range = byteRange(header, size);
+  if (range === null) return null;
+  if (range === 'unsatisfiable') return { status: 416, headers: { 'content-range': `bytes */${size}`, 'content-length': '0' } };
+  const [start, end] = range;
+  return { status: 206, start, end, headers: { 'content-range': `bytes ${start}-${end}/${size}`, 'content-length': String(end + 1 - start) } };
+}
+
 /** The one range a `Range` header asks of `size` bytes, inclusive; null when it is not one range of bytes. */
-export function byteRange(header: string, size: number): [number, number] | 'unsatisfiable' | null {
+function byteRange(header: string, size: number): [number, number] | 'unsatisfiable' | null {
   const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (!match || (match[1] === '' && match[2] === '')) return null;
   if (match[1] === '') {

@@ -4,43 +4,34 @@
  * function, declared on the downloads too, hands every request without a
  * `Range` on untouched; with one, it asks the static layer, passes on any answer but a whole,
  * unencoded `200`, and cuts the asked range out of that one, reading its body no further than the
- * range's end. The rules are the preview's (`byteRange` in edge/http.ts): one range of bytes, else
+ * range's end. The rules are the preview's (`askedPart` in edge/http.ts): one range of bytes, else
  * the whole file; an `If-Range` that names another version gets the whole file.
  * Kept out of netlify/edge-functions/ because Netlify deploys every file there as a function.
  */
 import { DOWNLOADS_DIR } from '../contract/layout.ts';
-import { byteRange } from '../edge/http.ts';
+import { askedPart } from '../edge/http.ts';
 
 /** Whether a request is the downloads' (netlify.toml declares the function there too), not the API's. */
 export const isDownload = (request: Request): boolean => new URL(request.url).pathname.startsWith(`/${DOWNLOADS_DIR}/`);
 
 export async function rangeOfStatic(request: Request, next: () => Promise<Response>): Promise<Response | undefined> {
-  const header = request.headers.get('Range');
-  if (header === null || request.method !== 'GET') return undefined;
+  if (!request.headers.has('Range') || request.method !== 'GET') return undefined;
   const whole = await next();
   if (whole.status !== 200 || whole.body === null || whole.headers.has('content-encoding')) return whole;
-  const ifRange = request.headers.get('If-Range')?.trim();
-  if (ifRange !== undefined && ifRange !== whole.headers.get('etag') && ifRange !== whole.headers.get('last-modified')) return whole;
   const length = whole.headers.get('content-length');
-  const size = length === null ? null : Number(length);
   // without a length the whole body is read to learn it
-  const body = size === null ? new Uint8Array(await whole.arrayBuffer()) : null;
-  const total = size ?? body!.byteLength;
-  const range = byteRange(header, total);
-  if (range === null) return body === null ? whole : new Response(body, { status: 200, headers: whole.headers });
+  const body = length === null ? new Uint8Array(await whole.arrayBuffer()) : null;
+  const part = askedPart(request.headers, [whole.headers.get('etag'), whole.headers.get('last-modified')], body?.byteLength ?? Number(length));
+  if (part === null) return body === null ? whole : new Response(body, { status: 200, headers: whole.headers });
   const headers = new Headers(whole.headers);
   headers.set('accept-ranges', 'bytes');
-  if (range === 'unsatisfiable') {
+  for (const [name, value] of Object.entries(part.headers)) headers.set(name, value);
+  if (part.status === 416) {
     await whole.body.cancel().catch(() => {});
-    headers.set('content-range', `bytes */${total}`);
-    headers.set('content-length', '0');
     return new Response(null, { status: 416, headers });
   }
-  const [start, end] = range;
-  const part = body === null ? await bytesUntil(whole.body, end + 1) : body;
-  headers.set('content-range', `bytes ${start}-${end}/${total}`);
-  headers.set('content-length', String(end + 1 - start));
-  return new Response(part.slice(start, end + 1), { status: 206, headers });
+  const bytes = body ?? (await bytesUntil(whole.body, part.end + 1));
+  return new Response(bytes.slice(part.start, part.end + 1), { status: 206, headers });
 }
 
 /** The first `count` bytes of a stream, which is then cancelled: the rest is never read. */

@@ -7,31 +7,43 @@ import { openRangeDatabase } from './sqlite-range.js';
 var MAX_ROWS = 1000;
 var ready = null;
 
-/** One range of the file; `If-Range` makes a file replaced by another deploy answer 200, never another file's bytes. */
+/** `length` bytes of the file from `start`, answered; `If-Range` (when given) makes a file another deploy replaced answer 200, never its bytes. */
+function rangeRequest(url, start, length, validator) {
+  var request = new XMLHttpRequest();
+  request.open('GET', url, false);
+  request.responseType = 'arraybuffer';
+  request.setRequestHeader('Range', 'bytes=' + start + '-' + (start + length - 1));
+  if (validator) request.setRequestHeader('If-Range', validator);
+  request.send();
+  return request;
+}
+
+/** The error of a read that found another file than the one the database was opened on. */
+var CHANGED = 'DatabaseChanged';
+
 function rangeReader(url, validator) {
   return function (start, length) {
-    var request = new XMLHttpRequest();
-    request.open('GET', url, false);
-    request.responseType = 'arraybuffer';
-    request.setRequestHeader('Range', 'bytes=' + start + '-' + (start + length - 1));
-    if (validator) request.setRequestHeader('If-Range', validator);
-    request.send();
-    if (request.status === 200) throw new Error('the database changed on the server while it was read; reload the page');
+    var request = rangeRequest(url, start, length, validator);
+    if (request.status === 200) {
+      var changed = new Error('the database changed on the server while it was read; reload the page');
+      changed.name = CHANGED;
+      throw changed;
+    }
     if (request.status !== 206) throw new Error('a range of ' + url + ' answered ' + request.status);
     return new Uint8Array(request.response);
   };
 }
 
-/** The file's length and validator, from a first range request of its header page. */
+/** The file's length and validator, from a first range request of its header. */
 function probe(url) {
-  var request = new XMLHttpRequest();
-  request.open('GET', url, false);
-  request.responseType = 'arraybuffer';
-  request.setRequestHeader('Range', 'bytes=0-99');
-  request.send();
+  var request = rangeRequest(url, 0, 100, null);
   var range = /\/(\d+)$/.exec(request.getResponseHeader('Content-Range') || '');
   if (request.status !== 206 || !range) throw new Error(url + ' does not answer range requests (status ' + request.status + ')');
-  return { size: Number(range[1]), validator: request.getResponseHeader('ETag') || request.getResponseHeader('Last-Modified') };
+  return {
+    size: Number(range[1]),
+    validator: request.getResponseHeader('ETag') || request.getResponseHeader('Last-Modified'),
+    bytes: request.response.byteLength,
+  };
 }
 
 function open(url) {
@@ -43,7 +55,7 @@ function open(url) {
       var opened = openRangeDatabase(sqlite3, { size: file.size, read: rangeReader(url, file.validator) });
       // the probe's request counts: it was read to answer the query too
       opened.stats.requests += 1;
-      opened.stats.bytes += 100;
+      opened.stats.bytes += file.bytes;
       return { sqlite3: sqlite3, db: opened.db, stats: opened.stats, takeError: opened.takeError };
     });
   }
@@ -89,7 +101,8 @@ self.onmessage = function (event) {
       });
     })
     .catch(function (error) {
-      if (String(error && error.message).indexOf('changed on the server') !== -1) ready = null;
+      // opened again on the file as it is now, at the next query
+      if (error && error.name === CHANGED) ready = null;
       self.postMessage({ id: message.id, error: String((error && error.message) || error) });
     });
 };

@@ -27,14 +27,19 @@ afterAll(() => {
   closeSync(fd);
 });
 
+/** `length` bytes of the file from `start`. */
+function readAt(start: number, length: number): Uint8Array {
+  const bytes = new Uint8Array(length);
+  readSync(fd, bytes, 0, length, start);
+  return bytes;
+}
+
 /** A reader of the file that records each range asked. */
 function fileReader() {
   const asked: [number, number][] = [];
   const read = (start: number, length: number) => {
     asked.push([start, length]);
-    const bytes = new Uint8Array(length);
-    readSync(fd, bytes, 0, length, start);
-    return bytes;
+    return readAt(start, length);
   };
   return { asked, read };
 }
@@ -95,9 +100,7 @@ describe('the range reader', () => {
       size,
       read: (start, length) => {
         if (++reads > 3) throw failing;
-        const bytes = new Uint8Array(length);
-        readSync(fd, bytes, 0, length, start);
-        return bytes;
+        return readAt(start, length);
       },
     });
     try {

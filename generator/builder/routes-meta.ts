@@ -2,7 +2,7 @@
  * The assembly of the build's small index documents from the kinds it wrote: the routing
  * table (`_routes.json`), the root index and meta (`GET /v2/meta/`).
  */
-import { archiveFile, bulkFile, databaseFile, gzipCopyFile, type Meta, type Routes } from '../../contract/layout.ts';
+import { archiveFile, bulkFile, databaseFile, gzipCopyFile, type DownloadEntry, type Meta, type Routes } from '../../contract/layout.ts';
 import type { AnyResource } from '../resources/define.ts';
 import type { KindResult } from './build-index.ts';
 import { changeUrl } from './change-reports.ts';
@@ -69,7 +69,9 @@ export const databaseOf = (about: About): string => databaseFile(about.version, 
  * The downloads whose name carries the data version (and the project's), by their type in the
  * listing: the files a new data version moves to new paths.
  */
-export const versionedDownloads = (about: Pick<About, 'version' | 'upstreamCommit'>): { type: 'database' | 'database-gzip' | 'archive'; file: string }[] => {
+export const versionedDownloads = (
+  about: Pick<About, 'version' | 'upstreamCommit'>,
+): { type: Exclude<DownloadEntry['type'], 'collection'>; file: string }[] => {
   const database = databaseFile(about.version, about.upstreamCommit);
   return [
     { type: 'database', file: database },

@@ -56,7 +56,7 @@ import { folderReader, timeless, type Artifact, type ArtifactContext } from '../
 import { artifactMemo } from './artifact-memo.ts';
 import { memberSource, writeTarGz, type ArchiveEntry } from './archive.ts';
 import { BulkWriter } from './bulk-writer.ts';
-import { assembleDatabaseAside, databaseMeta } from '../database/index.ts';
+import { assembleDatabaseAside, databaseMeta, type AssembleJob } from '../database/index.ts';
 import { inServedOrder, readBuildIndex, type BuildIndex, type KindResult } from './build-index.ts';
 import { BuildError } from '../build-error.ts';
 import { readIfThere } from '../files/folders.ts';
@@ -124,6 +124,14 @@ export interface StaleDownloads {
 /** The kinds whose item files leave a field to another document: their items as served are spliced (contract/borrowed-field.ts). */
 const BORROWING: ReadonlySet<string> = new Set(allResources.filter((r) => r.borrows).map((r) => r.kind));
 
+/** Waits for both (each writes into the folder a failure removes), then rethrows the first one's failure, or the second's. */
+async function bothDone<T>(first: Promise<T>, second: Promise<unknown>): Promise<T> {
+  const [a, b] = await Promise.allSettled([first, second]);
+  if (a.status === 'rejected') throw a.reason;
+  if (b.status === 'rejected') throw b.reason;
+  return a.value;
+}
+
 /** The served build a copy was made from. */
 interface Served {
   dir: string;
@@ -190,12 +198,8 @@ export class BuildWriter {
     // every kind's files landed, for the packed search index to read them back
     await this.out.finish();
     // the database is made on a thread of its own while this one writes the rest
-    const database = options.databaseParts?.length ? this.writeDatabase(options.databaseParts, options.about) : Promise.resolve();
-    const [rest, made] = await Promise.allSettled([this.writeRest(options, built), database]);
-    // a failure waits for the other's end: both write into the folder the build removes when one fails
-    if (rest.status === 'rejected') throw rest.reason;
-    if (made.status === 'rejected') throw made.reason;
-    const { meta, ...finished } = rest.value;
+    const database = options.databaseParts?.length ? this.writeDatabase(options.about, { parts: options.databaseParts }) : Promise.resolve();
+    const { meta, ...finished } = await bothDone(this.writeRest(options, built), database);
     // on a copy, the served listing describes the served downloads, kept until refreshDownloads
     if (!this.served) await this.writeDownloadsIndex(meta);
     return { files: this.out.files - files, bytes: this.out.bytes - bytes, ...finished };
@@ -222,14 +226,14 @@ export class BuildWriter {
   async refreshDownloads(stale: StaleDownloads, ids: ReadonlyMap<string, readonly number[]>, signal?: AbortSignal): Promise<ArchiveEntry[]> {
     if (!this.served) throw new Error('the downloads are made again on a copy of a served build only');
     const served = this.served;
-    // the database on a thread of its own, beside the bulk files and the archive
-    const database = stale.about ? this.remakeDatabase(stale.about, ids, stale.answered, signal) : Promise.resolve();
-    const [written, made] = await Promise.allSettled([this.refreshFiles(stale, ids, served, signal), database]);
-    // a failure waits for the other's end: both write into the copy
-    if (written.status === 'rejected') throw written.reason;
-    if (made.status === 'rejected') throw made.reason;
+    // the database beside the bulk files and the archive: the items answered since read again, every
+    // other's rows taken from the served file (the copy's database links to it until the new one is moved over it)
+    const about = stale.about;
+    const since = about && { database: join(this.out.root, databaseOf(about)), answered: stale.answered };
+    const database = about ? this.writeDatabase(about, { items: { root: this.out.root, ids, borrowing: [...BORROWING], since } }, signal) : Promise.resolve();
+    const entries = await bothDone(this.refreshFiles(stale, ids, served, signal), database);
     await this.rewriteDownloadsIndex();
-    return written.value;
+    return entries;
   }
 
   /** The bulk files of the kinds whose items changed, the stamp without its mark, the archive and the build index. */
@@ -305,26 +309,6 @@ export class BuildWriter {
     const line = readFileSync(join(this.out.root, itemFile(kind, id)));
     if (!BORROWING.has(kind)) return line;
     return Buffer.from(servedItem(line, (rel) => readIfThere(join(this.out.root, rel))));
-  }
-
-  /**
-   * On a copy, the database again, on a thread of its own, from the items as the copy holds them
-   * (`ids`: each kind's in id order): those whose answers were made since the served database was
-   * made (`answered`) read again, every other's rows taken from that database. The file is the
-   * one a full build of these items makes.
-   */
-  private async remakeDatabase(
-    about: About,
-    ids: ReadonlyMap<string, readonly number[]>,
-    answered: ReadonlyMap<string, ReadonlySet<number>>,
-    signal?: AbortSignal,
-  ): Promise<void> {
-    const path = this.out.external(databaseOf(about));
-    const gzipPath = this.out.external(gzipCopyFile(databaseOf(about)));
-    // the copy's database is still the served one's link until the new file is moved over it
-    const items = { root: this.out.root, ids, borrowing: [...BORROWING], since: { database: path, answered } };
-    const file = await assembleDatabaseAside({ path, gzipPath, items, meta: databaseMeta(about) }, signal);
-    this.out.bytes += file.bytes + file.gzipBytes;
   }
 
   /** A filter read from another kind's index (`QueryFilter.from`) is right only where the two lists hold the same ids in the same order. */
@@ -511,11 +495,14 @@ export class BuildWriter {
     return this.writeIndex({ kinds: [...built], archive: { file: archive, members } }, entries);
   }
 
-  /** The database (generator/database/), from the workers' parts: SQLite writes the file, aside, then moves it in place. */
-  private async writeDatabase(parts: readonly string[], about: About): Promise<void> {
+  /**
+   * The database (generator/database/), on a thread of its own: from the workers' parts, or, on a
+   * copy, from the items as the copy holds them; SQLite writes the file aside, then it is moved in place.
+   */
+  private async writeDatabase(about: About, source: Pick<AssembleJob, 'parts' | 'items'>, signal?: AbortSignal): Promise<void> {
     const path = this.out.external(databaseOf(about));
     const gzipPath = this.out.external(gzipCopyFile(databaseOf(about)));
-    const file = await assembleDatabaseAside({ path, gzipPath, parts, meta: databaseMeta(about) });
+    const file = await assembleDatabaseAside({ path, gzipPath, ...source, meta: databaseMeta(about) }, signal);
     this.out.bytes += file.bytes + file.gzipBytes;
   }
 

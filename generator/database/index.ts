@@ -11,7 +11,7 @@ import { kindTables, type KindTables } from './tables.ts';
 
 import type { DatabaseMeta } from './sql.ts';
 
-export { assembleDatabase, assembleDatabaseAside, DatabaseError, DatabasePart, type DatabaseFile } from './sqlite-file.ts';
+export { assembleDatabase, assembleDatabaseAside, DatabaseError, DatabasePart, type AssembleJob, type DatabaseFile } from './sqlite-file.ts';
 export { VIEWS, type DatabaseMeta } from './sql.ts';
 export type { ColumnPlan } from './tables.ts';
 

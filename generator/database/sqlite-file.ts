@@ -11,12 +11,12 @@
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { Worker } from 'node:worker_threads';
+import { gzipSync } from 'node:zlib';
 import { servedItem } from '../../contract/borrowed-field.ts';
 import { itemFile } from '../../contract/layout.ts';
 import { readIfThere } from '../files/folders.ts';
-import { gzipSync } from 'node:zlib';
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { Worker } from 'node:worker_threads';
 import {
   createTableSql,
   indexSql,
@@ -261,8 +261,8 @@ export function databaseFromItems(
   const changed = (kind: string, id: number) => since === null || (since.answered.get(kind)?.has(id) ?? false);
   const part = join(scratch, 'part.sqlite');
   partFromItems(part, items, kinds, changed);
-  const keep = since && new Map([...items.ids].map(([kind, ids]) => [kind, ids.filter((id) => !changed(kind, id))]));
-  return assembleDatabase(paths, [part], kinds, meta, since && keep && { database: since.database, keep });
+  const prior = since && { database: since.database, keep: new Map([...items.ids].map(([kind, ids]) => [kind, ids.filter((id) => !changed(kind, id))])) };
+  return assembleDatabase(paths, [part], kinds, meta, prior);
 }
 
 /** A part holding the items of `items` that `read` says to read, each as the folder serves it (its file, with a borrowed field spliced in). */

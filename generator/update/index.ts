@@ -21,7 +21,6 @@ import { unknownTables } from '../../schemas/tables.ts';
 import type { ChangeReport, MovedDownload } from '../../schemas/output/changes.ts';
 import { metaFile, type Meta } from '../../contract/layout.ts';
 import { downloadFile, versionedDownloads } from '../builder/routes-meta.ts';
-
 import { finishedSide, KindByKindDiff, unfinishedSide } from './diff.ts';
 import { tableChanges } from './table-changes.ts';
 import { currentTables, type TablePlaces } from './current-tables.ts';
